@@ -1,0 +1,176 @@
+import path from 'node:path';
+import { PGlite, type Extension } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import pg from 'pg';
+import { acquireDataDirLock } from './data-dir-lock';
+import { schema } from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What repositories take: the database or a transaction on it. */
+export type Executor = Db | Tx;
+
+export type EngineKind = 'pglite' | 'postgres';
+
+export interface SqlResult<T> {
+  rows: T[];
+}
+
+export interface Database {
+  kind: EngineKind;
+  db: Db;
+  /** Raw parameterised SQL ($1, $2 …) for the few places Drizzle's builder is not enough. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<T>>;
+  /** Runs several statements without parameters (scripts, maintenance). */
+  exec(text: string): Promise<void>;
+  /** The adapter pg-boss uses when it shares this connection (PGlite). */
+  executeSql(text: string, values?: unknown[]): Promise<SqlResult<unknown>>;
+  pool?: pg.Pool;
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export class DatabaseOpenError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+// The contrib entry point's types are published as ESM only; its CommonJS build is real.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+const pgliteExtensions = { pg_trgm };
+
+function wrapPglite(pglite: PGlite, release: () => void): Database {
+  const db = drizzlePglite({ client: pglite, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    query: async <T>(text: string, params: unknown[] = []) => (await pglite.query<T>(text, params)) as SqlResult<T>,
+    exec: async (text) => {
+      await pglite.exec(text);
+    },
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return pglite.query(text, values);
+      const results = await pglite.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
+    close: async () => {
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Opens (creating if needed) the embedded database in `<dataDir>/db`, holding the folder's lock. */
+export async function openPglite(dataDir: string): Promise<Database> {
+  const folder = path.join(dataDir, 'db');
+  const release = acquireDataDirLock(dataDir);
+  try {
+    const pglite = await PGlite.create(folder, { extensions: pgliteExtensions });
+    await pglite.query('select 1');
+    return wrapPglite(pglite, release);
+  } catch (error) {
+    release();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseOpenError(`Cannot open the embedded database in ${folder}: ${reason}. If the folder is damaged, restore it from a backup or move it aside to start empty.`, { cause: error });
+  }
+}
+
+/** An in-memory PGlite, optionally restored from a dump (tests, benchmarks). */
+export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database> {
+  const pglite = await PGlite.create({ extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
+  return wrapPglite(pglite, () => undefined);
+}
+
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'the configured server';
+  }
+}
+
+export interface PostgresOptions {
+  url: string;
+  poolMax?: number;
+  /** keep retrying a server that does not answer for this long, with backoff */
+  connectTimeoutSeconds?: number;
+  onRetry?: (attempt: number, delayMs: number, error: Error) => void;
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  // Nor may a checked-out one: a transaction's client between two statements (or waiting
+  // for a lock) gets the server's FATAL (restart, pg_terminate_backend) as an 'error' event
+  // that nobody listens to, which killed the process. Its next query fails instead, the
+  // request answers an error, and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const deadline = Date.now() + (options.connectTimeoutSeconds ?? 60) * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pool.query('select 1');
+      break;
+    } catch (error) {
+      const delay = Math.min(250 * 2 ** (attempt - 1), 5000);
+      if (Date.now() + delay > deadline) {
+        await pool.end().catch(() => undefined);
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new DatabaseOpenError(`Cannot reach the PostgreSQL server at ${describeUrl(options.url)} (DATABASE_URL) after ${attempt} attempts: ${reason}`, { cause: error });
+      }
+      options.onRetry?.(attempt, delay, error as Error);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    pool,
+    query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)) as unknown as SqlResult<T>,
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    executeSql: async (text, values) => pool.query(text, values as unknown[]),
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  poolMax?: number;
+  connectTimeoutSeconds?: number;
+  onRetry?: PostgresOptions['onRetry'];
+}
+
+export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    return openPostgres({
+      url: options.databaseUrl,
+      poolMax: options.poolMax,
+      connectTimeoutSeconds: options.connectTimeoutSeconds,
+      onRetry: options.onRetry,
+    });
+  }
+  return openPglite(options.dataDir);
+}
+
+/** Runs raw SQL on a database or transaction and returns its rows (both drivers answer `{rows}`). */
+export async function selectRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as SqlResult<T>;
+  return result.rows;
+}

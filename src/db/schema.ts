@@ -1,0 +1,330 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The whole data model. One schema for PGlite and the PostgreSQL server; the SQL in
+ * ./migrations is generated from it by drizzle-kit (plus a custom first migration
+ * that enables pg_trgm). Column names are snake_case in SQL and camelCase here.
+ *
+ * Personal-data rules (DESIGN.md §6): no raw IP, token, password or secret is ever
+ * stored. IPs are kept only as keyed hashes; the one Discord access token the outbox
+ * needs (to add a member to the guild) is stored encrypted with a key outside the
+ * database and wiped as soon as the action ends.
+ */
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const MEMBER_STATUSES = ['verified', 'limited_access'] as const;
+export const MANUAL_ALT_STATUSES = ['suspected_alt', 'certain_alt'] as const;
+/** Where the member stands in Discord: the roles the bot has granted (or refused). */
+export const GUILD_ACCESS = ['pending', 'verified', 'limited', 'denied'] as const;
+export const MEMBER_SOURCES = ['web', 'manual'] as const;
+
+export const members = pgTable(
+  'members',
+  {
+    id: id(),
+    discordId: text('discord_id').notNull(),
+    username: text('username').notNull(),
+    avatarUrl: text('avatar_url'),
+    status: text('status', { enum: MEMBER_STATUSES }).notNull().default('verified'),
+    source: text('source', { enum: MEMBER_SOURCES }).notNull().default('web'),
+    rulesConfirmed: boolean('rules_confirmed').notNull().default(false),
+    rulesConfirmedAt: ts('rules_confirmed_at'),
+    manualAltStatus: text('manual_alt_status', { enum: MANUAL_ALT_STATUSES }),
+    isLinkedAsAlt: boolean('is_linked_as_alt').notNull().default(false),
+    altsFound: integer('alts_found').notNull().default(0),
+    usedVpn: boolean('used_vpn').notNull().default(false),
+    vpnAttempts: integer('vpn_attempts').notNull().default(0),
+    vpnProvider: text('vpn_provider'),
+    verificationCount: integer('verification_count').notNull().default(0),
+    /** latest device fingerprint hash (32 hex), null for Limited Access records */
+    fingerprintHash: text('fingerprint_hash'),
+    /** latest network hash, kept so staff can mark the member's network as shared */
+    networkHash: text('network_hash'),
+    guildAccess: text('guild_access', { enum: GUILD_ACCESS }).notNull().default('pending'),
+    verifiedAt: ts('verified_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('members_discord_id_key').on(t.discordId),
+    index('members_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+    index('members_discord_id_trgm_idx').using('gin', sql`${t.discordId} gin_trgm_ops`),
+    index('members_verified_at_id_idx').on(t.verifiedAt.desc(), t.id.desc()),
+    index('members_last_seen_at_idx').on(t.lastSeenAt),
+    index('members_network_hash_idx').on(t.networkHash),
+    check('members_status_check', sql`${t.status} in ('verified', 'limited_access')`),
+    check('members_manual_alt_status_check', sql`${t.manualAltStatus} is null or ${t.manualAltStatus} in ('suspected_alt', 'certain_alt')`),
+    check('members_guild_access_check', sql`${t.guildAccess} in ('pending', 'verified', 'limited', 'denied')`),
+    check('members_counters_check', sql`${t.altsFound} >= 0 and ${t.vpnAttempts} >= 0 and ${t.verificationCount} >= 0`),
+  ],
+);
+
+export const VPN_VERDICTS = ['clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown'] as const;
+export const ATTEMPT_OUTCOMES = ['verified', 'limited_access', 'denied'] as const;
+
+/** One completed sign-in: the evidence alt detection works from. */
+export const verificationAttempts = pgTable(
+  'verification_attempts',
+  {
+    id: id(),
+    memberId: bigint('member_id', { mode: 'number' })
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    /** HMAC-SHA256 of the client IP; null for Limited Access attempts */
+    ipHash: text('ip_hash'),
+    /** HMAC-SHA256 of the /24 (IPv4) or /64 (IPv6) prefix */
+    networkHash: text('network_hash'),
+    fingerprintHash: text('fingerprint_hash'),
+    canvasHash: text('canvas_hash'),
+    webglHash: text('webgl_hash'),
+    audioHash: text('audio_hash'),
+    fontsHash: text('fonts_hash'),
+    screenHash: text('screen_hash'),
+    timezoneHash: text('timezone_hash'),
+    languageHash: text('language_hash'),
+    platformHash: text('platform_hash'),
+    hardwareHash: text('hardware_hash'),
+    vpnVerdict: text('vpn_verdict', { enum: VPN_VERDICTS }).notNull().default('clean'),
+    vpnProvider: text('vpn_provider'),
+    vpnSource: text('vpn_source'),
+    /** browser timezone disagrees with the IP's country: a weak flag for staff */
+    timezoneMismatch: boolean('timezone_mismatch').notNull().default(false),
+    /** the provider could not be asked and the failure policy decided */
+    vpnCheckFailed: boolean('vpn_check_failed').notNull().default(false),
+    outcome: text('outcome', { enum: ATTEMPT_OUTCOMES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('attempts_member_id_idx').on(t.memberId),
+    // (hash, id, member_id): alt detection reads the newest N attempts of other members per hash
+    // with an index-only backward range scan, however popular the hash (alt-candidates.repository.ts)
+    index('attempts_ip_hash_idx').on(t.ipHash, t.id, t.memberId),
+    index('attempts_network_hash_idx').on(t.networkHash, t.id, t.memberId),
+    index('attempts_fingerprint_hash_idx').on(t.fingerprintHash, t.id, t.memberId),
+    index('attempts_canvas_hash_idx').on(t.canvasHash, t.id, t.memberId),
+    index('attempts_webgl_hash_idx').on(t.webglHash, t.id, t.memberId),
+    index('attempts_audio_hash_idx').on(t.audioHash, t.id, t.memberId),
+    index('attempts_fonts_hash_idx').on(t.fontsHash, t.id, t.memberId),
+    index('attempts_created_at_idx').on(t.createdAt),
+    check('attempts_outcome_check', sql`${t.outcome} in ('verified', 'limited_access', 'denied')`),
+    check('attempts_vpn_verdict_check', sql`${t.vpnVerdict} in ('clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown')`),
+  ],
+);
+
+export const ALT_CONFIDENCES = ['certain', 'medium', 'possible'] as const;
+export const DETECTION_METHODS = ['ip', 'fingerprint', 'both', 'network', 'manual'] as const;
+
+/** A suspected link between two accounts: the older one is the main. */
+export const altLinks = pgTable(
+  'alt_links',
+  {
+    id: id(),
+    mainMemberId: bigint('main_member_id', { mode: 'number' })
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    altMemberId: bigint('alt_member_id', { mode: 'number' })
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    confidence: text('confidence', { enum: ALT_CONFIDENCES }).notNull(),
+    detectionMethod: text('detection_method', { enum: DETECTION_METHODS }).notNull(),
+    /** {components: {canvas: true, …}, ipMatch, networkMatch, fingerprintMatch, score} */
+    evidence: jsonb('evidence').notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('alt_links_pair_key').on(t.mainMemberId, t.altMemberId),
+    index('alt_links_alt_member_id_idx').on(t.altMemberId),
+    check('alt_links_not_self', sql`${t.mainMemberId} <> ${t.altMemberId}`),
+    check('alt_links_confidence_check', sql`${t.confidence} in ('certain', 'medium', 'possible')`),
+  ],
+);
+
+export const adminNotes = pgTable(
+  'admin_notes',
+  {
+    id: id(),
+    memberId: bigint('member_id', { mode: 'number' })
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    note: text('note').notNull(),
+    authorStaffId: bigint('author_staff_id', { mode: 'number' }).references(() => staff.id, { onDelete: 'set null' }),
+    authorName: text('author_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('admin_notes_member_id_idx').on(t.memberId, t.createdAt.desc())],
+);
+
+export const staff = pgTable(
+  'staff',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    /** the protected owner account created by /setup: never demoted, deleted or changed by others */
+    isOwner: boolean('is_owner').notNull().default(false),
+    discordId: text('discord_id'),
+    /** bumped to end every session of this account at once */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    lastFailedLoginAt: ts('last_failed_login_at'),
+    lastLoginAt: ts('last_login_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('staff_username_lower_key').on(sql`lower(${t.username})`),
+    uniqueIndex('staff_single_owner_key').on(t.isOwner).where(sql`${t.isOwner}`),
+  ],
+);
+
+/** Login throttling buckets keyed by 'user:<name>', 'ip:<hash>' or 'pair:<name>:<hash>'. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: ts('window_started_at').notNull().defaultNow(),
+  blockedUntil: ts('blocked_until'),
+});
+
+export const AUDIT_ACTOR_TYPES = ['staff', 'discord', 'system', 'visitor'] as const;
+
+/** Append-only (a trigger refuses UPDATE and DELETE); each row carries the previous row's hash. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: ts('at').notNull().defaultNow(),
+    actorType: text('actor_type', { enum: AUDIT_ACTOR_TYPES }).notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    details: jsonb('details').notNull().default({}),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc()),
+    index('audit_log_action_idx').on(t.action),
+    index('audit_log_actor_idx').on(t.actorId),
+    index('audit_log_target_idx').on(t.targetId),
+  ],
+);
+
+/** VPN/proxy verdicts by IP hash, so a raid cannot exhaust the provider quota. */
+export const vpnCache = pgTable(
+  'vpn_cache',
+  {
+    ipHash: text('ip_hash').primaryKey(),
+    verdict: text('verdict', { enum: VPN_VERDICTS }).notNull(),
+    provider: text('provider'),
+    countryCode: text('country_code'),
+    source: text('source').notNull(),
+    checkedAt: ts('checked_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('vpn_cache_expires_at_idx').on(t.expiresAt)],
+);
+
+export const OUTBOX_KINDS = [
+  'add_guild_member',
+  'add_role',
+  'remove_role',
+  'kick',
+  'ban',
+  'log_message',
+] as const;
+export const OUTBOX_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+
+/** Discord side effects written with the decision that causes them, run with retries. */
+export const discordOutbox = pgTable(
+  'discord_outbox',
+  {
+    id: id(),
+    kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
+    discordId: text('discord_id'),
+    payload: jsonb('payload').notNull().default({}),
+    /** AES-256-GCM ciphertext of a visitor access token (add_guild_member only); wiped when done */
+    sealedSecret: text('sealed_secret'),
+    status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(12),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    index('discord_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'running')`),
+    index('discord_outbox_status_idx').on(t.status, t.updatedAt.desc()),
+    index('discord_outbox_discord_id_idx').on(t.discordId),
+    uniqueIndex('discord_outbox_dedupe_key').on(t.dedupeKey).where(sql`${t.status} in ('pending', 'running')`),
+    check('discord_outbox_status_check', sql`${t.status} in ('pending', 'running', 'done', 'failed')`),
+  ],
+);
+
+/** Networks staff marked as shared (household, school, carrier NAT): IP-only matches there stop counting. */
+export const sharedNetworks = pgTable('shared_networks', {
+  networkHash: text('network_hash').primaryKey(),
+  label: text('label'),
+  markedBy: text('marked_by'),
+  createdAt: createdAt(),
+});
+
+/** Single-use visitor tokens (consent tokens, OAuth state): stored hashed, burnt on use. */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_tokens_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Small runtime state: the verification panel message id, resolved channel ids, etc. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const schema = {
+  members,
+  verificationAttempts,
+  altLinks,
+  adminNotes,
+  staff,
+  loginThrottle,
+  auditLog,
+  vpnCache,
+  discordOutbox,
+  sharedNetworks,
+  oneTimeTokens,
+  settings,
+};

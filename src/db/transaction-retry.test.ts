@@ -1,0 +1,26 @@
+import { retryOnConflict } from './transaction-retry';
+
+describe('retryOnConflict', () => {
+  const pgError = (code: string) => Object.assign(new Error('pg'), { code });
+
+  it('retries deadlocks and serialization failures, also when wrapped', async () => {
+    let calls = 0;
+    const result = await retryOnConflict(async () => {
+      calls++;
+      if (calls === 1) throw pgError('40P01');
+      if (calls === 2) throw new Error('wrapped', { cause: pgError('40001') });
+      return 'ok';
+    });
+    expect(result).toBe('ok');
+    expect(calls).toBe(3);
+  });
+
+  it('gives up after the last attempt and never retries other errors', async () => {
+    let calls = 0;
+    await expect(retryOnConflict(async () => { calls++; throw pgError('40P01'); }, 2)).rejects.toThrow('pg');
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(retryOnConflict(async () => { calls++; throw pgError('23505'); })).rejects.toThrow('pg');
+    expect(calls).toBe(1);
+  });
+});

@@ -1,0 +1,38 @@
+import { createManualClock } from '../clock';
+import { silentLogger } from '../logger';
+import { describeEngines, resetDatabase } from '../test-support/database';
+import { buildMember } from '../test-support/factories';
+import { RETENTION_JOB, scheduledJobs } from './jobs';
+import { startScheduler, type Scheduler } from './scheduler';
+
+jest.setTimeout(60_000);
+
+describeEngines('job scheduler', (getDatabase) => {
+  let scheduler: Scheduler | undefined;
+  afterEach(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+  });
+
+  it('schedules the hourly retention purge and runs it through pg-boss', async () => {
+    const database = getDatabase();
+    await resetDatabase(database);
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    await buildMember(database.db, { lastSeenAt: new Date('2026-04-01T00:00:00Z') });
+    scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }) });
+
+    const schedules = await scheduler.boss.getSchedules();
+    expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' })]);
+
+    await scheduler.runNow(RETENTION_JOB);
+    const deadline = Date.now() + 20_000;
+    let remaining = 1;
+    while (Date.now() < deadline) {
+      const { rows } = await database.query<{ n: number }>('select count(*)::int as n from members');
+      remaining = rows[0]!.n;
+      if (remaining === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(remaining).toBe(0);
+  });
+});

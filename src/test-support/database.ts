@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { openMemoryPglite, openPostgres, type Database, type EngineKind } from '../db/client';
+import { withDatabase } from './global-setup';
+import { adminUrl, pgliteTemplateFile, postgresTemplateName, TEST_DATABASE_PREFIX, testRunId } from './template';
+
+/** The engines integration tests run on: PGlite always, the PostgreSQL server when TEST_DATABASE_URL is set. */
+export const TEST_ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, migrated database of the given engine (restored from the run's template: ~0.3 s). */
+export async function createTestDatabase(engine: EngineKind = 'pglite'): Promise<Database> {
+  if (engine === 'pglite') {
+    const dump = fs.readFileSync(pgliteTemplateFile());
+    return openMemoryPglite(new Blob([dump]));
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `${TEST_DATABASE_PREFIX}${testRunId()}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = await openPostgres({ url: adminUrl(url), connectTimeoutSeconds: 5, poolMax: 1 });
+  try {
+    await admin.exec(`create database ${name} template ${postgresTemplateName()}`);
+  } finally {
+    await admin.close();
+  }
+  const database = await openPostgres({ url: withDatabase(url, name), connectTimeoutSeconds: 5, poolMax: 5 });
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const cleanup = await openPostgres({ url: adminUrl(url), connectTimeoutSeconds: 5, poolMax: 1 });
+    await cleanup.exec(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await cleanup.close();
+  };
+  return database;
+}
+
+/**
+ * Runs a describe block once per engine with a fresh database for the block:
+ * `describeEngines('members repository', (getDb) => { it(…, async () => { const { db } = getDb(); … }) })`.
+ */
+export function describeEngines(name: string, body: (getDatabase: () => Database, engine: EngineKind) => void): void {
+  for (const engine of TEST_ENGINES) {
+    describe(`${name} [${engine}]`, () => {
+      let database: Database | undefined;
+      beforeAll(async () => {
+        database = await createTestDatabase(engine);
+      });
+      body(() => {
+        if (!database) throw new Error('test database not ready');
+        return database;
+      }, engine);
+      // declared after the body's hooks so it runs after them (servers stop before the pool ends)
+      afterAll(async () => {
+        await database?.close();
+      });
+    });
+  }
+}
+
+/** Empties every data table (the audit log's append-only trigger is bypassed with TRUNCATE). */
+export async function resetDatabase(database: Database): Promise<void> {
+  await database.exec(
+    'truncate members, verification_attempts, alt_links, admin_notes, staff, login_throttle, audit_log, vpn_cache, discord_outbox, shared_networks, one_time_tokens, settings restart identity cascade',
+  );
+}

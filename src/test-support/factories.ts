@@ -1,0 +1,40 @@
+import type { Executor } from '../db/client';
+import { adminNotes, altLinks, members, verificationAttempts } from '../db/schema';
+
+let sequence = 0;
+/** A unique, realistic Discord snowflake. */
+export function nextSnowflake(at = new Date()): string {
+  sequence = (sequence + 1) % 4096;
+  return ((BigInt(at.getTime() - 1420070400000) << 22n) | BigInt(sequence)).toString();
+}
+
+export type MemberInsert = typeof members.$inferInsert;
+export type AttemptInsert = typeof verificationAttempts.$inferInsert;
+
+/** Inserts a member with sensible defaults: `buildMember(db, { status: 'limited_access' })`. */
+export async function buildMember(db: Executor, overrides: Partial<MemberInsert> = {}) {
+  const discordId = overrides.discordId ?? nextSnowflake();
+  const [row] = await db
+    .insert(members)
+    .values({ discordId, username: `user${discordId.slice(-6)}`, rulesConfirmed: true, verificationCount: 1, ...overrides })
+    .returning();
+  return row!;
+}
+
+export async function buildAttempt(db: Executor, memberId: number, overrides: Partial<AttemptInsert> = {}) {
+  const [row] = await db.insert(verificationAttempts).values({ memberId, outcome: 'verified', ...overrides }).returning();
+  return row!;
+}
+
+export async function buildLink(db: Executor, mainMemberId: number, altMemberId: number, overrides: Partial<typeof altLinks.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(altLinks)
+    .values({ mainMemberId, altMemberId, confidence: 'certain', detectionMethod: 'both', ...overrides })
+    .returning();
+  return row!;
+}
+
+export async function buildNote(db: Executor, memberId: number, note = 'watch this one', overrides: Partial<typeof adminNotes.$inferInsert> = {}) {
+  const [row] = await db.insert(adminNotes).values({ memberId, note, ...overrides }).returning();
+  return row!;
+}

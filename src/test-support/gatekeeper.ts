@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type { Database } from '../db/client';
+import { parseEnv } from '../env';
+import { silentLogger } from '../logger';
+import { computeFingerprintHash } from '../modules/fingerprint';
+import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
+import type { FingerprintData } from '../shared/fingerprint';
+import { startGatekeeper, type GatekeeperHandle } from '../server';
+
+/**
+ * The whole product in-process for integration tests: web + bot on random ports, the
+ * Discord and proxycheck emulators, a test database. The outbox is drained by the test
+ * (`handle.services.outboxWorker.drain()`) so outcomes are deterministic.
+ */
+export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}) {
+  // real time plus an offset tests can move (token expiry, session timeouts); the emulator keeps real time
+  let offsetMs = 0;
+  const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
+  const setupCode = createMemorySetupCodeStore('TEST-SETUP-CODE');
+  const handle = await startGatekeeper(
+    parseEnv({
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICES: 'web,bot',
+      DATA_DIR: path.join(os.tmpdir(), `gatekeeper-it-${crypto.randomBytes(4).toString('hex')}`),
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
+    { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4 },
+  );
+  await handle.services.bot.ready;
+  return { handle, clock, setupCode };
+}
+
+let fingerprintSeed = 0;
+/** A plausible fingerprint; pass the same `device` to look like the same browser. */
+export function buildFingerprint(device = `device-${++fingerprintSeed}`, overrides: Partial<FingerprintData> = {}) {
+  const h = (part: string) => crypto.createHash('sha256').update(`${device}:${part}`).digest('hex').slice(0, 32);
+  const fingerprintData: FingerprintData = {
+    canvas: h('canvas'),
+    webgl: `Google Inc.~ANGLE ${h('gpu').slice(0, 8)}~EXT_a,EXT_b`,
+    audio: `124.04347${h('audio').replace(/\D/g, '').slice(0, 8)}`,
+    screen: '1920x1080x24',
+    fonts: 'Arial,Calibri,Verdana',
+    timezone: 'Europe/Amsterdam',
+    language: 'en-US,en',
+    platform: 'Win32~Mozilla/5.0',
+    hardware: 'cores:8~memory:8~touch:0',
+    ...overrides,
+  };
+  return { fingerprintData, fingerprintHash: computeFingerprintHash(fingerprintData) };
+}
+
+/**
+ * Walks the website flow as a browser would (cookies kept), signing in on the emulator as
+ * `userId`: consent → /oauth/start → authorize → /oauth/callback → (optionally) rules.
+ * Returns the agent and where the callback redirected.
+ */
+export async function walkVisitorFlow(
+  handle: GatekeeperHandle,
+  input: { userId: string; fingerprint?: ReturnType<typeof buildFingerprint>; confirmRules?: boolean; forwardedFor?: string },
+) {
+  const agent = request.agent(handle.url);
+  const emulator = handle.discord.emulator!;
+  const withIp = <T extends request.Test>(test: T) => (input.forwardedFor ? test.set('X-Forwarded-For', input.forwardedFor) : test);
+  const { body: tokenBody } = await withIp(agent.get('/api/consent/token')).expect(200);
+  const fingerprint = input.fingerprint ?? buildFingerprint();
+  await withIp(agent.post('/api/consent')).send({ consent: true, token: tokenBody.token, ...fingerprint }).expect(200);
+  const start = await withIp(agent.get('/oauth/start')).expect(303);
+  const authorize = new URL(start.headers.location as string);
+  const code = emulator.issueAuthorizationCode({
+    userId: input.userId,
+    clientId: authorize.searchParams.get('client_id')!,
+    redirectUri: authorize.searchParams.get('redirect_uri')!,
+    scope: authorize.searchParams.get('scope')!,
+    codeChallenge: authorize.searchParams.get('code_challenge')!,
+    codeChallengeMethod: 'S256',
+  });
+  const callback = await withIp(agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') })).expect(303);
+  const landedOn = callback.headers.location as string;
+  if (input.confirmRules && landedOn === '/rules') await withIp(agent.post('/api/rules/confirm')).expect(200);
+  return { agent, landedOn, authorize };
+}

@@ -1,0 +1,45 @@
+import type { Database } from '../db/client';
+import type { SlashOptionValue } from '../discord/emulator/interaction-driver';
+import type { GatekeeperHandle } from '../server';
+
+/** Helpers for driving slash commands against the emulator in integration tests. */
+export function slashCommandKit(handle: GatekeeperHandle) {
+  const emulator = handle.discord.emulator!;
+  const channelId = (name: string) => emulator.guild.channelId(name);
+
+  /** The seeded 'sandbox-staff' (Staff role, Manage Server) and 'sandbox-member' (Verified, no permissions). */
+  const staffId = emulator.state.findUserByName('sandbox-staff')!.id;
+  const plainId = emulator.state.findUserByName('sandbox-member')!.id;
+
+  return {
+    emulator,
+    staffId,
+    plainId,
+    channelId,
+    /**
+     * Runs a command as `userId` in #verification. Discord hides staff commands from members
+     * without Manage Server, but server admins can widen access: the bot must still refuse.
+     */
+    run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
+      return emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true });
+    },
+    /** A new Discord account that is a member of the guild (with the given role names). */
+    newMember(username: string, roles: string[] = ['Unverified']) {
+      const user = emulator.createUser({ username });
+      emulator.addGuildMember(user.id, roles);
+      return user;
+    },
+    roleNames: (userId: string) => emulator.state.memberRoleNames(userId).filter((name) => name !== '@everyone').sort(),
+    /** The text of every message in a channel, oldest first. */
+    channelText: (name: string) => emulator.state.messages(channelId(name)).map((m) => m.content).join('\n'),
+    drain: () => handle.services.outboxWorker.drain(),
+  };
+}
+
+/** Row counts of every table a command may write, to prove that a refusal wrote nothing. */
+export async function countRows(database: Database): Promise<Record<string, number>> {
+  const tables = ['members', 'verification_attempts', 'alt_links', 'admin_notes', 'discord_outbox', 'audit_log', 'shared_networks'];
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = Number((await database.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0);
+  return counts;
+}
