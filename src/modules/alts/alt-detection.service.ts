@@ -1,0 +1,131 @@
+import type { Clock } from '../../clock';
+import type { Executor } from '../../db/client';
+import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import type { AltCandidateRepository, CandidateAttempt } from './alt-candidates.repository';
+import type { AltLinkRepository, LinkChange } from './alt-links.repository';
+import { hasDeviceIdentity, isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
+import type { SharedNetworkRepository } from './shared-networks.repository';
+
+/** The new attempt's evidence: the same values the verification attempt row stores. */
+export type AltDetectionAttempt = AttemptSignals & Partial<Pick<FingerprintComponentHashes, 'hardwareHash'>>;
+
+export interface DetectAltsInput {
+  /** the member the attempt belongs to (already inserted in this transaction) */
+  member: { id: number; discordId: string; createdAt: Date };
+  attempt: AltDetectionAttempt;
+}
+
+export interface DetectedAlt {
+  otherMemberId: number;
+  otherDiscordId: string;
+  otherUsername: string;
+  /** what the member of the attempt is in the link */
+  memberIs: 'main' | 'alt';
+  /** the link as stored after this detection (a stronger earlier finding is kept) */
+  confidence: AltConfidence;
+  detectionMethod: string;
+  /** this detection's own finding */
+  detected: { confidence: AltConfidence; detectionMethod: DetectedAltMethod; evidence: AltEvidence };
+  change: LinkChange;
+}
+
+export interface AltDetectionResult {
+  alts: DetectedAlt[];
+  /** the member's counters after detection */
+  altsFound: number;
+  isLinkedAsAlt: boolean;
+}
+
+export interface AltDetectionDeps {
+  attempts: AltCandidateRepository;
+  links: AltLinkRepository;
+  sharedNetworks: Pick<SharedNetworkRepository, 'isShared'>;
+  clock: Clock;
+  /** most candidate attempts read per hash (default 200) */
+  candidateLimit?: number;
+}
+
+export interface AltDetectionService {
+  /**
+   * Finds the member's likely other accounts for a new attempt and stores the links
+   * with their evidence, inside the caller's transaction (DESIGN.md §4: member +
+   * attempt + links commit together). The older account (member created first, then
+   * lower id) is the main. Recounts `alts_found` / `is_linked_as_alt` on every member
+   * whose link changed. Never changes `manual_alt_status`, never links a member to
+   * itself. On PostgreSQL, two transactions touching the same members may deadlock;
+   * the caller retries its transaction on SQLSTATE 40P01/40001.
+   */
+  detectAlts(tx: Executor, input: DetectAltsInput): Promise<AltDetectionResult>;
+}
+
+function isOlder(a: { id: number; createdAt: Date }, b: { id: number; createdAt: Date }): boolean {
+  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
+  return byTime !== 0 ? byTime < 0 : a.id < b.id;
+}
+
+export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionService {
+  return {
+    async detectAlts(tx, { member, attempt }) {
+      const now = deps.clock.now();
+      // a fingerprint without any high-entropy component is shared by every browser whose probes failed
+      const identifying = hasDeviceIdentity(attempt);
+      const candidates = await deps.attempts.findCandidates(
+        tx,
+        {
+          ipHash: attempt.ipHash,
+          networkHash: attempt.networkHash,
+          fingerprintHash: identifying ? attempt.fingerprintHash : null,
+          canvasHash: attempt.canvasHash,
+          webglHash: attempt.webglHash,
+          audioHash: attempt.audioHash,
+          fontsHash: attempt.fontsHash,
+        },
+        { excludeMemberId: member.id, limit: deps.candidateLimit },
+      );
+
+      const best = new Map<number, { candidate: CandidateAttempt; score: AltScore }>();
+      if (candidates.length > 0) {
+        const sharedNetwork = await deps.sharedNetworks.isShared(tx, attempt.networkHash);
+        for (const candidate of candidates) {
+          if (candidate.memberId === member.id) continue;
+          const score = scoreCandidate(attempt, candidate, { sharedNetwork });
+          if (!score.confidence) continue;
+          const current = best.get(candidate.memberId);
+          if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });
+        }
+      }
+
+      const alts: DetectedAlt[] = [];
+      const touched = new Set<number>([member.id]);
+      // a stable order keeps lock order stable between concurrent detections
+      for (const [otherId, { candidate, score }] of [...best].sort(([a], [b]) => a - b)) {
+        const confidence = score.confidence!;
+        const detectionMethod = score.detectionMethod!;
+        const memberIsMain = isOlder(member, candidate.member);
+        const { link, change } = await deps.links.saveDetected(tx, {
+          mainMemberId: memberIsMain ? member.id : otherId,
+          altMemberId: memberIsMain ? otherId : member.id,
+          confidence,
+          detectionMethod,
+          evidence: score.evidence,
+          now,
+        });
+        if (change !== 'kept') touched.add(otherId);
+        alts.push({
+          otherMemberId: otherId,
+          otherDiscordId: candidate.member.discordId,
+          otherUsername: candidate.member.username,
+          memberIs: link.mainMemberId === member.id ? 'main' : 'alt',
+          confidence: link.confidence,
+          detectionMethod: link.detectionMethod,
+          detected: { confidence, detectionMethod, evidence: score.evidence },
+          change,
+        });
+      }
+
+      const counters = await deps.links.recomputeCounters(tx, [...touched]);
+      const own = counters.get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
+      return { alts, altsFound: own.altsFound, isLinkedAsAlt: own.isLinkedAsAlt };
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import {
+  compareComponents,
+  COMPARED_COMPONENTS,
+  hasDeviceIdentity,
+  isStrongerScore,
+  scoreCandidate,
+  type AltConfidence,
+  type AttemptSignals,
+  type ComparedComponent,
+  type DetectedAltMethod,
+} from './alt-scoring';
+
+/**
+ * Attempts are written as short specs: `ip`, `net`, `fp` name the hash values; each
+ * component is a value name, or null for absent. Equal names = equal hashes.
+ */
+type Spec = { ip?: string | null; net?: string | null; fp?: string | null } & Partial<Record<ComparedComponent, string | null>>;
+
+function attempt(spec: Spec): AttemptSignals {
+  const components = Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, spec[c] === undefined ? `${c}-A` : spec[c]]));
+  return {
+    ipHash: spec.ip === undefined ? 'ip-A' : spec.ip,
+    networkHash: spec.net === undefined ? 'net-A' : spec.net,
+    fingerprintHash: spec.fp === undefined ? 'fp-A' : spec.fp,
+    ...components,
+  } as AttemptSignals;
+}
+
+/** A different device: every component differs from the defaults. */
+const otherDevice: Spec = Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, `${c}-B`]));
+const otherPlace: Spec = { ip: 'ip-B', net: 'net-B' };
+const lowOnly: Spec = { canvas: 'canvas-B', webgl: 'webgl-B', audio: 'audio-B', fonts: 'fonts-B' };
+const allAbsent: Spec = { ip: null, net: null, fp: null, ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, null])) };
+const highAbsent: Spec = { canvas: null, webgl: null, audio: null, fonts: null };
+
+type Row = [label: string, candidate: Spec, shared: boolean, confidence: AltConfidence | null, method: DetectedAltMethod | null, newAttempt?: Spec];
+
+// the new attempt is attempt({}) (ip-A, net-A, fp-A, all components A) unless the row says otherwise
+const rows: Row[] = [
+  // certain
+  ['same IP + same fingerprint', {}, false, 'certain', 'both'],
+  ['same IP + canvas/webgl/audio equal, rest differs', { fp: 'fp-B', fonts: 'fonts-B', screen: 'screen-B', timezone: 'tz-B', language: 'l-B', platform: 'p-B' }, false, 'certain', 'both'],
+  ['same IP + canvas/webgl/fonts + screen equal, audio differs', { fp: 'fp-B', audio: 'audio-B', timezone: 'tz-B' }, false, 'certain', 'both'],
+  ['same IP + webgl/audio/fonts + screen equal, canvas differs', { fp: 'fp-B', canvas: 'canvas-B' }, false, 'certain', 'both'],
+  ['same IP + same fingerprint, other network hash (IPv6 privacy)', { net: 'net-B' }, false, 'certain', 'both'],
+  // medium
+  ['same IP + three high-entropy equal but screen differs', { fp: 'fp-B', audio: 'audio-B', screen: 'screen-B' }, false, 'medium', 'both'],
+  ['same IP + canvas and webgl equal only', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A', webgl: 'webgl-A' }, false, 'medium', 'both'],
+  ['same IP + fonts and time zone equal', { ...otherDevice, fp: 'fp-B', fonts: 'fonts-A', timezone: 'timezone-A' }, false, 'medium', 'both'],
+  ['same fingerprint from another place', { ...otherPlace }, false, 'medium', 'fingerprint'],
+  ['same fingerprint from the same network, other IP', { ip: 'ip-B' }, false, 'medium', 'fingerprint'],
+  ['same fingerprint on a shared network, same IP', {}, true, 'medium', 'fingerprint'],
+  ['same fingerprint on a shared network, other IP', { ip: 'ip-B' }, true, 'medium', 'fingerprint'],
+  // possible
+  ['same IP, different device', { ...otherDevice, fp: 'fp-B' }, false, 'possible', 'ip'],
+  ['same IP, only low-entropy components equal', { ...lowOnly, fp: 'fp-B' }, false, 'possible', 'ip'],
+  ['same IP, one high-entropy component equal and nothing else', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }, false, 'possible', 'ip'],
+  ['same IP, candidate device unreadable', { ...highAbsent, fp: 'fp-B' }, false, 'possible', 'ip'],
+  ['same network + partial match (canvas + time zone)', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', canvas: 'canvas-A', timezone: 'timezone-A' }, false, 'possible', 'network'],
+  ['same network + strong match, other IP', { ip: 'ip-B', fp: 'fp-B', screen: 'screen-B' }, false, 'possible', 'network'],
+  // nothing
+  ['same network, different device', { ...otherDevice, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
+  ['same network, only low-entropy components equal', { ...lowOnly, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
+  ['same network, one high-entropy component alone', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, null, null],
+  ['nothing in common', { ...otherDevice, ...otherPlace, fp: 'fp-B' }, false, null, null],
+  ['strong component match from another place (identical phones)', { ...otherPlace, fp: 'fp-B', screen: 'screen-B' }, false, null, null],
+  ['partial match from another place', { ...otherDevice, ...otherPlace, fp: 'fp-B', canvas: 'canvas-A', webgl: 'webgl-A' }, false, null, null],
+  ['Limited Access candidate (nothing recorded)', allAbsent, false, null, null],
+  // shared networks: IP and network evidence stop counting
+  ['shared network: same IP, different device', { ...otherDevice, fp: 'fp-B' }, true, null, null],
+  ['shared network: same IP + strong components', { fp: 'fp-B', screen: 'screen-B' }, true, null, null],
+  ['shared network: same IP + partial match', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A', webgl: 'webgl-A' }, true, null, null],
+  ['shared network: same network + partial match', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', canvas: 'canvas-A', timezone: 'timezone-A' }, true, null, null],
+  // fingerprints without device identity
+  ['same IP + equal fingerprint with every high-entropy probe failed', { ...highAbsent }, false, 'possible', 'ip', highAbsent],
+  ['equal fingerprint with every high-entropy probe failed, other place', { ...highAbsent, ...otherPlace }, false, null, null, highAbsent],
+];
+
+describe('scoreCandidate', () => {
+  const table = rows.map(([label, candidate, shared, confidence, method, newAttempt]) => ({ label, candidate, shared, confidence, method, newAttempt: newAttempt ?? {} }));
+
+  it.each(table)('$label → $confidence ($method)', ({ candidate, shared, confidence, method, newAttempt }) => {
+    const score = scoreCandidate(attempt(newAttempt), attempt(candidate), { sharedNetwork: shared });
+    expect(score.confidence).toBe(confidence);
+    expect(score.detectionMethod).toBe(method);
+    expect(score.evidence.sharedNetwork).toBe(shared);
+  });
+
+  it('is symmetric in confidence', () => {
+    for (const { candidate, shared, confidence, newAttempt } of table) {
+      expect(scoreCandidate(attempt(candidate), attempt(newAttempt), { sharedNetwork: shared }).confidence).toBe(confidence);
+    }
+  });
+
+  it('records the evidence', () => {
+    const { evidence } = scoreCandidate(attempt({}), attempt({ ip: 'ip-B', fp: 'fp-B', audio: 'audio-B', language: null }), { sharedNetwork: false });
+    expect(evidence).toEqual({
+      components: { canvas: true, webgl: true, audio: false, fonts: true, screen: true, timezone: true, language: undefined, platform: true },
+      ipMatch: false,
+      networkMatch: true,
+      fingerprintMatch: false,
+      sharedNetwork: false,
+      strongComponentMatches: 3,
+      componentMatches: 6,
+      score: 10 + 3 * 8 + 3 * 2,
+    });
+    // absent components vanish from the stored JSON: "absent" in the spec's fingerprintComponents
+    expect(JSON.parse(JSON.stringify(evidence.components))).toEqual({ canvas: true, webgl: true, audio: false, fonts: true, screen: true, timezone: true, platform: true });
+  });
+
+  it('keeps the raw IP match in the evidence on a shared network, without counting it', () => {
+    const score = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), { sharedNetwork: true });
+    expect(score.evidence).toMatchObject({ ipMatch: true, networkMatch: true, sharedNetwork: true, score: 0 });
+  });
+});
+
+describe('compareComponents', () => {
+  it('gives true, false or undefined per component', () => {
+    expect(compareComponents(attempt({ canvas: null }), attempt({ webgl: 'webgl-B' }))).toEqual({
+      canvas: undefined,
+      webgl: false,
+      audio: true,
+      fonts: true,
+      screen: true,
+      timezone: true,
+      language: true,
+      platform: true,
+    });
+  });
+
+  it('never calls two absent components equal', () => {
+    const none = compareComponents(attempt(allAbsent), attempt(allAbsent));
+    expect(Object.values(none).every((v) => v === undefined)).toBe(true);
+    expect(scoreCandidate(attempt(allAbsent), attempt(allAbsent), { sharedNetwork: false }).confidence).toBeNull();
+  });
+});
+
+describe('helpers', () => {
+  it('hasDeviceIdentity needs a high-entropy component', () => {
+    expect(hasDeviceIdentity(attempt({}))).toBe(true);
+    expect(hasDeviceIdentity(attempt(highAbsent))).toBe(false);
+    expect(hasDeviceIdentity(attempt({ ...highAbsent, fonts: 'fonts-A' }))).toBe(true);
+  });
+
+  it('isStrongerScore orders by confidence, then score', () => {
+    const certain = scoreCandidate(attempt({}), attempt({}), { sharedNetwork: false });
+    const medium = scoreCandidate(attempt({}), attempt(otherPlace), { sharedNetwork: false });
+    const possibleRich = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }), { sharedNetwork: false });
+    const possiblePoor = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), { sharedNetwork: false });
+    expect(isStrongerScore(certain, medium)).toBe(true);
+    expect(isStrongerScore(medium, certain)).toBe(false);
+    expect(isStrongerScore(possibleRich, possiblePoor)).toBe(true);
+    expect(isStrongerScore(possiblePoor, undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,43 @@
+export {
+  scoreCandidate,
+  compareComponents,
+  hasDeviceIdentity,
+  isStrongerScore,
+  confidenceRank,
+  COMPARED_COMPONENTS,
+  HIGH_ENTROPY_COMPONENTS,
+  type AltConfidence,
+  type AltEvidence,
+  type AltScore,
+  type AttemptSignals,
+  type ComparedComponent,
+  type ComponentComparison,
+  type DetectedAltMethod,
+} from './alt-scoring';
+export {
+  createAltDetectionService,
+  type AltDetectionDeps,
+  type AltDetectionService,
+  type AltDetectionResult,
+  type AltDetectionAttempt,
+  type DetectAltsInput,
+  type DetectedAlt,
+} from './alt-detection.service';
+export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateProbe } from './alt-candidates.repository';
+export {
+  altLinkRepository,
+  findLinkBetween,
+  saveDetectedLink,
+  recomputeAltCounters,
+  listLinkedMemberIds,
+  listAltsForMember,
+  componentsFromEvidence,
+  type AltLink,
+  type AltLinkRepository,
+  type AltCounters,
+  type AltDetectionMethod,
+  type FingerprintComponentsView,
+  type LinkChange,
+  type MemberAlt,
+} from './alt-links.repository';
+export { sharedNetworkRepository, isSharedNetwork, findSharedNetwork, markSharedNetwork, unmarkSharedNetwork, listSharedNetworks, type SharedNetwork, type SharedNetworkRepository } from './shared-networks.repository';

@@ -1,0 +1,30 @@
+import crypto from 'node:crypto';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface AuditHashInput {
+  at: Date;
+  actorType: string;
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  details: unknown;
+}
+
+/** JSON with sorted keys, so the same content always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** Each row's hash covers its content and the previous row's hash: editing history breaks the chain. */
+export function hashAuditEntry(prevHash: string, entry: AuditHashInput): string {
+  const content = canonicalJson({ ...entry, at: entry.at.toISOString() });
+  return crypto.createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+}

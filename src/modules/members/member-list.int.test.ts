@@ -1,0 +1,94 @@
+import { buildMember } from '../../test-support/factories';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { MEMBER_FILTERS, matchesMemberFilter, matchesMemberSearch, type ManualAltStatus, type MemberStatus } from '../../shared/member-badges';
+import { countMembers, decodeMemberCursor, encodeMemberCursor, escapeLikePattern, listMembers, type MemberCursor } from './members.repository';
+
+describe('escapeLikePattern', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['50%', '50\\%'],
+    ['a_b', 'a\\_b'],
+    ['back\\slash', 'back\\\\slash'],
+  ])('%s', (input, escaped) => expect(escapeLikePattern(input)).toBe(escaped));
+});
+
+describe('member cursor', () => {
+  it('round-trips and refuses anything else', () => {
+    const cursor: MemberCursor = { verifiedAt: '2026-01-01T00:00:00.123456Z', id: 42 };
+    expect(decodeMemberCursor(encodeMemberCursor(cursor))).toEqual(cursor);
+    for (const bad of ['', 'nope', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["2026-01-01", 1]').toString('base64url'), Buffer.from('["2026-01-01T00:00:00.123456Z", -1]').toString('base64url')]) {
+      expect(decodeMemberCursor(bad)).toBeNull();
+    }
+  });
+});
+
+describeEngines('member list queries', (getDatabase) => {
+  beforeEach(async () => resetDatabase(getDatabase()));
+
+  it('filters exactly as the shared predicates say, for every combination', async () => {
+    const { db } = getDatabase();
+    const created: Awaited<ReturnType<typeof buildMember>>[] = [];
+    let n = 0;
+    for (const status of ['verified', 'limited_access'] as MemberStatus[]) {
+      for (const rulesConfirmed of [true, false]) {
+        for (const manualAltStatus of [null, 'suspected_alt', 'certain_alt'] as (ManualAltStatus | null)[]) {
+          for (const isLinkedAsAlt of [false, true]) {
+            created.push(await buildMember(db, { discordId: `40000000000000${String(++n).padStart(4, '0')}`, status, rulesConfirmed, manualAltStatus, isLinkedAsAlt }));
+          }
+        }
+      }
+    }
+    for (const filter of MEMBER_FILTERS) {
+      const expected = created.filter((m) => matchesMemberFilter(m, filter)).map((m) => m.id).sort((a, b) => a - b);
+      const page = await listMembers(db, { filter, limit: 100 });
+      expect({ filter, ids: page.members.map((m) => m.id).sort((a, b) => a - b) }).toEqual({ filter, ids: expected });
+      expect(await countMembers(db, { filter })).toEqual({ total: expected.length, exact: true });
+    }
+  });
+
+  it('searches usernames case-insensitively and Discord IDs by substring, with %, _ and \\ taken literally', async () => {
+    const { db } = getDatabase();
+    const names = ['100%real', '1000real', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash', 'CoolCat'];
+    const created: Awaited<ReturnType<typeof buildMember>>[] = [];
+    for (let i = 0; i < names.length; i++) created.push(await buildMember(db, { discordId: `5000000000000000${i}0`, username: names[i]! }));
+    const search = async (text: string) => (await listMembers(db, { filter: 'all', search: text, limit: 50 })).members.map((m) => m.username).sort();
+    const expected = (text: string) => created.filter((m) => matchesMemberSearch(m, text)).map((m) => m.username).sort();
+    for (const text of ['%', '0%r', '_', 'e_c', '\\', 'k\\s', 'coolcat', 'COOL', '00000000000000030', '30', ' cat ']) {
+      expect({ text, found: await search(text) }).toEqual({ text, found: expected(text) });
+    }
+    expect(await search('%')).toEqual(['100%real']);
+    expect(await search('_')).toEqual(['snake_case']);
+    expect(await countMembers(db, { filter: 'all', search: '_' })).toEqual({ total: 1, exact: true });
+  });
+
+  it('pages by (verified_at, id) without gaps or repeats, at microsecond precision', async () => {
+    const database = getDatabase();
+    const ids: number[] = [];
+    for (let i = 0; i < 11; i++) ids.push((await buildMember(database.db, { discordId: `6000000000000000${String(i).padStart(2, '0')}` })).id);
+    // ties, and timestamps that differ below the millisecond a JS Date can hold
+    const stamps = ['2026-01-01T00:00:00.123456Z', '2026-01-01T00:00:00.123456Z', '2026-01-01T00:00:00.123457Z', '2026-01-01T00:00:00.123001Z', '2026-01-01T00:00:00.123999Z'];
+    for (let i = 0; i < ids.length; i++) {
+      await database.query('update members set verified_at = $1::timestamptz where id = $2', [stamps[i % stamps.length], ids[i]]);
+    }
+    const expected = (await database.query<{ id: number | string }>('select id from members order by verified_at desc, id desc')).rows.map((r) => Number(r.id));
+    const seen: number[] = [];
+    let cursor: MemberCursor | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await listMembers(database.db, { filter: 'all', limit: 3, cursor });
+      seen.push(...page.members.map((m) => m.id));
+      if (!page.nextCursor) break;
+      cursor = decodeMemberCursor(page.nextCursor)!;
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('estimates the whole-table total above the threshold and caps filtered counts', async () => {
+    const database = getDatabase();
+    for (let i = 0; i < 5; i++) await buildMember(database.db, { discordId: `7000000000000000${i}0`, rulesConfirmed: i % 2 === 0 });
+    await database.exec('analyze members');
+    expect(await countMembers(database.db, { filter: 'all' }, { estimateAbove: 3, cap: 100 })).toEqual({ total: 5, exact: false });
+    expect(await countMembers(database.db, { filter: 'all' }, { estimateAbove: 100, cap: 100 })).toEqual({ total: 5, exact: true });
+    expect(await countMembers(database.db, { filter: 'verified' }, { estimateAbove: 100, cap: 2 })).toEqual({ total: 2, exact: false });
+    expect(await countMembers(database.db, { filter: 'unverified' }, { estimateAbove: 100, cap: 2 })).toEqual({ total: 2, exact: true });
+  });
+});

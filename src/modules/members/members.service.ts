@@ -1,0 +1,197 @@
+import type { UserListPage } from '../../shared/admin-api';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import { Conflict, NotFound } from '../../errors';
+import type { ManualAltStatus, MemberFilter } from '../../shared/member-badges';
+import { appendAudit } from '../audit/audit.repository';
+import type { OutboxPort } from '../outbox/outbox.types';
+import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
+import { findSharedNetwork, listAltsForMember } from '../alts';
+import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberActor } from './member-actor';
+import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
+import { insertNote, listNotes } from './member-notes.repository';
+import { snowflakeCreationDate, toAltEntry, toNoteView, toUserRecord, type AdminNoteView, type UserDetail, type UserRecord } from './member-views';
+import {
+  countMembers,
+  findMemberByDiscordId,
+  insertManualMember,
+  listMembers,
+  markManuallyVerified,
+  markUnverified,
+  setManualAltStatus,
+  type ManualMemberInput,
+  type MemberCursor,
+} from './members.repository';
+
+export interface MembersServiceDeps {
+  database: Database;
+  clock: Clock;
+  outbox: OutboxPort;
+}
+
+export type { ActingStaff, DiscordStaff, MemberActor } from './member-actor';
+
+export const USER_NOT_FOUND = 'User';
+export const ALREADY_VERIFIED = 'User is already verified';
+export const NOT_VERIFIED = 'User is not verified';
+export const ALT_STATUS_UNCHANGED = 'The alt status is already set to that';
+export const RECORD_EXISTS = 'A verification record for this Discord ID already exists';
+
+/** The alt-status override in words (logs channel, slash command replies). */
+export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: 'Suspected alt', certain_alt: 'Certain alt' };
+
+export type { UserListPage } from '../../shared/admin-api';
+
+/** What staff do with member records from the dashboard (spec §2, §6, §7). */
+export function createMembersService(deps: MembersServiceDeps) {
+  const { db } = deps.database;
+
+  async function list(query: { search?: string; filter: MemberFilter; limit: number; cursor?: MemberCursor }): Promise<UserListPage> {
+    const [page, count] = await Promise.all([listMembers(db, query), countMembers(db, query)]);
+    return { users: page.members.map(toUserRecord), total: count.total, totalIsExact: count.exact, nextCursor: page.nextCursor };
+  }
+
+  async function detail(discordId: string): Promise<UserDetail> {
+    const member = await findMemberByDiscordId(db, discordId);
+    if (!member) throw NotFound(USER_NOT_FOUND);
+    const [notes, alts, components, evidence, sharedNetwork] = await Promise.all([
+      listNotes(db, member.id),
+      listAltsForMember(db, member.id),
+      latestFingerprintComponents(db, member.id),
+      listAttemptSummaries(db, member.id),
+      findSharedNetwork(db, member.networkHash),
+    ]);
+    return {
+      ...toUserRecord(member),
+      creationDate: snowflakeCreationDate(member.discordId),
+      fingerprint: member.fingerprintHash,
+      fingerprintComponents: components,
+      verificationStatus: member.guildAccess,
+      adminNotes: notes.map(toNoteView),
+      alts: alts.map(toAltEntry),
+      vpnProvider: member.vpnProvider,
+      serversVerifiedIn: 1,
+      source: member.source,
+      evidence,
+      sharedNetwork: { marked: sharedNetwork !== null, label: sharedNetwork?.label ?? null },
+    };
+  }
+
+  /** Both deletes of the dashboard (spec §6); a line goes to the logs channel with the deletion. */
+  async function remove(actor: ActingStaff, discordId: string, via: 'dashboard' | 'detail_page'): Promise<DeletedMember> {
+    const now = deps.clock.now();
+    return db.transaction(async (tx) => {
+      const deleted = await deleteMemberEverywhere(tx, discordId, auditActorOf(actor), { now, via });
+      if (!deleted) throw NotFound(USER_NOT_FOUND);
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `Verification records of <@${discordId}> deleted by staff member ${actor.username}` });
+      return deleted;
+    });
+  }
+
+  /** Saves a new note; older notes stay as history (the page shows the newest). */
+  async function addNote(actor: MemberActor, discordId: string, note: string): Promise<AdminNoteView> {
+    const now = deps.clock.now();
+    return db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      const saved = await insertNote(tx, { memberId: member.id, note, ...noteAuthorOf(actor) }, now);
+      // the note's text stays out of the append-only log and the logs channel: it may hold personal data that retention must be able to delete
+      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.note_add', targetType: 'member', targetId: discordId, details: { noteId: saved.id, length: note.length } }, now);
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `📝 Staff member ${actorLabel(actor)} added a note to <@${discordId}>` });
+      return toNoteView(saved);
+    });
+  }
+
+  /** Staff's alt-status override; setting the status it already has changes nothing and says so (409). */
+  async function setAltStatus(actor: MemberActor, discordId: string, manualAltStatus: ManualAltStatus | null, options: { refuseUnchanged?: boolean } = {}): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      if (member.manualAltStatus === manualAltStatus) {
+        if (options.refuseUnchanged) throw Conflict(ALT_STATUS_UNCHANGED);
+        return;
+      }
+      await setManualAltStatus(tx, member.id, manualAltStatus, now);
+      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_status', targetType: 'member', targetId: discordId, details: { from: member.manualAltStatus, to: manualAltStatus } }, now);
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `🏷️ Staff member ${actorLabel(actor)} set the alt status of <@${discordId}> to ${ALT_STATUS_WORDS[manualAltStatus ?? 'none']}`,
+      });
+    });
+  }
+
+  /** Grants server access through the outbox, in the transaction that records it. */
+  async function manualVerify(actor: MemberActor, discordId: string): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      if (member.guildAccess === 'verified') throw Conflict(ALREADY_VERIFIED);
+      await markManuallyVerified(tx, member.id, now);
+      await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'verified' });
+      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'unverified' });
+      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'limited' });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
+      await appendAudit(
+        tx,
+        { actor: auditActorOf(actor), action: 'member.manual_verify', targetType: 'member', targetId: discordId, details: { from: member.guildAccess, status: member.status } },
+        now,
+      );
+    });
+  }
+
+  /**
+   * Takes verification away: the Verified and Limited Access roles go, Unverified comes
+   * back (through the outbox), and the member must accept the rules on the website again
+   * before the button grants anything. Refused (409) when there is nothing to take away.
+   */
+  async function unverify(actor: MemberActor, discordId: string): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      const hasAccess = member.guildAccess === 'verified' || member.guildAccess === 'limited';
+      if (!hasAccess && !member.rulesConfirmed) throw Conflict(NOT_VERIFIED);
+      await markUnverified(tx, member.id, now);
+      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'verified' });
+      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'limited' });
+      await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'unverified' });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}` });
+      await appendAudit(
+        tx,
+        { actor: auditActorOf(actor), action: 'member.unverify', targetType: 'member', targetId: discordId, details: { from: member.guildAccess, rulesConfirmed: member.rulesConfirmed } },
+        now,
+      );
+    });
+  }
+
+  /** Spec §2 Manual Entry: a record the alt engine and the Discord button treat like any other. */
+  async function manualEntry(actor: ActingStaff, input: ManualMemberInput): Promise<UserRecord> {
+    const now = deps.clock.now();
+    // spec §1: a Limited Access record keeps only the Discord ID and username
+    const values = input.status === 'limited_access' ? { ...input, avatarUrl: null } : input;
+    return db.transaction(async (tx) => {
+      const created = await insertManualMember(tx, values, now);
+      if (!created) throw Conflict(RECORD_EXISTS, 'discordId');
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'member.manual_entry',
+          targetType: 'member',
+          targetId: input.discordId,
+          details: { status: input.status, rulesConfirmed: input.rulesConfirmed, manualAltStatus: input.manualAltStatus },
+        },
+        now,
+      );
+      return toUserRecord(created);
+    });
+  }
+
+  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, manualEntry };
+}
+
+export type MembersService = ReturnType<typeof createMembersService>;

@@ -1,0 +1,194 @@
+import { and, asc, desc, eq, inArray, lte, or, sql, isNull, lt } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { discordOutbox } from '../../db/schema';
+import { sealSecret } from './sealed-secret';
+import type { DiscordAction, OutboxEntry, OutboxPort } from './outbox.types';
+
+type Row = typeof discordOutbox.$inferSelect;
+
+function toEntry(row: Row): OutboxEntry {
+  return {
+    id: row.id,
+    kind: row.kind,
+    discordId: row.discordId,
+    payload: row.payload as Record<string, unknown>,
+    hasSecret: row.sealedSecret !== null,
+    status: row.status,
+    attempts: row.attempts,
+    maxAttempts: row.maxAttempts,
+    nextAttemptAt: row.nextAttemptAt,
+    lastError: row.lastError,
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+  };
+}
+
+/** Splits an action into its stored parts; the access token is sealed, never stored in clear. */
+function toRow(action: DiscordAction, key: Buffer) {
+  switch (action.kind) {
+    case 'add_guild_member':
+      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles }, sealedSecret: sealSecret(key, action.accessToken) };
+    case 'add_role':
+    case 'remove_role':
+      return { kind: action.kind, discordId: action.discordId, payload: { role: action.role }, sealedSecret: null };
+    case 'kick':
+    case 'ban':
+      return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
+    case 'log_message':
+      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null }, sealedSecret: null };
+  }
+}
+
+export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
+  const port: OutboxPort = {
+    async enqueue(executor, action) {
+      await executor.insert(discordOutbox).values({ ...toRow(action, deps.sealKey), nextAttemptAt: deps.now() });
+    },
+  };
+
+  return {
+    ...port,
+
+    /**
+     * Claims up to `limit` due actions for this worker (SKIP LOCKED, so many workers
+     * never run one action twice) and leases them for `leaseMs`.
+     */
+    async claimDue(executor: Executor, limit: number, leaseMs: number): Promise<(OutboxEntry & { sealedSecret: string | null })[]> {
+      const now = deps.now();
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      const rows = await executor.transaction(async (tx) => {
+        const due = await tx
+          .select({ id: discordOutbox.id })
+          .from(discordOutbox)
+          .where(
+            or(
+              and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
+              // a worker that died mid-action: its lease ran out
+              and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
+            ),
+          )
+          .orderBy(asc(discordOutbox.nextAttemptAt), asc(discordOutbox.id))
+          .limit(limit)
+          .for('update', { skipLocked: true });
+        if (due.length === 0) return [];
+        return tx
+          .update(discordOutbox)
+          .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
+          .where(inArray(discordOutbox.id, due.map((d) => d.id)))
+          .returning();
+      });
+      return rows.sort((a, b) => a.id - b.id).map((row) => ({ ...toEntry(row), sealedSecret: row.sealedSecret }));
+    },
+
+    async markDone(executor: Executor, id: number): Promise<void> {
+      const now = deps.now();
+      await executor
+        .update(discordOutbox)
+        .set({ status: 'done', sealedSecret: null, lockedUntil: null, lastError: null, completedAt: now, updatedAt: now })
+        .where(eq(discordOutbox.id, id));
+    },
+
+    /**
+     * Hands actions a dead worker had claimed back to the queue at once instead of after
+     * their lease. Only for a store no other process can use (PGlite: the data folder is
+     * locked), where every 'running' row at start-up belongs to the process that crashed.
+     */
+    async releaseAllLeases(executor: Executor): Promise<number> {
+      const rows = await executor
+        .update(discordOutbox)
+        .set({ status: 'pending', lockedUntil: null, updatedAt: deps.now() })
+        .where(eq(discordOutbox.status, 'running'))
+        .returning({ id: discordOutbox.id });
+      return rows.length;
+    },
+
+    /** Schedules another try, or ends in 'failed' (visible to staff) when out of attempts or permanent. */
+    async markFailed(executor: Executor, id: number, error: string, options: { retryAt: Date | null }): Promise<'retry' | 'failed'> {
+      const now = deps.now();
+      const [row] = await executor.select().from(discordOutbox).where(eq(discordOutbox.id, id));
+      if (!row) return 'failed';
+      const giveUp = options.retryAt === null || row.attempts >= row.maxAttempts;
+      await executor
+        .update(discordOutbox)
+        .set(
+          giveUp
+            ? { status: 'failed', sealedSecret: null, lockedUntil: null, lastError: error.slice(0, 500), completedAt: now, updatedAt: now }
+            : { status: 'pending', lockedUntil: null, lastError: error.slice(0, 500), nextAttemptAt: options.retryAt!, updatedAt: now },
+        )
+        .where(eq(discordOutbox.id, id));
+      return giveUp ? 'failed' : 'retry';
+    },
+
+    /** Puts a waiting action back to the front of the queue without counting an attempt (rate limit). */
+    async postpone(executor: Executor, id: number, until: Date): Promise<void> {
+      await executor
+        .update(discordOutbox)
+        .set({ status: 'pending', lockedUntil: null, nextAttemptAt: until, attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, updatedAt: deps.now() })
+        .where(eq(discordOutbox.id, id));
+    },
+
+    async depth(executor: Executor): Promise<{ pending: number; running: number; failed: number }> {
+      const rows = await executor
+        .select({ status: discordOutbox.status, count: sql<number>`count(*)::int` })
+        .from(discordOutbox)
+        .where(inArray(discordOutbox.status, ['pending', 'running', 'failed']))
+        .groupBy(discordOutbox.status);
+      const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+      return { pending: by.pending ?? 0, running: by.running ?? 0, failed: by.failed ?? 0 };
+    },
+
+    async list(executor: Executor, options: { status?: OutboxEntry['status']; discordId?: string; limit?: number } = {}): Promise<OutboxEntry[]> {
+      const filters = [];
+      if (options.status) filters.push(eq(discordOutbox.status, options.status));
+      if (options.discordId) filters.push(eq(discordOutbox.discordId, options.discordId));
+      const rows = await executor
+        .select()
+        .from(discordOutbox)
+        .where(filters.length ? and(...filters) : undefined)
+        .orderBy(desc(discordOutbox.id))
+        .limit(Math.min(options.limit ?? 100, 500));
+      return rows.map(toEntry);
+    },
+
+    async findById(executor: Executor, id: number): Promise<OutboxEntry | undefined> {
+      const [row] = await executor.select().from(discordOutbox).where(eq(discordOutbox.id, id));
+      return row ? toEntry(row) : undefined;
+    },
+
+    /** Staff can send a failed action back to the queue. */
+    async retry(executor: Executor, id: number): Promise<boolean> {
+      const rows = await executor
+        .update(discordOutbox)
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: deps.now(), completedAt: null, updatedAt: deps.now() })
+        .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'failed'), isNull(discordOutbox.sealedSecret)))
+        .returning({ id: discordOutbox.id });
+      return rows.length > 0;
+    },
+
+    /** Removes finished actions older than the cut-off (retention). */
+    async purgeFinished(executor: Executor, before: Date): Promise<number> {
+      const rows = await executor
+        .delete(discordOutbox)
+        .where(and(inArray(discordOutbox.status, ['done', 'failed']), lt(discordOutbox.updatedAt, before)))
+        .returning({ id: discordOutbox.id });
+      return rows.length;
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;
+
+/**
+ * Drops what the outbox holds about one Discord account when its data is deleted: every
+ * action still carrying a sealed access token (an add-to-server that has not run) and
+ * every finished action (their log texts name the account). Actions in flight without a
+ * token (role changes, log lines) stay, so Discord ends in the state the records said.
+ */
+export async function discardMemberOutbox(executor: Executor, discordId: string): Promise<{ tokens: number; finished: number }> {
+  const rows = await executor
+    .delete(discordOutbox)
+    .where(and(eq(discordOutbox.discordId, discordId), or(sql`${discordOutbox.sealedSecret} is not null`, inArray(discordOutbox.status, ['done', 'failed']))))
+    .returning({ hadToken: sql<boolean>`${discordOutbox.sealedSecret} is not null` });
+  const tokens = rows.filter((r) => r.hadToken).length;
+  return { tokens, finished: rows.length - tokens };
+}

@@ -1,0 +1,46 @@
+/** The roles the product manages, by purpose; the bot resolves them to the guild's role ids. */
+export type ManagedRole = 'verified' | 'limited' | 'unverified';
+
+/** A line for the logs channel. */
+export interface LogEvent {
+  kind:
+    | 'verified'
+    | 'limited_access'
+    | 'alt_detected'
+    | 'vpn_blocked'
+    | 'denied'
+    | 'staff_action'
+    | 'outbox_failed'
+    | 'privacy';
+  text: string;
+  discordId?: string;
+}
+
+/** A Discord side effect that follows a stored decision. */
+export type DiscordAction =
+  | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string }
+  | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole }
+  | { kind: 'kick' | 'ban'; discordId: string; reason: string }
+  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string };
+
+export type OutboxStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface OutboxEntry {
+  id: number;
+  kind: DiscordAction['kind'];
+  discordId: string | null;
+  payload: Record<string, unknown>;
+  hasSecret: boolean;
+  status: OutboxStatus;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: Date;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** What features call to queue a Discord action inside their own transaction. */
+export interface OutboxPort {
+  enqueue(executor: import('../../db/client').Executor, action: DiscordAction): Promise<void>;
+}

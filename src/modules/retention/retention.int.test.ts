@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { createManualClock } from '../../clock';
+import { members, sharedNetworks, vpnCache } from '../../db/schema';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
+import { listAudit } from '../audit/audit.repository';
+import { purgeExpired } from './retention.service';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describeEngines('retention purge', (getDatabase) => {
+  beforeEach(async () => resetDatabase(getDatabase()));
+
+  it('deletes members, attempts, links and notes past retention and keeps the rest', async () => {
+    const database = getDatabase();
+    const { db } = database;
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    const old = new Date(clock.now().getTime() - 31 * DAY);
+    const recent = new Date(clock.now().getTime() - 2 * DAY);
+
+    const gone = await buildMember(db, { lastSeenAt: old, verifiedAt: old, altsFound: 1 });
+    const kept = await buildMember(db, { lastSeenAt: recent, altsFound: 1 });
+    await buildAttempt(db, gone.id, { createdAt: old });
+    await buildAttempt(db, kept.id, { createdAt: old }); // an old attempt of an active member
+    await buildAttempt(db, kept.id, { createdAt: recent });
+    await buildLink(db, gone.id, kept.id, { updatedAt: old });
+    await buildNote(db, gone.id, 'old member note', { createdAt: old });
+    await buildNote(db, kept.id, 'old note', { createdAt: old });
+    await buildNote(db, kept.id, 'fresh note', { createdAt: recent });
+    await db.insert(vpnCache).values({ ipHash: 'h', verdict: 'clean', source: 'proxycheck', expiresAt: new Date(clock.now().getTime() - 1000) });
+    await db.insert(sharedNetworks).values([
+      { networkHash: 'orphan', createdAt: old },
+      { networkHash: 'still-used', createdAt: old },
+    ]);
+    await db.update(members).set({ networkHash: 'still-used' }).where(eq(members.id, kept.id));
+
+    const counts = await purgeExpired({ database, clock, retentionDays: 30 });
+    expect(counts).toMatchObject({ members: 1, attempts: 2, links: 1, notes: 2, vpnCache: 1, sharedNetworks: 1 });
+    expect((await db.select().from(sharedNetworks)).map((n) => n.networkHash)).toEqual(['still-used']);
+
+    const remaining = await db.select().from(members);
+    expect(remaining.map((m) => m.id)).toEqual([kept.id]);
+    expect(remaining[0]!.altsFound).toBe(0); // its only link went with the purged member
+    const { rows } = await database.query<{ n: number }>('select count(*)::int as n from verification_attempts');
+    expect(rows[0]!.n).toBe(1);
+    const notes = await database.query<{ note: string }>('select note from admin_notes');
+    expect(notes.rows.map((r) => r.note)).toEqual(['fresh note']);
+
+    const audit = await listAudit(db, { action: 'retention.purge' });
+    expect(audit.entries[0]?.details).toMatchObject({ members: 1, retentionDays: 30 });
+    expect(JSON.stringify(audit.entries[0])).not.toContain(gone.discordId); // counts only
+  });
+
+  it('follows the configured period and the clock', async () => {
+    const database = getDatabase();
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    const member = await buildMember(database.db, { lastSeenAt: clock.now() });
+    expect((await purgeExpired({ database, clock, retentionDays: 7 })).members).toBe(0);
+    clock.advance(7 * DAY + 1000);
+    expect((await purgeExpired({ database, clock, retentionDays: 7 })).members).toBe(1);
+    expect(await database.db.select().from(members).where(eq(members.id, member.id))).toHaveLength(0);
+  });
+
+  it('writes no audit row when there was nothing to purge', async () => {
+    const database = getDatabase();
+    await purgeExpired({ database, clock: createManualClock(), retentionDays: 30 });
+    expect((await listAudit(database.db, {})).entries).toHaveLength(0);
+  });
+});

@@ -1,0 +1,45 @@
+import bcrypt from 'bcryptjs';
+
+/** DESIGN.md §5: bcryptjs cost ≥ 12 in production; tests inject a lower cost through the deps. */
+export const DEFAULT_BCRYPT_COST = 12;
+/** Spec §9: minimum staff password length (the server enforces it everywhere). */
+export const PASSWORD_MIN_LENGTH = 8;
+/** bcrypt reads only the first 72 bytes: longer passwords would be silently truncated. */
+export const PASSWORD_MAX_BYTES = 72;
+
+export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
+export const PASSWORD_TOO_LONG = 'Password must be at most 72 bytes';
+
+/** The rule every password that is set must pass; null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  if ([...password].length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT;
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) return PASSWORD_TOO_LONG;
+  return null;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password, and for one longer than bcrypt can tell apart. */
+  verify(password: string, hash: string): Promise<boolean>;
+  /** Spends the time of a real check when there is no account, so timing does not reveal usernames. */
+  burn(password: string): Promise<false>;
+}
+
+export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST): PasswordHasher {
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= bcrypt.hash('gatekeeper-no-such-account', cost));
+  return {
+    hash: (password) => bcrypt.hash(password, cost),
+    async verify(password, hash) {
+      if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) {
+        await bcrypt.compare(password.slice(0, 8), hash); // same cost, never a truncated match
+        return false;
+      }
+      return bcrypt.compare(password, hash);
+    },
+    async burn(password) {
+      await bcrypt.compare(password.slice(0, PASSWORD_MAX_BYTES), await dummyHash());
+      return false;
+    },
+  };
+}

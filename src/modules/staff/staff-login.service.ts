@@ -1,0 +1,80 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import { appendAudit } from '../audit/audit.repository';
+import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type ThrottleScope } from './login-throttle';
+import type { PasswordHasher } from './password';
+import { staffActor } from './staff-actor';
+import { accountOf, bumpStaffEpoch, findStaffCredentials, recordStaffLoginFailure, recordStaffLoginSuccess, type StaffAccount } from './staff.repository';
+
+export type LoginResult =
+  | { outcome: 'success'; staff: StaffAccount }
+  | { outcome: 'invalid' }
+  | { outcome: 'throttled'; retryAfterSeconds: number; scope: ThrottleScope };
+
+export interface StaffLoginDeps {
+  database: Database;
+  clock: Clock;
+  hasher: PasswordHasher;
+  throttle: LoginThrottlePolicy;
+  /** keys the throttle's hashes of usernames and addresses */
+  hmacKey: Buffer;
+}
+
+/** Staff sign-in and sign-out: throttled, timing-safe for unknown usernames, audited. */
+export function createStaffLoginService(deps: StaffLoginDeps) {
+  const { db } = deps.database;
+
+  async function login(input: { username: string; password: string; clientAddress: string }): Promise<LoginResult> {
+    const now = deps.clock.now();
+    const keys = loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress);
+    const decision = await takeLoginAttempt(db, keys, now, deps.throttle);
+    if (!decision.allowed) {
+      if (decision.blockStarted) {
+        await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.scope } }, now);
+      }
+      return { outcome: 'throttled', retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000), scope: decision.scope };
+    }
+
+    const account = await findStaffCredentials(db, input.username);
+    const valid = account ? await deps.hasher.verify(input.password, account.passwordHash) : await deps.hasher.burn(input.password);
+    const at = deps.clock.now();
+    if (account && valid) {
+      const staff = accountOf(account);
+      await db.transaction(async (tx) => {
+        await recordStaffLoginSuccess(tx, staff.id, at);
+        await recordLoginSuccess(tx, keys, at, deps.throttle, decision.knownClient);
+        await appendAudit(tx, { actor: staffActor(staff), action: 'staff.login', targetType: 'staff', targetId: String(staff.id) }, at);
+      });
+      return { outcome: 'success', staff };
+    }
+    await db.transaction(async (tx) => {
+      if (account) await recordStaffLoginFailure(tx, account.id, at);
+      // the typed username is kept only when it names an account: it may be a mistyped password
+      await appendAudit(
+        tx,
+        {
+          actor: { type: 'visitor' },
+          action: 'staff.login_failed',
+          targetType: 'staff',
+          targetId: account ? String(account.id) : null,
+          details: { reason: account ? 'wrong_password' : 'unknown_username' },
+        },
+        at,
+      );
+    });
+    return { outcome: 'invalid' };
+  }
+
+  /** Ends every session of the account: a copied cookie dies with the one that logged out. */
+  async function logout(staff: StaffAccount): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      await bumpStaffEpoch(tx, staff.id, now);
+      await appendAudit(tx, { actor: staffActor(staff), action: 'staff.logout', targetType: 'staff', targetId: String(staff.id) }, now);
+    });
+  }
+
+  return { login, logout };
+}
+
+export type StaffLoginService = ReturnType<typeof createStaffLoginService>;

@@ -1,0 +1,149 @@
+import type { Clock } from '../../clock';
+import type { Database, Executor } from '../../db/client';
+import { retryOnConflict } from '../../db/transaction-retry';
+import type { Logger } from '../../logger';
+import { appendAudit } from '../audit/audit.repository';
+import type { OutboxPort } from '../outbox/outbox.types';
+import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
+import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
+import {
+  confirmRules,
+  findMemberByDiscordId,
+  insertAttempt,
+  upsertVerifiedMember,
+  type AttemptEvidence,
+  type AttemptRow,
+  type MemberRow,
+  type VerifiedIdentity,
+} from './verification.repository';
+
+export interface DetectedAlt {
+  /** the other account of the link */
+  discordId: string;
+  username: string;
+  confidence: 'certain' | 'medium' | 'possible';
+  detectionMethod: string;
+  /** whether the member being verified is the alt (newer) side */
+  memberIsAlt: boolean;
+}
+
+/** Alt detection as the verification flow needs it (src/modules/alts implements it). */
+export interface AltDetector {
+  detect(tx: Executor, input: { member: MemberRow; attempt: AttemptRow }): Promise<DetectedAlt[]>;
+}
+
+export interface VerificationResult {
+  outcome: VpnOutcome;
+  discordId: string;
+  memberId: number | null;
+  vpnProvider: string | null;
+  alts: DetectedAlt[];
+}
+
+const NO_EVIDENCE: AttemptEvidence = { ip: null, fingerprintHash: null, components: null };
+
+/**
+ * The heart of the visitor flow: one completed Discord sign-in becomes a member, an
+ * attempt, alt links, the Discord actions that follow (guild join, log lines) and an
+ * audit row, all in ONE transaction, so nothing a visitor completed is lost and
+ * nothing half-done is kept.
+ */
+export function createVerificationService(deps: {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  outbox: OutboxPort;
+  alts: AltDetector;
+  vpnFailurePolicy: VpnFailurePolicy;
+  /** runs the outbox now instead of waiting for its next poll */
+  nudgeOutbox?: () => void;
+  /** counts outcomes (metrics) */
+  onCompleted?: (outcome: VpnOutcome) => void;
+}) {
+  return {
+    async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
+      const now = deps.clock.now();
+      const outcome = decideVpnOutcome(input.vpn, deps.vpnFailurePolicy);
+      const usedVpn = isVpnVerdict(input.vpn.verdict);
+      const { discordId } = input.identity;
+      const visitor = { type: 'visitor' as const, id: discordId };
+
+      if (outcome === 'denied') {
+        await deps.database.db.transaction(async (tx) => {
+          await appendAudit(tx, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now);
+          await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
+        });
+        deps.nudgeOutbox?.();
+        deps.onCompleted?.(outcome);
+        return { outcome, discordId, memberId: null, vpnProvider: null, alts: [] };
+      }
+
+      const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
+      const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
+        const { member } = await upsertVerifiedMember(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
+        const attempt = await insertAttempt(tx, { memberId: member.id, outcome, vpn: input.vpn, evidence, now });
+        const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
+
+        await deps.outbox.enqueue(tx, { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken });
+        await deps.outbox.enqueue(tx, logLineFor(outcome, input.identity, input.vpn));
+        for (const alt of alts.filter((a) => a.confidence !== 'possible')) {
+          const [main, other] = alt.memberIsAlt ? [alt.discordId, discordId] : [discordId, alt.discordId];
+          await deps.outbox.enqueue(tx, {
+            kind: 'log_message',
+            event: 'alt_detected',
+            discordId,
+            text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
+          });
+        }
+        await appendAudit(
+          tx,
+          {
+            actor: visitor,
+            action: 'verification.completed',
+            targetType: 'member',
+            targetId: discordId,
+            details: {
+              outcome,
+              vpnVerdict: input.vpn.verdict,
+              vpnSource: input.vpn.source,
+              vpnCheckFailed: input.vpn.checkFailed,
+              alts: alts.map((a) => ({ discordId: a.discordId, confidence: a.confidence, method: a.detectionMethod })),
+            },
+          },
+          now,
+        );
+        return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
+      }));
+      deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
+      deps.nudgeOutbox?.();
+      deps.onCompleted?.(outcome);
+      return result;
+    },
+
+    async confirmRules(discordId: string): Promise<MemberRow | undefined> {
+      const now = deps.clock.now();
+      return deps.database.db.transaction(async (tx) => {
+        const member = await confirmRules(tx, discordId, now);
+        if (member) await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now);
+        return member;
+      });
+    },
+
+    findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
+  };
+}
+
+function logLineFor(outcome: 'verified' | 'limited_access', identity: VerifiedIdentity, vpn: VpnCheckResult) {
+  if (outcome === 'limited_access') {
+    return {
+      kind: 'log_message' as const,
+      event: 'limited_access' as const,
+      discordId: identity.discordId,
+      text: `🛡️ <@${identity.discordId}> verified on the website behind a ${vpn.verdict === 'clean' ? 'VPN' : vpn.verdict.toUpperCase()}${vpn.provider ? ` (${vpn.provider})` : ''}: Limited Access only.`,
+    };
+  }
+  const flag = vpn.checkFailed ? ' (VPN check unavailable: flagged for review)' : '';
+  return { kind: 'log_message' as const, event: 'verified' as const, discordId: identity.discordId, text: `✅ <@${identity.discordId}> completed website verification${flag}.` };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;

@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm';
+import request from 'supertest';
+import { members, verificationAttempts } from '../../db/schema';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
+import type { GatekeeperHandle } from '../../server';
+import { listAudit } from '../audit/audit.repository';
+
+jest.setTimeout(60_000);
+
+describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDatabase) => {
+  let handle: GatekeeperHandle;
+  beforeAll(async () => {
+    await resetDatabase(getDatabase());
+    ({ handle } = await startTestGatekeeper(getDatabase()));
+  });
+  afterAll(async () => handle?.stop());
+
+  const emulator = () => handle.discord.emulator!;
+  const rolesOf = (userId: string) => {
+    const member = emulator().state.guild.members.get(userId);
+    return (member?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
+  };
+  const verifyButton = () => emulator().findButton(emulator().guild.channelId('verification'), 'Complete Verification!')!;
+  const click = (userId: string) =>
+    emulator().clickButton({ userId, channelId: emulator().guild.channelId('verification'), messageId: verifyButton().messageId, customId: verifyButton().customId });
+
+  it('verifies a new visitor: member, attempt, guild join with Unverified, then Verified at the button', async () => {
+    const user = emulator().createUser({ username: 'alice' });
+    const { agent, landedOn } = await walkVisitorFlow(handle, { userId: user.id, confirmRules: true });
+    expect(landedOn).toBe('/rules');
+
+    const { body: vpn } = await agent.get('/api/verification/vpn-status').expect(200);
+    expect(vpn).toEqual({ vpnDetected: false, vpnProvider: null });
+    const { body: links } = await agent.get('/api/discord/verification-channel').expect(200);
+    expect(links.appUrl).toMatch(/^discord:\/\/-\/channels\/\d+\/\d+$/);
+    expect(links.webUrl).toContain('/sandbox');
+
+    const [member] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
+    expect(member).toMatchObject({ username: 'alice', status: 'verified', rulesConfirmed: true, verificationCount: 1, usedVpn: false });
+    const attempts = await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.ipHash).toMatch(/^[0-9a-f]{64}$/);
+
+    await handle.services.outboxWorker.drain();
+    expect(rolesOf(user.id)).toEqual(['Unverified']);
+
+    const reply = await click(user.id);
+    expect(JSON.stringify(reply)).toContain("You're verified");
+    await handle.services.outboxWorker.drain();
+    expect(rolesOf(user.id)).toEqual(['Verified']);
+    const [after] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
+    expect(after!.guildAccess).toBe('verified');
+
+    const audit = await listAudit(getDatabase().db, { target: user.id });
+    expect(audit.entries.map((e) => e.action)).toEqual(['button.verified', 'rules.confirmed', 'verification.completed']);
+  });
+
+  it('gives a VPN visitor Limited Access, keeping only ID and username', async () => {
+    const user = emulator().createUser({ username: 'vpnuser', onVpn: true });
+    const { agent } = await walkVisitorFlow(handle, { userId: user.id, confirmRules: true });
+    const { body: vpn } = await agent.get('/api/verification/vpn-status').expect(200);
+    expect(vpn).toEqual({ vpnDetected: true, vpnProvider: 'Sandbox VPN' });
+
+    const [member] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
+    expect(member).toMatchObject({ status: 'limited_access', usedVpn: true, vpnAttempts: 1, avatarUrl: null, fingerprintHash: null, networkHash: null });
+    const [attempt] = await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id));
+    expect(attempt).toMatchObject({ ipHash: null, networkHash: null, fingerprintHash: null, canvasHash: null, vpnVerdict: 'vpn', outcome: 'limited_access' });
+
+    await handle.services.outboxWorker.drain();
+    await click(user.id);
+    await handle.services.outboxWorker.drain();
+    expect(rolesOf(user.id)).toEqual(['Limited Access']);
+  });
+
+  it('links a second account from the same browser as a certain alt and denies it at the button', async () => {
+    const device = buildFingerprint('shared-laptop');
+    const main = emulator().createUser({ username: 'mainacct' });
+    const alt = emulator().createUser({ username: 'altacct' });
+    await walkVisitorFlow(handle, { userId: main.id, fingerprint: device, confirmRules: true });
+    await walkVisitorFlow(handle, { userId: alt.id, fingerprint: device, confirmRules: true });
+
+    const [altRow] = await getDatabase().db.select().from(members).where(eq(members.discordId, alt.id));
+    const [mainRow] = await getDatabase().db.select().from(members).where(eq(members.discordId, main.id));
+    expect(altRow).toMatchObject({ isLinkedAsAlt: true });
+    expect(altRow!.altsFound).toBeGreaterThanOrEqual(1);
+    expect(mainRow).toMatchObject({ isLinkedAsAlt: false });
+
+    await handle.services.outboxWorker.drain();
+    const reply = await click(alt.id);
+    expect(JSON.stringify(reply)).toContain('Verification denied');
+    await handle.services.outboxWorker.drain();
+    expect(rolesOf(alt.id)).toEqual(['Unverified']);
+  });
+
+  it('counts a re-verification of the same account without linking it to itself', async () => {
+    const user = emulator().createUser({ username: 'returning' });
+    const device = buildFingerprint('returning-device');
+    await walkVisitorFlow(handle, { userId: user.id, fingerprint: device });
+    await walkVisitorFlow(handle, { userId: user.id, fingerprint: device });
+    const [row] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
+    expect(row!.verificationCount).toBe(2);
+    const { rows } = await getDatabase().query<{ n: number }>('select count(*)::int as n from alt_links where main_member_id = $1 and alt_member_id = $1', [row!.id]);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('counts outcomes, alt detections, VPN checks and interactions in /metrics', async () => {
+    const res = await request(handle.url).get('/metrics').expect(200);
+    expect(res.text).toMatch(/gatekeeper_verifications_total\{outcome="verified"\} [1-9]/);
+    expect(res.text).toMatch(/gatekeeper_verifications_total\{outcome="limited_access"\} [1-9]/);
+    expect(res.text).toMatch(/gatekeeper_alt_detections_total\{confidence="certain"\} [1-9]/);
+    expect(res.text).toMatch(/gatekeeper_vpn_checks_total\{verdict="vpn",source="proxycheck"\} [1-9]/);
+    expect(res.text).toMatch(/gatekeeper_interactions_total\{result="handled"\} [1-9]/);
+    expect(res.text).toMatch(/gatekeeper_outbox_depth\{status="failed"\} \d/);
+  });
+
+  it('asks an unknown member to verify on the website first', async () => {
+    const stranger = emulator().createUser({ username: 'stranger' });
+    emulator().addGuildMember(stranger.id);
+    const reply = await click(stranger.id);
+    expect(JSON.stringify(reply)).toContain("haven't verified on the website");
+  });
+});

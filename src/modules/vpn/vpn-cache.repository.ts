@@ -1,0 +1,69 @@
+import { and, eq, gt, lte } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { vpnCache } from '../../db/schema';
+import type { VpnVerdict } from './vpn.types';
+
+/** A provider verdict remembered by IP hash, so a raid from one address asks the provider once. */
+export interface CachedVpnVerdict {
+  ipHash: string;
+  verdict: VpnVerdict;
+  provider: string | null;
+  countryCode: string | null;
+  /** what produced it, e.g. 'proxycheck' */
+  source: string;
+  checkedAt: Date;
+  expiresAt: Date;
+}
+
+type Row = typeof vpnCache.$inferSelect;
+
+function toCached(row: Row): CachedVpnVerdict {
+  return {
+    ipHash: row.ipHash,
+    verdict: row.verdict,
+    provider: row.provider,
+    countryCode: row.countryCode,
+    source: row.source,
+    checkedAt: row.checkedAt,
+    expiresAt: row.expiresAt,
+  };
+}
+
+export async function findCachedVerdict(ex: Executor, ipHash: string, now: Date): Promise<CachedVpnVerdict | null> {
+  const [row] = await ex
+    .select()
+    .from(vpnCache)
+    .where(and(eq(vpnCache.ipHash, ipHash), gt(vpnCache.expiresAt, now)))
+    .limit(1);
+  return row ? toCached(row) : null;
+}
+
+export async function saveCachedVerdict(ex: Executor, entry: CachedVpnVerdict): Promise<void> {
+  const values = {
+    verdict: entry.verdict,
+    provider: entry.provider,
+    countryCode: entry.countryCode,
+    source: entry.source,
+    checkedAt: entry.checkedAt,
+    expiresAt: entry.expiresAt,
+  };
+  await ex.insert(vpnCache).values({ ipHash: entry.ipHash, ...values }).onConflictDoUpdate({ target: vpnCache.ipHash, set: values });
+}
+
+/** For the retention job: cached verdicts are keyed by a personal datum (the IP hash). */
+export async function purgeExpiredVerdicts(ex: Executor, now: Date): Promise<number> {
+  const deleted = await ex.delete(vpnCache).where(lte(vpnCache.expiresAt, now)).returning({ ipHash: vpnCache.ipHash });
+  return deleted.length;
+}
+
+export interface VpnCacheRepository {
+  find: typeof findCachedVerdict;
+  save: typeof saveCachedVerdict;
+  purgeExpired: typeof purgeExpiredVerdicts;
+}
+
+export const vpnCacheRepository: VpnCacheRepository = {
+  find: findCachedVerdict,
+  save: saveCachedVerdict,
+  purgeExpired: purgeExpiredVerdicts,
+};
