@@ -1,0 +1,148 @@
+import request from 'supertest';
+import { createManualClock } from '../../clock';
+import { openPostgres, type Database } from '../../db/client';
+import { parseEnv } from '../../env';
+import { silentLogger } from '../../logger';
+import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
+import { startGatekeeper } from '../../server';
+import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
+import { createTestDatabase, describeEngines, resetDatabase } from '../../test-support/database';
+import { buildMember } from '../../test-support/factories';
+import { createBotRest } from '../discord-rest';
+import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
+import { createGuildDirectory } from '../guild-directory';
+import { createBot, type Bot } from './bot';
+
+jest.setTimeout(60_000);
+
+describeEngines('the bot', (getDatabase, engine) => {
+  let emulator: DiscordEmulator;
+  const bots: Bot[] = [];
+  const extraDatabases: Database[] = [];
+
+  beforeAll(async () => {
+    emulator = await createDiscordEmulator();
+  });
+  afterAll(async () => {
+    for (const bot of bots) await bot.stop();
+    for (const database of extraDatabases) await database.close();
+    await emulator.close();
+  });
+  beforeEach(async () => resetDatabase(getDatabase()));
+
+  function makeBot(database: Database, token = emulator.application.botToken) {
+    const rest = createBotRest({ apiBase: emulator.apiBase, botToken: token });
+    const directory = createGuildDirectory(rest, {
+      guildId: emulator.guild.id,
+      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
+      verificationChannel: 'verification',
+      logsChannel: 'logs',
+    });
+    const bot = createBot({
+      config: { token, apiBase: emulator.apiBase, guildId: emulator.guild.id, websiteUrl: 'http://gatekeeper.test', certainAltAction: 'none' },
+      database,
+      logger: silentLogger,
+      clock: createManualClock(),
+      rest,
+      outbox: createOutboxRepository({ sealKey: Buffer.alloc(32, 1), now: () => new Date() }),
+      directory,
+    });
+    bots.push(bot);
+    return bot;
+  }
+  const panel = () => emulator.findButton(emulator.guild.channelId('verification'), 'Complete Verification!')!;
+  const click = (userId: string, guildId?: string) =>
+    emulator.clickButton({ userId, channelId: emulator.guild.channelId('verification'), messageId: panel().messageId, customId: panel().customId, ...(guildId ? { guildId } : {}) });
+
+  it('logs in, posts the panel once, and reuses it after a restart', async () => {
+    const first = makeBot(getDatabase());
+    first.start();
+    await first.ready;
+    expect(first.state).toMatchObject({ leader: true, ready: true });
+    const messageId = first.state.panelMessageId;
+    await first.stop();
+    const second = makeBot(getDatabase());
+    second.start();
+    await second.ready;
+    expect(second.state.panelMessageId).toBe(messageId);
+    const panels = emulator.state.messages(emulator.guild.channelId('verification')).filter((m) => m.embeds?.[0]?.title === 'Server Verification');
+    expect(panels).toHaveLength(1);
+    await second.stop();
+  });
+
+  it('asks a member who has not accepted the rules to do so, and refuses interactions from another guild', async () => {
+    const bot = makeBot(getDatabase());
+    bot.start();
+    await bot.ready;
+    const user = emulator.createUser({ username: 'rulesless' });
+    emulator.addGuildMember(user.id);
+    await buildMember(getDatabase().db, { discordId: user.id, rulesConfirmed: false });
+    expect((await click(user.id)).text).toContain('accept the server rules');
+    expect((await click(user.id, '123456789012345678')).text).toContain('does not manage this server');
+    await bot.stop();
+  });
+
+  it('reports a rejected token once, naming DISCORD_BOT_TOKEN, without throwing', async () => {
+    const bot = makeBot(getDatabase(), 'not-a-valid-token');
+    bot.start();
+    for (let i = 0; i < 50 && !bot.state.fatal; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(bot.state.fatal).toMatch(/DISCORD_BOT_TOKEN was rejected/);
+    expect(bot.state.ready).toBe(false);
+    await bot.stop();
+  });
+
+  if (engine === 'postgres') {
+    it('runs exactly one bot across processes and fails over when the leader dies', async () => {
+      const url = (getDatabase().pool!.options as { connectionString: string }).connectionString;
+      const otherProcess = await openPostgres({ url, poolMax: 3 });
+      extraDatabases.push(otherProcess);
+      const a = makeBot(getDatabase());
+      const b = makeBot(otherProcess);
+      a.start();
+      await a.ready;
+      b.start();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(a.state.leader).toBe(true);
+      expect(b.state.leader).toBe(false);
+      expect(emulator.gateway.connectedSessions).toBe(1);
+
+      // the leader's database connection dies (its process crashed): the lock is released
+      await getDatabase().query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 72611003 and pid <> pg_backend_pid()`);
+      for (let i = 0; i < 150 && !b.state.ready; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(b.state).toMatchObject({ leader: true, ready: true });
+      expect(a.state.leader).toBe(false);
+    });
+  }
+});
+
+describe('a process whose bot token is rejected', () => {
+  it('keeps serving the website and says which variable is wrong', async () => {
+    const emulator = await createDiscordEmulator();
+    const database = await createTestDatabase();
+    const handle = await startGatekeeper(
+      parseEnv({
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SERVICES: 'web,bot',
+        DATA_DIR: `/tmp/gk-badtoken-${process.pid}`,
+        DISCORD_BOT_TOKEN: 'wrong-token',
+        DISCORD_CLIENT_ID: emulator.application.clientId,
+        DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
+        DISCORD_GUILD_ID: emulator.guild.id,
+        DISCORD_API_URL: emulator.apiBase,
+      }),
+      { logger: silentLogger, database, setupCode: createMemorySetupCodeStore('X'), bcryptCost: 4 },
+    );
+    try {
+      for (let i = 0; i < 50 && !handle.services.bot.state.fatal; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(handle.services.bot.state.fatal).toMatch(/DISCORD_BOT_TOKEN/);
+      await request(handle.url).get('/readyz').expect(200);
+      await request(handle.url).get('/api/config').expect(200, { dataRetentionDays: 30, sandbox: false });
+    } finally {
+      await handle.stop();
+      await database.close();
+      await emulator.close();
+    }
+  });
+});

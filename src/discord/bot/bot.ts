@@ -1,0 +1,163 @@
+import { Client, Events, GatewayIntentBits, PermissionFlagsBits, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { REST } from '@discordjs/rest';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import type { Logger } from '../../logger';
+import type { OutboxPort } from '../../modules/outbox/outbox.types';
+import type { GuildDirectory } from '../guild-directory';
+import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
+import { createLeaderLock } from './leader-lock';
+import { ensureVerificationPanel } from './verification-panel';
+import { createVerifyButtonHandler, VERIFY_BUTTON_ID } from './verify-button';
+
+export interface BotConfig {
+  token: string;
+  apiBase: string;
+  guildId: string;
+  websiteUrl: string;
+  certainAltAction: 'none' | 'kick' | 'ban';
+}
+
+const LEADER_RETRY_MS = 5_000;
+
+/**
+ * The gateway bot (role `bot`). It logs in only while this process holds the leader
+ * lock, posts or reuses the verification panel, and answers interactions through one
+ * dispatcher. A rejected token is reported once, naming DISCORD_BOT_TOKEN, and the
+ * rest of the process keeps serving.
+ */
+export function createBot(deps: {
+  config: BotConfig;
+  database: Database;
+  logger: Logger;
+  clock: Clock;
+  rest: REST;
+  outbox: OutboxPort;
+  directory: GuildDirectory;
+  commands?: Record<string, CommandHandler>;
+  /** buttons that command replies carry (e.g. the /privacy delete confirmation) */
+  buttons?: { prefix: string; handler: ButtonHandler }[];
+  nudgeOutbox?: () => void;
+  /** counts interaction results (metrics) */
+  onInteraction?: (result: 'handled' | 'refused' | 'failed') => void;
+}) {
+  const logger = deps.logger.child({ role: 'bot' });
+  const lock = createLeaderLock(deps.database);
+  let client: Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let readyResolve: (() => void) | undefined;
+  const ready = new Promise<void>((resolve) => (readyResolve = resolve));
+  const state = { leader: false, ready: false, panelMessageId: null as string | null, fatal: null as string | null };
+
+  const dispatcher = createInteractionDispatcher({
+    logger,
+    guildId: deps.config.guildId,
+    buttons: [
+      {
+        prefix: VERIFY_BUTTON_ID,
+        handler: createVerifyButtonHandler({
+          database: deps.database,
+          outbox: deps.outbox,
+          clock: deps.clock,
+          websiteUrl: deps.config.websiteUrl,
+          certainAltAction: deps.config.certainAltAction,
+          nudgeOutbox: deps.nudgeOutbox,
+        }),
+      },
+      ...(deps.buttons ?? []),
+    ],
+    commands: deps.commands ?? {},
+    isStaff: (interaction) => isStaffMember(interaction),
+    onResult: deps.onInteraction,
+  });
+
+  async function isStaffMember(interaction: ChatInputCommandInteraction | ButtonInteraction): Promise<boolean> {
+    if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
+    const staffRoleId = await deps.directory.roleId('staff').catch(() => null);
+    const roles = interaction.member?.roles;
+    if (!staffRoleId || !roles) return false;
+    return Array.isArray(roles) ? roles.includes(staffRoleId) : roles.cache.has(staffRoleId);
+  }
+
+  async function login(): Promise<void> {
+    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase } });
+    client = next;
+    next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
+    next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
+    next.once(Events.ClientReady, async (ready) => {
+      state.ready = true;
+      logger.info({ user: ready.user.tag }, 'bot connected to Discord');
+      try {
+        const channelId = await deps.directory.channelId('verification');
+        const panel = await ensureVerificationPanel(deps.rest, { channelId, botUserId: ready.user.id, websiteUrl: deps.config.websiteUrl, knownMessageId: state.panelMessageId });
+        state.panelMessageId = panel.messageId;
+        if (panel.posted) logger.info({ channelId }, 'verification panel posted');
+      } catch (error) {
+        logger.error({ err: error }, 'could not post the verification panel');
+      }
+      readyResolve?.();
+    });
+    try {
+      await next.login(deps.config.token);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      state.fatal =
+        code === 'TokenInvalid' || /token/i.test(String((error as Error).message))
+          ? 'DISCORD_BOT_TOKEN was rejected by Discord (invalid token): the bot is not running; the website keeps serving.'
+          : `The bot could not connect to Discord: ${(error as Error).message}`;
+      logger.error(state.fatal);
+      await next.destroy().catch(() => undefined);
+      client = undefined;
+      if (code !== 'TokenInvalid') schedule();
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    retry = setTimeout(() => void campaign(), LEADER_RETRY_MS);
+    retry.unref();
+  }
+
+  async function campaign(): Promise<void> {
+    if (stopped || client) return;
+    try {
+      const leader = await lock.tryAcquire(() => {
+        logger.warn('lost the bot leader lock: disconnecting');
+        state.leader = false;
+        state.ready = false;
+        void client?.destroy();
+        client = undefined;
+        schedule();
+      });
+      state.leader = leader;
+      if (!leader) return schedule();
+      await login();
+    } catch (error) {
+      logger.warn({ err: error }, 'bot leader election failed, retrying');
+      schedule();
+    }
+  }
+
+  return {
+    state,
+    dispatcher,
+    /** resolves once the bot is connected and its panel is in place */
+    ready,
+    start(): void {
+      stopped = false;
+      void campaign();
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await client?.destroy();
+      client = undefined;
+      state.ready = false;
+      state.leader = false;
+      await lock.release();
+    },
+  };
+}
+
+export type Bot = ReturnType<typeof createBot>;

@@ -1,0 +1,139 @@
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type InteractionReplyOptions,
+} from 'discord.js';
+import type { Logger } from '../../logger';
+
+/** What a handler answers; the dispatcher turns it into an ephemeral reply. */
+export interface HandlerReply {
+  content: string;
+  links?: { label: string; url: string }[];
+  /** extra buttons (e.g. a confirmation) */
+  buttons?: { customId: string; label: string; style?: 'danger' | 'primary' | 'secondary' }[];
+}
+
+export class HandlerRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HandlerRefusal';
+  }
+}
+
+export type ButtonHandler = (interaction: ButtonInteraction) => Promise<HandlerReply>;
+export interface CommandHandler {
+  /** staff-only commands are refused politely to everyone else */
+  staffOnly: boolean;
+  run(interaction: ChatInputCommandInteraction): Promise<HandlerReply>;
+}
+
+export interface DispatcherStats {
+  handled: number;
+  refused: number;
+  failed: number;
+}
+
+const STYLE = { danger: ButtonStyle.Danger, primary: ButtonStyle.Primary, secondary: ButtonStyle.Secondary } as const;
+
+function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
+  const row = new ActionRowBuilder<ButtonBuilder>();
+  for (const link of reply.links ?? []) row.addComponents(new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(link.label).setURL(link.url));
+  for (const button of reply.buttons ?? []) row.addComponents(new ButtonBuilder().setStyle(STYLE[button.style ?? 'primary']).setLabel(button.label).setCustomId(button.customId));
+  return {
+    content: reply.content.slice(0, 2000),
+    components: row.components.length > 0 ? [row] : [],
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: { parse: [] },
+  };
+}
+
+/**
+ * The one place interactions are answered (STYLE.md habit 5): handlers do the work or
+ * throw; the dispatcher checks the guild and permissions, defers when work may pass
+ * Discord's 3-second window, replies ephemerally, logs and counts.
+ */
+export function createInteractionDispatcher(deps: {
+  logger: Logger;
+  guildId: string;
+  buttons: { prefix: string; handler: ButtonHandler }[];
+  commands: Record<string, CommandHandler>;
+  isStaff: (interaction: ChatInputCommandInteraction | ButtonInteraction) => boolean | Promise<boolean>;
+  /** counts results (metrics) */
+  onResult?: (result: keyof DispatcherStats) => void;
+}) {
+  const stats: DispatcherStats = { handled: 0, refused: 0, failed: 0 };
+
+  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string) {
+    if (interaction.guildId !== deps.guildId) {
+      stats.refused++;
+      deps.onResult?.('refused');
+      await interaction.reply(toReply({ content: 'Gatekeeper does not manage this server, so it cannot help here.' }));
+      return;
+    }
+    // answer within Discord's window even if the database is slow
+    const deferTimer = setTimeout(() => {
+      if (!interaction.replied && !interaction.deferred) void interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
+    }, 1500);
+    let reply: HandlerReply;
+    try {
+      reply = await work();
+      stats.handled++;
+      deps.onResult?.('handled');
+    } catch (error) {
+      if (error instanceof HandlerRefusal) {
+        stats.refused++;
+        deps.onResult?.('refused');
+        reply = { content: error.message };
+      } else {
+        stats.failed++;
+        deps.onResult?.('failed');
+        deps.logger.error({ err: error, interaction: name }, 'interaction failed');
+        reply = { content: 'Something went wrong on our side. Please try again in a minute, or contact server staff.' };
+      }
+    } finally {
+      clearTimeout(deferTimer);
+    }
+    try {
+      if (interaction.deferred || interaction.replied) {
+        const { flags: _ephemeral, ...edit } = toReply(reply);
+        await interaction.editReply(edit);
+      } else {
+        await interaction.reply(toReply(reply));
+      }
+      deps.logger.info({ interaction: name, user: interaction.user.id }, 'interaction answered');
+    } catch (error) {
+      deps.logger.warn({ err: error, interaction: name }, 'could not answer the interaction');
+    }
+  }
+
+  return {
+    stats,
+    async dispatch(interaction: Interaction): Promise<void> {
+      if (interaction.isButton()) {
+        const route = deps.buttons.find((b) => interaction.customId === b.prefix || interaction.customId.startsWith(`${b.prefix}:`));
+        if (!route) return;
+        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`);
+        return;
+      }
+      if (interaction.isChatInputCommand()) {
+        const command = deps.commands[interaction.commandName];
+        if (!command) return;
+        await answer(
+          interaction,
+          async () => {
+            if (command.staffOnly && !(await deps.isStaff(interaction))) throw new HandlerRefusal('Sorry, this command is for server staff only.');
+            return command.run(interaction);
+          },
+          `command:${interaction.commandName}`,
+        );
+      }
+    },
+  };
+}
+
+export type InteractionDispatcher = ReturnType<typeof createInteractionDispatcher>;

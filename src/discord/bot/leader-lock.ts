@@ -1,0 +1,61 @@
+import type { PoolClient } from 'pg';
+import type { Database } from '../../db/client';
+
+const BOT_LEADER_LOCK = 72_611_003;
+
+/**
+ * Exactly one bot across processes: the holder of a PostgreSQL session advisory lock.
+ * The lock lives on a dedicated connection; if that connection dies (the process or the
+ * server went away) the lock is released and another process takes over. PGlite is
+ * single-process (the data folder is locked), so the one process always leads.
+ */
+export function createLeaderLock(database: Database) {
+  let client: PoolClient | undefined;
+  return {
+    async tryAcquire(onLost: () => void): Promise<boolean> {
+      if (database.kind === 'pglite' || !database.pool) return true;
+      if (client) return true;
+      const candidate = await database.pool.connect();
+      try {
+        const { rows } = await candidate.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [BOT_LEADER_LOCK]);
+        if (!rows[0]?.ok) {
+          candidate.release();
+          return false;
+        }
+      } catch (error) {
+        candidate.release(error as Error);
+        throw error;
+      }
+      client = candidate;
+      candidate.on('error', () => {
+        if (client !== candidate) return;
+        client = undefined;
+        candidate.release(true);
+        onLost();
+      });
+      return true;
+    },
+    async release(): Promise<void> {
+      const held = client;
+      client = undefined;
+      if (!held) return;
+      try {
+        await held.query('select pg_advisory_unlock($1)', [BOT_LEADER_LOCK]);
+        held.release();
+      } catch {
+        held.release(true);
+      }
+    },
+    /** whether this process holds the lock (checked against the server) */
+    async stillHeld(): Promise<boolean> {
+      if (database.kind === 'pglite') return true;
+      if (!client) return false;
+      try {
+        await client.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ChannelType,
+  PermissionFlagsBits,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
+import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.service';
+
+/**
+ * The slash commands, as typed data apart from their handlers (STYLE.md habit 6).
+ * Staff commands default to members with Manage Server; the configured staff role is
+ * also accepted by the dispatcher (server admins can widen access in Discord's settings).
+ */
+const staffOnly = String(PermissionFlagsBits.ManageGuild);
+
+/** Longest note a command takes (Discord enforces it in the client; the handler checks it again). */
+export const NOTE_MAX_LENGTH = 1000;
+const userOption = (description: string) => ({ type: ApplicationCommandOptionType.User, name: 'user', description, required: true }) as const;
+
+export const panelCommand = {
+  name: 'panel',
+  description: 'Post the verification panel',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', description: 'Where to post it (default: the verification channel)', channel_types: [ChannelType.GuildText], required: false }],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const lookupCommand = {
+  name: 'lookup',
+  description: "Show a member's verification status, alts and VPN use",
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [userOption('The member to look up')],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const manverifyCommand = {
+  name: 'manverify',
+  description: 'Verify a member by hand and grant the Verified role',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [userOption('The member to verify')],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const unverifyCommand = {
+  name: 'unverify',
+  description: 'Take verification away from a member',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [userOption('The member to unverify')],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const altStatusCommand = {
+  name: 'alt-status',
+  description: "Override a member's alt status",
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [
+    userOption('The member'),
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'status',
+      description: 'The new status',
+      required: true,
+      choices: [
+        { name: 'No override', value: 'none' },
+        { name: 'Suspected alt', value: 'suspected' },
+        { name: 'Certain alt', value: 'certain' },
+      ],
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const noteCommand = {
+  name: 'note',
+  description: 'Add an internal staff note to a member',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [userOption('The member'), { type: ApplicationCommandOptionType.String, name: 'text', description: 'The note', required: true, min_length: 1, max_length: NOTE_MAX_LENGTH }],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const sharedNetworkCommand = {
+  name: 'shared-network',
+  description: 'Manage shared networks (household, school, carrier NAT)',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'mark',
+      description: "Mark a member's network as shared: IP-only matches there stop counting",
+      options: [userOption('A member on that network'), { type: ApplicationCommandOptionType.String, name: 'label', description: 'e.g. "school", "family"', required: false, max_length: SHARED_NETWORK_LABEL_MAX }],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'list', description: 'List the shared networks' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'remove',
+      description: "Stop treating a member's network as shared",
+      options: [userOption('A member on that network')],
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const privacyCommand = {
+  name: 'privacy',
+  description: 'See or delete what Gatekeeper stores about you',
+  type: ApplicationCommandType.ChatInput,
+  dm_permission: false,
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'show', description: 'Show exactly what is stored about you and when it expires' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'delete', description: 'Delete every record about you' },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand];
+
+export const STAFF_COMMANDS = new Set(COMMANDS.filter((c) => 'default_member_permissions' in c).map((c) => c.name));

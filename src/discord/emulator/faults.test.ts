@@ -1,0 +1,54 @@
+import { Routes, type APIUser } from 'discord-api-types/v10';
+import { createDiscordEmulator, type DiscordEmulator } from './index';
+import { createEmulatorRest } from './emulator-clients';
+
+describe('Discord emulator faults', () => {
+  let emulator: DiscordEmulator;
+
+  beforeEach(async () => {
+    emulator = await createDiscordEmulator({ rateLimits: false });
+  });
+
+  afterEach(async () => {
+    await emulator.close();
+  });
+
+  const rest = (options: { timeout?: number; retries?: number } = {}) => createEmulatorRest(emulator, emulator.application.botToken, options);
+
+  it('answers 500 for the next N matching requests, which @discordjs/rest retries', async () => {
+    emulator.faults.set('error500', { routes: /^\/users\//, count: 2 });
+    const user = (await rest({ retries: 3 }).get(Routes.user('@me'))) as APIUser;
+    expect(user.id).toBe(emulator.application.botUserId);
+    expect(emulator.state.requests({ route: '/users/@me' }).map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(emulator.faults.injected.error500).toBe(2);
+  });
+
+  it('leaves other routes alone and gives up after the client retries are spent', async () => {
+    emulator.faults.set('error500', { routes: /\/roles\// });
+    await expect(rest().get(Routes.guild(emulator.guild.id))).resolves.toBeDefined();
+    const member = emulator.state.findUserByName('sandbox-member')?.id ?? '';
+    await expect(rest({ retries: 1 }).put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff')))).rejects.toThrow();
+    expect(emulator.state.memberRoleNames(member)).not.toContain('Staff');
+    emulator.faults.set('none');
+    await rest().put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff')));
+    expect(emulator.state.memberRoleNames(member)).toContain('Staff');
+  });
+
+  it('hangs requests until the client times out, then serves the retry', async () => {
+    emulator.faults.set('hang', { count: 1 });
+    const started = Date.now();
+    const user = (await rest({ timeout: 300, retries: 1 }).get(Routes.user('@me'))) as APIUser;
+    expect(user.id).toBe(emulator.application.botUserId);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(emulator.faults.injected.hang).toBe(1);
+  });
+
+  it('closes hanging requests when the emulator closes', async () => {
+    emulator.faults.set('hang');
+    const pending = fetch(`${emulator.apiBase}/v10/users/@me`, { headers: { Authorization: `Bot ${emulator.application.botToken}` } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await emulator.close();
+    await expect(pending).rejects.toThrow();
+    emulator = await createDiscordEmulator({ rateLimits: false }); // for afterEach
+  });
+});

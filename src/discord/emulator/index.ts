@@ -1,0 +1,10 @@
+export { createDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from './emulator';
+export type { ClickButtonInput, SlashCommandInput, SlashOptionValue } from './interaction-driver';
+export type { InteractionRecord, InteractionResult, WaitOptions } from './interaction-record';
+export type { FaultMode, FaultOptions } from './faults';
+export { DISCORD_RATE_LIMITS, type BucketLimit, type BucketName, type RateLimitConfig, type RateLimitOption } from './rate-limiter';
+export type { AuditEntry, EmulatorState, MemberRecord, RequestFilter, RequestLogEntry, UserRecord } from './state';
+export { SANDBOX_CHANNELS, SANDBOX_ROLES, type SeedName } from './seed';
+export { sandboxChannelPath } from './sandbox-view';
+export { generateSnowflake, snowflakeTimestamp } from './snowflake';
+export { createEmulatorRest, DEFAULT_TEST_INTENTS, emulatorClientOptions, loginEmulatorClient, realmSafeMakeRequest } from './emulator-clients';

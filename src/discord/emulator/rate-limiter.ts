@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+
+export interface BucketLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** Per-route buckets, shaped after Discord's (its major parameter — guild, channel or webhook — splits each one). */
+export type BucketName =
+  | 'gateway'
+  | 'users'
+  | 'guilds'
+  | 'member-read'
+  | 'member-write'
+  | 'member-roles'
+  | 'bans'
+  | 'channels'
+  | 'messages-read'
+  | 'messages-write'
+  | 'interaction-callback'
+  | 'webhook'
+  | 'commands'
+  | 'oauth';
+
+export interface RateLimitConfig {
+  /** Requests per bot token across all routes (Discord: 50 per second). */
+  global: BucketLimit;
+  buckets: Record<BucketName, BucketLimit>;
+}
+
+export const DISCORD_RATE_LIMITS: RateLimitConfig = {
+  global: { limit: 50, windowMs: 1000 },
+  buckets: {
+    gateway: { limit: 2, windowMs: 5000 },
+    users: { limit: 30, windowMs: 1000 },
+    guilds: { limit: 10, windowMs: 1000 },
+    'member-read': { limit: 10, windowMs: 1000 },
+    'member-write': { limit: 10, windowMs: 10_000 },
+    'member-roles': { limit: 5, windowMs: 5000 },
+    bans: { limit: 5, windowMs: 5000 },
+    channels: { limit: 10, windowMs: 1000 },
+    'messages-read': { limit: 5, windowMs: 1000 },
+    'messages-write': { limit: 5, windowMs: 5000 },
+    'interaction-callback': { limit: 10, windowMs: 1000 },
+    webhook: { limit: 5, windowMs: 2000 },
+    commands: { limit: 5, windowMs: 20_000 },
+    oauth: { limit: 50, windowMs: 1000 },
+  },
+};
+
+/**
+ * `true` = Discord's limits, `false` = none, or Discord's limits with some replaced. `timeScale` multiplies every route
+ * bucket's window (e.g. 0.02 = the same counts, 50 times faster) so a test of hundreds of actions finishes in seconds; the
+ * global limit keeps Discord's 50/s unless `global` says otherwise, since @discordjs/rest paces itself at 50/s anyway.
+ */
+export type RateLimitOption = boolean | { global?: BucketLimit; buckets?: Partial<Record<BucketName, BucketLimit>>; timeScale?: number };
+
+export function resolveRateLimits(option: RateLimitOption | undefined): RateLimitConfig | null {
+  if (option === false) return null;
+  if (option === undefined || option === true) return DISCORD_RATE_LIMITS;
+  const scale = option.timeScale ?? 1;
+  const scaled = (limit: BucketLimit): BucketLimit => ({ limit: limit.limit, windowMs: Math.max(1, Math.round(limit.windowMs * scale)) });
+  // fromEntries drops the key type; the entries are exactly DISCORD_RATE_LIMITS.buckets' keys.
+  const buckets = Object.fromEntries(Object.entries(DISCORD_RATE_LIMITS.buckets).map(([name, limit]) => [name, scaled(limit)])) as Record<BucketName, BucketLimit>;
+  return {
+    global: option.global ?? DISCORD_RATE_LIMITS.global,
+    buckets: { ...buckets, ...option.buckets },
+  };
+}
+
+interface Window {
+  resetAt: number;
+  count: number;
+}
+
+export type RateLimitDecision =
+  | { limited: false; headers: Record<string, string> }
+  | { limited: true; global: boolean; retryAfterMs: number; headers: Record<string, string>; body: { message: string; retry_after: number; global: boolean } };
+
+const seconds = (ms: number) => (Math.ceil(ms) / 1000).toFixed(3);
+
+/** Fixed windows that start with the first request, like Discord's; answers carry the X-RateLimit-* headers @discordjs/rest reads. */
+export class RateLimiter {
+  private windows = new Map<string, Window>();
+  private takes = 0;
+
+  constructor(private readonly config: RateLimitConfig) {}
+
+  /**
+   * Counts one request. `caller` separates buckets per token (bot, each user's Bearer token, anonymous); `global` says whether
+   * the request counts toward the bot's global limit (not for webhooks, interaction callbacks or user tokens);
+   * `bucketKey` is the bucket name plus its major parameter.
+   */
+  take(input: { bucket: BucketName; bucketKey: string; caller: string; global: boolean; now: number }): RateLimitDecision {
+    if (++this.takes % 1000 === 0) this.sweep(input.now);
+    const limit = this.config.buckets[input.bucket];
+    const bucket = this.current(`bucket:${input.caller}:${input.bucketKey}`, limit, input.now);
+    const global = input.global ? this.current(`global:${input.caller}`, this.config.global, input.now) : null;
+
+    if (global && global.count >= this.config.global.limit) {
+      const retryAfterMs = global.resetAt - input.now;
+      return {
+        limited: true,
+        global: true,
+        retryAfterMs,
+        headers: { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global', 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+        body: { message: 'You are being rate limited.', retry_after: Number(seconds(retryAfterMs)), global: true },
+      };
+    }
+    const headers = (remaining: number): Record<string, string> => ({
+      'X-RateLimit-Limit': String(limit.limit),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': (bucket.resetAt / 1000).toFixed(3),
+      'X-RateLimit-Reset-After': seconds(bucket.resetAt - input.now),
+      'X-RateLimit-Bucket': bucketHash(input.bucket),
+    });
+    if (bucket.count >= limit.limit) {
+      const retryAfterMs = bucket.resetAt - input.now;
+      return {
+        limited: true,
+        global: false,
+        retryAfterMs,
+        headers: { ...headers(0), 'X-RateLimit-Scope': 'user', 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+        body: { message: 'You are being rate limited.', retry_after: Number(seconds(retryAfterMs)), global: false },
+      };
+    }
+    bucket.count++;
+    if (global) global.count++;
+    return { limited: false, headers: headers(limit.limit - bucket.count) };
+  }
+
+  /** Forgets expired windows (one per webhook token and channel would otherwise pile up in a long sandbox run). */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (now >= window.resetAt) this.windows.delete(key);
+  }
+
+  private current(key: string, limit: BucketLimit, now: number): Window {
+    let window = this.windows.get(key);
+    if (!window || now >= window.resetAt) {
+      window = { resetAt: now + limit.windowMs, count: 0 };
+      this.windows.set(key, window);
+    }
+    return window;
+  }
+}
+
+function bucketHash(bucket: BucketName): string {
+  return createHash('sha1').update(`gatekeeper-emulator:${bucket}`).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,147 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorContext } from './context';
+import type { FaultInjector } from './faults';
+import { findAccessToken } from './oauth';
+import type { RateLimiter } from './rate-limiter';
+import { parseRequestBody } from './request-body';
+import { methodNotAllowed, notFound, RestError, unauthorized } from './rest-error';
+import { majorParameter, matchRoute, type RequestAuth, type RouteDefinition, type RouteResult } from './rest-router';
+
+/** Oldest request-log entries are dropped past this, so a long-running sandbox does not grow without bound. */
+const REQUEST_LOG_LIMIT = 100_000;
+
+export interface RestServerDeps {
+  context: EmulatorContext;
+  routes: RouteDefinition[];
+  limiter: RateLimiter | null;
+  faults: FaultInjector;
+  /** Responses held open by the `hang` fault; closed when the emulator closes. */
+  hanging: Set<ServerResponse>;
+}
+
+function authenticate(context: EmulatorContext, header: string | undefined): RequestAuth {
+  if (!header) return { kind: 'none' };
+  const [scheme, token = ''] = header.split(/\s+/, 2);
+  if (scheme === 'Bot') return token === context.application.botToken ? { kind: 'bot' } : { kind: 'invalid' };
+  if (scheme === 'Bearer') {
+    const grant = findAccessToken(context.state.oauth, token, context.now());
+    return grant ? { kind: 'bearer', grant } : { kind: 'invalid' };
+  }
+  return { kind: 'none' }; // e.g. HTTP Basic client credentials on /oauth2/token
+}
+
+function tokenLabel(auth: RequestAuth): string {
+  if (auth.kind === 'bearer') return `bearer:${auth.grant.userId}`;
+  return auth.kind;
+}
+
+function isAllowed(route: RouteDefinition, auth: RequestAuth): boolean {
+  if (auth.kind === 'invalid') return false;
+  switch (route.auth) {
+    case 'none':
+      return true;
+    case 'bot':
+      return auth.kind === 'bot';
+    case 'bearer':
+      return auth.kind === 'bearer';
+    case 'bot-or-bearer':
+      return auth.kind === 'bot' || auth.kind === 'bearer';
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (status === 204 || body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** Splits `/a/%40me/b` into decoded segments (`['a', '@me', 'b']`), as Discord's router does. */
+export function decodeSegments(path: string): string[] | null {
+  try {
+    return path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The REST pipeline for one request under `/api[/vN]`: route → fault → auth → rate limit → body → handler,
+ * logging each request with its status so tests can measure rates and count 429s.
+ */
+export function createRestHandler(deps: RestServerDeps) {
+  const { context, routes, limiter, faults, hanging } = deps;
+  const { state } = context;
+
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    const receivedAt = Date.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const auth = authenticate(context, req.headers.authorization);
+    const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
+      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), status, ...(global === undefined ? {} : { global }) });
+      if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
+    };
+
+    const segments = decodeSegments(path);
+    const match = segments ? matchRoute(routes, method, segments) : null;
+    if (!match || !('route' in match)) {
+      const error = match ? methodNotAllowed() : notFound();
+      log(error.status, '(unmatched)', null);
+      send(res, error.status, error.body);
+      return;
+    }
+    const { route, params } = match;
+    const bucketKey = `${route.bucket}:${majorParameter(params)}`;
+
+    const fault = faults.take(path);
+    if (fault === 'hang') {
+      log(0, route.path, bucketKey);
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (fault === 'error500') {
+      log(500, route.path, bucketKey);
+      send(res, 500, { message: '500: Internal Server Error', code: 0 });
+      return;
+    }
+
+    if (auth.kind === 'invalid' || !isAllowed(route, auth)) {
+      const error = unauthorized();
+      log(401, route.path, bucketKey);
+      send(res, 401, error.body);
+      return;
+    }
+
+    let headers: Record<string, string> = {};
+    if (limiter) {
+      const decision = limiter.take({ bucket: route.bucket, bucketKey, caller: tokenLabel(auth), global: auth.kind === 'bot', now: receivedAt });
+      if (decision.limited) {
+        state.rateLimitHits++;
+        log(429, route.path, bucketKey, decision.global);
+        send(res, 429, decision.body, decision.headers);
+        return;
+      }
+      headers = decision.headers;
+    }
+
+    let result: RouteResult;
+    try {
+      const parsed = await parseRequestBody(req);
+      result = await route.handle({ params, query, body: parsed.body, form: parsed.form, files: parsed.files, headers: req.headers, auth });
+    } catch (error) {
+      if (!(error instanceof RestError)) {
+        log(500, route.path, bucketKey);
+        send(res, 500, { message: '500: Internal Server Error', code: 0 }, headers);
+        throw error;
+      }
+      log(error.status, route.path, bucketKey);
+      send(res, error.status, error.body, headers);
+      return;
+    }
+    log(result.status, route.path, bucketKey);
+    send(res, result.status, result.body, headers);
+  };
+}

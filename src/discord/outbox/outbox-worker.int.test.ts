@@ -1,0 +1,166 @@
+import { createManualClock } from '../../clock';
+import { silentLogger } from '../../logger';
+import { listAudit } from '../../modules/audit/audit.repository';
+import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
+import type { DiscordAction } from '../../modules/outbox/outbox.types';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { createBotRest } from '../discord-rest';
+import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../emulator';
+import { createGuildDirectory } from '../guild-directory';
+import { createOutboxWorker } from './outbox-worker';
+
+jest.setTimeout(90_000);
+
+const ROLE_LIMIT = { limit: 25, windowMs: 1000 };
+
+/** The most requests any one bucket saw inside one of its windows, by bucket. */
+function busiestWindows(log: readonly RequestLogEntry[], windowMs: number): number {
+  let worst = 0;
+  const byBucket = new Map<string, number[]>();
+  for (const entry of log) if (entry.bucket) byBucket.set(entry.bucket, [...(byBucket.get(entry.bucket) ?? []), entry.at]);
+  for (const times of byBucket.values()) {
+    times.sort((a, b) => a - b);
+    for (let i = 0, j = 0; j < times.length; j++) {
+      while (times[j]! - times[i]! >= windowMs) i++;
+      worst = Math.max(worst, j - i + 1);
+    }
+  }
+  return worst;
+}
+
+describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
+  let emulator: DiscordEmulator;
+  const clock = createManualClock(new Date());
+  const sealKey = Buffer.alloc(32, 7);
+
+  beforeAll(async () => {
+    emulator = await createDiscordEmulator({ rateLimits: { buckets: { 'member-roles': ROLE_LIMIT } } });
+  });
+  afterAll(async () => emulator.close());
+  beforeEach(async () => {
+    await resetDatabase(getDatabase());
+    emulator.faults.set('none');
+  });
+
+  function makeWorker() {
+    const database = getDatabase();
+    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
+    const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
+    const directory = createGuildDirectory(rest, {
+      guildId: emulator.guild.id,
+      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
+      verificationChannel: 'verification',
+      logsChannel: 'logs',
+    });
+    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: silentLogger, batchSize: 100, concurrency: 20 });
+    return { outbox, worker, database };
+  }
+  const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
+    await getDatabase().db.transaction(async (tx) => {
+      for (const action of actions) await outbox.enqueue(tx, action);
+    });
+  };
+  const rolesOf = (userId: string) => (emulator.state.guild.members.get(userId)?.roles ?? []).map((id) => emulator.state.guild.roles.get(id)?.name);
+
+  it('keeps a burst of 500 role actions under the rate limits with zero 429s', async () => {
+    const { outbox, worker } = makeWorker();
+    const users = Array.from({ length: 250 }, (_, i) => emulator.createUser({ username: `burst${i}` }));
+    for (const user of users) emulator.addGuildMember(user.id, ['Unverified']);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(
+      outbox,
+      users.flatMap((user) => [
+        { kind: 'add_role', discordId: user.id, role: 'verified' } as const,
+        { kind: 'remove_role', discordId: user.id, role: 'unverified' } as const,
+      ]),
+    );
+    await worker.drain();
+
+    const log = emulator.state.requestLog.slice(before);
+    // the emulator enforces Discord's fixed windows: any request over a limit would have been a 429
+    expect(log.filter((entry) => entry.status === 429)).toHaveLength(0);
+    // seen through a sliding window, fixed windows allow at most twice the limit across a boundary
+    expect(busiestWindows(log.filter((e) => e.bucket?.startsWith('member-roles')), ROLE_LIMIT.windowMs)).toBeLessThanOrEqual(2 * ROLE_LIMIT.limit);
+    expect(busiestWindows(log, 1000)).toBeLessThanOrEqual(2 * 50);
+    expect(log.filter((e) => e.route.endsWith('/roles/:roleId'))).toHaveLength(500);
+    expect(users.every((user) => rolesOf(user.id).join() === 'Verified')).toBe(true);
+    expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('retries through injected 500s and finishes', async () => {
+    const { outbox, worker } = makeWorker();
+    const user = emulator.createUser({ username: 'flaky' });
+    emulator.addGuildMember(user.id, ['Unverified']);
+    emulator.faults.set('error500', { routes: /roles/, count: 3 });
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified' }]);
+
+    await worker.drain();
+    expect(worker.stats.retried).toBeGreaterThanOrEqual(1);
+    expect(rolesOf(user.id)).not.toContain('Verified');
+    for (let i = 0; i < 5 && !rolesOf(user.id).includes('Verified'); i++) {
+      clock.advance(60 * 60 * 1000); // past any backoff
+      await worker.drain();
+    }
+    expect(rolesOf(user.id)).toContain('Verified');
+    expect(emulator.faults.injected.error500).toBe(3);
+  });
+
+  it('finishes when two workers share the token and meet 429s', async () => {
+    const a = makeWorker();
+    const b = makeWorker();
+    const users = Array.from({ length: 40 }, (_, i) => emulator.createUser({ username: `pair${i}` }));
+    for (const user of users) emulator.addGuildMember(user.id);
+    await enqueueAll(a.outbox, users.map((user) => ({ kind: 'add_role', discordId: user.id, role: 'limited' }) as const));
+    await Promise.all([a.worker.drain(), b.worker.drain()]);
+    for (let i = 0; i < 5 && (await a.outbox.depth(getDatabase().db)).pending > 0; i++) {
+      clock.advance(60 * 60 * 1000);
+      await Promise.all([a.worker.drain(), b.worker.drain()]);
+    }
+    expect(users.every((user) => rolesOf(user.id).includes('Limited Access'))).toBe(true);
+    expect(a.worker.stats.done + b.worker.stats.done).toBe(40); // each action ran exactly once
+  });
+
+  it('ends an action that can never succeed in a visible failed state, with an audit row', async () => {
+    const { outbox, worker } = makeWorker();
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: '123456789012345678', role: 'verified' }]);
+    await worker.drain();
+    const failed = await outbox.list(getDatabase().db, { status: 'failed' });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.lastError).toMatch(/404/);
+    const audit = await listAudit(getDatabase().db, { action: 'outbox.failed' });
+    expect(audit.entries).toHaveLength(1);
+    expect(worker.stats.invalidRequests).toBe(1);
+  });
+
+  it('adds a visitor to the guild with the sealed access token, then forgets the token', async () => {
+    const { outbox, worker } = makeWorker();
+    const user = emulator.createUser({ username: 'joiner' });
+    const redirectUri = 'http://127.0.0.1/oauth/callback';
+    const code = emulator.issueAuthorizationCode({ userId: user.id, clientId: emulator.application.clientId, redirectUri, scope: 'identify guilds.join' });
+    const tokenResponse = await fetch(`${emulator.apiBase}/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
+    });
+    const { access_token: accessToken } = (await tokenResponse.json()) as { access_token: string };
+    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken }]);
+
+    const { rows: sealed } = await getDatabase().query<{ sealed_secret: string }>('select sealed_secret from discord_outbox');
+    expect(sealed[0]!.sealed_secret).not.toContain(accessToken);
+    await worker.drain();
+    expect(rolesOf(user.id)).toEqual(['Unverified']);
+    const { rows: after } = await getDatabase().query<{ sealed_secret: string | null; status: string }>('select sealed_secret, status from discord_outbox');
+    expect(after[0]).toEqual({ sealed_secret: null, status: 'done' });
+  });
+
+  it('merges waiting log lines into as few messages as possible', async () => {
+    const { outbox, worker } = makeWorker();
+    const logs = emulator.guild.channelId('logs');
+    const before = emulator.state.messages(logs).length;
+    await enqueueAll(outbox, Array.from({ length: 30 }, (_, i) => ({ kind: 'log_message', text: `line ${i}` }) as const));
+    await worker.drain();
+    const posted = emulator.state.messages(logs).slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.content.split('\n')).toHaveLength(30);
+  });
+});
