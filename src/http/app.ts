@@ -1,0 +1,82 @@
+import express, { type Express, type Router } from 'express';
+import cookieSession from 'cookie-session';
+import type { Database } from '../db/client';
+import type { Logger } from '../logger';
+import { apiNotFound, errorHandler } from './middleware/errors';
+import { requestLog } from './middleware/request-log';
+import { requireSameOrigin } from './middleware/same-origin';
+import { configRouter, type PublicConfig } from './routes/config.router';
+import { healthRouter } from './routes/health.router';
+import { spaRouter } from './spa';
+
+export interface AppDeps {
+  logger: Logger;
+  database: Database;
+  /** cookie-session signing keys (first signs, all verify) */
+  sessionKeys: string[];
+  /** Secure cookies (served over https) */
+  secureCookies: boolean;
+  /** Express `trust proxy`: decides which address is the client's */
+  trustProxy: boolean | number | string;
+  publicConfig: () => PublicConfig;
+  /** feature routers mounted under /api (visitor flow, staff, admin …) */
+  apiRouters?: Router[];
+  /** feature routers mounted at the root (/oauth/start, /oauth/callback, /metrics) */
+  rootRouters?: Router[];
+  /** other origins allowed to make state-changing calls (the Vite dev server) */
+  allowedOrigins?: string[];
+  /** folder of the built web app; omitted in API-only tests */
+  webDist?: string;
+}
+
+/** `TRUST_PROXY`: false, true, a hop count, or a list of trusted addresses/subnets. */
+export function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'false' || value === '') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy);
+  app.set('etag', false);
+
+  app.use(healthRouter(deps.database));
+  app.use(requestLog(deps.logger));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+  app.use(
+    cookieSession({
+      name: 'gk_session',
+      keys: deps.sessionKeys,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookies,
+      maxAge: 7 * 24 * 60 * 60 * 1000,
+    }),
+  );
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(requireSameOrigin(() => deps.allowedOrigins ?? []));
+  api.use(express.json({ limit: '64kb', strict: true, type: () => true }));
+  api.use(configRouter(deps.publicConfig));
+  for (const router of deps.apiRouters ?? []) api.use(router);
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  for (const router of deps.rootRouters ?? []) app.use(router);
+  if (deps.webDist) app.use(spaRouter(deps.webDist));
+  app.use(apiNotFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,57 @@
+import type { Express, Router } from 'express';
+import type { Clock } from '../clock';
+import type { Database } from '../db/client';
+import type { Env } from '../env';
+import type { Logger } from '../logger';
+import { createApp, parseTrustProxy } from './app';
+import type { PublicConfig } from './routes/config.router';
+
+/** Everything a request handler may need, built once at boot (or per test). */
+export interface ServerContext {
+  env: Env;
+  database: Database;
+  logger: Logger;
+  clock: Clock;
+  secrets: {
+    /** cookie-session signing keys */
+    sessionKeys: string[];
+    /** HMAC key for IP hashing (never stored in the database) */
+    ipHashKey: Buffer;
+    /** AES key that seals the few secrets the outbox must hold for a while */
+    outboxKey: Buffer;
+  };
+  /** in sandbox mode: origin of the in-process Discord emulator */
+  sandboxDiscordUrl?: string;
+  /** origins besides our own allowed to make state-changing calls (Vite dev server) */
+  allowedOrigins?: string[];
+  webDist?: string;
+}
+
+/** The feature routers, in mount order. Each feature adds itself here. */
+export interface FeatureRouters {
+  api: Router[];
+  root: Router[];
+}
+
+export function publicConfigOf(ctx: ServerContext): PublicConfig {
+  return {
+    dataRetentionDays: ctx.env.RETENTION_DAYS,
+    sandbox: ctx.env.sandbox,
+    ...(ctx.sandboxDiscordUrl ? { sandboxDiscordUrl: ctx.sandboxDiscordUrl } : {}),
+  };
+}
+
+export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
+  return createApp({
+    logger: ctx.logger,
+    database: ctx.database,
+    sessionKeys: ctx.secrets.sessionKeys,
+    secureCookies: (ctx.env.PUBLIC_URL ?? '').startsWith('https://'),
+    trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
+    publicConfig: () => publicConfigOf(ctx),
+    apiRouters: routers.api,
+    rootRouters: routers.root,
+    allowedOrigins: ctx.allowedOrigins,
+    webDist: ctx.webDist,
+  });
+}

@@ -1,0 +1,44 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../../logger';
+import { isAppError, NotFound } from '../../errors';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+/** Unknown /api routes answer JSON, never the SPA. */
+export const apiNotFound: RequestHandler = (req, _res, next) => next(NotFound(`Route ${req.method} ${req.baseUrl}${req.path}`));
+
+/** The one place errors become responses: `{error, code, field?}`, never a stack trace. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (isAppError(error)) {
+      if (error.headers) res.set(error.headers);
+      res.status(error.status).json({ error: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) });
+      return;
+    }
+    const parserError = error as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'Malformed JSON body', code: 'bad_json' });
+      return;
+    }
+    if (parserError?.type === 'entity.too.large') {
+      res.status(413).json({ error: 'Request body too large', code: 'too_large' });
+      return;
+    }
+    if (parserError?.type && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      res.status(parserError.status).json({ error: 'Malformed request body', code: 'bad_body' });
+      return;
+    }
+    // the router's own 400 for a path parameter that is not valid percent-encoding
+    // (`/api/discord/user/%`): a URIError carrying status 400, not a server fault
+    if (error instanceof URIError && parserError.status === 400) {
+      res.status(400).json({ error: 'Malformed URL', code: 'bad_url' });
+      return;
+    }
+    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error', code: 'internal' });
+  };
+}

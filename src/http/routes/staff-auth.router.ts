@@ -1,0 +1,60 @@
+import type { Clock } from '../../clock';
+import { TooManyRequests } from '../../errors';
+import { resolveClientIp } from '../../modules/network';
+import type { StaffLoginService } from '../../modules/staff/staff-login.service';
+import { currentStaff, endStaffSession, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
+import { validate } from '../middleware/validate';
+import { loginBody } from './staff-auth.schema';
+import { validated, type StaffRoute } from './staff-route';
+
+export const INVALID_CREDENTIALS = 'Invalid credentials';
+export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';
+
+/** Staff sign-in, sign-out and the session probe the dashboard starts with. */
+export function staffAuthRoutes(deps: { login: StaffLoginService; guard: StaffSessionGuard; clock: Clock }): StaffRoute[] {
+  return [
+    {
+      method: 'post',
+      path: '/staff/login',
+      access: 'public',
+      handlers: [
+        validate(loginBody),
+        async (req, res) => {
+          const { username, password } = validated(req, loginBody);
+          const result = await deps.login.login({ username, password, clientAddress: resolveClientIp(req) ?? 'unknown' });
+          if (result.outcome === 'throttled') throw TooManyRequests(result.retryAfterSeconds, LOGIN_THROTTLED);
+          if (result.outcome === 'invalid') {
+            res.status(401).json({ success: false, error: INVALID_CREDENTIALS, code: 'invalid_credentials' });
+            return;
+          }
+          startStaffSession(req, result.staff, deps.clock.now());
+          res.json({ success: true });
+        },
+      ],
+    },
+    {
+      method: 'post',
+      path: '/staff/logout',
+      access: 'public',
+      handlers: [
+        async (req, res) => {
+          const staff = await deps.guard.resolve(req);
+          if (staff) await deps.login.logout(staff);
+          endStaffSession(req);
+          res.json({ success: true });
+        },
+      ],
+    },
+    {
+      method: 'get',
+      path: '/admin/session',
+      access: 'staff',
+      handlers: [
+        (_req, res) => {
+          const staff = currentStaff(res);
+          res.json({ username: staff.username, staffId: staff.id, isSuperAdmin: staff.isSuperAdmin, isOwner: staff.isOwner });
+        },
+      ],
+    },
+  ];
+}

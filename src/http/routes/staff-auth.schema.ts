@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH } from '../../modules/staff/password';
+
+/** Request bodies of /api/setup-admin and /api/staff/login. */
+
+const required = (message: string) => z.string({ error: message }).min(1, message);
+
+/** A username as staff choose it: trimmed, 1–32 characters, no control characters. */
+export const newUsername = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(32, 'Username must be at most 32 characters')
+    .regex(/^[^\p{C}]+$/u, 'Username cannot contain control characters');
+
+/** A password being set: the server enforces 8 characters and bcrypt's 72 bytes everywhere. */
+export const newPassword = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .min(1, requiredMessage)
+    .refine((p) => [...p].length >= PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+    .refine((p) => Buffer.byteLength(p, 'utf8') <= PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG);
+
+export const setupBody = z.object({
+  setupCode: required('Setup code is required').max(100, 'Invalid setup code'),
+  username: newUsername('Username is required'),
+  password: newPassword('Password is required'),
+});
+
+/** Spec §5: username and password required. Overlong input is refused before any hashing. */
+export const loginBody = z.object({
+  username: required('Username is required').max(200, 'Invalid credentials'),
+  password: required('Password is required').max(1024, 'Invalid credentials'),
+});

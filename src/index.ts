@@ -1,0 +1,59 @@
+import { DataDirLockedError } from './db/data-dir-lock';
+import { DatabaseOpenError } from './db/client';
+import { EnvError, readEnv, type Env } from './env';
+import { createLogger } from './logger';
+import { startGatekeeper } from './server';
+
+/** Prints one clear line and exits 1: for problems an operator fixes (env, data folder, database). */
+function fatal(message: string): never {
+  process.stderr.write(`gatekeeper: ${message}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let env: Env;
+  try {
+    env = readEnv();
+  } catch (error) {
+    if (error instanceof EnvError) fatal(error.message);
+    throw error;
+  }
+  const logger = createLogger({ level: env.LOG_LEVEL, pretty: process.stdout.isTTY && env.NODE_ENV !== 'production' ? true : process.stdout.isTTY });
+
+  let handle;
+  try {
+    handle = await startGatekeeper(env, {
+      logger,
+      announceSetupCode: (code, file) => {
+        // straight to the operator's terminal: a secret must not travel with the log stream
+        if (process.stderr.isTTY) process.stderr.write(`\n  First run: create the owner account at /setup with the setup code  ${code}\n  (also in ${file})\n\n`);
+      },
+    });
+  } catch (error) {
+    if (error instanceof DatabaseOpenError || error instanceof DataDirLockedError) fatal(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fatal(`Port ${env.PORT} is already in use (PORT)`);
+    logger.fatal({ err: error }, 'start-up failed');
+    process.exit(1);
+  }
+
+  const mode = env.sandbox ? 'sandbox mode (Discord emulated in-process)' : 'connected to Discord';
+  logger.info({ url: handle.url, services: env.SERVICES, mode }, 'Gatekeeper is running');
+  if (handle.url) process.stdout.write(`\n  Gatekeeper is running at ${handle.url}  (${mode})\n\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    handle
+      .stop()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+void main();

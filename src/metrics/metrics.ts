@@ -1,0 +1,37 @@
+import express, { type Router } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics (DESIGN.md §12), one registry per server so tests stay isolated. */
+export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'gatekeeper_' });
+  const metrics = {
+    registry,
+    verifications: new Counter({ name: 'gatekeeper_verifications_total', help: 'Completed website verifications by outcome', labelNames: ['outcome'] as const, registers: [registry] }),
+    altDetections: new Counter({ name: 'gatekeeper_alt_detections_total', help: 'Alt links found by confidence', labelNames: ['confidence'] as const, registers: [registry] }),
+    vpnChecks: new Counter({ name: 'gatekeeper_vpn_checks_total', help: 'VPN/proxy checks by verdict and source', labelNames: ['verdict', 'source'] as const, registers: [registry] }),
+    vpnLatency: new Histogram({ name: 'gatekeeper_vpn_check_seconds', help: 'Time to get a VPN verdict', buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry] }),
+    outboxDepth: new Gauge({ name: 'gatekeeper_outbox_depth', help: 'Discord actions waiting, running or failed', labelNames: ['status'] as const, registers: [registry] }),
+    outboxResults: new Counter({ name: 'gatekeeper_outbox_results_total', help: 'Discord action results', labelNames: ['kind', 'result'] as const, registers: [registry] }),
+    discordRateLimits: new Counter({ name: 'gatekeeper_discord_rate_limits_total', help: 'Rate-limit waits reported by the Discord REST client', labelNames: ['global'] as const, registers: [registry] }),
+    interactions: new Counter({ name: 'gatekeeper_interactions_total', help: 'Discord interactions by result', labelNames: ['result'] as const, registers: [registry] }),
+  };
+  return metrics;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** GET /metrics in the Prometheus text format; `refresh` updates gauges read from the database. */
+export function metricsRouter(metrics: Metrics, refresh?: () => Promise<void>): Router {
+  const router = express.Router();
+  router.get('/metrics', async (_req, res) => {
+    try {
+      await refresh?.();
+    } catch {
+      // a gauge that cannot be read now keeps its last value
+    }
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from './clock';
+import { openDatabase, type Database } from './db/client';
+import { runMigrations } from './db/migrate';
+import type { Env } from './env';
+import { buildApp, type ServerContext } from './http/compose';
+import { connectDiscord, type DiscordConnection } from './discord/discord-connection';
+import { registerCommands } from './discord/commands/register-commands';
+import { createBotRest } from './discord/discord-rest';
+import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
+import { prepareSetupCode, type SetupCodeStore } from './modules/staff/setup-code';
+import { createServices, type Services } from './services';
+import { startScheduler, type Scheduler } from './jobs/scheduler';
+import type { Logger } from './logger';
+import { loadOrCreateIpHashKey } from './modules/network';
+import { loadOrCreateSecret } from './secrets';
+
+export interface GatekeeperHandle {
+  url: string;
+  ctx: ServerContext;
+  services: Services;
+  discord: DiscordConnection;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger: Logger;
+  clock?: Clock;
+  /** an already open database (tests); closed by its owner */
+  database?: Database;
+  /** sandbox: the emulator's port (0 = any free port, for tests) */
+  emulatorPort?: number;
+  /** a setup code store other than DATA_DIR/setup-code.txt (tests) */
+  setupCode?: SetupCodeStore;
+  bcryptCost?: number;
+  /** shows the one-time setup code to the operator (the terminal), never to the logs */
+  announceSetupCode?: (code: string, file: string) => void;
+}
+
+/** Where the built web app lives (dist/web), from source or from the build. */
+export function findWebDist(): string | undefined {
+  const candidates = [path.resolve(__dirname, '../dist/web'), path.resolve(__dirname, '../web'), path.resolve(__dirname, '../../dist/web')];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
+}
+
+/**
+ * Starts the roles named in SERVICES on one process: opens and migrates the database,
+ * then web (HTTP), jobs (scheduler) and bot. Returns a handle that stops it cleanly.
+ */
+export async function startGatekeeper(env: Env, options: StartOptions): Promise<GatekeeperHandle> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const roles = new Set(env.SERVICES);
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.warn({ err: error }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    const database =
+      options.database ??
+      (await openDatabase({
+        databaseUrl: env.DATABASE_URL,
+        dataDir: env.dataDir,
+        poolMax: env.DATABASE_POOL_MAX,
+        connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+        onRetry: (attempt, delayMs, error) => logger.warn({ attempt, delayMs, reason: error.message }, 'database not reachable yet, retrying'),
+      }));
+    if (!options.database) stops.push(() => database.close());
+    await runMigrations(database);
+    logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
+
+    const ctx: ServerContext = {
+      env,
+      database,
+      logger,
+      clock,
+      secrets: {
+        sessionKeys: [loadOrCreateSecret(env.dataDir, 'session.key', env.SESSION_SECRET).toString('hex')],
+        ipHashKey: loadOrCreateIpHashKey(env.dataDir, env.IP_HASH_KEY),
+        outboxKey: loadOrCreateSecret(env.dataDir, 'outbox.key'),
+      },
+      webDist: findWebDist(),
+      allowedOrigins: env.DEV_ALLOWED_ORIGINS,
+    };
+
+    const staffExists = (await database.query<{ present: boolean }>('select exists (select 1 from staff) as present')).rows[0]?.present ?? false;
+    const setupCode = options.setupCode ?? prepareSetupCode({ dataDir: env.dataDir, staffExists, logger, announce: options.announceSetupCode });
+
+    // the site's public address is known once the web server listens; services read it lazily
+    let url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+    let server: http.Server | undefined;
+    if (roles.has('web')) {
+      // until the app is mounted (a moment), answer 503 rather than hang
+      server = http.createServer((_req, res) => {
+        res.statusCode = 503;
+        res.end();
+      });
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(env.PORT, env.HOST, () => resolve());
+      });
+      const address = server.address() as AddressInfo;
+      const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+      url = env.PUBLIC_URL ?? `http://${shownHost}:${address.port}`;
+    }
+
+    const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback` });
+    stops.push(() => discord.close());
+    if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;
+
+    const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
+
+    if (roles.has('jobs')) {
+      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, retentionDays: env.RETENTION_DAYS }) });
+      stops.push(() => scheduler.stop());
+      await scheduler.runNow(RETENTION_JOB);
+      if (database.kind === 'pglite') {
+        // one process per data folder: actions claimed before a crash resume now, not after their lease
+        const released = await services.outbox.releaseAllLeases(database.db);
+        if (released > 0) logger.warn({ released }, 'resuming Discord actions interrupted by the previous shutdown');
+      }
+      services.outboxWorker.start();
+      stops.push(() => services.outboxWorker.stop());
+    }
+
+    if (roles.has('bot')) {
+      if (discord.sandbox) {
+        // the emulator starts empty of commands: register them so the sandbox shows them
+        await registerCommands(createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken }), { applicationId: discord.clientId, guildId: discord.guildId }).catch((error: unknown) =>
+          logger.warn({ err: error }, 'could not register slash commands in the sandbox'),
+        );
+      }
+      services.bot.start();
+      stops.push(() => services.bot.stop());
+    }
+
+    if (server) {
+      const app = buildApp(ctx, services.routers);
+      server.removeAllListeners('request');
+      server.on('request', app);
+      const listening = server;
+      listening.keepAliveTimeout = 5_000;
+      stops.push(
+        () =>
+          new Promise<void>((resolve) => {
+            // stop accepting, let in-flight requests finish, then drop idle keep-alives
+            listening.close(() => resolve());
+            listening.closeIdleConnections();
+            setTimeout(() => {
+              listening.closeAllConnections();
+              resolve();
+            }, 10_000).unref();
+          }),
+      );
+    }
+
+    return { url, ctx, services, discord, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

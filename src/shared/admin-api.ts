@@ -1,0 +1,109 @@
+/**
+ * The staff API's response and request shapes (spec §3, DESIGN.md §10): one contract
+ * the server builds and the dashboard reads. Types only: no runtime code.
+ */
+import type { ManualAltStatus, MemberStatus } from './member-badges';
+
+/** Spec §3 user record (list): exactly these fields. */
+export interface UserRecord {
+  id: number;
+  discordId: string;
+  username: string;
+  avatarUrl: string | null;
+  status: MemberStatus;
+  rulesConfirmed: boolean;
+  manualAltStatus: ManualAltStatus | null;
+  isLinkedAsAlt: boolean;
+  altsFound: number;
+  usedVpn: boolean;
+  vpnAttempts: number;
+  verificationCount: number;
+  /** verifiedAt, ISO 8601 */
+  timestamp: string;
+}
+
+/** GET /api/admin/users: one page, the total for the search and filter, the next page's cursor. */
+export interface UserListPage {
+  users: UserRecord[];
+  total: number;
+  /** false when the server estimated or capped the total (very large tables) */
+  totalIsExact: boolean;
+  nextCursor: string | null;
+}
+
+export const FINGERPRINT_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const;
+export type FingerprintComponent = (typeof FINGERPRINT_COMPONENTS)[number];
+/** true = matched/validated, false = different/failed, absent = data unavailable (spec §3). */
+export type FingerprintComponents = Partial<Record<FingerprintComponent, boolean>>;
+
+export type AltConfidence = 'certain' | 'medium' | 'possible';
+
+/** Spec §3 alt entry. */
+export interface AltEntry {
+  discordId: string;
+  username: string;
+  avatarUrl: string | null;
+  confidence: AltConfidence;
+  /** ip, fingerprint, both, network or manual */
+  detectionMethod: string;
+  fingerprintComponents: FingerprintComponents;
+}
+
+export interface AdminNoteView {
+  id: number;
+  note: string;
+  authorName: string | null;
+  createdAt: string;
+}
+
+/** One verification attempt as staff see it (never an IP hash: only whether one was recorded). */
+export interface AttemptSummary {
+  at: string;
+  outcome: 'verified' | 'limited_access' | 'denied';
+  vpnVerdict: string;
+  vpnProvider: string | null;
+  vpnSource: string | null;
+  vpnCheckFailed: boolean;
+  timezoneMismatch: boolean;
+  ipRecorded: boolean;
+  networkRecorded: boolean;
+  fingerprintRecorded: boolean;
+}
+
+/** Where a member stands in Discord: 'verified' once access was granted. */
+export type GuildAccessView = 'pending' | 'verified' | 'limited' | 'denied';
+
+/** GET /api/admin/users/:discordId: spec §3 user detail plus what the detail page's sections show. */
+export interface UserDetail extends UserRecord {
+  /** account creation time read from the snowflake, ISO 8601 */
+  creationDate: string;
+  fingerprint: string | null;
+  fingerprintComponents: FingerprintComponents;
+  /** 'verified' once Discord access was granted (then manual verification is not offered) */
+  verificationStatus: GuildAccessView;
+  /** newest first: the page shows the first */
+  adminNotes: AdminNoteView[];
+  alts: AltEntry[];
+  vpnProvider: string | null;
+  serversVerifiedIn: number;
+  source: 'web' | 'manual';
+  evidence: AttemptSummary[];
+  /** whether staff marked the member's network as shared (IP-only / network matches there do not count) */
+  sharedNetwork: { marked: boolean; label: string | null };
+}
+
+/** POST /api/admin/manual-entry, spec §3 manual entry payload. */
+export interface ManualEntryPayload {
+  discordId: string;
+  username: string;
+  avatarUrl: string | null;
+  status: MemberStatus;
+  rulesConfirmed: 'true' | 'false';
+  manualAltStatus: ManualAltStatus | null;
+}
+
+/** GET /api/discord/user/:discordId. */
+export interface DiscordUserLookupResult {
+  username: string;
+  avatarUrl: string | null;
+}

@@ -1,0 +1,96 @@
+import {
+  MEMBER_FILTERS,
+  matchesMemberFilter,
+  matchesMemberSearch,
+  memberBadges,
+  statusBadge,
+  type BadgeSubject,
+  type MemberFilter,
+} from './member-badges';
+
+const base: BadgeSubject = {
+  status: 'verified',
+  rulesConfirmed: true,
+  manualAltStatus: null,
+  isLinkedAsAlt: false,
+  altsFound: 0,
+  usedVpn: false,
+  vpnAttempts: 0,
+  verificationCount: 1,
+};
+const m = (overrides: Partial<BadgeSubject>): BadgeSubject => ({ ...base, ...overrides });
+
+describe('statusBadge (spec §4 precedence, first match wins)', () => {
+  const table: [string, Partial<BadgeSubject>, string, string][] = [
+    ['limited access, not linked', { status: 'limited_access' }, 'Unverified', 'neutral'],
+    ['limited access beats manual certain alt', { status: 'limited_access', manualAltStatus: 'certain_alt' }, 'Unverified', 'neutral'],
+    ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
+    ['manual certain alt', { manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
+    ['linked as alt', { isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
+    ['linked as alt beats suspected', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Certain Alt', 'danger'],
+    ['manual suspected alt', { manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
+    ['suspected beats rules/alts', { manualAltStatus: 'suspected_alt', altsFound: 4 }, 'Suspected Alt', 'warning'],
+    ['rules confirmed, no alts', {}, 'Verified', 'success'],
+    ['rules confirmed, one alt', { altsFound: 1 }, '1 Alt', 'warning'],
+    ['rules confirmed, two alts', { altsFound: 2 }, '2 Alts', 'danger'],
+    ['rules confirmed, seven alts', { altsFound: 7 }, '7 Alts', 'danger'],
+    ['rules not confirmed', { rulesConfirmed: false }, 'Pending', 'neutral'],
+    ['rules not confirmed with alts', { rulesConfirmed: false, altsFound: 3 }, 'Pending', 'neutral'],
+  ];
+  it.each(table)('%s → %s', (_name, overrides, label, tone) => {
+    expect(statusBadge(m(overrides))).toEqual({ kind: 'status', label, tone });
+  });
+});
+
+describe('memberBadges (VPN and Nx badges)', () => {
+  const table: [string, Partial<BadgeSubject>, string[]][] = [
+    ['no extras', {}, ['Verified']],
+    ['VPN once', { usedVpn: true, vpnAttempts: 1 }, ['Verified', 'VPN']],
+    ['VPN with zero attempts recorded', { usedVpn: true, vpnAttempts: 0 }, ['Verified', 'VPN']],
+    ['VPN three times', { usedVpn: true, vpnAttempts: 3 }, ['Verified', 'VPN (3)']],
+    ['attempts without the flag show no VPN badge', { usedVpn: false, vpnAttempts: 5 }, ['Verified']],
+    ['verified once: no Nx', { verificationCount: 1 }, ['Verified']],
+    ['verified twice', { verificationCount: 2 }, ['Verified', '2x']],
+    ['all three', { status: 'limited_access', usedVpn: true, vpnAttempts: 2, verificationCount: 3 }, ['Unverified', 'VPN (2)', '3x']],
+  ];
+  it.each(table)('%s', (_name, overrides, labels) => {
+    expect(memberBadges(m(overrides)).map((b) => b.label)).toEqual(labels);
+  });
+});
+
+describe('list filters (spec §4)', () => {
+  // [case, overrides, filters it belongs to besides 'all']
+  const table: [string, Partial<BadgeSubject>, MemberFilter[]][] = [
+    ['plain verified', {}, ['verified']],
+    ['rules not confirmed', { rulesConfirmed: false }, ['unverified']],
+    ['limited access', { status: 'limited_access' }, ['unverified']],
+    ['limited access, rules not confirmed', { status: 'limited_access', rulesConfirmed: false }, ['unverified']],
+    ['manual certain alt', { manualAltStatus: 'certain_alt' }, ['certain_alts']],
+    ['linked as alt', { isLinkedAsAlt: true }, ['certain_alts']],
+    ['linked as alt, rules not confirmed', { isLinkedAsAlt: true, rulesConfirmed: false }, ['unverified', 'certain_alts']],
+    ['limited access and linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, ['unverified', 'certain_alts']],
+    ['suspected alt still counts as verified', { manualAltStatus: 'suspected_alt' }, ['verified']],
+  ];
+  it.each(table)('%s', (_name, overrides, expected) => {
+    const subject = m(overrides);
+    const matched = MEMBER_FILTERS.filter((f) => matchesMemberFilter(subject, f));
+    expect(matched).toEqual(['all', ...MEMBER_FILTERS.filter((f) => expected.includes(f))]);
+  });
+});
+
+describe('search (spec §4)', () => {
+  const member = { username: 'CoolCat_99', discordId: '123456789012345678' };
+  const table: [string, boolean][] = [
+    ['', true],
+    ['  ', true],
+    ['coolcat', true],
+    ['COOL', true],
+    ['cat_9', true],
+    ['4567890', true],
+    ['dog', false],
+    ['99999', false],
+  ];
+  it.each(table)('%j → %s', (search, expected) => {
+    expect(matchesMemberSearch(member, search)).toBe(expected);
+  });
+});
