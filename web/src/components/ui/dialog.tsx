@@ -1,0 +1,143 @@
+import type { ComponentProps, HTMLAttributes, ReactNode } from 'react';
+import { AlertDialog as AlertDialogPrimitive, Dialog as DialogPrimitive } from 'radix-ui';
+import { cn } from '@/lib/cn';
+import { Button, buttonVariants } from './button';
+import { CloseIcon } from './icons';
+
+const overlayClasses = 'fixed inset-0 z-40 bg-black/60 data-[state=open]:animate-[gk-fade-in_150ms_ease-out]';
+const contentClasses =
+  'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto ' +
+  'rounded-xl border border-border bg-surface p-6 text-fg shadow-2xl data-[state=open]:animate-[gk-pop-in_150ms_ease-out]';
+
+// ---- Dialog -------------------------------------------------------------------------------
+
+export const Dialog = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+export interface DialogContentProps extends ComponentProps<typeof DialogPrimitive.Content> {
+  /** Show the × button in the corner (default true). */
+  showClose?: boolean;
+}
+
+export function DialogContent({ className, children, showClose = true, ...props }: DialogContentProps) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className={overlayClasses} />
+      <DialogPrimitive.Content className={cn(contentClasses, className)} {...props}>
+        {children}
+        {showClose ? (
+          <DialogPrimitive.Close className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'absolute top-3 right-3')} aria-label="Close">
+            <CloseIcon className="size-5" />
+          </DialogPrimitive.Close>
+        ) : null}
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}
+
+export function DialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col gap-1.5 pr-8', className)} {...props} />;
+}
+
+export function DialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
+}
+
+export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
+  return <DialogPrimitive.Title className={cn('text-lg font-semibold text-heading', className)} {...props} />;
+}
+
+export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
+  return <DialogPrimitive.Description className={cn('text-sm text-muted', className)} {...props} />;
+}
+
+// ---- AlertDialog (must be answered; no outside-click dismissal) ----------------------------
+
+export const AlertDialog = AlertDialogPrimitive.Root;
+export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
+
+export function AlertDialogContent({ className, children, ...props }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
+  return (
+    <AlertDialogPrimitive.Portal>
+      <AlertDialogPrimitive.Overlay className={overlayClasses} />
+      <AlertDialogPrimitive.Content className={cn(contentClasses, className)} {...props}>
+        {children}
+      </AlertDialogPrimitive.Content>
+    </AlertDialogPrimitive.Portal>
+  );
+}
+
+export const AlertDialogHeader = DialogHeader;
+export const AlertDialogFooter = DialogFooter;
+
+export function AlertDialogTitle({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Title>) {
+  return <AlertDialogPrimitive.Title className={cn('text-lg font-semibold text-heading', className)} {...props} />;
+}
+
+export function AlertDialogDescription({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Description>) {
+  return <AlertDialogPrimitive.Description className={cn('text-sm text-muted', className)} {...props} />;
+}
+
+export function AlertDialogCancel({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Cancel>) {
+  return <AlertDialogPrimitive.Cancel className={cn(buttonVariants({ variant: 'secondary' }), className)} {...props} />;
+}
+
+/** Closes the dialog when clicked. For an async action that must keep the dialog open while pending, use ConfirmDialog. */
+export function AlertDialogAction({ className, destructive = false, ...props }: ComponentProps<typeof AlertDialogPrimitive.Action> & { destructive?: boolean }) {
+  return <AlertDialogPrimitive.Action className={cn(buttonVariants({ variant: destructive ? 'destructive' : 'primary' }), className)} {...props} />;
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  confirmLabel?: ReactNode;
+  /** Label while onConfirm's promise is pending, e.g. 'Deleting...'. */
+  pendingLabel?: ReactNode;
+  cancelLabel?: ReactNode;
+  destructive?: boolean;
+  /** Kept open (button loading) until the promise settles; closes on success, stays open on rejection. */
+  onConfirm: () => void | Promise<unknown>;
+  pending?: boolean;
+}
+
+/** A ready-made confirmation, e.g. the dashboard's 'Delete Verification Record'. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel = 'Confirm',
+  pendingLabel,
+  cancelLabel = 'Cancel',
+  destructive = false,
+  onConfirm,
+  pending = false,
+}: ConfirmDialogProps) {
+  const confirm = async () => {
+    try {
+      await onConfirm();
+      onOpenChange(false);
+    } catch {
+      // The caller reports the failure (toast); the dialog stays open for another try.
+    }
+  };
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          {description ? <AlertDialogDescription>{description}</AlertDialogDescription> : null}
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={pending}>{cancelLabel}</AlertDialogCancel>
+          <Button variant={destructive ? 'destructive' : 'primary'} loading={pending} onClick={() => void confirm()}>
+            {pending && pendingLabel ? pendingLabel : confirmLabel}
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,12 @@
+import type { Ref, TextareaHTMLAttributes } from 'react';
+import { cn } from '@/lib/cn';
+import { fieldClasses } from './field-classes';
+
+export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  ref?: Ref<HTMLTextAreaElement>;
+}
+
+/** Minimum height 100px (spec §9, the admin notes area). */
+export function Textarea({ className, ...props }: TextareaProps) {
+  return <textarea className={cn(fieldClasses, 'min-h-[100px] py-2', className)} {...props} />;
+}

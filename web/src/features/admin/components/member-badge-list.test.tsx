@@ -1,0 +1,38 @@
+import { render, screen } from '@testing-library/react';
+import type { BadgeSubject } from '../../../../../src/shared/member-badges';
+import { MemberBadgeList } from './member-badge-list';
+
+const base: BadgeSubject = {
+  status: 'verified',
+  rulesConfirmed: true,
+  manualAltStatus: null,
+  isLinkedAsAlt: false,
+  altsFound: 0,
+  usedVpn: false,
+  vpnAttempts: 0,
+  verificationCount: 1,
+};
+
+function rendered(overrides: Partial<BadgeSubject>): Array<[string, string | null]> {
+  const { unmount } = render(<MemberBadgeList member={{ ...base, ...overrides }} />);
+  const badges = screen.getAllByRole('listitem').map((item): [string, string | null] => [item.textContent ?? '', item.firstElementChild?.getAttribute('data-color') ?? null]);
+  unmount();
+  return badges;
+}
+
+describe('MemberBadgeList (spec §4 precedence, §9 colours)', () => {
+  it.each<[string, Partial<BadgeSubject>, Array<[string, string]>]>([
+    ['limited access, not linked', { status: 'limited_access', rulesConfirmed: false }, [['Unverified', 'gray']]],
+    ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, [['Certain Alt', 'red']]],
+    ['manual certain alt', { manualAltStatus: 'certain_alt' }, [['Certain Alt', 'red']]],
+    ['manual suspected alt', { manualAltStatus: 'suspected_alt', altsFound: 3 }, [['Suspected Alt', 'amber']]],
+    ['rules confirmed, no alts', {}, [['Verified', 'green']]],
+    ['rules confirmed, one alt', { altsFound: 1 }, [['1 Alt', 'amber']]],
+    ['rules confirmed, two alts', { altsFound: 2 }, [['2 Alts', 'red']]],
+    ['rules not confirmed', { rulesConfirmed: false }, [['Pending', 'gray']]],
+    ['VPN once', { usedVpn: true, vpnAttempts: 1 }, [['Verified', 'green'], ['VPN', 'amber']]],
+    ['VPN three times, verified twice', { usedVpn: true, vpnAttempts: 3, verificationCount: 2 }, [['Verified', 'green'], ['VPN (3)', 'amber'], ['2x', 'blue']]],
+  ])('%s', (_label, overrides, expected) => {
+    expect(rendered(overrides)).toEqual(expected);
+  });
+});

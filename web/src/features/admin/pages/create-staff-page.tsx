@@ -1,0 +1,118 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageShell } from '@/components/ui/page-shell';
+import { useToast } from '@/components/ui/toast';
+import { apiErrorMessage } from '@/lib/api';
+import { useStaffActions } from '../api/staff';
+import { AdminPageHeader } from '../components/admin-page-header';
+import { useAdminSession } from '../hooks/use-admin-session';
+import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
+
+/** Spec §9: back to the dashboard 1.5 s after the account is created. */
+export const RETURN_DELAY_MS = 1500;
+const MIN_PASSWORD_LENGTH = 8;
+
+/** /admin/create-staff: any staff member can add a (regular) staff account. */
+export default function CreateStaffPage() {
+  useAdminSession();
+  const { createStaffAccount } = useStaffActions();
+  const handleUnauthorized = useSignInRedirect();
+  const { toast } = useToast();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [created, setCreated] = useState(false);
+  const returnTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const ids = { username: useId(), password: useId(), hint: useId(), problem: useId() };
+
+  useEffect(() => () => clearTimeout(returnTimer.current), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!username.trim() || !password) return setProblem('Please fill in all fields');
+    if ([...password].length < MIN_PASSWORD_LENGTH) return setProblem('Password must be at least 8 characters');
+    setProblem(null);
+    setSubmitting(true);
+    try {
+      const name = username.trim();
+      await createStaffAccount({ username: name, password });
+      toast({ title: 'Staff account created', description: `${name} can now sign in to the dashboard.` });
+      setUsername('');
+      setPassword('');
+      setCreated(true);
+      returnTimer.current = setTimeout(() => void navigate('/admin'), RETURN_DELAY_MS);
+    } catch (error) {
+      toast({ variant: 'destructive', title: apiErrorMessage(error, 'Failed to create staff account') });
+      handleUnauthorized(error);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <PageShell width="md">
+      <AdminPageHeader title="Create Staff Account" subtitle="Add a staff member who can use the dashboard" back />
+      <Card>
+        <CardContent>
+          <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
+            {problem ? (
+              <Alert variant="danger" id={ids.problem}>
+                {problem}
+              </Alert>
+            ) : null}
+            {created ? (
+              <Alert variant="success" title="Staff account created">
+                Returning to the dashboard...
+              </Alert>
+            ) : null}
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.username}>Username</Label>
+              <Input
+                id={ids.username}
+                name="username"
+                autoComplete="off"
+                maxLength={32}
+                value={username}
+                disabled={submitting || created}
+                onChange={(event) => setUsername(event.target.value)}
+                aria-invalid={problem === 'Please fill in all fields' && !username.trim() ? true : undefined}
+              />
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.password}>Password</Label>
+              <Input
+                id={ids.password}
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                disabled={submitting || created}
+                onChange={(event) => setPassword(event.target.value)}
+                aria-describedby={ids.hint}
+                aria-invalid={problem !== null && (!password || [...password].length < MIN_PASSWORD_LENGTH) ? true : undefined}
+              />
+              <p id={ids.hint} className="text-xs text-muted">
+                Password must be at least 8 characters long
+              </p>
+            </div>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Link to="/admin" className={buttonVariants({ variant: 'secondary' })}>
+                Cancel
+              </Link>
+              <Button type="submit" loading={submitting} disabled={created}>
+                {submitting ? 'Creating...' : 'Create Staff Account'}
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </PageShell>
+  );
+}

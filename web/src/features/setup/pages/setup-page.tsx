@@ -1,0 +1,179 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { FieldError } from '@/components/ui/field-error';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { CenteredCardPage } from '@/components/ui/page-shell';
+import { ApiError, apiErrorMessage } from '@/lib/api';
+import { useCreateOwnerAccount, useSetupAvailability } from '../api';
+
+type SetupState = { phase: 'idle' } | { phase: 'loading' } | { phase: 'success'; username: string } | { phase: 'error'; message: string };
+
+interface FieldErrors {
+  setupCode?: string;
+  username?: string;
+  password?: string;
+}
+
+const MIN_PASSWORD_LENGTH = 8;
+
+/** Spec §8: the server's error, or 'Setup failed'; 'Failed to connect to server' when the request never got an answer. */
+function setupFailureMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Failed to connect to server';
+  return apiErrorMessage(error, 'Setup failed');
+}
+
+/**
+ * /setup: creates the first (owner) staff account with the one-time code the server printed at
+ * start-up. No default credentials exist; once an account exists the page says setup is closed.
+ */
+export default function SetupPage() {
+  const { data: availability } = useSetupAvailability();
+  const createOwnerAccount = useCreateOwnerAccount();
+  const navigate = useNavigate();
+  const [state, setState] = useState<SetupState>({ phase: 'idle' });
+  const [setupCode, setSetupCode] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const ids = { code: useId(), username: useId(), password: useId() };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors: FieldErrors = {};
+    if (!setupCode.trim()) errors.setupCode = 'Setup code is required';
+    if (!username.trim()) errors.username = 'Username is required';
+    if (!password) errors.password = 'Password is required';
+    else if ([...password].length < MIN_PASSWORD_LENGTH) errors.password = 'Password must be at least 8 characters';
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setState({ phase: 'loading' });
+    try {
+      const result = await createOwnerAccount({ setupCode: setupCode.trim(), username: username.trim(), password });
+      setPassword('');
+      setSetupCode('');
+      setState({ phase: 'success', username: result?.username ?? username.trim() });
+    } catch (error) {
+      setState({ phase: 'error', message: setupFailureMessage(error) });
+    }
+  };
+
+  if (state.phase === 'success') {
+    return (
+      <CenteredCardPage
+        title="Admin Setup"
+        description="Admin account created"
+        footer={
+          <Button size="lg" fullWidth onClick={() => void navigate('/admin/login')}>
+            Go to Login
+          </Button>
+        }
+      >
+        <Alert variant="success" title="Setup complete">
+          <p>
+            The owner account <strong>{state.username}</strong> has been created. Sign in with the username and password you just chose.
+          </p>
+        </Alert>
+      </CenteredCardPage>
+    );
+  }
+
+  if (state.phase === 'error') {
+    return (
+      <CenteredCardPage
+        title="Admin Setup"
+        description="The admin account could not be created"
+        footer={
+          <Button size="lg" fullWidth onClick={() => setState({ phase: 'idle' })}>
+            Try Again
+          </Button>
+        }
+      >
+        <Alert variant="danger">
+          <p>{state.message}</p>
+        </Alert>
+      </CenteredCardPage>
+    );
+  }
+
+  if (availability?.available === false) {
+    return (
+      <CenteredCardPage
+        title="Admin Setup"
+        description="Setup is closed"
+        footer={
+          <Link to="/admin/login" className={buttonVariants({ size: 'lg', fullWidth: true })}>
+            Go to Login
+          </Link>
+        }
+      >
+        <p className="text-sm text-muted">An admin account already exists, so setup is closed. Staff accounts are created from the dashboard.</p>
+      </CenteredCardPage>
+    );
+  }
+
+  const loading = state.phase === 'loading';
+  return (
+    <CenteredCardPage title="Admin Setup" description="Create the first admin account. It becomes the protected owner account.">
+      <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} aria-busy={loading}>
+        <p className="text-sm text-muted">
+          Enter the one-time setup code that the server printed when it started (also saved in <code>setup-code.txt</code> in its data directory), then choose
+          the admin username and password.
+        </p>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={ids.code}>Setup code</Label>
+          <Input
+            id={ids.code}
+            name="setupCode"
+            autoComplete="one-time-code"
+            spellCheck={false}
+            value={setupCode}
+            disabled={loading}
+            onChange={(event) => setSetupCode(event.target.value)}
+            aria-invalid={fieldErrors.setupCode ? true : undefined}
+            aria-describedby={fieldErrors.setupCode ? `${ids.code}-error` : undefined}
+          />
+          <FieldError id={`${ids.code}-error`} message={fieldErrors.setupCode} />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={ids.username}>Username</Label>
+          <Input
+            id={ids.username}
+            name="username"
+            autoComplete="username"
+            maxLength={32}
+            value={username}
+            disabled={loading}
+            onChange={(event) => setUsername(event.target.value)}
+            aria-invalid={fieldErrors.username ? true : undefined}
+            aria-describedby={fieldErrors.username ? `${ids.username}-error` : undefined}
+          />
+          <FieldError id={`${ids.username}-error`} message={fieldErrors.username} />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={ids.password}>Password</Label>
+          <Input
+            id={ids.password}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            disabled={loading}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={fieldErrors.password ? true : undefined}
+            aria-describedby={`${ids.password}-hint${fieldErrors.password ? ` ${ids.password}-error` : ''}`}
+          />
+          <p id={`${ids.password}-hint`} className="text-xs text-muted">
+            Password must be at least 8 characters long
+          </p>
+          <FieldError id={`${ids.password}-error`} message={fieldErrors.password} />
+        </div>
+        <Button type="submit" size="lg" fullWidth loading={loading}>
+          {loading ? 'Creating...' : 'Create Admin Account'}
+        </Button>
+      </form>
+    </CenteredCardPage>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { LIMITED_ACCESS_CHANNELS } from '../../../../../src/shared/policy';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { CheckIcon, WarningIcon } from '@/components/ui/icons';
+import { CenteredCardPage } from '@/components/ui/page-shell';
+import { Spinner } from '@/components/ui/spinner';
+import { useConfig } from '@/features/config/api';
+import { closeWindow } from '@/lib/navigation';
+import { useVerificationChannel, useVpnStatus } from '../api';
+import { openVerificationChannel } from '../open-verification-channel';
+
+export function SuccessPage() {
+  const vpnStatus = useVpnStatus();
+  const channel = useVerificationChannel();
+  const { data: config } = useConfig();
+  const [closeAttempted, setCloseAttempted] = useState(false);
+
+  if (vpnStatus.isLoading) {
+    return (
+      <CenteredCardPage title="Checking your verification..." documentTitle="Verification">
+        <div className="flex justify-center text-3xl text-muted">
+          <Spinner />
+        </div>
+      </CenteredCardPage>
+    );
+  }
+
+  // The variant follows the VPN status; if the status cannot be read, the normal page shows
+  // (the bot still applies the right role when the member clicks 'Complete Verification!').
+  const limited = vpnStatus.data?.vpnDetected === true;
+  const links = channel.data;
+  const linksReady = Boolean(links?.appUrl || links?.webUrl);
+
+  const actions = (
+    <div className="flex w-full flex-col gap-3">
+      {linksReady && links ? (
+        <Button size="lg" fullWidth onClick={() => openVerificationChannel(links, { preferWeb: config?.sandbox === true })}>
+          Open Verification Channel
+        </Button>
+      ) : null}
+      <Button
+        size="lg"
+        variant="secondary"
+        fullWidth
+        onClick={() => {
+          closeWindow();
+          setCloseAttempted(true); // Still here: browsers only let a page close windows that a script opened.
+        }}
+      >
+        Close This Window
+      </Button>
+      {closeAttempted ? (
+        <p role="status" className="text-center text-sm text-muted">
+          If this window is still open, you can close it yourself.
+        </p>
+      ) : null}
+    </div>
+  );
+
+  if (limited) {
+    const provider = vpnStatus.data?.vpnProvider;
+    return (
+      <CenteredCardPage title="Website Step Complete - Limited Access Only" icon={<WarningIcon className="text-warning" />} footer={actions}>
+        <div className="flex flex-col gap-5">
+          <Alert variant="warning" title="VPN or proxy detected">
+            <p>
+              Your connection appears to come through a VPN or proxy
+              {provider ? (
+                <>
+                  {' '}
+                  (<strong className="font-semibold">{provider}</strong>)
+                </>
+              ) : null}
+              .
+            </p>
+            <p>
+              Limited Access covers only two channels: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
+            </p>
+            <p>To get full access, disconnect your VPN and verify again.</p>
+          </Alert>
+          <FinalSteps limited />
+        </div>
+      </CenteredCardPage>
+    );
+  }
+
+  return (
+    <CenteredCardPage
+      title="Website Verification Complete! ✓"
+      icon={<CheckIcon className="rounded-full bg-success p-2 text-white" />}
+      description="You've been added to the Discord server!"
+      footer={actions}
+    >
+      <FinalSteps />
+    </CenteredCardPage>
+  );
+}
+
+function ChannelName({ name }: { name: string }) {
+  return <strong className="font-semibold whitespace-nowrap">#{name}</strong>;
+}
+
+/** The 4-step guide to finish in Discord. */
+function FinalSteps({ limited = false }: { limited?: boolean }) {
+  const steps = [
+    'Open the verification channel in Discord (use the button below).',
+    'Read the server rules posted there.',
+    <>
+      Click the <strong className="font-semibold">Complete Verification!</strong> button in that channel.
+    </>,
+    limited ? (
+      <>
+        You then get Limited Access: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
+      </>
+    ) : (
+      'You then get access to all channels.'
+    ),
+  ];
+  return (
+    <section aria-labelledby="final-steps-heading">
+      <h2 id="final-steps-heading" className="mb-3 text-base font-semibold">
+        Finish in Discord
+      </h2>
+      <ol className="flex flex-col gap-3 text-sm">
+        {steps.map((step, index) => (
+          <li key={index} className="flex items-start gap-3">
+            <span aria-hidden="true" className="flex size-6 shrink-0 items-center justify-center rounded-full bg-blurple text-xs font-bold text-white">
+              {index + 1}
+            </span>
+            <span className="pt-0.5">{step}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
