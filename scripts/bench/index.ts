@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: seeds data with the generator, runs the figures of issue 7 against
+ * PGlite and (when BENCH_DATABASE_URL is set) against a throwaway database on that
+ * PostgreSQL server, and prints ONE table: figure, engine, value, target, pass/fail.
+ *
+ *   npm run bench                                   every figure, PGlite only
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/ npm run bench
+ *   npm run bench -- --only P1,P3 --quick           some figures, small sizes (a smoke run)
+ *   npm run bench -- --profile                      V8 CPU profile of the product during P2/P4
+ *
+ * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
+ * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members. Traffic goes
+ * to 127.0.0.1 only: the product runs as a child process, Discord and proxycheck.io are
+ * the emulators in this process.
+ */
+import os from 'node:os';
+import type { EngineKind } from '../../src/db/client';
+import { createStore, enginesFor, type BenchStore } from './engines';
+import { measureAltLookup } from './p1-alt-lookup';
+import { measureFlows } from './p2-flows';
+import { measureDashboard, seedBenchStaff } from './p3-dashboard';
+import { measureRaid } from './p4-raid';
+import { measureBundle } from './p5-bundle';
+import { measureFingerprint } from './p6-fingerprint';
+import { measureIdleRss } from './p7-rss';
+import { summarizeProfiles } from './profile';
+import { formatTable, type FigureResult } from './results';
+import { seedCommunity } from './seed-data';
+
+const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'] as const;
+type Figure = (typeof FIGURES)[number];
+
+function parseArgs(argv: string[]) {
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const only = (value('--only') ?? process.env.BENCH_ONLY ?? FIGURES.join(','))
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter((s): s is Figure => (FIGURES as readonly string[]).includes(s));
+  const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const engines = (value('--engines') ?? '').split(',').filter(Boolean) as EngineKind[];
+  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.cpus().length} × ${cpu.trim()}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  const engines = args.engines.length ? args.engines : enginesFor(serverUrl);
+  const size = args.quick
+    ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000 }
+    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000 };
+  const results: FigureResult[] = [];
+  const profiles: string[] = [];
+  const profileDir = (label: string) => (args.profile ? `${os.tmpdir()}/gk-profile-${label}-${Date.now()}` : undefined);
+  const run = async (figure: Figure, engine: string, work: () => Promise<FigureResult | FigureResult[]>) => {
+    log(`${figure} on ${engine}…`);
+    const started = Date.now();
+    try {
+      const out = await work();
+      results.push(...(Array.isArray(out) ? out : [out]));
+    } catch (error) {
+      log(`${figure} on ${engine} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      results.push({ figure, engine: engine as FigureResult['engine'], value: 'error', target: '-', pass: false, note: `${figure} ${engine}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+    }
+    log(`${figure} on ${engine} done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  };
+
+  log(`Gatekeeper bench on ${machine()}`);
+  log(`engines: ${engines.join(', ')}; figures: ${[...args.only].join(', ')}${args.quick ? ' (quick sizes)' : ''}`);
+
+  for (const engine of engines) {
+    const needsCommunity = ['P1', 'P2', 'P3'].some((f) => args.only.has(f as Figure));
+    if (needsCommunity) {
+      let store: BenchStore | undefined;
+      try {
+        store = await createStore(engine, { serverUrl, label: 'community' });
+        log(`seeding ${size.community.members.toLocaleString('en')} members and ${size.community.attempts.toLocaleString('en')} attempts on ${engine}…`);
+        const database = await store.open();
+        try {
+          const took = await seedCommunity(database, size.community, log);
+          await seedBenchStaff(database);
+          log(`  seeded in ${(took / 1000).toFixed(0)} s`);
+          if (args.only.has('P1')) {
+            await run('P1', engine, () => measureAltLookup(database, { samples: args.quick ? 300 : 2000, warmup: 200, attempts: size.community.attempts }));
+          }
+        } finally {
+          await database.close();
+        }
+        const community = store;
+        if (args.only.has('P3')) {
+          await run('P3', engine, () => measureDashboard(community, { members: size.community.members, connections: 4, amount: args.quick ? 100 : 400 }));
+        }
+        if (args.only.has('P2')) {
+          const dir = profileDir(`p2-${engine}`);
+          await run('P2', engine, () => measureFlows(community, { concurrency: 32, durationMs: size.p2Seconds * 1000, serialFlows: args.quick ? 50 : 200, cpuProfileDir: dir }));
+          if (dir) profiles.push(summarizeProfiles(dir, `P2 ${engine}`));
+        }
+      } finally {
+        await store?.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
+      }
+    }
+    if (args.only.has('P4')) {
+      const store = await createStore(engine, { serverUrl, label: 'raid' });
+      try {
+        const dir = profileDir(`p4-${engine}`);
+        await run('P4', engine, () => measureRaid(store, { visitors: size.raid, concurrency: 64, cpuProfileDir: dir, secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }) }));
+        if (dir) profiles.push(summarizeProfiles(dir, `P4 ${engine}`));
+      } finally {
+        await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
+      }
+    }
+  }
+
+  if (args.only.has('P5')) await run('P5', 'n/a', () => measureBundle());
+  if (args.only.has('P6') || args.only.has('P7')) {
+    const store = await createStore('pglite', { label: 'embedded' });
+    try {
+      await run('P7', 'pglite', () =>
+        measureIdleRss(store, {
+          members: size.p7Members,
+          idleMs: args.quick ? 10_000 : 30_000,
+          afterIdle: args.only.has('P6') ? async (url) => void (await run('P6', 'n/a', () => measureFingerprint(url, { reloads: 20 }))) : undefined,
+          report: args.only.has('P7'),
+        }),
+      );
+    } finally {
+      await store.dispose();
+    }
+  }
+
+  const order = (r: FigureResult) => FIGURES.indexOf(r.figure.slice(0, 2) as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
+  results.sort((a, b) => order(a) - order(b));
+  process.stdout.write(`\nGatekeeper bench — ${new Date().toISOString()} — ${machine()}\n\n${formatTable(results)}\n`);
+  for (const profile of profiles) process.stdout.write(`\n${profile}\n`);
+  process.exitCode = results.some((r) => r.pass === false) ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,164 @@
+import { performance } from 'node:perf_hooks';
+import type { BenchStore } from './engines';
+import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
+import { ms, summarize, type FigureResult } from './results';
+import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
+import type { DiscordEmulator } from '../../src/discord/emulator';
+
+export interface FlowLoadOptions {
+  /** concurrent visitors during the throughput phase */
+  concurrency: number;
+  durationMs: number;
+  /** flows run one at a time to measure the server's own time per flow */
+  serialFlows: number;
+  /** where visitor numbering starts (distinct addresses and users across phases) */
+  firstVisitor?: number;
+  cpuProfileDir?: string;
+}
+
+export interface LoadReport {
+  completed: number;
+  failed: number;
+  elapsedMs: number;
+  failures: Record<string, number>;
+  serverErrors: number;
+  latencies: number[];
+}
+
+let visitorSeq = 0;
+
+/** One new visitor: a new Discord account, its own address; one in ten reuses a household device. */
+export function nextVisitor(emulator: DiscordEmulator, prefix: string) {
+  const n = ++visitorSeq;
+  const user = emulator.createUser({ username: `${prefix}${n}` });
+  const device = n % 10 === 0 ? `${prefix}-device-${n - 1}` : `${prefix}-device-${n}`;
+  return { n, userId: user.id, address: visitorAddress(n + 1000), fingerprint: buildBenchFingerprint(device) };
+}
+
+/** Runs flows from `concurrency` visitors at once until `durationMs` has passed (or `total` flows are done). */
+export async function driveFlows(
+  target: SiteTarget,
+  emulator: DiscordEmulator,
+  options: { concurrency: number; durationMs?: number; total?: number; prefix: string; flowIds?: boolean; confirmRules?: boolean; onFlow?: (outcome: FlowOutcome, visitor: ReturnType<typeof nextVisitor>) => void },
+): Promise<LoadReport> {
+  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [] };
+  const started = performance.now();
+  const deadline = options.durationMs ? started + options.durationMs : Number.POSITIVE_INFINITY;
+  let issued = 0;
+  const worker = async () => {
+    while (performance.now() < deadline && (options.total === undefined || issued < options.total)) {
+      issued++;
+      const visitor = nextVisitor(emulator, options.prefix);
+      let outcome: FlowOutcome;
+      try {
+        outcome = await runVisitorFlow(target, emulator, { ...visitor, flowId: options.flowIds ? `${options.prefix}${visitor.n}` : undefined, confirmRules: options.confirmRules });
+      } catch (error) {
+        report.failed++;
+        const key = `exception: ${error instanceof Error ? error.message.slice(0, 60) : String(error)}`;
+        report.failures[key] = (report.failures[key] ?? 0) + 1;
+        continue;
+      }
+      options.onFlow?.(outcome, visitor);
+      if (Object.values(outcome.statuses).some((s) => s >= 500)) report.serverErrors++;
+      if (outcome.completed) {
+        report.completed++;
+        report.latencies.push(outcome.elapsedMs);
+      } else {
+        report.failed++;
+        const key = `${outcome.failedStep} ${outcome.statuses[outcome.failedStep ?? ''] ?? '?'}${outcome.landedOn ? ` → ${outcome.landedOn}` : ''}`;
+        report.failures[key] = (report.failures[key] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  report.elapsedMs = performance.now() - started;
+  return report;
+}
+
+function serverAdded(stats: ServerFlowStats[]): number[] {
+  // only whole flows (token, consent, start, callback, rules)
+  return stats.filter((s) => s.requests === 5).map((s) => s.handlerMs - s.outboundMs);
+}
+
+function routeBreakdown(stats: ServerFlowStats[]): string {
+  const per: Record<string, number[]> = {};
+  for (const flow of stats) for (const [route, value] of Object.entries(flow.routes)) (per[route] ??= []).push(value);
+  return Object.entries(per)
+    .map(([route, values]) => `${route.replace(/^(GET|POST) /, '')} ${summarize(values).p50.toFixed(1)}`)
+    .join(', ');
+}
+
+/**
+ * P2: whole website verifications against the Discord and proxycheck emulators (in this
+ * process), the product in a child process with all three roles. Phase 1 runs flows one
+ * at a time and reads, from the server-side probe, the time the server spends on each
+ * flow minus the time it waits for Discord and proxycheck. Phase 2 runs `concurrency`
+ * visitors for `durationMs` and counts completed flows per second.
+ */
+export async function measureFlows(store: BenchStore, options: FlowLoadOptions): Promise<FigureResult[]> {
+  // The emulator's OAuth2 token bucket is one 50/s bucket for every anonymous caller; real
+  // Discord limits the token endpoint per client address. Lifted here so the figure is
+  // the product's, and said so in the note.
+  const discord = await startExternalDiscord({ rateLimits: { buckets: { oauth: { limit: 1_000_000, windowMs: 1000 } } } });
+  let product: ProductProcess | undefined;
+  try {
+    product = await startProduct({
+      store,
+      env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' },
+      probe: true,
+      cpuProfileDir: options.cpuProfileDir,
+    });
+    const target = createSiteTarget(product.url, options.concurrency * 2);
+    const emulator = discord.emulator;
+
+    // warm up (JIT, connection pool, prepared plans), then the serial phase
+    await driveFlows(target, emulator, { concurrency: 4, total: 40, prefix: 'warm' });
+    await product.resetFlowStats();
+    const serial = await driveFlows(target, emulator, { concurrency: 1, total: options.serialFlows, prefix: 'serial', flowIds: true });
+    const serialStats = await product.flowStats();
+    const added = summarize(serverAdded(serialStats));
+    const wall = summarize(serial.latencies);
+    await product.resetFlowStats();
+
+    const cpuBefore = product.cpuSeconds();
+    const selfBefore = process.cpuUsage();
+    const load = await driveFlows(target, emulator, { concurrency: options.concurrency, durationMs: options.durationMs, prefix: 'load', flowIds: true });
+    const serverCpu = (product.cpuSeconds() - cpuBefore) / (load.elapsedMs / 1000);
+    const self = process.cpuUsage(selfBefore);
+    const benchCpu = (self.user + self.system) / 1e6 / (load.elapsedMs / 1000);
+    const loadStats = await product.flowStats();
+    const loadAdded = summarize(serverAdded(loadStats));
+    const loadWall = summarize(load.latencies);
+    target.agent.destroy();
+
+    const rate = load.completed / (load.elapsedMs / 1000);
+    const goal = store.kind === 'postgres' ? 300 : 100;
+    const failures = Object.entries(load.failures)
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ');
+    return [
+      {
+        figure: 'P2 verification flows/s',
+        engine: store.kind,
+        value: `${rate.toFixed(0)} flows/s`,
+        target: `≥ ${goal} flows/s`,
+        pass: rate >= goal && load.serverErrors === 0,
+        note:
+          `P2 ${store.kind} throughput: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
+          `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)}; server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included); ` +
+          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
+      },
+      {
+        figure: 'P2 server time per flow',
+        engine: store.kind,
+        value: `${ms(added.p50)} p50`,
+        target: '≤ 10 ms p50',
+        pass: added.p50 <= 10,
+        note: `P2 ${store.kind} server time: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}`,
+      },
+    ];
+  } finally {
+    await product?.stop();
+    await discord.close();
+  }
+}

@@ -1,0 +1,303 @@
+import { performance } from 'node:perf_hooks';
+import type { DiscordEmulator, RateLimitOption } from '../../src/discord/emulator';
+import { DISCORD_RATE_LIMITS } from '../../src/discord/emulator';
+import type { BenchStore } from './engines';
+import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess } from './product-process';
+import { type FigureResult } from './results';
+import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, send, visitorAddress, type SiteTarget } from './visitor-client';
+
+/** What a raid visitor is, and therefore which roles it must end with. */
+type Kind = 'member' | 'vpn' | 'alt';
+const EXPECTED_ROLES: Record<Kind, string> = { member: 'Verified', vpn: 'Limited Access', alt: 'Unverified' };
+
+interface RaidVisitor {
+  n: number;
+  kind: Kind;
+  userId: string;
+  address: string;
+  fingerprint: ReturnType<typeof buildBenchFingerprint>;
+  /** the callback answered 303 → /rules and the rules were confirmed */
+  verified: boolean;
+  clicked: boolean;
+}
+
+/**
+ * The raid's visitors: 90% ordinary new members, 5% on a VPN (an address proxycheck
+ * flags: Limited Access), 5% second accounts from the same household address AND
+ * the same browser as an earlier visitor (certain alts: denied at the button, left
+ * with Unverified).
+ */
+function raidVisitors(emulator: DiscordEmulator, count: number, prefix: string): RaidVisitor[] {
+  const visitors: RaidVisitor[] = [];
+  for (let n = 1; n <= count; n++) {
+    const kind: Kind = n % 20 === 7 ? 'vpn' : n % 20 === 13 ? 'alt' : 'member';
+    const user = emulator.createUser({ username: `${prefix}${n}` });
+    const main = n - 1; // an ordinary member (n % 20 === 12)
+    visitors.push({
+      n,
+      kind,
+      userId: user.id,
+      address: kind === 'vpn' ? `198.51.100.${(n % 250) + 1}` : visitorAddress(kind === 'alt' ? main + 50_000 : n + 50_000),
+      fingerprint: buildBenchFingerprint(`${prefix}-device-${kind === 'alt' ? main : n}`),
+      verified: false,
+      clicked: false,
+    });
+  }
+  return visitors;
+}
+
+async function runAll<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  }));
+}
+
+interface RaidRun {
+  webSeconds: number;
+  verified: number;
+  failed: number;
+  serverErrors: number;
+  failures: Record<string, number>;
+  visitors: RaidVisitor[];
+}
+
+/** The website half of the raid: ordinary and VPN visitors at once, then the alts (their main must exist first). */
+async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, visitors: RaidVisitor[], concurrency: number): Promise<RaidRun> {
+  const run: RaidRun = { webSeconds: 0, verified: 0, failed: 0, serverErrors: 0, failures: {}, visitors };
+  const started = performance.now();
+  const visit = async (v: RaidVisitor) => {
+    try {
+      const outcome = await runVisitorFlow(target, emulator, { userId: v.userId, address: v.address, fingerprint: v.fingerprint, timeoutMs: 60_000 });
+      if (Object.values(outcome.statuses).some((s) => s >= 500)) run.serverErrors++;
+      v.verified = outcome.completed;
+      if (outcome.completed) run.verified++;
+      else {
+        run.failed++;
+        const key = `${outcome.failedStep} ${outcome.statuses[outcome.failedStep ?? ''] ?? '?'}`;
+        run.failures[key] = (run.failures[key] ?? 0) + 1;
+      }
+    } catch (error) {
+      run.failed++;
+      const key = error instanceof Error ? error.message.slice(0, 60) : String(error);
+      run.failures[key] = (run.failures[key] ?? 0) + 1;
+    }
+  };
+  await runAll(visitors.filter((v) => v.kind !== 'alt'), concurrency, visit);
+  await runAll(visitors.filter((v) => v.kind === 'alt'), concurrency, visit);
+  run.webSeconds = (performance.now() - started) / 1000;
+  return run;
+}
+
+async function waitForPanel(emulator: DiscordEmulator, timeoutMs = 60_000) {
+  const channelId = emulator.guild.channelId('verification');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const button = emulator.findButton(channelId, 'Complete Verification!');
+    if (button) return { channelId, ...button };
+    if (Date.now() > deadline) throw new Error('the bot did not post the verification panel');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Clicks 'Complete Verification!' for every verified visitor who has joined the guild (a click needs membership). */
+async function clickJoined(emulator: DiscordEmulator, panel: Awaited<ReturnType<typeof waitForPanel>>, visitors: RaidVisitor[]): Promise<number> {
+  const ready = visitors.filter((v) => v.verified && !v.clicked && emulator.state.guild.members.has(v.userId));
+  await runAll(ready, 16, async (v) => {
+    v.clicked = true;
+    await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => {
+      v.clicked = false;
+    });
+  });
+  return ready.length;
+}
+
+function roleNames(emulator: DiscordEmulator, userId: string): string {
+  const member = emulator.state.guild.members.get(userId);
+  return (member?.roles ?? [])
+    .map((id) => emulator.state.guild.roles.get(id)?.name ?? id)
+    .sort()
+    .join(',');
+}
+
+/** Bot calls by bucket since `from` in the request log, and the 429s. */
+function discordTraffic(emulator: DiscordEmulator, from: number) {
+  const log = emulator.state.requestLog.slice(from).filter((e) => e.token === 'bot');
+  const byBucket: Record<string, number> = {};
+  for (const entry of log) {
+    const bucket = (entry.bucket ?? 'none').split(':')[0]!;
+    byBucket[bucket] = (byBucket[bucket] ?? 0) + 1;
+  }
+  return { total: log.length, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length };
+}
+
+/** The least time Discord's own limits allow for these calls: the busiest bucket (or the global 50/s). */
+function settleAtDiscordLimits(byBucket: Record<string, number>, total: number): { seconds: number; bottleneck: string } {
+  let seconds = total / (DISCORD_RATE_LIMITS.global.limit / (DISCORD_RATE_LIMITS.global.windowMs / 1000));
+  let bottleneck = `global 50/s (${total} calls)`;
+  for (const [bucket, calls] of Object.entries(byBucket)) {
+    const limit = DISCORD_RATE_LIMITS.buckets[bucket as keyof typeof DISCORD_RATE_LIMITS.buckets];
+    if (!limit) continue;
+    const need = (calls / limit.limit) * (limit.windowMs / 1000);
+    if (need > seconds) {
+      seconds = need;
+      bottleneck = `${bucket} ${limit.limit} per ${limit.windowMs / 1000} s (${calls} calls)`;
+    }
+  }
+  return { seconds, bottleneck };
+}
+
+/** The outbox depth as the product reports it at /metrics (works for both engines while the product runs). */
+export async function outboxDepth(url: string): Promise<{ pending: number; running: number; failed: number }> {
+  const target = createSiteTarget(url, 1);
+  try {
+    const answer = await send(target, 'GET', '/metrics');
+    const read = (status: string) => Number(new RegExp(`gatekeeper_outbox_depth\\{status="${status}"\\} (\\d+)`).exec(answer.body)?.[1] ?? Number.NaN);
+    return { pending: read('pending'), running: read('running'), failed: read('failed') };
+  } finally {
+    target.agent.destroy();
+  }
+}
+
+// The emulator's OAuth2 token bucket is one 50/s bucket for all anonymous callers (real
+// Discord limits it per client address): lifted, as in P2. Every bot bucket stays.
+const OAUTH_LIFTED = { oauth: { limit: 1_000_000, windowMs: 1000 } };
+
+async function startRaidProduct(store: BenchStore, rateLimits: RateLimitOption, cpuProfileDir?: string) {
+  const discord = await startExternalDiscord({ rateLimits });
+  try {
+    const product = await startProduct({ store, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' }, cpuProfileDir });
+    return { discord, product };
+  } catch (error) {
+    await discord.close();
+    throw error;
+  }
+}
+
+/**
+ * P4: a raid of `visitors` new members.
+ *
+ * Run A, at Discord's own limits (emulator defaults): the whole website verification of
+ * every visitor, timed; the Discord side keeps working for the rest of a 60-second window
+ * (joins, button clicks for those who joined, roles), zero 429s expected, and the rate
+ * it reaches is reported.
+ *
+ * Run B, a fresh store and the same raid with Discord's windows compressed 50× (same
+ * counts per window): the Discord side is driven to the end (every visitor clicks the
+ * button once joined) and every member must end with the right role, zero 429s, the
+ * outbox empty. Its bot calls per bucket give the time the Discord side needs at
+ * Discord's real limits.
+ */
+export async function measureRaid(store: BenchStore, options: { visitors: number; concurrency: number; cpuProfileDir?: string; secondStore?: () => Promise<BenchStore> }): Promise<FigureResult[]> {
+  const results: FigureResult[] = [];
+  // ---- run A: Discord's limits
+  let a: { discord: ExternalDiscord; product: ProductProcess } | undefined;
+  let runA: RaidRun;
+  let trafficA: ReturnType<typeof discordTraffic>;
+  let joinedA = 0;
+  let rolesA = 0;
+  let windowSeconds = 0;
+  try {
+    a = await startRaidProduct(store, { buckets: OAUTH_LIFTED }, options.cpuProfileDir);
+    const emulator = a.discord.emulator;
+    const panel = await waitForPanel(emulator);
+    const visitors = raidVisitors(emulator, options.visitors, 'raid');
+    const target = createSiteTarget(a.product.url, options.concurrency * 2);
+    const logStart = emulator.state.requestLog.length;
+    const started = performance.now();
+    const clicking = (async () => {
+      while (performance.now() - started < 60_000) {
+        await clickJoined(emulator, panel, visitors);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+    runA = await runWebRaid(target, emulator, visitors, options.concurrency);
+    await clicking;
+    windowSeconds = (performance.now() - started) / 1000;
+    target.agent.destroy();
+    trafficA = discordTraffic(emulator, logStart);
+    joinedA = visitors.filter((v) => emulator.state.guild.members.has(v.userId)).length;
+    rolesA = visitors.filter((v) => v.verified && roleNames(emulator, v.userId) === EXPECTED_ROLES[v.kind]).length;
+  } finally {
+    await a?.product.stop();
+    await a?.discord.close();
+  }
+  const webOk = runA.verified === options.visitors && runA.webSeconds <= 60 && runA.serverErrors === 0;
+  results.push({
+    figure: 'P4 raid: website verifications',
+    engine: store.kind,
+    value: `${runA.verified}/${options.visitors} in ${runA.webSeconds.toFixed(1)} s`,
+    target: `${options.visitors} in ≤ 60 s`,
+    pass: webOk,
+    note:
+      `P4 ${store.kind} run A (Discord's limits): ${options.visitors} visitors (5% VPN, 5% certain alts), ${options.concurrency} at once: ${runA.verified} verified, ${runA.failed} failed` +
+      `${Object.keys(runA.failures).length ? ` (${Object.entries(runA.failures).map(([k, v]) => `${k} ×${v}`).join(', ')})` : ''}, ${runA.serverErrors} 5xx; ` +
+      `in the first ${windowSeconds.toFixed(0)} s the Discord side made ${trafficA.total} bot calls (${Object.entries(trafficA.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${trafficA.tooMany} answered 429; ` +
+      `${joinedA} visitors had joined the guild and ${rolesA} had their final role`,
+  });
+
+  // ---- run B: compressed windows, driven to the end
+  const storeB = options.secondStore ? await options.secondStore() : undefined;
+  let b: { discord: ExternalDiscord; product: ProductProcess } | undefined;
+  try {
+    if (!storeB) throw new Error('no second store for run B');
+    b = await startRaidProduct(storeB, { timeScale: 0.02, buckets: OAUTH_LIFTED });
+    const emulator = b.discord.emulator;
+    const panel = await waitForPanel(emulator);
+    const visitors = raidVisitors(emulator, options.visitors, 'settle');
+    const target = createSiteTarget(b.product.url, options.concurrency * 2);
+    const logStart = emulator.state.requestLog.length;
+    const started = performance.now();
+    const run = await runWebRaid(target, emulator, visitors, options.concurrency);
+    target.agent.destroy();
+    const deadline = started + 15 * 60_000;
+    let settledAt = Number.NaN;
+    const productUrl = b.product.url;
+    {
+      for (;;) {
+        await clickJoined(emulator, panel, visitors);
+        const wrong = visitors.filter((v) => v.verified && roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]);
+        const depth = wrong.length === 0 ? await outboxDepth(productUrl) : { pending: 1, running: 0 };
+        if (wrong.length === 0 && depth.pending + depth.running === 0) {
+          settledAt = performance.now();
+          break;
+        }
+        if (performance.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      const traffic = discordTraffic(emulator, logStart);
+      const wrong = visitors.filter((v) => v.verified && roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]);
+      const failedActions = (await outboxDepth(productUrl)).failed;
+      const settle = settleAtDiscordLimits(traffic.byBucket, traffic.total);
+      const settledSeconds = (settledAt - started) / 1000;
+      const perMember = traffic.total / Math.max(1, run.verified);
+      results.push({
+        figure: 'P4 raid: Discord side settles',
+        engine: store.kind,
+        value: Number.isNaN(settledAt) ? 'not settled' : `${run.verified - wrong.length}/${run.verified} right roles, 0 lost`,
+        target: 'all right roles, 0 × 429',
+        pass: !Number.isNaN(settledAt) && wrong.length === 0 && traffic.tooMany === 0 && failedActions === 0 && run.verified === options.visitors,
+        note:
+          `P4 ${store.kind} run B (Discord's windows ×0.02): web part ${run.verified}/${options.visitors} in ${run.webSeconds.toFixed(1)} s; ` +
+          `Discord side settled ${Number.isNaN(settledAt) ? 'NOT within 15 min' : `after ${settledSeconds.toFixed(0)} s`} with ${traffic.total} bot calls (${perMember.toFixed(1)} per member: ` +
+          `${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${traffic.tooMany} × 429, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
+          `at Discord's real limits these calls need ≥ ${(settle.seconds / 60).toFixed(0)} min (bottleneck ${settle.bottleneck})`,
+      });
+      results.push({
+        figure: 'P4 raid: Discord settle time at real limits',
+        engine: store.kind,
+        value: `≥ ${(settle.seconds / 60).toFixed(0)} min (projected)`,
+        target: 'info (brief: say if ≫ 60 s)',
+        pass: null,
+        note: `P4 ${store.kind}: bottleneck ${settle.bottleneck}; run A measured ${trafficA.total} bot calls in its first ${windowSeconds.toFixed(0)} s at the real limits`,
+      });
+    }
+  } catch (error) {
+    results.push({ figure: 'P4 raid: Discord side settles', engine: store.kind, value: 'error', target: 'all right roles, 0 × 429', pass: false, note: `P4 ${store.kind} run B: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+  } finally {
+    await b?.product.stop();
+    await b?.discord.close();
+    await storeB?.dispose().catch(() => undefined);
+  }
+  return results;
+}

@@ -1,0 +1,215 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
+import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
+import type { BenchStore } from './engines';
+
+/** The repository root, from the TypeScript sources (jest) or from dist/scripts/bench. */
+export function repoRoot(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'gatekeeper') return dir;
+  }
+  throw new Error('cannot find the gatekeeper repository root');
+}
+
+/**
+ * Discord and proxycheck.io emulated in THIS process, so the product under test can run
+ * as a child process (and be killed) while the emulators keep their state: the
+ * product is started in non-sandbox mode and pointed at them through its environment,
+ * exactly as it would be pointed at discord.com (DISCORD_API_URL's origin serves the
+ * OAuth2 authorize page).
+ */
+export interface ExternalDiscord {
+  emulator: DiscordEmulator;
+  proxycheck: ProxycheckEmulator;
+  /** the product's environment for these emulators */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startExternalDiscord(options: { rateLimits?: RateLimitOption } = {}): Promise<ExternalDiscord> {
+  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true });
+  const proxycheck = await createProxycheckEmulator();
+  return {
+    emulator,
+    proxycheck,
+    env: {
+      DISCORD_BOT_TOKEN: emulator.application.botToken,
+      DISCORD_CLIENT_ID: emulator.application.clientId,
+      DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
+      DISCORD_GUILD_ID: emulator.guild.id,
+      DISCORD_API_URL: emulator.apiBase,
+      PROXYCHECK_URL: proxycheck.url,
+      PROXYCHECK_API_KEY: 'bench-key',
+    },
+    async close() {
+      await emulator.close();
+      await proxycheck.close();
+    },
+  };
+}
+
+export interface ServerFlowStats {
+  id: string;
+  handlerMs: number;
+  outboundMs: number;
+  requests: number;
+  routes: Record<string, number>;
+}
+
+export interface ProductProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** the last lines the product wrote (stdout and stderr) */
+  output(): string[];
+  /** per-flow server timings (needs `probe: true`) */
+  flowStats(): Promise<ServerFlowStats[]>;
+  resetFlowStats(): Promise<void>;
+  /** resident set size from /proc (kB → bytes) */
+  rssBytes(): number;
+  /** user + system CPU seconds the process has used so far */
+  cpuSeconds(): number;
+  /** SIGTERM and wait for the exit (graceful shutdown) */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for the exit: the crash of the kill -9 drill */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export interface StartProductOptions {
+  store: BenchStore;
+  /** extra environment (emulator variables, TRUST_PROXY, SERVICES …) */
+  env?: Record<string, string>;
+  /** 'dist' runs the build (bench); 'tsx' runs the TypeScript sources (jest drills) */
+  entry?: 'dist' | 'tsx';
+  /** preload scripts/bench/server-probe.cjs */
+  probe?: boolean;
+  /** write a V8 CPU profile into this folder when the process exits */
+  cpuProfileDir?: string;
+  readyTimeoutMs?: number;
+  /** the port to listen on (0 = any; a restart passes the previous one) */
+  port?: number;
+}
+
+const READY = /Gatekeeper is running at (\S+)/;
+
+export async function startProduct(options: StartProductOptions): Promise<ProductProcess> {
+  const root = repoRoot();
+  const entry = options.entry ?? 'dist';
+  const args: string[] = [];
+  if (options.probe) args.push('--require', path.join(root, 'scripts/bench/server-probe.cjs'));
+  if (options.cpuProfileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
+  if (entry === 'tsx') args.push('--import', 'tsx', path.join(root, 'src/index.ts'));
+  else args.push(path.join(root, 'dist/src/index.js'));
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(options.port ?? 0),
+    SANDBOX_DISCORD_PORT: '0',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: options.store.dataDir,
+    ...(options.store.databaseUrl ? { DATABASE_URL: options.store.databaseUrl } : {}),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const lines: string[] = [];
+  let url: string | undefined;
+  let onReady: ((url: string) => void) | undefined;
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      if (lines.length > 400) lines.splice(0, 100);
+      const match = READY.exec(line);
+      if (match && !url) {
+        url = match[1]!;
+        onReady?.(url);
+      }
+    }
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const requests = new Map<string, (message: Record<string, unknown>) => void>();
+  child.on('message', (message: Record<string, unknown>) => {
+    const id = String(message.id ?? '');
+    requests.get(id)?.(message);
+    requests.delete(id);
+  });
+  const ask = <T>(type: string, pick: (message: Record<string, unknown>) => T): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const id = crypto.randomBytes(6).toString('hex');
+      const timer = setTimeout(() => {
+        requests.delete(id);
+        reject(new Error(`the product did not answer ${type} (is the probe loaded?)`));
+      }, 10_000);
+      requests.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(pick(message));
+      });
+      child.send({ type, id });
+    });
+
+  const readyTimeout = options.readyTimeoutMs ?? 600_000;
+  const readyUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the product did not start within ${readyTimeout} ms:\n${lines.slice(-30).join('\n')}`)), readyTimeout);
+    onReady = (found) => {
+      clearTimeout(timer);
+      resolve(found);
+    };
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the product exited (${code}) before it was ready:\n${lines.slice(-30).join('\n')}`));
+    });
+  });
+
+  const procStatus = (field: string) => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+      return match ? Number(match[1]) * 1024 : Number.NaN;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const ticks = 100; // USER_HZ on Linux
+  return {
+    url: readyUrl,
+    pid: child.pid!,
+    child,
+    output: () => [...lines],
+    flowStats: () => ask('bench:flows', (m) => m.flows as ServerFlowStats[]),
+    resetFlowStats: () => ask('bench:reset', () => undefined),
+    rssBytes: () => procStatus('VmRSS'),
+    cpuSeconds: () => {
+      try {
+        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / ticks;
+      } catch {
+        return Number.NaN;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+    exited,
+  };
+}

@@ -1,0 +1,75 @@
+// Preloaded into the product process by the bench (`node --require scripts/bench/server-probe.cjs
+// dist/src/index.js`); no product code changes. For every HTTP request carrying an
+// `x-bench-flow` header it measures, inside the server:
+//   - handler time: from the request event to the end of the response;
+//   - outbound time: the calls the request itself makes to Discord's OAuth2 token and
+//     /users/@me endpoints and to proxycheck (undici's diagnostics channels, which both
+//     @discordjs/rest and fetch publish), attributed to the request through AsyncLocalStorage;
+// and sums both per flow id, so the bench can report the time our server adds to a flow
+// (handler minus outbound). The parent asks for the totals over the IPC channel.
+'use strict';
+const { AsyncLocalStorage } = require('node:async_hooks');
+const diagnostics = require('node:diagnostics_channel');
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
+
+const storage = new AsyncLocalStorage();
+/** flow id → { handlerMs, outboundMs, requests, routes: { 'GET /oauth/callback': handler ms } } */
+const flows = new Map();
+const pending = new WeakMap();
+// only the flow's own calls: the outbox worker, nudged from inside a request, must not count
+const COUNTED = /\/oauth2\/token|\/users\/@me|\/v2\//;
+
+function routeOf(req) {
+  return `${req.method} ${(req.url || '').split('?')[0]}`;
+}
+
+const originalEmit = http.Server.prototype.emit;
+http.Server.prototype.emit = function emit(event, req, res) {
+  if (event !== 'request' || !req || !req.headers || typeof req.headers['x-bench-flow'] !== 'string') {
+    return originalEmit.apply(this, arguments);
+  }
+  const store = { flow: req.headers['x-bench-flow'], route: routeOf(req), started: performance.now(), outboundMs: 0 };
+  res.once('finish', () => {
+    const handlerMs = performance.now() - store.started;
+    let flow = flows.get(store.flow);
+    if (!flow) {
+      flow = { handlerMs: 0, outboundMs: 0, requests: 0, routes: {} };
+      flows.set(store.flow, flow);
+    }
+    flow.handlerMs += handlerMs;
+    flow.outboundMs += store.outboundMs;
+    flow.requests += 1;
+    flow.routes[store.route] = (flow.routes[store.route] || 0) + handlerMs - store.outboundMs;
+  });
+  const args = arguments;
+  return storage.run(store, () => originalEmit.apply(this, args));
+};
+
+diagnostics.subscribe('undici:request:create', ({ request }) => {
+  const store = storage.getStore();
+  if (!store || !COUNTED.test(String(request.path))) return;
+  pending.set(request, { store, started: performance.now() });
+});
+const finish = ({ request }) => {
+  const entry = pending.get(request);
+  if (!entry) return;
+  pending.delete(request);
+  entry.store.outboundMs += performance.now() - entry.started;
+};
+diagnostics.subscribe('undici:request:trailers', finish);
+diagnostics.subscribe('undici:request:error', finish);
+
+process.on('message', (message) => {
+  if (!message || typeof message !== 'object') return;
+  if (message.type === 'bench:flows') {
+    process.send({ type: 'bench:flows', id: message.id, flows: [...flows.entries()].map(([id, f]) => ({ id, ...f })) });
+  } else if (message.type === 'bench:reset') {
+    flows.clear();
+    process.send({ type: 'bench:reset', id: message.id });
+  } else if (message.type === 'bench:memory') {
+    process.send({ type: 'bench:memory', id: message.id, memory: process.memoryUsage() });
+  }
+});
+// the IPC channel must not keep the product alive when it wants to exit
+if (process.channel) process.channel.unref();

@@ -1,0 +1,31 @@
+import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, formatDrills, type DrillResult } from './drills';
+
+/**
+ * The reliability drills in their short form (issue 7), in `npm test`: the product runs
+ * from its TypeScript sources as a child process, the Discord and proxycheck emulators in
+ * this process. Minutes-long faults and the PostgreSQL cluster restart are the long form:
+ * `node dist/scripts/drills/index.js [--restart-cluster]`.
+ */
+
+jest.setTimeout(120_000);
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+function expectPassed(result: DrillResult) {
+  // on failure the received value is the drill's report: what it saw, fact by fact
+  expect(result.ok ? 'passed' : formatDrills([result])).toBe('passed');
+}
+
+describe('reliability drills (short form)', () => {
+  it('kill -9 mid-raid: every verification that reached /rules is stored and its Discord actions complete after the restart [pglite]', async () => {
+    expectPassed(await drillKillDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
+  });
+
+  it('Discord 500s and hangs, proxycheck down: no visitor sees a 5xx, queued actions complete afterwards [pglite]', async () => {
+    expectPassed(await drillDiscordFaults({ engine: 'pglite', entry: 'tsx', visitorsPerPhase: 4, faultMs: 2_000, settleMs: 40_000 }));
+  });
+
+  (serverUrl ? it : it.skip)('PostgreSQL connections terminated while serving: the product recovers without a restart [postgres]', async () => {
+    expectPassed(await drillDatabaseRestart({ engine: 'postgres', serverUrl: serverUrl!, entry: 'tsx', visitors: 8, settleMs: 30_000 }));
+  });
+});

@@ -1,0 +1,320 @@
+import { performance } from 'node:perf_hooks';
+import { openPostgres, type EngineKind } from '../../src/db/client';
+import { adminUrlOf, createStore, type BenchStore } from '../bench/engines';
+import { outboxDepth } from '../bench/p4-raid';
+import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess, type StartProductOptions } from '../bench/product-process';
+import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from '../bench/visitor-client';
+
+/**
+ * Reliability drills (issue 7): the product runs as a child process on a real store,
+ * Discord and proxycheck.io are the emulators in this process, and something breaks on
+ * purpose while visitors verify. Each drill returns what it saw; `ok` is the verdict.
+ * The same code runs the long form (`node dist/scripts/drills/index.js`) and the short
+ * form jest runs in `npm test` (scripts/drills/drills.int.test.ts).
+ */
+
+export interface DrillResult {
+  drill: string;
+  engine: EngineKind;
+  ok: boolean;
+  /** one line per fact checked */
+  facts: string[];
+}
+
+export interface DrillOptions {
+  engine: EngineKind;
+  /** a PostgreSQL server URL (postgres engine, drill 3) */
+  serverUrl?: string;
+  /** 'tsx' under jest (no build needed), 'dist' from the CLI */
+  entry: StartProductOptions['entry'];
+  log?: (line: string) => void;
+}
+
+// Discord's windows compressed 50× (same counts per window) so the Discord side of a drill
+// settles in seconds; the OAuth2 token bucket (one 50/s bucket for all anonymous callers
+// in the emulator, per address at Discord) lifted. The drills test failure handling, not pacing.
+const DRILL_RATE_LIMITS = { timeScale: 0.02, buckets: { oauth: { limit: 1_000_000, windowMs: 1000 } } };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Rig {
+  store: BenchStore;
+  discord: ExternalDiscord;
+  product: ProductProcess;
+  target: SiteTarget;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openRig(options: DrillOptions, label: string, env: Record<string, string> = {}): Promise<Rig> {
+  const store = await createStore(options.engine, { serverUrl: options.serverUrl, label });
+  const discord = await startExternalDiscord({ rateLimits: DRILL_RATE_LIMITS });
+  const rig: Rig = {
+    store,
+    discord,
+    product: undefined as unknown as ProductProcess,
+    target: undefined as unknown as SiteTarget,
+    async start() {
+      rig.product = await startProduct({ store, entry: options.entry, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs', ...env } });
+      rig.target = createSiteTarget(rig.product.url, 64);
+    },
+    async close() {
+      rig.target?.agent.destroy();
+      await rig.product?.stop().catch(() => undefined);
+      await discord.close().catch(() => undefined);
+      await store.dispose().catch(() => undefined);
+    },
+  };
+  try {
+    await rig.start();
+  } catch (error) {
+    await rig.close();
+    throw error;
+  }
+  return rig;
+}
+
+interface DrillVisitor {
+  n: number;
+  userId: string;
+  address: string;
+  fingerprint: ReturnType<typeof buildBenchFingerprint>;
+  outcome?: FlowOutcome;
+  error?: string;
+}
+
+function makeVisitors(rig: Rig, count: number, prefix: string, offset: number): DrillVisitor[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = offset + i;
+    return { n, userId: rig.discord.emulator.createUser({ username: `${prefix}${n}` }).id, address: visitorAddress(n), fingerprint: buildBenchFingerprint(`${prefix}-device-${n}`) };
+  });
+}
+
+async function verifyAll(rig: Rig, visitors: DrillVisitor[], concurrency: number, options: { timeoutMs?: number; stop?: () => boolean } = {}): Promise<void> {
+  const queue = [...visitors];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let v = queue.shift(); v; v = queue.shift()) {
+        if (options.stop?.()) return;
+        try {
+          v.outcome = await runVisitorFlow(rig.target, rig.discord.emulator, { userId: v.userId, address: v.address, fingerprint: v.fingerprint, timeoutMs: options.timeoutMs ?? 30_000 });
+        } catch (error) {
+          v.error = error instanceof Error ? error.message : String(error);
+        }
+      }
+    }),
+  );
+}
+
+const serverErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s >= 500)).length;
+const reachedRules = (v: DrillVisitor) => v.outcome?.landedOn === '/rules';
+const joined = (rig: Rig, v: DrillVisitor) => rig.discord.emulator.state.guild.members.has(v.userId);
+
+/** Waits until every visitor in `expected` has joined the guild and the outbox is empty; the time it took, or null. */
+async function waitForDiscord(rig: Rig, expected: DrillVisitor[], timeoutMs: number): Promise<number | null> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (expected.every((v) => joined(rig, v))) {
+      const depth = await outboxDepth(rig.product.url).catch(() => null);
+      if (depth && depth.pending + depth.running === 0) return performance.now() - started;
+    }
+    await sleep(250);
+  }
+  return null;
+}
+
+async function countWhere(store: BenchStore, sql: string, params: unknown[] = []): Promise<number> {
+  const database = await store.open();
+  try {
+    return Number((await database.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Drill 1: kill -9 in the middle of a raid, start again on the same store. Every
+ * visitor whose callback answered 303 → /rules must be stored, and its Discord actions
+ * (guild join with the Unverified role) must complete after the restart.
+ */
+export async function drillKillDuringRaid(options: DrillOptions & { visitors: number; settleMs: number }): Promise<DrillResult> {
+  const facts: string[] = [];
+  const rig = await openRig(options, 'kill');
+  try {
+    const visitors = makeVisitors(rig, options.visitors, 'kill', 1);
+    const killAfter = Math.floor(options.visitors / 2);
+    let killed = false;
+    const raid = verifyAll(rig, visitors, 16, { timeoutMs: 15_000, stop: () => killed });
+    // kill -9 once half the visitors are through the callback: others are mid-flow, the outbox is busy
+    while (!killed) {
+      if (visitors.filter(reachedRules).length >= killAfter) {
+        await rig.product.kill();
+        killed = true;
+      }
+      await sleep(20);
+    }
+    await raid;
+    const stored = visitors.filter(reachedRules);
+    const interrupted = visitors.filter((v) => v.outcome && !reachedRules(v)).length + visitors.filter((v) => v.error).length;
+    facts.push(`killed with ${stored.length}/${options.visitors} callbacks done (${interrupted} flows cut off, ${stored.filter((v) => joined(rig, v)).length} already in the guild)`);
+
+    const restartedAt = performance.now();
+    await rig.start();
+    facts.push(`restarted in ${((performance.now() - restartedAt) / 1000).toFixed(1)} s`);
+    const settled = await waitForDiscord(rig, stored, options.settleMs);
+    facts.push(settled === null ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s` : `every stored verification's Discord actions completed ${(settled / 1000).toFixed(1)} s after the restart`);
+    const wrongRoles = stored.filter((v) => (rig.discord.emulator.state.memberRoleNames(v.userId) ?? []).join() !== 'Unverified').length;
+    facts.push(`${wrongRoles} stored visitors without exactly the Unverified role`);
+
+    // the rest of the raid goes through on the restarted server
+    const rest = visitors.filter((v) => !reachedRules(v)).map((v) => ({ ...v, outcome: undefined, error: undefined }));
+    await verifyAll(rig, rest, 16);
+    const after = rest.filter(reachedRules).length;
+    facts.push(`${after}/${rest.length} cut-off visitors verified after the restart`);
+    const afterErrors = serverErrors(rest);
+    await rig.product.stop();
+
+    const ids = stored.map((v) => v.userId);
+    const inDb = await countWhere(rig.store, 'select count(*)::int as n from members where discord_id = any($1::text[])', [ids]);
+    const failedActions = await countWhere(rig.store, "select count(*)::int as n from discord_outbox where status = 'failed'");
+    facts.push(`${inDb}/${stored.length} verifications that got their 303 → /rules are stored; ${failedActions} Discord actions failed for good`);
+    return {
+      drill: 'kill -9 mid-raid, restart',
+      engine: options.engine,
+      ok: inDb === stored.length && settled !== null && wrongRoles === 0 && failedActions === 0 && after === rest.length && afterErrors === 0 && stored.length > 0,
+      facts,
+    };
+  } finally {
+    await rig.close();
+  }
+}
+
+/**
+ * Drill 2: Discord answers 500s, then hangs, then proxycheck.io is down, each for
+ * `faultMs`, while visitors verify. No visitor may see a 5xx; the Discord actions
+ * queued during a fault must complete afterwards; without proxycheck the failure policy
+ * (VPN_CHECK_FAILURE=allow: verified, flagged) applies.
+ */
+export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPhase: number; faultMs: number; settleMs: number }): Promise<DrillResult> {
+  const facts: string[] = [];
+  const rig = await openRig(options, 'faults');
+  let ok = true;
+  try {
+    const { emulator, proxycheck } = rig.discord;
+    let offset = 1;
+    const phase = async (name: string, begin: () => void, end: () => void, expectRules: boolean) => {
+      const visitors = makeVisitors(rig, options.visitorsPerPhase, 'fault', offset);
+      offset += options.visitorsPerPhase;
+      begin();
+      const faultStarted = performance.now();
+      const running = verifyAll(rig, visitors, 8, { timeoutMs: 60_000 });
+      // keep the fault on for its whole duration, however fast the visitors are
+      await Promise.all([running, sleep(options.faultMs)]);
+      end();
+      const faultSeconds = (performance.now() - faultStarted) / 1000;
+      const errors = serverErrors(visitors) + visitors.filter((v) => v.error).length;
+      const atRules = visitors.filter(reachedRules);
+      const settled = await waitForDiscord(rig, atRules, options.settleMs);
+      const phaseOk = errors === 0 && settled !== null && (!expectRules || atRules.length === visitors.length);
+      ok &&= phaseOk;
+      facts.push(
+        `${name} for ${faultSeconds.toFixed(0)} s: ${atRules.length}/${visitors.length} visitors reached /rules, ${visitors.filter((v) => v.outcome?.landedOn === '/error').length} were sent to /error, ${errors} saw a 5xx or no answer; ` +
+          (settled === null ? `their Discord actions did NOT complete within ${options.settleMs / 1000} s` : `their Discord actions completed ${(settled / 1000).toFixed(1)} s after the fault ended`),
+      );
+      return visitors;
+    };
+
+    // bot calls (guild joins, roles, log messages) fail; sign-in itself keeps working
+    const botRoutes = /^\/(guilds|channels)\//;
+    await phase('Discord REST answering 500', () => emulator.faults.set('error500', { routes: botRoutes }), () => emulator.faults.set('none'), true);
+    await phase('Discord REST hanging', () => emulator.faults.set('hang', { routes: botRoutes }), () => emulator.faults.set('none'), true);
+    // sign-in itself fails: visitors must land on /error, never on a 500
+    await phase('Discord OAuth2 answering 500', () => emulator.faults.set('error500', { routes: /^\/oauth2\/|^\/users\/@me/ }), () => emulator.faults.set('none'), false);
+    const vpnDown = await phase('proxycheck.io answering errors', () => proxycheck.setFault('error'), () => proxycheck.setFault('none'), true);
+    await phase('proxycheck.io hanging', () => proxycheck.setFault('hang'), () => proxycheck.setFault('none'), true);
+
+    await rig.product.stop();
+    const flagged = await countWhere(
+      rig.store,
+      "select count(*)::int as n from verification_attempts a join members m on m.id = a.member_id where m.discord_id = any($1::text[]) and a.vpn_check_failed and a.outcome = 'verified'",
+      [vpnDown.map((v) => v.userId)],
+    );
+    const failedActions = await countWhere(rig.store, "select count(*)::int as n from discord_outbox where status = 'failed'");
+    facts.push(`failure policy 'allow': ${flagged}/${vpnDown.length} verified while proxycheck answered errors, each flagged vpn_check_failed for staff; ${failedActions} Discord actions failed for good`);
+    ok &&= flagged === vpnDown.length && failedActions === 0;
+    return { drill: 'Discord 500s/hangs, proxycheck down', engine: options.engine, ok, facts };
+  } finally {
+    await rig.close();
+  }
+}
+
+/**
+ * Drill 3: the database goes away under a serving product, which must recover by
+ * itself (no restart): every connection of its database terminated (short form), or
+ * the PostgreSQL cluster restarted (long form, `restartCluster`). Visitors keep coming
+ * during and after; afterwards every flow must succeed and the Discord side keep going.
+ */
+export async function drillDatabaseRestart(options: DrillOptions & { visitors: number; restartCluster?: () => Promise<void>; settleMs: number }): Promise<DrillResult> {
+  if (options.engine !== 'postgres' || !options.serverUrl) throw new Error('drill 3 needs the PostgreSQL engine');
+  const facts: string[] = [];
+  const rig = await openRig(options, 'pgrestart');
+  try {
+    const before = makeVisitors(rig, options.visitors, 'pg', 1);
+    await verifyAll(rig, before, 8);
+    facts.push(`before: ${before.filter(reachedRules).length}/${before.length} verified`);
+
+    const during = makeVisitors(rig, options.visitors, 'pg', 1 + options.visitors);
+    const traffic = verifyAll(rig, during, 8, { timeoutMs: 60_000 });
+    await sleep(200);
+    const disruptedAt = performance.now();
+    if (options.restartCluster) {
+      await options.restartCluster();
+      facts.push(`PostgreSQL cluster restarted in ${((performance.now() - disruptedAt) / 1000).toFixed(1)} s`);
+    } else {
+      const killed = await terminateConnections(options.serverUrl, rig.store.databaseUrl!);
+      facts.push(`terminated ${killed} server connections of the product's database`);
+    }
+    await traffic;
+    const duringErrors = serverErrors(during);
+    const finished = during.filter((v) => v.outcome?.completed).length;
+    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed), ${during.filter((v) => v.error).length} got no answer`);
+
+    const after = makeVisitors(rig, options.visitors, 'pg', 1 + 2 * options.visitors);
+    const recoveredAt = performance.now();
+    await verifyAll(rig, after, 8);
+    const afterOk = after.filter(reachedRules).length;
+    facts.push(`after: ${afterOk}/${after.length} verified (the first within ${((performance.now() - recoveredAt) / 1000).toFixed(1)} s), ${serverErrors(after)} saw a 5xx, process pid unchanged: ${rig.product.child.exitCode === null}`);
+    if (serverErrors(after) > 0) {
+      const errors = rig.product.output().filter((line) => line.includes('"level":50')).slice(-3);
+      facts.push(`the product's last errors: ${errors.map((l) => l.slice(0, 300)).join(' | ') || 'none logged'}`);
+    }
+    const settled = await waitForDiscord(rig, [...before, ...during, ...after].filter(reachedRules), options.settleMs);
+    facts.push(settled === null ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s` : `every verification's Discord actions completed (${(settled / 1000).toFixed(1)} s after the last visitor)`);
+    const health = await fetch(`${rig.product.url}/readyz`).then((r) => r.status).catch(() => 0);
+    facts.push(`/readyz answers ${health}`);
+    return {
+      drill: options.restartCluster ? 'PostgreSQL cluster restart' : 'PostgreSQL connections terminated',
+      engine: 'postgres',
+      ok: afterOk === after.length && serverErrors(after) === 0 && settled !== null && health === 200,
+      facts,
+    };
+  } finally {
+    await rig.close();
+  }
+}
+
+/** pg_terminate_backend on every connection to the product's database. */
+async function terminateConnections(serverUrl: string, databaseUrl: string): Promise<number> {
+  const admin = await openPostgres({ url: adminUrlOf(serverUrl), poolMax: 1, connectTimeoutSeconds: 5 });
+  try {
+    const name = new URL(databaseUrl).pathname.slice(1);
+    const { rows } = await admin.query<{ n: number }>('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await admin.close();
+  }
+}
+
+export function formatDrills(results: DrillResult[]): string {
+  return results.map((r) => `${r.ok ? 'PASS' : 'FAIL'}  ${r.drill} [${r.engine}]\n${r.facts.map((f) => `      - ${f}`).join('\n')}`).join('\n');
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `npm test`: jest for the server, web and end-to-end projects. Integration tests also run
+// on the PostgreSQL server when one answers on 127.0.0.1:5432 (or TEST_DATABASE_URL is set);
+// end-to-end tests run when Chromium is installed. Both say clearly when they are skipped.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const args = process.argv.slice(2);
+const e2eOnly = args.includes('--e2e');
+const passthrough = args.filter((a) => a !== '--e2e');
+
+function reachable(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(800, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const env = { ...process.env };
+if (!env.TEST_DATABASE_URL && (await reachable('127.0.0.1', 5432))) env.TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+console.log(
+  env.TEST_DATABASE_URL
+    ? `Integration tests run on PGlite and on PostgreSQL (${new URL(env.TEST_DATABASE_URL).host}).`
+    : 'PostgreSQL is not reachable on 127.0.0.1:5432: integration tests run on PGlite only (set TEST_DATABASE_URL to include a server).',
+);
+
+const chromium = env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+const projects = e2eOnly ? ['e2e'] : ['server', 'web'];
+if (chromium) {
+  env.CHROMIUM_PATH = chromium;
+  if (!e2eOnly) projects.push('e2e');
+  console.log(`End-to-end tests drive ${chromium}.`);
+} else {
+  console.log('Chromium is not installed: end-to-end tests are SKIPPED (apt-get install chromium to run them).');
+  if (e2eOnly) process.exit(1);
+}
+if (projects.includes('e2e')) {
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-build.mjs')], { cwd: root, stdio: 'inherit', env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const report = path.join(os.tmpdir(), `gatekeeper-jest-${process.pid}.json`);
+const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const result = spawnSync(process.execPath, [jest, '--selectProjects', ...projects, '--json', `--outputFile=${report}`, ...passthrough], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
+try {
+  const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
+  console.log(`jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`);
+  fs.rmSync(report, { force: true });
+} catch {
+  // jest could not write its report (it crashed): its exit code says enough
+}
+process.exit(result.status ?? 1);
