@@ -1,0 +1,66 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+/** Runs the real entry point with the given environment (no .env, no inherited settings). */
+function start(env: Record<string, string>) {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
+  const result = spawnSync(tsx, [path.join(root, 'src/index.ts')], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, encoding: 'utf8', timeout: 60_000 });
+  fs.rmSync(cwd, { recursive: true, force: true });
+  return result;
+}
+
+describe('the process at boot', () => {
+  it('exits 1 with one clear line naming an invalid variable', () => {
+    const result = start({ PORT: 'not-a-port' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('gatekeeper: Invalid environment variable PORT: Invalid input: expected number, received NaN');
+  }, 60_000);
+
+  it('exits 1 with one clear line when the database cannot be reached', () => {
+    const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATABASE_CONNECT_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'silent' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);
+  }, 60_000);
+});
+
+describe('the running process', () => {
+  it('serves, then on SIGTERM stops accepting, closes the database and exits 0, releasing the data folder', async () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
+    const child = spawn(tsx, [path.join(root, 'src/index.ts')], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: '0', SERVICES: 'web,bot', LOG_LEVEL: 'info' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 45_000);
+        const check = () => {
+          const match = /Gatekeeper is running at (http:\/\/[^\s]+)/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          } else setTimeout(check, 100);
+        };
+        check();
+      });
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      expect(fs.existsSync(path.join(cwd, 'data', 'gatekeeper.lock'))).toBe(true);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      expect(output).toContain('shutting down');
+      expect(fs.existsSync(path.join(cwd, 'data', 'gatekeeper.lock'))).toBe(false);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
