@@ -1,4 +1,9 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
+
+// Lazy routes load their chunk before they render: on a busy machine that takes more than
+// the default 1 s of findBy/waitFor. A real failure still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no TextEncoder/TextDecoder; react-router needs them at import time.
 const nodeUtil = jest.requireActual<{ TextEncoder: typeof TextEncoder; TextDecoder: typeof TextDecoder }>('util');
