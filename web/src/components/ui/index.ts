@@ -13,6 +13,7 @@ export * from './label';
 export * from './page-shell';
 export * from './select';
 export * from './spinner';
+export * from './text-field';
 export * from './textarea';
 export * from './toast';
 export * from './tooltip';

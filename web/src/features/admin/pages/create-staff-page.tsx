@@ -3,9 +3,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { PageShell } from '@/components/ui/page-shell';
+import { TextField } from '@/components/ui/text-field';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
 import { useStaffActions } from '../api/staff';
@@ -30,7 +29,7 @@ export default function CreateStaffPage() {
   const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState(false);
   const returnTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const ids = { username: useId(), password: useId(), hint: useId(), problem: useId() };
+  const ids = { username: useId(), password: useId(), problem: useId() };
 
   useEffect(() => () => clearTimeout(returnTimer.current), []);
 
@@ -72,36 +71,29 @@ export default function CreateStaffPage() {
                 Returning to the dashboard...
               </Alert>
             ) : null}
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.username}>Username</Label>
-              <Input
-                id={ids.username}
-                name="username"
-                autoComplete="off"
-                maxLength={32}
-                value={username}
-                disabled={submitting || created}
-                onChange={(event) => setUsername(event.target.value)}
-                aria-invalid={problem === 'Please fill in all fields' && !username.trim() ? true : undefined}
-              />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.password}>Password</Label>
-              <Input
-                id={ids.password}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                disabled={submitting || created}
-                onChange={(event) => setPassword(event.target.value)}
-                aria-describedby={ids.hint}
-                aria-invalid={problem !== null && (!password || [...password].length < MIN_PASSWORD_LENGTH) ? true : undefined}
-              />
-              <p id={ids.hint} className="text-xs text-muted">
-                Password must be at least 8 characters long
-              </p>
-            </div>
+            <TextField
+              id={ids.username}
+              label="Username"
+              name="username"
+              autoComplete="off"
+              maxLength={32}
+              value={username}
+              disabled={submitting || created}
+              onChange={(event) => setUsername(event.target.value)}
+              invalid={problem === 'Please fill in all fields' && !username.trim()}
+            />
+            <TextField
+              id={ids.password}
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              disabled={submitting || created}
+              onChange={(event) => setPassword(event.target.value)}
+              hint="Password must be at least 8 characters long"
+              invalid={problem !== null && (!password || [...password].length < MIN_PASSWORD_LENGTH)}
+            />
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Link to="/admin" className={buttonVariants({ variant: 'secondary' })}>
                 Cancel

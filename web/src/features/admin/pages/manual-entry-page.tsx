@@ -8,6 +8,7 @@ import { FieldError } from '@/components/ui/field-error';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageShell } from '@/components/ui/page-shell';
+import { TextField } from '@/components/ui/text-field';
 import { SimpleSelect } from '@/components/ui/select';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
@@ -173,35 +174,29 @@ export default function ManualEntryPage() {
               </section>
             ) : null}
 
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.username}>Username</Label>
-              <Input
-                id={ids.username}
-                name="username"
-                autoComplete="off"
-                maxLength={100}
-                value={form.username}
-                disabled={busy}
-                onChange={(event) => update('username', event.target.value)}
-                aria-invalid={errors.username ? true : undefined}
-                aria-describedby={errors.username ? `${ids.username}-error` : undefined}
-              />
-              <FieldError id={`${ids.username}-error`} message={errors.username} />
-            </div>
+            <TextField
+              id={ids.username}
+              label="Username"
+              name="username"
+              autoComplete="off"
+              maxLength={100}
+              value={form.username}
+              disabled={busy}
+              onChange={(event) => update('username', event.target.value)}
+              error={errors.username}
+            />
 
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.avatarUrl}>Avatar URL (optional)</Label>
-              <Input
-                id={ids.avatarUrl}
-                name="avatarUrl"
-                type="url"
-                autoComplete="off"
-                placeholder="https://cdn.discordapp.com/avatars/..."
-                value={form.avatarUrl}
-                disabled={busy}
-                onChange={(event) => update('avatarUrl', event.target.value)}
-              />
-            </div>
+            <TextField
+              id={ids.avatarUrl}
+              label="Avatar URL (optional)"
+              name="avatarUrl"
+              type="url"
+              autoComplete="off"
+              placeholder="https://cdn.discordapp.com/avatars/..."
+              value={form.avatarUrl}
+              disabled={busy}
+              onChange={(event) => update('avatarUrl', event.target.value)}
+            />
 
             <div className="grid gap-5 sm:grid-cols-3">
               <div className="flex flex-col gap-2">

@@ -2,10 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError } from '@/components/ui/field-error';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { CenteredCardPage } from '@/components/ui/page-shell';
+import { TextField } from '@/components/ui/text-field';
 import { ApiError, apiErrorMessage } from '@/lib/api';
 import { useStaffAuth } from '../api/session';
 
@@ -65,35 +63,27 @@ export default function StaffLoginPage() {
     <CenteredCardPage title="Staff Login" description="Sign in to the staff dashboard." width="sm">
       <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
         {errors.form ? <Alert variant="danger">{errors.form}</Alert> : null}
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={usernameId}>Username</Label>
-          <Input
-            id={usernameId}
-            name="username"
-            autoComplete="username"
-            required
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            aria-invalid={errors.username ? true : undefined}
-            aria-describedby={errors.username ? `${usernameId}-error` : undefined}
-          />
-          <FieldError id={`${usernameId}-error`} message={errors.username} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={passwordId}>Password</Label>
-          <Input
-            id={passwordId}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? `${passwordId}-error` : undefined}
-          />
-          <FieldError id={`${passwordId}-error`} message={errors.password} />
-        </div>
+        <TextField
+          id={usernameId}
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          error={errors.username}
+        />
+        <TextField
+          id={passwordId}
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={errors.password}
+        />
         <Button type="submit" size="lg" fullWidth loading={submitting}>
           {submitting ? 'Signing in...' : 'Sign In'}
         </Button>

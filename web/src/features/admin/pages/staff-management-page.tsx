@@ -3,9 +3,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FieldError } from '@/components/ui/field-error';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { PageShell } from '@/components/ui/page-shell';
+import { TextField } from '@/components/ui/text-field';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
 import { useStaffActions, useStaffList } from '../api/staff';
@@ -102,32 +101,28 @@ function CreateStaffCard() {
       <CardContent>
         <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.username}>Username</Label>
-              <Input
-                id={ids.username}
-                autoComplete="off"
-                maxLength={32}
-                value={username}
-                disabled={submitting}
-                onChange={(event) => setUsername(event.target.value)}
-                aria-invalid={problem && !username.trim() ? true : undefined}
-                aria-describedby={problem ? ids.problem : undefined}
-              />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.password}>Password</Label>
-              <Input
-                id={ids.password}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                disabled={submitting}
-                onChange={(event) => setPassword(event.target.value)}
-                aria-invalid={problem && !password ? true : undefined}
-                aria-describedby={problem ? ids.problem : undefined}
-              />
-            </div>
+            <TextField
+              id={ids.username}
+              label="Username"
+              autoComplete="off"
+              maxLength={32}
+              value={username}
+              disabled={submitting}
+              onChange={(event) => setUsername(event.target.value)}
+              invalid={Boolean(problem) && !username.trim()}
+              aria-describedby={problem ? ids.problem : undefined}
+            />
+            <TextField
+              id={ids.password}
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              disabled={submitting}
+              onChange={(event) => setPassword(event.target.value)}
+              invalid={Boolean(problem) && !password}
+              aria-describedby={problem ? ids.problem : undefined}
+            />
           </div>
           <FieldError id={ids.problem} message={problem} />
           <div className="flex justify-end">

@@ -2,10 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { FieldError } from '@/components/ui/field-error';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { CenteredCardPage } from '@/components/ui/page-shell';
+import { TextField } from '@/components/ui/text-field';
 import { ApiError, apiErrorMessage } from '@/lib/api';
 import { useCreateOwnerAccount, useSetupAvailability } from '../api';
 
@@ -122,54 +120,40 @@ export default function SetupPage() {
           Enter the one-time setup code that the server printed when it started (also saved in <code>setup-code.txt</code> in its data directory), then choose
           the admin username and password.
         </p>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={ids.code}>Setup code</Label>
-          <Input
-            id={ids.code}
-            name="setupCode"
-            autoComplete="one-time-code"
-            spellCheck={false}
-            value={setupCode}
-            disabled={loading}
-            onChange={(event) => setSetupCode(event.target.value)}
-            aria-invalid={fieldErrors.setupCode ? true : undefined}
-            aria-describedby={fieldErrors.setupCode ? `${ids.code}-error` : undefined}
-          />
-          <FieldError id={`${ids.code}-error`} message={fieldErrors.setupCode} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={ids.username}>Username</Label>
-          <Input
-            id={ids.username}
-            name="username"
-            autoComplete="username"
-            maxLength={32}
-            value={username}
-            disabled={loading}
-            onChange={(event) => setUsername(event.target.value)}
-            aria-invalid={fieldErrors.username ? true : undefined}
-            aria-describedby={fieldErrors.username ? `${ids.username}-error` : undefined}
-          />
-          <FieldError id={`${ids.username}-error`} message={fieldErrors.username} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={ids.password}>Password</Label>
-          <Input
-            id={ids.password}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            disabled={loading}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={fieldErrors.password ? true : undefined}
-            aria-describedby={`${ids.password}-hint${fieldErrors.password ? ` ${ids.password}-error` : ''}`}
-          />
-          <p id={`${ids.password}-hint`} className="text-xs text-muted">
-            Password must be at least 8 characters long
-          </p>
-          <FieldError id={`${ids.password}-error`} message={fieldErrors.password} />
-        </div>
+        <TextField
+          id={ids.code}
+          label="Setup code"
+          name="setupCode"
+          autoComplete="one-time-code"
+          spellCheck={false}
+          value={setupCode}
+          disabled={loading}
+          onChange={(event) => setSetupCode(event.target.value)}
+          error={fieldErrors.setupCode}
+        />
+        <TextField
+          id={ids.username}
+          label="Username"
+          name="username"
+          autoComplete="username"
+          maxLength={32}
+          value={username}
+          disabled={loading}
+          onChange={(event) => setUsername(event.target.value)}
+          error={fieldErrors.username}
+        />
+        <TextField
+          id={ids.password}
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          disabled={loading}
+          onChange={(event) => setPassword(event.target.value)}
+          error={fieldErrors.password}
+          hint="Password must be at least 8 characters long"
+        />
         <Button type="submit" size="lg" fullWidth loading={loading}>
           {loading ? 'Creating...' : 'Create Admin Account'}
         </Button>
