@@ -107,6 +107,8 @@ async function verifyAll(rig: Rig, visitors: DrillVisitor[], concurrency: number
 }
 
 const serverErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s >= 500)).length;
+/** visitors who met a 500 (a fault), as opposed to a 503 (the database briefly away) */
+const internalErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s === 500)).length;
 const reachedRules = (v: DrillVisitor) => v.outcome?.landedOn === '/rules';
 const joined = (rig: Rig, v: DrillVisitor) => rig.discord.emulator.state.guild.members.has(v.userId);
 
@@ -277,7 +279,7 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     await traffic;
     const duringErrors = serverErrors(during);
     const finished = during.filter((v) => v.outcome?.completed).length;
-    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed), ${during.filter((v) => v.error).length} got no answer`);
+    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer`);
 
     const after = makeVisitors(rig, options.visitors, 'pg', 1 + 2 * options.visitors);
     const recoveredAt = performance.now();
@@ -295,7 +297,7 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     return {
       drill: options.restartCluster ? 'PostgreSQL cluster restart' : 'PostgreSQL connections terminated',
       engine: 'postgres',
-      ok: afterOk === after.length && serverErrors(after) === 0 && settled !== null && health === 200,
+      ok: afterOk === after.length && serverErrors(after) === 0 && internalErrors(during) === 0 && settled !== null && health === 200,
       facts,
     };
   } finally {

@@ -1,12 +1,6 @@
-const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
+import { sqlState } from './db-errors';
 
-function sqlState(error: unknown): string | undefined {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
+const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
 /**
  * Runs a transaction again when PostgreSQL aborted it for a deadlock or a serialization

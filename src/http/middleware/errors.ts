@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../../logger';
+import { isDatabaseUnavailable } from '../../db/db-errors';
 import { isAppError, NotFound } from '../../errors';
 
 interface BodyParserError extends Error {
@@ -36,6 +37,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // (`/api/discord/user/%`): a URIError carrying status 400, not a server fault
     if (error instanceof URIError && parserError.status === 400) {
       res.status(400).json({ error: 'Malformed URL', code: 'bad_url' });
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      // a restart or failover of the database server: the next request gets a fresh connection
+      logger.warn({ err: error, method: req.method, path: req.path }, 'database unavailable');
+      res.status(503).set('Retry-After', '2').json({ error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' });
       return;
     }
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

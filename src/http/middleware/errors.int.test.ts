@@ -1,0 +1,64 @@
+import express from 'express';
+import request from 'supertest';
+import { openPostgres, type Database } from '../../db/client';
+import { silentLogger } from '../../logger';
+import { createTestDatabase } from '../../test-support/database';
+import { errorHandler } from './errors';
+
+function appThrowing(handler: express.RequestHandler) {
+  const app = express();
+  app.get('/probe', handler);
+  app.use(errorHandler(silentLogger));
+  return app;
+}
+
+describe('error handler', () => {
+  it('answers a lost database connection with 503 and Retry-After, never a stack', async () => {
+    for (const error of [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), new Error('Connection terminated unexpectedly'), new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) })]) {
+      const res = await request(appThrowing(() => Promise.reject(error))).get('/probe');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.body).toEqual({ error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' });
+    }
+  });
+
+  it('answers any other fault with a plain 500', async () => {
+    const res = await request(appThrowing(() => Promise.reject(Object.assign(new Error('duplicate key'), { code: '23505' })))).get('/probe');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'Internal server error', code: 'internal' });
+    expect(JSON.stringify(res.body)).not.toMatch(/at .+\.ts/);
+  });
+});
+
+(process.env.TEST_DATABASE_URL ? describe : describe.skip)('error handler [postgres]', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('answers 503 when the server terminates the connection mid-query, and the next request works', async () => {
+    const app = appThrowing(async (_req, res) => {
+      const { rows } = await database.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.5)');
+      res.json({ pid: rows[0]?.pid });
+    });
+    const pending = request(app).get('/probe');
+    const admin = await openPostgres({ url: process.env.TEST_DATABASE_URL!, connectTimeoutSeconds: 5, poolMax: 1 });
+    try {
+      const started = Date.now();
+      let killed = 0;
+      const response = pending.then((r) => r);
+      while (killed === 0 && Date.now() - started < 5000) {
+        const { rows } = await admin.query<{ n: number }>("select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where query like 'select pg_backend_pid()%' and pid <> pg_backend_pid()");
+        killed = rows[0]?.n ?? 0;
+      }
+      expect(killed).toBe(1);
+      expect((await response).status).toBe(503);
+    } finally {
+      await admin.close();
+    }
+    expect((await request(app).get('/probe')).status).toBe(200);
+  });
+});
