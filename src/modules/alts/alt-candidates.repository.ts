@@ -13,23 +13,19 @@ export type CandidateAttempt = AttemptSignals &
   };
 
 /**
- * The hashes candidates are looked up by, each through its own (hash, id) index, with
- * the rank its matches have when the `limit` newest are chosen. Scoring (alt-scoring.ts)
- * can only flag a candidate that shares the address, the network or the fingerprint;
- * one found through a device component alone never scores. So those matches come first
- * and component matches only fill what is left: otherwise the newest attempts sharing a
- * popular component (a GPU model, the default font set: thousands of rows) crowd a
- * household's older attempt out of the window and the alt goes unseen (the P1 bench,
- * 1M attempts: 0 of 245 same-address partners were found before this ranking).
+ * The hashes candidates are looked up by, each through its own (hash, id, member_id)
+ * index, with the rank its matches have when the `limit` newest are chosen. Only these
+ * three: scoring flags a candidate only when it shares the address, the network or the
+ * fingerprint (canBeFlagged in alt-scoring.ts); device components (canvas, WebGL, audio,
+ * fonts) only strengthen such a match and are compared on the rows found here. Looking
+ * candidates up by a component too would read rows that can never score: popular ones
+ * (a GPU model, the default font set) fill any window with strangers (P1 bench, 1M
+ * attempts: 200 rows read per lookup, 7.5 flagged).
  */
 const PROBES = [
   ['ipHash', 'ip_hash', 1],
   ['fingerprintHash', 'fingerprint_hash', 1],
   ['networkHash', 'network_hash', 2],
-  ['canvasHash', 'canvas_hash', 3],
-  ['webglHash', 'webgl_hash', 3],
-  ['audioHash', 'audio_hash', 3],
-  ['fontsHash', 'fonts_hash', 3],
 ] as const;
 
 export type CandidateProbe = { [K in (typeof PROBES)[number][0]]: string | null };
@@ -71,10 +67,10 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
     );
   }
   if (branches.length === 0) return null;
-  // The n best distinct ids (address/fingerprint, then network, then components; newest
+  // The n best distinct ids (address/fingerprint, then network; newest
   // first within a rank), then each row fetched by primary key through LATERAL
   // subqueries with LIMIT 1, which the planner cannot turn into a hash join over a scan
-  // of the whole table: at most 7n index entries and 2n key lookups, whatever the size.
+  // of the whole table: at most 3n index entries and 2n key lookups, whatever the size.
   return sql`
     select a.id, a.member_id, a.created_at, a.ip_hash, a.network_hash, a.fingerprint_hash,
            a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,

@@ -75,10 +75,6 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
           ipHash: attempt.ipHash,
           networkHash: attempt.networkHash,
           fingerprintHash: identifying ? attempt.fingerprintHash : null,
-          canvasHash: attempt.canvasHash,
-          webglHash: attempt.webglHash,
-          audioHash: attempt.audioHash,
-          fontsHash: attempt.fontsHash,
         },
         { excludeMemberId: member.id, limit: deps.candidateLimit },
       );

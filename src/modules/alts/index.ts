@@ -1,5 +1,6 @@
 export {
   scoreCandidate,
+  canBeFlagged,
   compareComponents,
   hasDeviceIdentity,
   isStrongerScore,
