@@ -66,9 +66,9 @@ export async function measureAltLookup(database: Database, options: { samples: n
     };
     const started = performance.now();
     // the attempt's own member verifying again: its own attempts are excluded, as in detectAlts
-    const found = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
+    const { candidates: found, sharedNetwork } = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
     let flagged = 0;
-    for (const candidate of found) if (scoreCandidate(attempt, candidate, { sharedNetwork: false }).confidence) flagged++;
+    for (const candidate of found) if (scoreCandidate(attempt, candidate, { sharedNetwork }).confidence) flagged++;
     const elapsed = performance.now() - started;
     if (i >= options.warmup) {
       samples.push(elapsed);

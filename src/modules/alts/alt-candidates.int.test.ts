@@ -2,6 +2,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAltCandidateQuery, findAltCandidates, type CandidateProbe } from './alt-candidates.repository';
 import { canBeFlagged, scoreCandidate, type AttemptSignals } from './alt-scoring';
+import { markSharedNetwork, unmarkSharedNetwork } from './shared-networks.repository';
 
 const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
   ipHash: null,
@@ -32,20 +33,20 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('returns nothing without any hash to look up', async () => {
-    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual([]);
+    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual({ candidates: [], sharedNetwork: false });
   });
 
   it('finds attempts by address, network or fingerprint, excluding the member, with the member attached', async () => {
-    const found = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30' }), {
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30' }), {
       excludeMemberId: 20,
     });
     expect(found.map((c) => c.memberId)).toEqual([30, 10]);
     expect(found[1]).toMatchObject({ ipHash: 'ip-10', networkHash: 'net-10', member: { id: 10, discordId: '1010', username: 'user10', createdAt: expect.any(Date) } });
-    expect(found[1]!.createdAt).toBeInstanceOf(Date);
+    expect(found[1]!.member.createdAt).toBeInstanceOf(Date);
   });
 
   it('reads at most `limit` attempts per hash, newest first, however popular the hash', async () => {
-    const found = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net' }), { excludeMemberId: 3900, limit: 50 });
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net' }), { excludeMemberId: 3900, limit: 50 });
     expect(found).toHaveLength(50);
     const ids = found.map((c) => c.attemptId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -56,9 +57,28 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
 
   it('never lets a popular network crowd an older same-address or same-device attempt out of the window', async () => {
     // members 13 and 26 are on 'hot-net' too, but 300 newer attempts share it
-    const found = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net' }), { excludeMemberId: 3991, limit: 50 });
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net' }), { excludeMemberId: 3991, limit: 50 });
     expect(found).toHaveLength(50);
     expect(found.map((c) => c.memberId)).toEqual(expect.arrayContaining([13, 26]));
+  });
+
+  it('on a network marked shared, looks up the fingerprint only and says the network is shared', async () => {
+    const database = getDatabase();
+    const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26' }), { excludeMemberId: 3991, limit: 50 });
+    const before = await lookup();
+    expect(before.sharedNetwork).toBe(false);
+    expect(before.candidates).toHaveLength(50);
+
+    await markSharedNetwork(database.db, { networkHash: 'hot-net', label: 'carrier NAT', now: new Date() });
+    try {
+      // address and network matches do not count there, so they are not read at all
+      expect(await lookup()).toEqual({ sharedNetwork: true, candidates: [expect.objectContaining({ memberId: 26, fingerprintHash: 'fp-26' })] });
+      // no candidate at all: the marking is still reported
+      expect(await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net' }), { excludeMemberId: 3991 })).toEqual({ candidates: [], sharedNetwork: true });
+    } finally {
+      await unmarkSharedNetwork(database.db, 'hot-net');
+    }
+    expect((await lookup()).sharedNetwork).toBe(false);
   });
 
   it('returns every candidate scoring could flag, and none that shares only device components', async () => {
@@ -86,7 +106,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       memberIds.set(label, Number(rows[0]!.id));
     }
 
-    const found = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash }), {
+    const { candidates: found } = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash }), {
       excludeMemberId: memberIds.get('mine')!,
     });
     const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
@@ -95,6 +115,17 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     expect(foundLabels).toEqual(['same address', 'same network', 'same network, similar device', 'same device elsewhere']);
     expect(foundLabels).toEqual(flaggable);
     expect(flagged).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
+
+    // the same on a network marked shared: only the device itself still counts
+    await markSharedNetwork(database.db, { networkHash: 'net-home', now: new Date() });
+    const shared = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash }), {
+      excludeMemberId: memberIds.get('mine')!,
+    });
+    await unmarkSharedNetwork(database.db, 'net-home');
+    expect(shared.sharedNetwork).toBe(true);
+    const sharedLabels = Object.keys(others).filter((label) => shared.candidates.some((c) => c.memberId === memberIds.get(label)));
+    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: true })));
+    expect(sharedLabels).toEqual(['same device elsewhere']);
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {

@@ -1,16 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { AttemptSignals } from './alt-scoring';
 
-/** A stored attempt that shares at least one indexed hash with the new one. */
-export type CandidateAttempt = AttemptSignals &
-  FingerprintComponentHashes & {
-    attemptId: number;
-    memberId: number;
-    createdAt: Date;
-    member: { id: number; discordId: string; username: string; createdAt: Date };
-  };
+/** A stored attempt that shares the address, the network or the fingerprint with the new one. */
+export type CandidateAttempt = AttemptSignals & {
+  attemptId: number;
+  memberId: number;
+  member: { id: number; discordId: string; username: string; createdAt: Date };
+};
+
+/** What scoring needs for one new attempt: the candidates and whether its network is marked shared. */
+export interface CandidateLookup {
+  candidates: CandidateAttempt[];
+  /** the attempt's network is marked shared (shared_networks): address and network matches do not count */
+  sharedNetwork: boolean;
+}
 
 /**
  * The hashes candidates are looked up by, each through its own (hash, id, member_id)
@@ -23,9 +27,9 @@ export type CandidateAttempt = AttemptSignals &
  * attempts: 200 rows read per lookup, 7.5 flagged).
  */
 const PROBES = [
-  ['ipHash', 'ip_hash', 1],
-  ['fingerprintHash', 'fingerprint_hash', 1],
-  ['networkHash', 'network_hash', 2],
+  ['ipHash', 'ip_hash', 1, { onSharedNetwork: false }],
+  ['fingerprintHash', 'fingerprint_hash', 1, { onSharedNetwork: true }],
+  ['networkHash', 'network_hash', 2, { onSharedNetwork: false }],
 ] as const;
 
 export type CandidateProbe = { [K in (typeof PROBES)[number][0]]: string | null };
@@ -39,23 +43,29 @@ export interface CandidateQueryOptions {
 export const DEFAULT_CANDIDATE_LIMIT = 200;
 
 /**
- * Index lookups only, never a scan (DESIGN.md §8): one branch per known hash, each
- * `where <hash> = $x and member_id <> $m order by id desc limit $n` (spelled as below), which PostgreSQL
- * answers with an index-only backward range scan of the (hash, id, member_id) index
- * reading about n entries, however popular the hash (a carrier NAT, the iPhone
- * canvas). The member filter sits inside each branch so a member's own re-verifications
- * cannot crowd the other accounts out of the newest n. The branches
- * are glued with UNION ALL (an OR across columns would need a bitmap over every
- * match) and the ids joined back to their rows through the primary key.
- * alt-candidates.int.test.ts checks the plan with EXPLAIN on both engines.
+ * One statement, index lookups only, never a scan (DESIGN.md §8): one branch per known
+ * hash, each `where <hash> = $x and member_id <> $m order by id desc limit $n` (spelled
+ * as below), which PostgreSQL answers with an index-only backward range scan of the
+ * (hash, id, member_id) index reading about n entries, however popular the hash (a
+ * carrier NAT). The member filter sits inside each branch so a member's own
+ * re-verifications cannot crowd the other accounts out of the newest n. The branches
+ * are glued with UNION ALL (an OR across columns would need a bitmap over every match)
+ * and the ids joined back to their rows through the primary key.
+ *
+ * The shared-network marking is read in the same statement: on a network staff marked
+ * shared, address and network matches do not count (alt-scoring.ts), so their branches
+ * are switched off (a one-time filter) and cannot crowd same-device attempts out of the
+ * window; every row carries the marking for scoring, and with no candidate one row of
+ * nulls still does. alt-candidates.int.test.ts checks the plan with EXPLAIN on both engines.
  */
 export function buildAltCandidateQuery(probe: CandidateProbe, options: CandidateQueryOptions): SQL | null {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_CANDIDATE_LIMIT), 1), 1000);
   const branches: SQL[] = [];
-  for (const [key, column, rank] of PROBES) {
+  for (const [key, column, rank, { onSharedNetwork }] of PROBES) {
     const value = probe[key];
     if (value === null) continue;
     const col = sql.identifier(column);
+    const counts = onSharedNetwork ? sql`` : sql` and not flag.shared_network`;
     // `col >= v and col <= v` is `col = v` for these hex strings, but unlike `=` it keeps
     // `order by col desc, id desc` from collapsing to `order by id desc`, an order the
     // primary key also offers: the planner would then sometimes walk the whole table
@@ -63,32 +73,38 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
     // all old (last month's raid) would cost a full scan. This order only the
     // (hash, id, member_id) index provides, so each branch is a range of that index.
     branches.push(
-      sql`(select id, ${sql.raw(String(rank))} as rank from verification_attempts where ${col} >= ${value} and ${col} <= ${value} and member_id <> ${options.excludeMemberId} order by ${col} desc, id desc limit ${limit})`,
+      sql`(select id, ${sql.raw(String(rank))} as rank from verification_attempts where ${col} >= ${value} and ${col} <= ${value} and member_id <> ${options.excludeMemberId}${counts} order by ${col} desc, id desc limit ${limit})`,
     );
   }
   if (branches.length === 0) return null;
-  // The n best distinct ids (address/fingerprint, then network; newest
-  // first within a rank), then each row fetched by primary key through LATERAL
-  // subqueries with LIMIT 1, which the planner cannot turn into a hash join over a scan
-  // of the whole table: at most 3n index entries and 2n key lookups, whatever the size.
+  // The n best distinct ids (address/fingerprint, then network; newest first within a
+  // rank), then each row fetched by primary key through LATERAL subqueries with LIMIT 1,
+  // which the planner cannot turn into a hash join over a scan of the whole table: at
+  // most 3n index entries and 2n key lookups, whatever the size. Only what scoring and
+  // the link need is read.
   return sql`
-    select a.id, a.member_id, a.created_at, a.ip_hash, a.network_hash, a.fingerprint_hash,
-           a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,
-           a.language_hash, a.platform_hash, a.hardware_hash,
-           m.discord_id as member_discord_id, m.username as member_username, m.created_at as member_created_at
-    from (
-      select hits.id from (${sql.join(branches, sql` union all `)}) as hits
-      group by hits.id order by min(hits.rank), hits.id desc limit ${limit}
-    ) as top
-    cross join lateral (select * from verification_attempts va where va.id = top.id limit 1) as a
-    cross join lateral (select discord_id, username, created_at from members mm where mm.id = a.member_id limit 1) as m
-    order by a.id desc`;
+    select flag.shared_network, c.*
+    from (select exists (select 1 from shared_networks sn where sn.network_hash = ${probe.networkHash}) as shared_network) as flag
+    left join lateral (
+      select a.id, a.member_id, a.ip_hash, a.network_hash, a.fingerprint_hash,
+             a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,
+             a.language_hash, a.platform_hash,
+             m.discord_id as member_discord_id, m.username as member_username, m.created_at as member_created_at
+      from (
+        select hits.id from (${sql.join(branches, sql` union all `)}) as hits
+        group by hits.id order by min(hits.rank), hits.id desc limit ${limit}
+      ) as top
+      cross join lateral (select * from verification_attempts va where va.id = top.id limit 1) as a
+      cross join lateral (select discord_id, username, created_at from members mm where mm.id = a.member_id limit 1) as m
+    ) as c on true
+    order by c.id desc`;
 }
 
+/** One candidate; every column but shared_network is null on the row that says there is none. */
 interface CandidateRow {
-  id: number | string;
+  shared_network: boolean;
+  id: number | string | null;
   member_id: number | string;
-  created_at: Date | string;
   ip_hash: string | null;
   network_hash: string | null;
   fingerprint_hash: string | null;
@@ -100,7 +116,6 @@ interface CandidateRow {
   timezone_hash: string | null;
   language_hash: string | null;
   platform_hash: string | null;
-  hardware_hash: string | null;
   member_discord_id: string;
   member_username: string;
   member_created_at: Date | string;
@@ -108,31 +123,35 @@ interface CandidateRow {
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
-export async function findAltCandidates(ex: Executor, probe: CandidateProbe, options: CandidateQueryOptions): Promise<CandidateAttempt[]> {
+function toCandidate(row: CandidateRow): CandidateAttempt {
+  const memberId = Number(row.member_id);
+  return {
+    attemptId: Number(row.id),
+    memberId,
+    ipHash: row.ip_hash,
+    networkHash: row.network_hash,
+    fingerprintHash: row.fingerprint_hash,
+    canvasHash: row.canvas_hash,
+    webglHash: row.webgl_hash,
+    audioHash: row.audio_hash,
+    fontsHash: row.fonts_hash,
+    screenHash: row.screen_hash,
+    timezoneHash: row.timezone_hash,
+    languageHash: row.language_hash,
+    platformHash: row.platform_hash,
+    member: { id: memberId, discordId: row.member_discord_id, username: row.member_username, createdAt: toDate(row.member_created_at) },
+  };
+}
+
+/** The candidates of one new attempt and its network's shared marking, in one round trip. */
+export async function findAltCandidates(ex: Executor, probe: CandidateProbe, options: CandidateQueryOptions): Promise<CandidateLookup> {
   const query = buildAltCandidateQuery(probe, options);
-  if (!query) return [];
+  if (!query) return { candidates: [], sharedNetwork: false };
   const rows = await selectRows<CandidateRow>(ex, query);
-  return rows.map((row) => {
-    const memberId = Number(row.member_id);
-    return {
-      attemptId: Number(row.id),
-      memberId,
-      createdAt: toDate(row.created_at),
-      ipHash: row.ip_hash,
-      networkHash: row.network_hash,
-      fingerprintHash: row.fingerprint_hash,
-      canvasHash: row.canvas_hash,
-      webglHash: row.webgl_hash,
-      audioHash: row.audio_hash,
-      fontsHash: row.fonts_hash,
-      screenHash: row.screen_hash,
-      timezoneHash: row.timezone_hash,
-      languageHash: row.language_hash,
-      platformHash: row.platform_hash,
-      hardwareHash: row.hardware_hash,
-      member: { id: memberId, discordId: row.member_discord_id, username: row.member_username, createdAt: toDate(row.member_created_at) },
-    };
-  });
+  return {
+    candidates: rows.filter((row) => row.id !== null).map(toCandidate),
+    sharedNetwork: rows[0]?.shared_network === true,
+  };
 }
 
 export interface AltCandidateRepository {
