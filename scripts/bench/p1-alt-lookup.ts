@@ -63,6 +63,10 @@ export async function measureAltLookup(database: Database, options: { samples: n
       ipHash: attempt.ipHash,
       networkHash: attempt.networkHash,
       fingerprintHash: attempt.fingerprintHash,
+      canvasHash: attempt.canvasHash,
+      webglHash: attempt.webglHash,
+      audioHash: attempt.audioHash,
+      fontsHash: attempt.fontsHash,
     };
     const started = performance.now();
     // the attempt's own member verifying again: its own attempts are excluded, as in detectAlts

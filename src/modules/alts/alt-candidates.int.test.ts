@@ -8,6 +8,10 @@ const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
   ipHash: null,
   networkHash: null,
   fingerprintHash: null,
+  canvasHash: null,
+  webglHash: null,
+  audioHash: null,
+  fontsHash: null,
   ...overrides,
 });
 
@@ -37,7 +41,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('finds attempts by address, network or fingerprint, excluding the member, with the member attached', async () => {
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30' }), {
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30', canvasHash: 'canvas-30' }), {
       excludeMemberId: 20,
     });
     expect(found.map((c) => c.memberId)).toEqual([30, 10]);
@@ -46,25 +50,29 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('reads at most `limit` attempts per hash, newest first, however popular the hash', async () => {
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net' }), { excludeMemberId: 3900, limit: 50 });
+    // 'hot-net' and 'canvas-iphone': every 52nd member, 76 of them
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3900, limit: 50 });
     expect(found).toHaveLength(50);
     const ids = found.map((c) => c.attemptId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(found.every((c) => c.memberId !== 3900)).toBe(true);
-    expect(found.every((c) => c.networkHash === 'hot-net')).toBe(true);
-    expect(found[0]!.memberId).toBe(3991);
+    expect(found.every((c) => c.networkHash === 'hot-net' && c.canvasHash === 'canvas-iphone')).toBe(true);
+    expect(found[0]!.memberId).toBe(3952);
   });
 
   it('never lets a popular network crowd an older same-address or same-device attempt out of the window', async () => {
-    // members 13 and 26 are on 'hot-net' too, but 300 newer attempts share it
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net' }), { excludeMemberId: 3991, limit: 50 });
+    // members 13 and 26 are on 'hot-net' too, but 75 newer attempts there share the probe's canvas
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), {
+      excludeMemberId: 3991,
+      limit: 50,
+    });
     expect(found).toHaveLength(50);
     expect(found.map((c) => c.memberId)).toEqual(expect.arrayContaining([13, 26]));
   });
 
   it('on a network marked shared, looks up the fingerprint only and says the network is shared', async () => {
     const database = getDatabase();
-    const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26' }), { excludeMemberId: 3991, limit: 50 });
+    const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991, limit: 50 });
     const before = await lookup();
     expect(before.sharedNetwork).toBe(false);
     expect(before.candidates).toHaveLength(50);
@@ -74,7 +82,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       // address and network matches do not count there, so they are not read at all
       expect(await lookup()).toEqual({ sharedNetwork: true, candidates: [expect.objectContaining({ memberId: 26, fingerprintHash: 'fp-26' })] });
       // no candidate at all: the marking is still reported
-      expect(await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net' }), { excludeMemberId: 3991 })).toEqual({ candidates: [], sharedNetwork: true });
+      expect(await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991 })).toEqual({ candidates: [], sharedNetwork: true });
     } finally {
       await unmarkSharedNetwork(database.db, 'hot-net');
     }
@@ -106,19 +114,19 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       memberIds.set(label, Number(rows[0]!.id));
     }
 
-    const { candidates: found } = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash }), {
+    const { candidates: found } = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
       excludeMemberId: memberIds.get('mine')!,
     });
     const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
     const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: false }));
     const flagged = Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, { sharedNetwork: false }).confidence !== null);
-    expect(foundLabels).toEqual(['same address', 'same network', 'same network, similar device', 'same device elsewhere']);
+    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
     expect(foundLabels).toEqual(flaggable);
     expect(flagged).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
 
     // the same on a network marked shared: only the device itself still counts
     await markSharedNetwork(database.db, { networkHash: 'net-home', now: new Date() });
-    const shared = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash }), {
+    const shared = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
       excludeMemberId: memberIds.get('mine')!,
     });
     await unmarkSharedNetwork(database.db, 'net-home');
@@ -130,12 +138,14 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
     const database = getDatabase();
-    const query = buildAltCandidateQuery(probe({ ipHash: 'ip-10', networkHash: 'hot-net', fingerprintHash: 'fp-10' }), { excludeMemberId: 10 })!;
+    const query = buildAltCandidateQuery(probe({ ipHash: 'ip-10', networkHash: 'hot-net', fingerprintHash: 'fp-10', canvasHash: 'canvas-iphone', webglHash: 'webgl-raid' }), { excludeMemberId: 10 })!;
     const { sql, params } = new PgDialect().sqlToQuery(query);
     const plan = (await database.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).not.toMatch(/Seq Scan/);
-    // each branch is a range of its own index, never a filter over another scan
-    expect(plan).not.toMatch(/Filter: \([^\n]*_hash/);
+    // each branch is a range of its own index, never a filter over another scan; the
+    // same-network branch filters its range on the components the index carries
+    expect(plan).not.toMatch(/Filter: \((?!\(?recent\.)[^\n]*_hash/);
+    expect(plan).toMatch(/Filter: \(\(recent\.canvas_hash = [^\n]*recent\.webgl_hash = /);
     for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx']) {
       expect(plan).toContain(index);
     }

@@ -17,37 +17,68 @@ export interface CandidateLookup {
 }
 
 /**
- * The hashes candidates are looked up by, each through its own (hash, id, member_id)
- * index, with the rank its matches have when the `limit` newest are chosen. Only these
- * three: scoring flags a candidate only when it shares the address, the network or the
- * fingerprint (canBeFlagged in alt-scoring.ts); device components (canvas, WebGL, audio,
- * fonts) only strengthen such a match and are compared on the rows found here. Looking
- * candidates up by a component too would read rows that can never score: popular ones
- * (a GPU model, the default font set) fill any window with strangers (P1 bench, 1M
- * attempts: 200 rows read per lookup, 7.5 flagged).
+ * The hashes candidates are looked up by, each through its own index, in the order the
+ * window of `limit` candidates is filled (newest first within a branch). Exactly the
+ * candidates scoring can flag (canBeFlagged in alt-scoring.ts): the same fingerprint
+ * first (medium or certain), then the same address, then the same network with at
+ * least one high-entropy component in common (the network alone never flags); on a
+ * network marked shared only the fingerprint counts. A device component alone never
+ * flags, so it is no lookup: popular ones (a GPU model, the default font set) would
+ * fill any window with strangers (P1 bench, 1M attempts: 200 rows read per lookup, 7.5
+ * flagged, before).
  */
-const PROBES = [
-  ['ipHash', 'ip_hash', 1, { onSharedNetwork: false }],
-  ['fingerprintHash', 'fingerprint_hash', 1, { onSharedNetwork: true }],
-  ['networkHash', 'network_hash', 2, { onSharedNetwork: false }],
+const BRANCHES = [
+  { column: 'fingerprint_hash', key: 'fingerprintHash', onSharedNetwork: true, needsComponent: false },
+  { column: 'ip_hash', key: 'ipHash', onSharedNetwork: false, needsComponent: false },
+  { column: 'network_hash', key: 'networkHash', onSharedNetwork: false, needsComponent: true },
 ] as const;
 
-export type CandidateProbe = { [K in (typeof PROBES)[number][0]]: string | null };
+/** The high-entropy components a same-network candidate must share one of (attempts_network_hash_idx carries them). */
+const NETWORK_COMPONENTS = [
+  ['canvasHash', 'canvas_hash'],
+  ['webglHash', 'webgl_hash'],
+  ['audioHash', 'audio_hash'],
+  ['fontsHash', 'fonts_hash'],
+] as const;
+
+export type CandidateProbe = { [K in (typeof BRANCHES)[number]['key'] | (typeof NETWORK_COMPONENTS)[number][0]]: string | null };
 
 export interface CandidateQueryOptions {
   excludeMemberId: number;
-  /** most attempts read per hash and returned in all (newest first) */
+  /** most attempts read per branch and returned in all */
   limit?: number;
 }
 
-export const DEFAULT_CANDIDATE_LIMIT = 200;
+/**
+ * Enough for every household, shared device and campus network we expect; an address
+ * or device with more other accounts than this in the retention window is a shared
+ * network (carrier NAT, school) in all but name, and staff should mark it so. The
+ * newest are kept, fingerprint matches first, so a same-device alt is never crowded out.
+ */
+export const DEFAULT_CANDIDATE_LIMIT = 50;
+
+/**
+ * How many of a network's newest attempts the same-network branch reads, index-only,
+ * looking for shared components: more than the 200 the lookup used to read per hash,
+ * and a bound on the cost of a huge network nobody marked shared.
+ */
+export const NETWORK_SCAN_LIMIT = 1000;
+
+/** `col = v` on the high-entropy components the probe has, or null when it has none. */
+function sharesAComponent(probe: CandidateProbe): SQL | null {
+  const known = NETWORK_COMPONENTS.filter(([key]) => probe[key] !== null).map(([key, column]) => sql`${sql.identifier(column)} = ${probe[key]}`);
+  return known.length === 0 ? null : sql`(${sql.join(known, sql` or `)})`;
+}
 
 /**
  * One statement, index lookups only, never a scan (DESIGN.md §8): one branch per known
  * hash, each `where <hash> = $x and member_id <> $m order by id desc limit $n` (spelled
  * as below), which PostgreSQL answers with an index-only backward range scan of the
  * (hash, id, member_id) index reading about n entries, however popular the hash (a
- * carrier NAT). The member filter sits inside each branch so a member's own
+ * carrier NAT). The network branch's index also carries the four high-entropy
+ * components, so its "shares one" filter is read from the index too (a /24 with one
+ * matching neighbour among hundreds costs index entries, not row fetches). The
+ * member filter sits inside each branch so a member's own
  * re-verifications cannot crowd the other accounts out of the newest n. The branches
  * are glued with UNION ALL (an OR across columns would need a bitmap over every match)
  * and the ids joined back to their rows through the primary key.
@@ -61,9 +92,11 @@ export const DEFAULT_CANDIDATE_LIMIT = 200;
 export function buildAltCandidateQuery(probe: CandidateProbe, options: CandidateQueryOptions): SQL | null {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_CANDIDATE_LIMIT), 1), 1000);
   const branches: SQL[] = [];
-  for (const [key, column, rank, { onSharedNetwork }] of PROBES) {
+  for (const [index, { column, key, onSharedNetwork, needsComponent }] of BRANCHES.entries()) {
     const value = probe[key];
     if (value === null) continue;
+    const component = needsComponent ? sharesAComponent(probe) : null;
+    if (needsComponent && component === null) continue;
     const col = sql.identifier(column);
     const counts = onSharedNetwork ? sql`` : sql` and not flag.shared_network`;
     // `col >= v and col <= v` is `col = v` for these hex strings, but unlike `=` it keeps
@@ -71,14 +104,20 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
     // primary key also offers: the planner would then sometimes walk the whole table
     // backwards hoping to meet a popular hash early, and a popular hash whose rows are
     // all old (last month's raid) would cost a full scan. This order only the
-    // (hash, id, member_id) index provides, so each branch is a range of that index.
+    // (hash, id, member_id, …) index provides, so each branch is a range of that index.
+    const range = sql`from verification_attempts where ${col} >= ${value} and ${col} <= ${value} and member_id <> ${options.excludeMemberId}${counts} order by ${col} desc, id desc`;
+    const rank = sql.raw(String(index + 1));
+    // the same-network branch looks at the newest NETWORK_SCAN_LIMIT entries of the network (a bound
+    // on a huge unmarked network) and keeps those sharing a component
     branches.push(
-      sql`(select id, ${sql.raw(String(rank))} as rank from verification_attempts where ${col} >= ${value} and ${col} <= ${value} and member_id <> ${options.excludeMemberId}${counts} order by ${col} desc, id desc limit ${limit})`,
+      component
+        ? sql`(select id, ${rank} as rank from (select id, canvas_hash, webgl_hash, audio_hash, fonts_hash ${range} limit ${NETWORK_SCAN_LIMIT}) as recent where ${component} order by id desc limit ${limit})`
+        : sql`(select id, ${rank} as rank ${range} limit ${limit})`,
     );
   }
   if (branches.length === 0) return null;
-  // The n best distinct ids (address/fingerprint, then network; newest first within a
-  // rank), then each row fetched by primary key through LATERAL subqueries with LIMIT 1,
+  // The n best distinct ids (fingerprint, then address, then network; newest first
+  // within a rank), then each row fetched by primary key through LATERAL subqueries with LIMIT 1,
   // which the planner cannot turn into a hash join over a scan of the whole table: at
   // most 3n index entries and 2n key lookups, whatever the size. Only what scoring and
   // the link need is read.

@@ -39,7 +39,7 @@ export interface AltDetectionDeps {
   attempts: AltCandidateRepository;
   links: AltLinkRepository;
   clock: Clock;
-  /** most candidate attempts read per hash and in all (default 200) */
+  /** most candidate attempts read per branch and in all (DEFAULT_CANDIDATE_LIMIT) */
   candidateLimit?: number;
 }
 
@@ -74,6 +74,10 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
           ipHash: attempt.ipHash,
           networkHash: attempt.networkHash,
           fingerprintHash: identifying ? attempt.fingerprintHash : null,
+          canvasHash: attempt.canvasHash,
+          webglHash: attempt.webglHash,
+          audioHash: attempt.audioHash,
+          fontsHash: attempt.fontsHash,
         },
         { excludeMemberId: member.id, limit: deps.candidateLimit },
       );

@@ -108,22 +108,28 @@ function matchSignals(attempt: AttemptSignals, candidate: AttemptSignals, contex
   return { ipMatch, networkMatch, fingerprintMatch, ipCounts: ipMatch && !context.sharedNetwork, networkCounts: networkMatch && !context.sharedNetwork };
 }
 
+function countHighEntropyMatches(components: ComponentComparison): number {
+  return HIGH_ENTROPY_COMPONENTS.filter((c) => components[c] === true).length;
+}
+
 /**
  * True when scoreCandidate can flag the candidate at all (at any confidence): it must
- * share the address or the network (on a network not marked shared) or the fingerprint.
- * Device components only ever strengthen one of these; alone they never flag. This is
- * why the candidate lookup (alt-candidates.repository.ts) reads only those three hashes.
+ * share the fingerprint, or the address (on a network not marked shared), or the
+ * network (not marked shared) together with at least one high-entropy component (a
+ * network match flags only with a partial match, which needs one). Device components
+ * alone never flag. The candidate lookup (alt-candidates.repository.ts) reads exactly
+ * these candidates, each branch through its own index.
  */
 export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
   const { ipCounts, networkCounts, fingerprintMatch } = matchSignals(attempt, candidate, context);
-  return ipCounts || networkCounts || fingerprintMatch;
+  return fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
 }
 
 export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): AltScore {
   const components = compareComponents(attempt, candidate);
   const { ipMatch, networkMatch, fingerprintMatch, ipCounts, networkCounts } = matchSignals(attempt, candidate, context);
 
-  const strongComponentMatches = HIGH_ENTROPY_COMPONENTS.filter((c) => components[c] === true).length;
+  const strongComponentMatches = countHighEntropyMatches(components);
   const componentMatches = COMPARED_COMPONENTS.filter((c) => components[c] === true).length;
   const strongMatch =
     (components.canvas === true && components.webgl === true && components.audio === true) ||
