@@ -70,6 +70,19 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     expect(found.map((c) => c.memberId)).toEqual(expect.arrayContaining([13, 26]));
   });
 
+  it('fills the window with same-device attempts first, so a busy address cannot crowd an old alt out', async () => {
+    const database = getDatabase();
+    // 60 accounts behind one address, all newer than member 5, whose device the probe shares
+    await database.exec(`
+      with m as (insert into members (discord_id, username) select 'busy-' || g, 'busy' || g from generate_series(1, 60) g returning id)
+      insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, outcome) select m.id, 'busy-ip', 'busy-net', 'fp-busy-' || m.id, 'verified' from m;
+    `);
+    const { candidates } = await findAltCandidates(database.db, probe({ ipHash: 'busy-ip', fingerprintHash: 'fp-5' }), { excludeMemberId: 1, limit: 50 });
+    expect(candidates).toHaveLength(50);
+    expect(candidates.filter((c) => c.fingerprintHash === 'fp-5').map((c) => c.memberId)).toEqual([5]);
+    expect(candidates.filter((c) => c.ipHash === 'busy-ip')).toHaveLength(49);
+  });
+
   it('on a network marked shared, looks up the fingerprint only and says the network is shared', async () => {
     const database = getDatabase();
     const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991, limit: 50 });
