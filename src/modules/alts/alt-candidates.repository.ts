@@ -66,7 +66,7 @@ export const NETWORK_SCAN_LIMIT = 1000;
 
 /** `col = v` on the high-entropy components the probe has, or null when it has none. */
 function sharesAComponent(probe: CandidateProbe): SQL | null {
-  const known = NETWORK_COMPONENTS.filter(([key]) => probe[key] !== null).map(([key, column]) => sql`${sql.identifier(column)} = ${probe[key]}`);
+  const known = NETWORK_COMPONENTS.filter(([key]) => (probe[key] ?? null) !== null).map(([key, column]) => sql`${sql.identifier(column)} = ${probe[key]}`);
   return known.length === 0 ? null : sql`(${sql.join(known, sql` or `)})`;
 }
 
@@ -93,7 +93,8 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_CANDIDATE_LIMIT), 1), 1000);
   const branches: SQL[] = [];
   for (const [index, { column, key, onSharedNetwork, needsComponent }] of BRANCHES.entries()) {
-    const value = probe[key];
+    // `?? null`: a JavaScript caller leaving a hash out means unknown, never an empty parameter
+    const value = probe[key] ?? null;
     if (value === null) continue;
     const component = needsComponent ? sharesAComponent(probe) : null;
     if (needsComponent && component === null) continue;
