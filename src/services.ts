@@ -12,7 +12,7 @@ import { oauthRouter } from './http/routes/oauth.router';
 import { createStaffRouters } from './http/routes/staff-routes';
 import { visitorRouter } from './http/routes/visitor.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
-import { altCandidateRepository, altLinkRepository, createAltDetectionService, sharedNetworkRepository } from './modules/alts';
+import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
 import { hashIp, resolveClientIp } from './modules/network';
 import { createMemberPrivacyService } from './modules/members/member-privacy.service';
 import { createMembersService } from './modules/members/members.service';
@@ -68,7 +68,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
-  const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, sharedNetworks: sharedNetworkRepository, clock });
+  const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
   const alts: AltDetector = {
     async detect(tx, { member, attempt }) {
       const result = await altService.detectAlts(tx, { member, attempt });

@@ -36,11 +36,12 @@ function signalsOf(row: AttemptRow): AttemptSignals {
 
 /**
  * P1: the alt-detection read path of one verification on a database of `attempts`
- * stored attempts: `findAltCandidates` (the index-only UNION ALL lookup) and
- * `scoreCandidate` over every candidate, exactly as `detectAlts` runs them. New
- * attempts are drawn from stored ones (a new account on a known device, household or
- * carrier NAT), so every lookup meets popular hashes (WebGL renderers shared by ~3,000
- * attempts, default fonts by 250,000, carrier addresses by ~1,500).
+ * stored attempts: `findAltCandidates` (one statement: the index-only UNION ALL lookup
+ * and the shared-network marking) and `scoreCandidate` over every candidate, exactly
+ * as `detectAlts` runs them. New attempts are drawn from stored ones (a new account on
+ * a known device, household or carrier NAT), so lookups meet popular hashes (carrier
+ * addresses and networks shared by ~1,500 attempts; popular components, WebGL renderers
+ * shared by ~3,000 attempts and default fonts by 250,000, filter the same-network branch).
  */
 export async function measureAltLookup(database: Database, options: { samples: number; warmup: number; attempts: number }): Promise<FigureResult[]> {
   const maxId = Number((await database.query<{ n: string | number }>('select max(id) as n from verification_attempts')).rows[0]?.n ?? 0);
@@ -70,9 +71,9 @@ export async function measureAltLookup(database: Database, options: { samples: n
     };
     const started = performance.now();
     // the attempt's own member verifying again: its own attempts are excluded, as in detectAlts
-    const found = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
+    const { candidates: found, sharedNetwork } = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
     let flagged = 0;
-    for (const candidate of found) if (scoreCandidate(attempt, candidate, { sharedNetwork: false }).confidence) flagged++;
+    for (const candidate of found) if (scoreCandidate(attempt, candidate, { sharedNetwork }).confidence) flagged++;
     const elapsed = performance.now() - started;
     if (i >= options.warmup) {
       samples.push(elapsed);

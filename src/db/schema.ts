@@ -116,7 +116,8 @@ export const verificationAttempts = pgTable(
     // (hash, id, member_id): alt detection reads the newest N attempts of other members per hash
     // with an index-only backward range scan, however popular the hash (alt-candidates.repository.ts)
     index('attempts_ip_hash_idx').on(t.ipHash, t.id, t.memberId),
-    index('attempts_network_hash_idx').on(t.networkHash, t.id, t.memberId),
+    // carries the high-entropy components: the alt lookup's same-network branch filters on them index-only
+    index('attempts_network_hash_idx').on(t.networkHash, t.id, t.memberId, t.canvasHash, t.webglHash, t.audioHash, t.fontsHash),
     index('attempts_fingerprint_hash_idx').on(t.fingerprintHash, t.id, t.memberId),
     index('attempts_canvas_hash_idx').on(t.canvasHash, t.id, t.memberId),
     index('attempts_webgl_hash_idx').on(t.webglHash, t.id, t.memberId),

@@ -1,6 +1,8 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAltCandidateQuery, findAltCandidates, type CandidateProbe } from './alt-candidates.repository';
+import { canBeFlagged, scoreCandidate, type AttemptSignals } from './alt-scoring';
+import { markSharedNetwork, unmarkSharedNetwork } from './shared-networks.repository';
 
 const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
   ipHash: null,
@@ -35,55 +37,137 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('returns nothing without any hash to look up', async () => {
-    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual([]);
+    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual({ candidates: [], sharedNetwork: false });
   });
 
-  it('finds attempts by any indexed hash, excluding the member, with the member attached', async () => {
-    const found = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', fontsHash: 'fonts-30', audioHash: 'audio-99999' }), {
+  it('finds attempts by address, network or fingerprint, excluding the member, with the member attached', async () => {
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30', canvasHash: 'canvas-30' }), {
       excludeMemberId: 20,
     });
     expect(found.map((c) => c.memberId)).toEqual([30, 10]);
     expect(found[1]).toMatchObject({ ipHash: 'ip-10', networkHash: 'net-10', member: { id: 10, discordId: '1010', username: 'user10', createdAt: expect.any(Date) } });
-    expect(found[1]!.createdAt).toBeInstanceOf(Date);
+    expect(found[1]!.member.createdAt).toBeInstanceOf(Date);
   });
 
   it('reads at most `limit` attempts per hash, newest first, however popular the hash', async () => {
-    const found = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3900, limit: 50 });
+    // 'hot-net' and 'canvas-iphone': every 52nd member, 76 of them
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3900, limit: 50 });
     expect(found).toHaveLength(50);
     const ids = found.map((c) => c.attemptId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(found.every((c) => c.memberId !== 3900)).toBe(true);
-    // the network outranks a device component (only it can make a candidate score): the newest 50 of 'hot-net'
-    expect(found.every((c) => c.networkHash === 'hot-net')).toBe(true);
-    expect(found[0]!.memberId).toBe(3991);
+    expect(found.every((c) => c.networkHash === 'hot-net' && c.canvasHash === 'canvas-iphone')).toBe(true);
+    expect(found[0]!.memberId).toBe(3952);
   });
 
-  it('never lets popular device components crowd an older same-address attempt out of the window', async () => {
-    // member 7 shares an address with the probe; the 1000 newest attempts all share its canvas
-    const found = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-7', canvasHash: 'canvas-iphone', webglHash: 'webgl-raid' }), { excludeMemberId: 3999, limit: 50 });
+  it('never lets a popular network crowd an older same-address or same-device attempt out of the window', async () => {
+    // members 13 and 26 are on 'hot-net' too, but 75 newer attempts there share the probe's canvas
+    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), {
+      excludeMemberId: 3991,
+      limit: 50,
+    });
     expect(found).toHaveLength(50);
-    expect(found.map((c) => c.memberId)).toContain(7);
+    expect(found.map((c) => c.memberId)).toEqual(expect.arrayContaining([13, 26]));
+  });
+
+  it('fills the window with same-device attempts first, so a busy address cannot crowd an old alt out', async () => {
+    const database = getDatabase();
+    // 60 accounts behind one address, all newer than member 5, whose device the probe shares
+    await database.exec(`
+      with m as (insert into members (discord_id, username) select 'busy-' || g, 'busy' || g from generate_series(1, 60) g returning id)
+      insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, outcome) select m.id, 'busy-ip', 'busy-net', 'fp-busy-' || m.id, 'verified' from m;
+    `);
+    const { candidates } = await findAltCandidates(database.db, probe({ ipHash: 'busy-ip', fingerprintHash: 'fp-5' }), { excludeMemberId: 1, limit: 50 });
+    expect(candidates).toHaveLength(50);
+    expect(candidates.filter((c) => c.fingerprintHash === 'fp-5').map((c) => c.memberId)).toEqual([5]);
+    expect(candidates.filter((c) => c.ipHash === 'busy-ip')).toHaveLength(49);
+  });
+
+  it('on a network marked shared, looks up the fingerprint only and says the network is shared', async () => {
+    const database = getDatabase();
+    const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991, limit: 50 });
+    const before = await lookup();
+    expect(before.sharedNetwork).toBe(false);
+    expect(before.candidates).toHaveLength(50);
+
+    await markSharedNetwork(database.db, { networkHash: 'hot-net', label: 'carrier NAT', now: new Date() });
+    try {
+      // address and network matches do not count there, so they are not read at all
+      expect(await lookup()).toEqual({ sharedNetwork: true, candidates: [expect.objectContaining({ memberId: 26, fingerprintHash: 'fp-26' })] });
+      // no candidate at all: the marking is still reported
+      expect(await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991 })).toEqual({ candidates: [], sharedNetwork: true });
+    } finally {
+      await unmarkSharedNetwork(database.db, 'hot-net');
+    }
+    expect((await lookup()).sharedNetwork).toBe(false);
+  });
+
+  it('returns every candidate scoring could flag, and none that shares only device components', async () => {
+    const database = getDatabase();
+    const device = (name: string) => ({ canvasHash: `canvas-${name}`, webglHash: `webgl-${name}`, audioHash: `audio-${name}`, fontsHash: `fonts-${name}`, screenHash: `screen-${name}`, timezoneHash: `tz-${name}`, languageHash: `lang-${name}`, platformHash: `platform-${name}` });
+    const place = (name: string) => ({ ipHash: `ip-${name}`, networkHash: `net-${name}` });
+    const attempt: AttemptSignals = { ...place('home'), fingerprintHash: 'fp-mine', ...device('mine') };
+    const others: Record<string, AttemptSignals> = {
+      'same address': { ...place('home'), fingerprintHash: 'fp-x1', ...device('x1') },
+      'same network': { ipHash: 'ip-x2', networkHash: 'net-home', fingerprintHash: 'fp-x2', ...device('x2') },
+      'same network, similar device': { ipHash: 'ip-x3', networkHash: 'net-home', fingerprintHash: 'fp-x3', ...device('x3'), canvasHash: 'canvas-mine', timezoneHash: 'tz-mine' },
+      'same device elsewhere': { ...place('x4'), fingerprintHash: 'fp-mine', ...device('mine') },
+      'identical phone elsewhere': { ...place('x5'), fingerprintHash: 'fp-x5', ...device('mine') },
+      'similar device elsewhere': { ...place('x6'), fingerprintHash: 'fp-x6', ...device('x6'), canvasHash: 'canvas-mine', webglHash: 'webgl-mine', fontsHash: 'fonts-mine' },
+      'nothing in common': { ...place('x7'), fingerprintHash: 'fp-x7', ...device('x7') },
+    };
+    const memberIds = new Map<string, number>();
+    for (const [label, signals] of Object.entries({ mine: attempt, ...others })) {
+      const { rows } = await database.query<{ id: number | string }>(
+        `with m as (insert into members (discord_id, username) values ($1, $1) returning id)
+         insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash, screen_hash, timezone_hash, language_hash, platform_hash, outcome)
+         select m.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'verified' from m returning member_id as id`,
+        [`component-case ${label}`, signals.ipHash, signals.networkHash, signals.fingerprintHash, signals.canvasHash, signals.webglHash, signals.audioHash, signals.fontsHash, signals.screenHash, signals.timezoneHash, signals.languageHash, signals.platformHash],
+      );
+      memberIds.set(label, Number(rows[0]!.id));
+    }
+
+    const { candidates: found } = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
+      excludeMemberId: memberIds.get('mine')!,
+    });
+    const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
+    const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: false }));
+    const flagged = Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, { sharedNetwork: false }).confidence !== null);
+    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
+    expect(foundLabels).toEqual(flaggable);
+    expect(flagged).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
+
+    // the same on a network marked shared: only the device itself still counts
+    await markSharedNetwork(database.db, { networkHash: 'net-home', now: new Date() });
+    const shared = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
+      excludeMemberId: memberIds.get('mine')!,
+    });
+    await unmarkSharedNetwork(database.db, 'net-home');
+    expect(shared.sharedNetwork).toBe(true);
+    const sharedLabels = Object.keys(others).filter((label) => shared.candidates.some((c) => c.memberId === memberIds.get(label)));
+    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: true })));
+    expect(sharedLabels).toEqual(['same device elsewhere']);
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
     const database = getDatabase();
-    const query = buildAltCandidateQuery(
-      probe({ ipHash: 'ip-10', networkHash: 'hot-net', fingerprintHash: 'fp-10', canvasHash: 'canvas-iphone', webglHash: 'webgl-raid', audioHash: 'audio-10', fontsHash: 'fonts-10' }),
-      { excludeMemberId: 10 },
-    )!;
+    const query = buildAltCandidateQuery(probe({ ipHash: 'ip-10', networkHash: 'hot-net', fingerprintHash: 'fp-10', canvasHash: 'canvas-iphone', webglHash: 'webgl-raid' }), { excludeMemberId: 10 })!;
     const { sql, params } = new PgDialect().sqlToQuery(query);
     const plan = (await database.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).not.toMatch(/Seq Scan/);
-    // each branch is a range of its own index, never a filter over another scan
-    expect(plan).not.toMatch(/Filter: \([^\n]*_hash/);
-    for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx', 'attempts_canvas_hash_idx', 'attempts_webgl_hash_idx', 'attempts_audio_hash_idx', 'attempts_fonts_hash_idx']) {
+    // each branch is a range of its own index, never a filter over another scan; the
+    // same-network branch filters its range on the components the index carries
+    expect(plan).not.toMatch(/Filter: \((?!\(?recent\.)[^\n]*_hash/);
+    expect(plan).toMatch(/Filter: \(\(recent\.canvas_hash = [^\n]*recent\.webgl_hash = /);
+    for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx']) {
       expect(plan).toContain(index);
     }
+    expect(plan).not.toMatch(/attempts_(canvas|webgl|audio|fonts)_hash_idx/);
     // rows and members are fetched by primary key, one lookup per chosen id
     expect(plan).toMatch(/Index Scan using verification_attempts_pkey on verification_attempts va [^\n]*\n\s*Index Cond: \(id = /);
     expect(plan).toMatch(/Index Scan using members_pkey on members mm [^\n]*\n\s*Index Cond: \(id = va\.member_id\)/);
     // PostgreSQL reads each branch as an index-only backward scan that stops after n entries,
     // even for the popular hashes; PGlite (no autovacuum, small tables) may bitmap-scan them instead
-    if (engine === 'postgres') expect(plan.match(/Index Only Scan Backward using attempts_\w+_hash_idx/g)).toHaveLength(7);
+    if (engine === 'postgres') expect(plan.match(/Index Only Scan Backward using attempts_\w+_hash_idx/g)).toHaveLength(3);
   });
 });

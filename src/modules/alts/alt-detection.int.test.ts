@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 
 describeEngines('alt detection', (getDatabase, engine) => {
   const clock = createManualClock(new Date('2026-02-01T10:00:00Z'));
-  const service = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, sharedNetworks: sharedNetworkRepository, clock });
+  const service = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
   const db = () => getDatabase().db;
   const at = () => {
     clock.advance(MINUTE);

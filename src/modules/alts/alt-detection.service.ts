@@ -4,7 +4,6 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
 import type { AltCandidateRepository, CandidateAttempt } from './alt-candidates.repository';
 import type { AltLinkRepository, LinkChange } from './alt-links.repository';
 import { hasDeviceIdentity, isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
-import type { SharedNetworkRepository } from './shared-networks.repository';
 
 /** The new attempt's evidence: the same values the verification attempt row stores. */
 export type AltDetectionAttempt = AttemptSignals & Partial<Pick<FingerprintComponentHashes, 'hardwareHash'>>;
@@ -39,9 +38,8 @@ export interface AltDetectionResult {
 export interface AltDetectionDeps {
   attempts: AltCandidateRepository;
   links: AltLinkRepository;
-  sharedNetworks: Pick<SharedNetworkRepository, 'isShared'>;
   clock: Clock;
-  /** most candidate attempts read per hash (default 200) */
+  /** most candidate attempts read per branch and in all (DEFAULT_CANDIDATE_LIMIT) */
   candidateLimit?: number;
 }
 
@@ -69,7 +67,8 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
       const now = deps.clock.now();
       // a fingerprint without any high-entropy component is shared by every browser whose probes failed
       const identifying = hasDeviceIdentity(attempt);
-      const candidates = await deps.attempts.findCandidates(
+      // the candidates and the network's shared marking, in one statement
+      const { candidates, sharedNetwork } = await deps.attempts.findCandidates(
         tx,
         {
           ipHash: attempt.ipHash,
@@ -84,15 +83,12 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
       );
 
       const best = new Map<number, { candidate: CandidateAttempt; score: AltScore }>();
-      if (candidates.length > 0) {
-        const sharedNetwork = await deps.sharedNetworks.isShared(tx, attempt.networkHash);
-        for (const candidate of candidates) {
-          if (candidate.memberId === member.id) continue;
-          const score = scoreCandidate(attempt, candidate, { sharedNetwork });
-          if (!score.confidence) continue;
-          const current = best.get(candidate.memberId);
-          if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });
-        }
+      for (const candidate of candidates) {
+        if (candidate.memberId === member.id) continue;
+        const score = scoreCandidate(attempt, candidate, { sharedNetwork });
+        if (!score.confidence) continue;
+        const current = best.get(candidate.memberId);
+        if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });
       }
 
       const alts: DetectedAlt[] = [];

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import {
+  canBeFlagged,
   compareComponents,
   COMPARED_COMPONENTS,
   hasDeviceIdentity,
@@ -111,6 +113,40 @@ describe('scoreCandidate', () => {
   it('keeps the raw IP match in the evidence on a shared network, without counting it', () => {
     const score = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), { sharedNetwork: true });
     expect(score.evidence).toMatchObject({ ipMatch: true, networkMatch: true, sharedNetwork: true, score: 0 });
+  });
+});
+
+describe('canBeFlagged', () => {
+  it.each(rows.map(([label, candidate, shared, confidence, , newAttempt]) => ({ label, candidate, shared, confidence, newAttempt: newAttempt ?? {} })))(
+    '$label: flaggable when scored ($confidence)',
+    ({ candidate, shared, confidence, newAttempt }) => {
+      const flaggable = canBeFlagged(attempt(newAttempt), attempt(candidate), { sharedNetwork: shared });
+      if (confidence !== null) expect(flaggable).toBe(true);
+    },
+  );
+
+  it('is false for a candidate that shares device components only, however many', () => {
+    const sameDeviceElsewhere = attempt({ ...otherPlace, fp: 'fp-B' });
+    expect(scoreCandidate(attempt({}), sameDeviceElsewhere, { sharedNetwork: false }).confidence).toBeNull();
+    expect(canBeFlagged(attempt({}), sameDeviceElsewhere, { sharedNetwork: false })).toBe(false);
+  });
+
+  it('holds for every flagged candidate: scoring never flags one that shares no address, network or fingerprint', () => {
+    // two values per signal (or absent) so that equal and different both come up often
+    const value = (name: string) => fc.constantFrom(`${name}-A`, `${name}-B`, null);
+    const spec = fc.record({
+      ip: value('ip'),
+      net: value('net'),
+      fp: value('fp'),
+      ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, value(c)])),
+    }) as fc.Arbitrary<Spec>;
+    fc.assert(
+      fc.property(spec, spec, fc.boolean(), (a, b, sharedNetwork) => {
+        const flagged = scoreCandidate(attempt(a), attempt(b), { sharedNetwork }).confidence !== null;
+        return !flagged || canBeFlagged(attempt(a), attempt(b), { sharedNetwork });
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -92,21 +92,49 @@ export function compareComponents(a: AttemptSignals, b: AttemptSignals): Compone
 
 const WEIGHTS = { ip: 40, network: 10, fingerprint: 50, highComponent: 8, lowComponent: 2 } as const;
 
-export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): AltScore {
-  const components = compareComponents(attempt, candidate);
+/** The address, network and fingerprint matches, and which of them count on this network. */
+interface SignalMatches {
+  ipMatch: boolean;
+  networkMatch: boolean;
+  fingerprintMatch: boolean;
+  ipCounts: boolean;
+  networkCounts: boolean;
+}
+
+function matchSignals(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): SignalMatches {
   const ipMatch = sameValue(attempt.ipHash, candidate.ipHash);
   const networkMatch = sameValue(attempt.networkHash, candidate.networkHash);
   const fingerprintMatch = sameValue(attempt.fingerprintHash, candidate.fingerprintHash) && hasDeviceIdentity(attempt) && hasDeviceIdentity(candidate);
+  return { ipMatch, networkMatch, fingerprintMatch, ipCounts: ipMatch && !context.sharedNetwork, networkCounts: networkMatch && !context.sharedNetwork };
+}
 
-  const strongComponentMatches = HIGH_ENTROPY_COMPONENTS.filter((c) => components[c] === true).length;
+function countHighEntropyMatches(components: ComponentComparison): number {
+  return HIGH_ENTROPY_COMPONENTS.filter((c) => components[c] === true).length;
+}
+
+/**
+ * True when scoreCandidate can flag the candidate at all (at any confidence): it must
+ * share the fingerprint, or the address (on a network not marked shared), or the
+ * network (not marked shared) together with at least one high-entropy component (a
+ * network match flags only with a partial match, which needs one). Device components
+ * alone never flag. The candidate lookup (alt-candidates.repository.ts) reads exactly
+ * these candidates, each branch through its own index.
+ */
+export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
+  const { ipCounts, networkCounts, fingerprintMatch } = matchSignals(attempt, candidate, context);
+  return fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
+}
+
+export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): AltScore {
+  const components = compareComponents(attempt, candidate);
+  const { ipMatch, networkMatch, fingerprintMatch, ipCounts, networkCounts } = matchSignals(attempt, candidate, context);
+
+  const strongComponentMatches = countHighEntropyMatches(components);
   const componentMatches = COMPARED_COMPONENTS.filter((c) => components[c] === true).length;
   const strongMatch =
     (components.canvas === true && components.webgl === true && components.audio === true) ||
     (strongComponentMatches >= 3 && components.screen === true);
   const partialMatch = strongComponentMatches >= 1 && componentMatches >= 2;
-
-  const ipCounts = ipMatch && !context.sharedNetwork;
-  const networkCounts = networkMatch && !context.sharedNetwork;
 
   let confidence: AltConfidence | null = null;
   let detectionMethod: DetectedAltMethod | null = null;
