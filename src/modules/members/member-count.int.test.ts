@@ -5,7 +5,8 @@ import type { MemberFilter } from '../../shared/member-badges';
 import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { countCapFor, countMembers, totalFromFirstPage } from './member-count.repository';
-import { MEMBER_LIST_ORDER, memberMatchSql } from './members.repository';
+import { listWithTotal } from './member-list-total';
+import { decodeMemberCursor, listFirstPageCounted, MEMBER_LIST_ORDER, memberMatchSql } from './members.repository';
 
 describe('countCapFor', () => {
   const limits = { cap: 1000, searchCap: 100 };
@@ -54,6 +55,18 @@ describeEngines('member totals', (getDatabase) => {
     expect(await countMembers(db, { filter: 'all', search: 'ninja', limit: 1 }, limits)).toEqual({ total: 2, exact: false, capped: true });
     // never below the page size
     expect(await countMembers(db, { filter: 'all', search: 'ninja', limit: 3 }, limits)).toEqual({ total: 3, exact: true, capped: false });
+  });
+
+  it("counts a search's first page in the listing statement, up to the cap", async () => {
+    await seed(6);
+    const { db } = getDatabase();
+    const counted = await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 2);
+    expect({ names: counted.members.map((m) => m.username), matched: counted.matched, more: counted.nextCursor !== null }).toEqual({ names: ['ninja4', 'ninja2'], matched: 3, more: true });
+    expect((await listFirstPageCounted(db, { filter: 'verified', search: 'ninja', limit: 5 }, 100)).matched).toBe(2);
+    const { page, count } = await listWithTotal(db, { filter: 'all', search: 'NINJA', limit: 2 });
+    expect({ names: page.members.map((m) => m.username), count }).toEqual({ names: ['ninja4', 'ninja2'], count: { total: 3, exact: true, capped: false } });
+    const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(page.nextCursor!)! });
+    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({ names: ['ninja0'], count: { total: 3, exact: true, capped: false } });
   });
 
   it('estimates the whole table above the cap, and says "at least" while the statistics are behind', async () => {

@@ -145,10 +145,38 @@ export async function listMembers(executor: Executor, query: MemberListQuery): P
     .where(and(...conditions.filter((c): c is SQL => c !== undefined)))
     .orderBy(...MEMBER_LIST_ORDER)
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  return pageOf(rows, query.limit);
+}
+
+/** `limit` + 1 rows in list order → the page and, when the extra row exists, the next page's cursor. */
+function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { members: Member[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeMemberCursor({ verifiedAt: last.cursorAt, id: last.row.id }) : null;
+  const nextCursor = rows.length > limit && last ? encodeMemberCursor({ verifiedAt: last.cursorAt, id: last.row.id }) : null;
   return { members: page.map((r) => toMember(r.row)), nextCursor };
+}
+
+/**
+ * A first page and its matches counted up to `countUpTo` + 1, in one statement: the search
+ * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
+ * `countUpTo` must be small: every match up to it is read again by primary key.
+ */
+export async function listFirstPageCounted(
+  executor: Executor,
+  query: Omit<MemberListQuery, 'cursor'>,
+  countUpTo: number,
+): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
+  const hits = executor
+    .$with('hits')
+    .as(executor.select({ id: members.id }).from(members).where(memberMatchSql(query)).orderBy(...MEMBER_LIST_ORDER).limit(countUpTo + 1));
+  const rows = await executor
+    .with(hits)
+    .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
+    .from(members)
+    .where(inArray(members.id, executor.select({ id: hits.id }).from(hits)))
+    .orderBy(...MEMBER_LIST_ORDER)
+    .limit(query.limit + 1);
+  return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
 export async function findMemberByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<Member | null> {

@@ -11,11 +11,10 @@ import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberAc
 import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
 import { insertNote, listNotes } from './member-notes.repository';
 import { snowflakeCreationDate, toAltEntry, toNoteView, toUserRecord, type AdminNoteView, type UserDetail, type UserRecord } from './member-views';
-import { countMembers, totalFromFirstPage } from './member-count.repository';
+import { listWithTotal } from './member-list-total';
 import {
   findMemberByDiscordId,
   insertManualMember,
-  listMembers,
   markManuallyVerified,
   markUnverified,
   setManualAltStatus,
@@ -47,9 +46,7 @@ export function createMembersService(deps: MembersServiceDeps) {
   const { db } = deps.database;
 
   async function list(query: { search?: string; filter: MemberFilter; limit: number; cursor?: MemberCursor }): Promise<UserListPage> {
-    const page = await listMembers(db, query);
-    // most searches look for one member: their first page is all there is, and needs no count
-    const count = totalFromFirstPage(query, page) ?? (await countMembers(db, query));
+    const { page, count } = await listWithTotal(db, query);
     return { users: page.members.map(toUserRecord), total: count.total, totalIsExact: count.exact, totalIsCapped: count.capped, nextCursor: page.nextCursor };
   }
 
