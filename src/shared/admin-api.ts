@@ -28,6 +28,8 @@ export interface UserListPage {
   total: number;
   /** false when the server estimated or capped the total (very large tables) */
   totalIsExact: boolean;
+  /** true when the total is a cap: at least that many match ("1,000+"); false for an exact total or an estimate */
+  totalIsCapped: boolean;
   nextCursor: string | null;
 }
 

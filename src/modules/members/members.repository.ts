@@ -1,5 +1,5 @@
 import { desc, and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
@@ -61,7 +61,11 @@ function toMember(row: Row): Member {
   };
 }
 
-/** Spec §4 filters in SQL; member-list.int.test.ts checks them against MEMBER_FILTER_PREDICATES. */
+/**
+ * Spec §4 filters in SQL; member-list.int.test.ts checks them against MEMBER_FILTER_PREDICATES.
+ * The partial indexes members_unverified_idx and members_certain_alts_idx (schema.ts) repeat the
+ * narrow ones word for word, so the planner can prove them: change both together.
+ */
 const FILTER_SQL: Record<MemberFilter, SQL | undefined> = {
   all: undefined,
   certain_alts: sql`(${members.manualAltStatus} = 'certain_alt' or ${members.isLinkedAsAlt})`,
@@ -117,9 +121,21 @@ export function decodeMemberCursor(text: string): MemberCursor | null {
 
 const cursorTimestamp = sql<string>`to_char(${members.verifiedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Newest first by (verified_at, id): the members_verified_at_id_idx index serves the order and the cursor. */
+/** The filter and search of a list query, without its cursor; undefined for the whole table. */
+export function memberMatchSql(query: Pick<MemberListQuery, 'search' | 'filter'>): SQL | undefined {
+  return and(...[FILTER_SQL[query.filter], searchSql(query.search)].filter((c): c is SQL => c !== undefined));
+}
+
+/**
+ * The list's order, newest first by (verified_at, id). NULLS LAST as in the index definitions
+ * (members_verified_at_id_idx and the filters' partial indexes): plain DESC means NULLS FIRST,
+ * which they cannot serve.
+ */
+export const MEMBER_LIST_ORDER = [sql`${members.verifiedAt} desc nulls last`, sql`${members.id} desc nulls last`];
+
+/** Newest first: the index of the filter (or members_verified_at_id_idx) serves the order and the cursor. */
 export async function listMembers(executor: Executor, query: MemberListQuery): Promise<{ members: Member[]; nextCursor: string | null }> {
-  const conditions = [FILTER_SQL[query.filter], searchSql(query.search)];
+  const conditions = [memberMatchSql(query)];
   if (query.cursor) {
     conditions.push(sql`(${members.verifiedAt}, ${members.id}) < (${query.cursor.verifiedAt}::timestamptz, ${query.cursor.id}::bigint)`);
   }
@@ -127,37 +143,40 @@ export async function listMembers(executor: Executor, query: MemberListQuery): P
     .select({ row: members, cursorAt: cursorTimestamp })
     .from(members)
     .where(and(...conditions.filter((c): c is SQL => c !== undefined)))
-    // NULLS LAST as in the index definition: plain DESC means NULLS FIRST, which the index cannot serve
-    .orderBy(sql`${members.verifiedAt} desc nulls last`, sql`${members.id} desc nulls last`)
+    .orderBy(...MEMBER_LIST_ORDER)
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  return pageOf(rows, query.limit);
+}
+
+/** `limit` + 1 rows in list order → the page and, when the extra row exists, the next page's cursor. */
+function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { members: Member[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeMemberCursor({ verifiedAt: last.cursorAt, id: last.row.id }) : null;
+  const nextCursor = rows.length > limit && last ? encodeMemberCursor({ verifiedAt: last.cursorAt, id: last.row.id }) : null;
   return { members: page.map((r) => toMember(r.row)), nextCursor };
 }
 
-export interface MemberCount {
-  total: number;
-  /** false when the total is the planner's estimate or capped */
-  exact: boolean;
-}
-
-/** Exact below these sizes; above, an estimate (whole table) or the cap (filtered). */
-export const COUNT_LIMITS = { estimateAbove: 100_000, cap: 100_000 };
-
-export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter'>, limits = COUNT_LIMITS): Promise<MemberCount> {
-  const where = and(...[FILTER_SQL[query.filter], searchSql(query.search)].filter((c): c is SQL => c !== undefined));
-  if (!where) {
-    const [estimate] = await selectRows<{ n: string | number }>(executor, sql`select reltuples::bigint as n from pg_class where oid = 'members'::regclass`);
-    const estimated = Number(estimate?.n ?? -1);
-    if (estimated >= limits.estimateAbove) return { total: estimated, exact: false };
-  }
-  const [row] = await selectRows<{ n: string | number }>(
-    executor,
-    sql`select count(*) as n from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} limit ${limits.cap + 1}) s`,
-  );
-  const counted = Number(row?.n ?? 0);
-  return counted > limits.cap ? { total: limits.cap, exact: false } : { total: counted, exact: true };
+/**
+ * A first page and its matches counted up to `countUpTo` + 1, in one statement: the search
+ * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
+ * `countUpTo` must be small: every match up to it is read again by primary key.
+ */
+export async function listFirstPageCounted(
+  executor: Executor,
+  query: Omit<MemberListQuery, 'cursor'>,
+  countUpTo: number,
+): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
+  const hits = executor
+    .$with('hits')
+    .as(executor.select({ id: members.id }).from(members).where(memberMatchSql(query)).orderBy(...MEMBER_LIST_ORDER).limit(countUpTo + 1));
+  const rows = await executor
+    .with(hits)
+    .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
+    .from(members)
+    .where(inArray(members.id, executor.select({ id: hits.id }).from(hits)))
+    .orderBy(...MEMBER_LIST_ORDER)
+    .limit(query.limit + 1);
+  return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
 export async function findMemberByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<Member | null> {

@@ -11,11 +11,10 @@ import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberAc
 import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
 import { insertNote, listNotes } from './member-notes.repository';
 import { snowflakeCreationDate, toAltEntry, toNoteView, toUserRecord, type AdminNoteView, type UserDetail, type UserRecord } from './member-views';
+import { listWithTotal } from './member-list-total';
 import {
-  countMembers,
   findMemberByDiscordId,
   insertManualMember,
-  listMembers,
   markManuallyVerified,
   markUnverified,
   setManualAltStatus,
@@ -47,8 +46,8 @@ export function createMembersService(deps: MembersServiceDeps) {
   const { db } = deps.database;
 
   async function list(query: { search?: string; filter: MemberFilter; limit: number; cursor?: MemberCursor }): Promise<UserListPage> {
-    const [page, count] = await Promise.all([listMembers(db, query), countMembers(db, query)]);
-    return { users: page.members.map(toUserRecord), total: count.total, totalIsExact: count.exact, nextCursor: page.nextCursor };
+    const { page, count } = await listWithTotal(db, query);
+    return { users: page.members.map(toUserRecord), total: count.total, totalIsExact: count.exact, totalIsCapped: count.capped, nextCursor: page.nextCursor };
   }
 
   async function detail(discordId: string): Promise<UserDetail> {

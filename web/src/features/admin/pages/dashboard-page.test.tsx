@@ -120,6 +120,11 @@ describe('admin dashboard', () => {
     expect(await screen.findByRole('heading', { name: 'Verified Users (~1,234,567)' })).toBeInTheDocument();
   });
 
+  it('shows a capped total as a lower bound', async () => {
+    setup({ [`GET ${usersUrl()}`]: { body: listPage([alice], { total: 1000, totalIsExact: false, totalIsCapped: true, nextCursor: 'x' }) } });
+    expect(await screen.findByRole('heading', { name: 'Verified Users (1,000+)' })).toBeInTheDocument();
+  });
+
   it('offers a retry when the list cannot be loaded', async () => {
     let up = false;
     setup({ [`GET ${usersUrl()}`]: () => (up ? { body: listPage([alice]) } : { status: 500, body: '' }) });

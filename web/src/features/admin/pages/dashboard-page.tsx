@@ -8,7 +8,7 @@ import { PageShell } from '@/components/ui/page-shell';
 import { SimpleSelect } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
-import { deleteVerificationRecord, useUserList, type UserRecord } from '../api/members';
+import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
 import { useStaffAuth } from '../api/session';
 import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -27,10 +27,11 @@ function isMemberFilter(value: string): value is MemberFilter {
   return (MEMBER_FILTERS as readonly string[]).includes(value);
 }
 
-/** Shows the total as the server gives it; an estimate (very large tables) is marked as approximate. */
-function formatTotal(total: number, exact: boolean | undefined): string {
-  const text = total.toLocaleString('en-US');
-  return exact === false ? `~${text}` : text;
+/** Shows the total as the server gives it: a cap as "1,000+" (at least), an estimate (whole table) as "~1,000,000". */
+function formatTotal(page: Pick<UserListPage, 'total' | 'totalIsExact' | 'totalIsCapped'>): string {
+  const text = page.total.toLocaleString('en-US');
+  if (page.totalIsCapped) return `${text}+`;
+  return page.totalIsExact === false ? `~${text}` : text;
 }
 
 /** /admin: search, filter and page through the records; delete one from its card; the shared networks, to unmark. */
@@ -130,7 +131,7 @@ export default function DashboardPage() {
 
       <section aria-labelledby="users-heading" aria-busy={isValidating}>
         <h2 id="users-heading" className="mb-4 flex items-center gap-2 text-lg font-semibold">
-          Verified Users{firstPage ? ` (${formatTotal(firstPage.total, firstPage.totalIsExact)})` : ''}
+          Verified Users{firstPage ? ` (${formatTotal(firstPage)})` : ''}
           {isValidating && pages ? <Spinner className="text-sm text-muted" label={null} /> : null}
         </h2>
 

@@ -51,7 +51,7 @@ export function buildStaff(overrides: Partial<StaffAccount> = {}): StaffAccount 
 }
 
 export function listPage(users: UserRecord[], extra: Partial<UserListPage> = {}): UserListPage {
-  return { users, total: users.length, totalIsExact: true, nextCursor: null, ...extra };
+  return { users, total: users.length, totalIsExact: true, totalIsCapped: false, nextCursor: null, ...extra };
 }
 
 /** The exact URL the dashboard asks for (the fetch mock matches path and query exactly). */

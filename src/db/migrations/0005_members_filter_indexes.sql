@@ -1,0 +1,2 @@
+CREATE INDEX "members_unverified_idx" ON "members" USING btree ("verified_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE (not "members"."rules_confirmed" or "members"."status" <> 'verified');--> statement-breakpoint
+CREATE INDEX "members_certain_alts_idx" ON "members" USING btree ("verified_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE ("members"."manual_alt_status" = 'certain_alt' or "members"."is_linked_as_alt");

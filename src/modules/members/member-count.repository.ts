@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
+import { members } from '../../db/schema';
+import { MEMBER_LIST_ORDER, memberMatchSql, type MemberListQuery } from './members.repository';
+
+/**
+ * A list's total: exact up to a cap; above it, the cap as a lower bound ("1,000+"), or for
+ * the whole table the planner's row estimate ("~1,000,000").
+ */
+export interface MemberCount {
+  total: number;
+  /** false when the total is a lower bound or an estimate */
+  exact: boolean;
+  /** true when the total is a lower bound: at least this many match */
+  capped: boolean;
+}
+
+/**
+ * Counting stops after the cap, so one request reads at most cap + 1 index entries. Filters
+ * count on their partial index (index-only); a search must test each username, and a common
+ * one ("ninja": 5% of members) is tested on ~20 rows per match, hence its lower cap.
+ */
+export const COUNT_LIMITS = { cap: 1_000, searchCap: 100 };
+
+export type CountLimits = typeof COUNT_LIMITS;
+
+/** The cap for one query: never below the page size, so a full page is never more than its total. */
+export function countCapFor(query: Pick<MemberListQuery, 'search' | 'limit'>, limits: CountLimits = COUNT_LIMITS): number {
+  const needle = query.search?.trim();
+  return needle ? Math.max(limits.searchCap, query.limit) : Math.max(limits.cap, query.limit);
+}
+
+/** The total a first page already tells: all of it, when no further page exists. */
+export function totalFromFirstPage(query: Pick<MemberListQuery, 'cursor'>, page: { members: readonly unknown[]; nextCursor: string | null }): MemberCount | null {
+  if (query.cursor || page.nextCursor !== null) return null;
+  return { total: page.members.length, exact: true, capped: false };
+}
+
+/** reltuples: what the last VACUUM / ANALYZE (autovacuum, or on PGlite the retention job) saw; -1 if never. */
+async function estimatedMemberRows(executor: Executor): Promise<number> {
+  const [row] = await selectRows<{ n: string | number }>(executor, sql`select reltuples::bigint as n from pg_class where oid = 'members'::regclass`);
+  return Number(row?.n ?? -1);
+}
+
+/**
+ * Counts in the list's own order, so the planner takes the list's index: the filter's partial
+ * index, members_verified_at_id_idx, or the trigram indexes for a rare search.
+ */
+export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>, limits: CountLimits = COUNT_LIMITS): Promise<MemberCount> {
+  const cap = countCapFor(query, limits);
+  const where = memberMatchSql(query);
+  const [row] = await selectRows<{ n: string | number }>(
+    executor,
+    sql`select count(*) as n from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${cap + 1}) s`,
+  );
+  const counted = Number(row?.n ?? 0);
+  if (counted <= cap) return { total: counted, exact: true, capped: false };
+  if (!where) {
+    const estimate = await estimatedMemberRows(executor);
+    if (estimate > cap) return { total: estimate, exact: false, capped: false };
+  }
+  return { total: cap, exact: false, capped: true };
+}
