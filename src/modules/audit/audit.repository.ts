@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { GENESIS_HASH, hashAuditEntry, splitHashInputAtTime, type AuditHashInput } from './audit-hash';
+import { GENESIS_HASH, hashAuditEntry, splitHashInputAtTime } from './audit-hash';
 
 export type AuditActorType = 'staff' | 'discord' | 'system' | 'visitor';
 
@@ -69,14 +69,14 @@ interface AppendedRow {
 }
 
 /**
- * Appends one row to the audit log in ONE statement (`audit_append`, migration 0005): it
- * takes the chain lock, reads the head and inserts the row hashed onto it. Call it inside
- * the transaction that makes the change it records, as late as possible (the lock is held
- * until that transaction commits); on the database itself it commits on its own.
+ * The call `audit_append(…)` (migration 0005) for one entry: it takes the chain lock, reads
+ * the head and inserts the row hashed onto it, in one statement. `perRowOf` (a column that
+ * is never null, of a row written earlier in the same statement) makes the call run once
+ * per such row and not at all without one: `from written cross join lateral <call>`.
+ * The chain lock is held until the transaction commits.
  */
-export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date()): Promise<AuditEntry> {
-  const content: AuditHashInput = {
-    at: now,
+export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQL): SQL {
+  const content = {
     actorType: input.actor.type,
     actorId: input.actor.id ?? null,
     actorName: input.actor.name ?? null,
@@ -86,11 +86,21 @@ export async function appendAudit(executor: Executor, input: AuditEntryInput, no
     details: input.details ?? {},
   };
   const { beforeAt, afterAt } = splitHashInputAtTime(content);
+  // the same value either way; the reference only ties the call to the outer row
+  const targetId = perRowOf ? sql`case when ${perRowOf} is null then null else ${content.targetId}::text end` : sql`${content.targetId}::text`;
+  return sql`audit_append(${now.toISOString()}::timestamptz, ${content.actorType}, ${content.actorId}, ${content.actorName}, ${content.action}, ${content.targetType}, ${targetId}, ${JSON.stringify(content.details)}::jsonb, ${beforeAt}, ${afterAt})`;
+}
+
+/**
+ * Appends one row to the audit log in ONE statement. Call it inside the transaction that
+ * makes the change it records, as late as possible (the chain lock is held until that
+ * transaction commits); on the database itself it commits on its own.
+ */
+export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date()): Promise<AuditEntry> {
   const [row] = await selectRows<AppendedRow>(
     executor,
     sql`select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, prev_hash, hash
-        from audit_append(${now.toISOString()}::timestamptz, ${content.actorType}, ${content.actorId}, ${content.actorName}, ${content.action},
-                          ${content.targetType}, ${content.targetId}, ${JSON.stringify(content.details)}::jsonb, ${beforeAt}, ${afterAt})`,
+        from ${auditAppendCall(input, now)}`,
   );
   if (!row) throw new Error('audit_append returned no row');
   return {

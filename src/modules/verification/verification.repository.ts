@@ -1,5 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { selectRows, type Executor } from '../../db/client';
+import { auditAppendCall } from '../audit/audit.repository';
 import { members, verificationAttempts } from '../../db/schema';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { IpHashes } from '../network';
@@ -101,11 +102,19 @@ export async function findMemberByDiscordId(executor: Executor, discordId: strin
   return row;
 }
 
-export async function confirmRules(executor: Executor, discordId: string, now: Date): Promise<MemberRow | undefined> {
-  const [row] = await executor
-    .update(members)
-    .set({ rulesConfirmed: true, rulesConfirmedAt: now, lastSeenAt: now, updatedAt: now })
-    .where(eq(members.discordId, discordId))
-    .returning();
-  return row;
+/**
+ * Confirms the rules for a member and appends its audit row in ONE statement (it commits
+ * on its own, so the audit chain's lock is held only while it runs). False when there is
+ * no such member: then nothing is written.
+ */
+export async function confirmRulesAudited(executor: Executor, discordId: string, now: Date): Promise<boolean> {
+  const audit = auditAppendCall({ actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now, sql`confirmed.discord_id`);
+  const rows = await selectRows<{ id: number }>(
+    executor,
+    sql`with confirmed as (
+          update ${members} set rules_confirmed = true, rules_confirmed_at = ${now.toISOString()}::timestamptz, last_seen_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
+          where discord_id = ${discordId} returning discord_id)
+        select audited.id from confirmed cross join lateral ${audit} as audited`,
+  );
+  return rows.length > 0;
 }

@@ -7,7 +7,7 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import {
-  confirmRules,
+  confirmRulesAudited,
   findMemberByDiscordId,
   insertAttempt,
   upsertVerifiedMember,
@@ -120,13 +120,9 @@ export function createVerificationService(deps: {
       return result;
     },
 
-    async confirmRules(discordId: string): Promise<MemberRow | undefined> {
-      const now = deps.clock.now();
-      return deps.database.db.transaction(async (tx) => {
-        const member = await confirmRules(tx, discordId, now);
-        if (member) await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now);
-        return member;
-      });
+    /** False when the visitor has no member record. */
+    async confirmRules(discordId: string): Promise<boolean> {
+      return confirmRulesAudited(deps.database.db, discordId, deps.clock.now());
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
