@@ -50,7 +50,7 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const all = Object.values(steps).flat();
         expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
         expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
-        expect(all.length).toBeLessThanOrEqual(22);
+        expect(all.length).toBeLessThanOrEqual(21);
       }
     } finally {
       log.stop();
