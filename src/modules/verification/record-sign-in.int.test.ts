@@ -3,7 +3,7 @@ import { members, verificationAttempts } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { recordSignIn } from './verification.repository';
 
-const vpnClean = { verdict: 'clean', provider: null, source: 'proxycheck', countryCode: null, timezoneMismatch: false, checkFailed: false } as const;
+const vpnClean = { verdict: 'clean', provider: null, source: 'proxycheck', timezoneMismatch: false, checkFailed: false } as const;
 
 describeEngines('recording a sign-in (member + attempt in one statement)', (getDatabase) => {
   beforeEach(async () => resetDatabase(getDatabase()));

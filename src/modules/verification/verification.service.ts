@@ -12,7 +12,6 @@ import {
   recordSignIn,
   type AttemptEvidence,
   type AttemptRow,
-  type MemberRow,
   type SignedInMember,
   type VerifiedIdentity,
 } from './verification.repository';
