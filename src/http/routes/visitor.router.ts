@@ -53,11 +53,12 @@ export function visitorRouter(deps: {
     const now = deps.clock.now();
     const visitor = readVisitor(req);
     if (!visitor.consentTokenHash || visitor.consentTokenHash !== hashToken(body.token)) throw invalidToken();
-    if (!(await oneTimeTokensRepository.isLive(db, 'consent', body.token, now))) throw invalidToken();
     if (!verifyFingerprint(body.fingerprintData, body.fingerprintHash)) {
+      // a dead token is reported first, as if it had been checked first; a live one stays unused
+      if (!(await oneTimeTokensRepository.isLive(db, 'consent', body.token, now))) throw invalidToken();
       throw BadRequest('Fingerprint hash does not match the fingerprint data', 'fingerprintHash');
     }
-    // everything checked: only now is the token used up
+    // everything else checked: checking the token and using it up is one statement
     if (!(await oneTimeTokensRepository.consume(db, 'consent', body.token, now))) throw invalidToken();
     writeVisitor(req, (v) => ({
       consent: {
@@ -79,8 +80,7 @@ export function visitorRouter(deps: {
 
   router.post('/rules/confirm', deps.limit, async (req, res) => {
     const { discordId } = verifiedVisitor(req);
-    const member = await deps.verification.confirmRules(discordId);
-    if (!member) throw NotFound('Verification record');
+    if (!(await deps.verification.confirmRules(discordId))) throw NotFound('Verification record');
     res.json({ success: true });
   });
 

@@ -28,3 +28,20 @@ export function hashAuditEntry(prevHash: string, entry: AuditHashInput): string 
   const content = canonicalJson({ ...entry, at: entry.at.toISOString() });
   return crypto.createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
 }
+
+const AT_PLACEHOLDER = '\u0000at\u0000';
+
+/**
+ * The canonical JSON `hashAuditEntry` hashes, cut around the value of "at" (what the
+ * database fills in when it appends the row): `beforeAt` ends with `"at":`, `afterAt`
+ * starts after the value. "at" is the first top-level key after the fixed actor keys, so
+ * the first occurrence of the placeholder is the top-level one (a string value holding
+ * it would be escaped differently).
+ */
+export function splitHashInputAtTime(entry: Omit<AuditHashInput, 'at'>): { beforeAt: string; afterAt: string } {
+  const json = canonicalJson({ ...entry, at: AT_PLACEHOLDER });
+  const marker = `"at":${JSON.stringify(AT_PLACEHOLDER)}`;
+  const index = json.indexOf(marker);
+  if (index < 0) throw new Error('canonical audit JSON has no "at" key');
+  return { beforeAt: json.slice(0, index + '"at":'.length), afterAt: json.slice(index + marker.length) };
+}

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { describeEngines, resetDatabase } from '../../test-support/database';
+import { hashAuditEntry, GENESIS_HASH } from './audit-hash';
 import { appendAudit, listAudit, verifyAuditChain } from './audit.repository';
 
 describeEngines('audit log', (getDatabase) => {
@@ -27,6 +29,53 @@ describeEngines('audit log', (getDatabase) => {
     const { db } = getDatabase();
     await Promise.all(Array.from({ length: 20 }, (_, i) => appendAudit(db, { actor: { type: 'system' }, action: `job.${i}` })));
     expect(await verifyAuditChain(db)).toMatchObject({ verified: true, checked: 20 });
+  });
+
+  it('hashes in the database exactly as the chain is verified (quotes, unicode, nested details, nulls)', async () => {
+    const { db } = getDatabase();
+    const now = new Date('2026-11-22T05:17:13.123Z');
+    const entry = await appendAudit(
+      db,
+      {
+        actor: { type: 'staff', id: '42', name: 'Zoë "the mod" \\ O\'Brien\n✅' },
+        action: 'member.note',
+        targetType: 'member',
+        targetId: '123',
+        details: { z: [1, 2.5, null, true], a: { nested: 'at', '"at":': '"at":"x"' }, emoji: '🔎', empty: {} },
+      },
+      now,
+    );
+    expect(entry.at.toISOString()).toBe(now.toISOString());
+    expect(entry.prevHash).toBe(GENESIS_HASH);
+    expect(entry.hash).toBe(
+      hashAuditEntry(GENESIS_HASH, { at: now, actorType: 'staff', actorId: '42', actorName: entry.actorName, action: 'member.note', targetType: 'member', targetId: '123', details: entry.details }),
+    );
+    expect(await verifyAuditChain(db)).toEqual({ verified: true, checked: 1, brokenAt: null });
+  });
+
+  it('never goes back in time along the chain, even when a writer\'s clock is behind', async () => {
+    const { db } = getDatabase();
+    const first = await appendAudit(db, { actor: { type: 'system' }, action: 'late' }, new Date('2030-01-01T00:00:00.001Z'));
+    const second = await appendAudit(db, { actor: { type: 'system' }, action: 'early' }, new Date('2029-01-01T00:00:00Z'));
+    expect(second.at.getTime()).toBe(first.at.getTime());
+    expect(await verifyAuditChain(db)).toMatchObject({ verified: true, checked: 2 });
+  });
+
+  it('keeps one chain when audited transactions race, commit late or roll back', async () => {
+    const { db } = getDatabase();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await appendAudit(tx, { actor: { type: 'visitor', id: `${i}` }, action: 'race' });
+          // work after the append: the chain lock is still held until commit
+          await tx.execute(sql`select pg_sleep(${(i % 3) / 1000})`);
+          if (i % 5 === 0) throw new Error('rolled back');
+        }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(24);
+    expect(await verifyAuditChain(db)).toEqual({ verified: true, checked: 24, brokenAt: null });
   });
 
   it('lists newest first with filters and a cursor', async () => {

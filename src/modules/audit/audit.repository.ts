@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { GENESIS_HASH, hashAuditEntry } from './audit-hash';
+import { GENESIS_HASH, hashAuditEntry, splitHashInputAtTime } from './audit-hash';
 
 export type AuditActorType = 'staff' | 'discord' | 'system' | 'visitor';
 
@@ -35,9 +35,6 @@ export interface AuditEntry {
   hash: string;
 }
 
-/** Serialises writers so the chain has one head, on PGlite and across PostgreSQL connections. */
-const AUDIT_CHAIN_LOCK = 72_611_002;
-
 type Row = typeof auditLog.$inferSelect;
 
 function toEntry(row: Row): AuditEntry {
@@ -56,33 +53,69 @@ function toEntry(row: Row): AuditEntry {
   };
 }
 
+/** A row as `audit_append` returns it (raw SQL: snake_case, time as epoch milliseconds). */
+interface AppendedRow {
+  id: number;
+  at_ms: number | string;
+  actor_type: AuditActorType;
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown> | null;
+  prev_hash: string;
+  hash: string;
+}
+
 /**
- * Appends one row to the audit log. Call it inside the transaction that makes the
- * change it records, so the change and its record commit together.
+ * The call `audit_append(…)` (migration 0005) for one entry: it takes the chain lock, reads
+ * the head and inserts the row hashed onto it, in one statement. `perRowOf` (a column that
+ * is never null, of a row written earlier in the same statement) makes the call run once
+ * per such row and not at all without one: `from written cross join lateral <call>`.
+ * The chain lock is held until the transaction commits.
+ */
+export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQL): SQL {
+  const content = {
+    actorType: input.actor.type,
+    actorId: input.actor.id ?? null,
+    actorName: input.actor.name ?? null,
+    action: input.action,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId ?? null,
+    details: input.details ?? {},
+  };
+  const { beforeAt, afterAt } = splitHashInputAtTime(content);
+  // the same value either way; the reference only ties the call to the outer row
+  const targetId = perRowOf ? sql`case when ${perRowOf} is null then null else ${content.targetId}::text end` : sql`${content.targetId}::text`;
+  return sql`audit_append(${now.toISOString()}::timestamptz, ${content.actorType}, ${content.actorId}, ${content.actorName}, ${content.action}, ${content.targetType}, ${targetId}, ${JSON.stringify(content.details)}::jsonb, ${beforeAt}, ${afterAt})`;
+}
+
+/**
+ * Appends one row to the audit log in ONE statement. Call it inside the transaction that
+ * makes the change it records, as late as possible (the chain lock is held until that
+ * transaction commits); on the database itself it commits on its own.
  */
 export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date()): Promise<AuditEntry> {
-  const write = async (tx: Executor) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
-    const [head] = await tx.select({ hash: auditLog.hash, at: auditLog.at }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
-    const prevHash = head?.hash ?? GENESIS_HASH;
-    // keep time monotonic along the chain even if clocks of two processes disagree
-    const at = head && head.at > now ? head.at : now;
-    const content = {
-      at,
-      actorType: input.actor.type,
-      actorId: input.actor.id ?? null,
-      actorName: input.actor.name ?? null,
-      action: input.action,
-      targetType: input.targetType ?? null,
-      targetId: input.targetId ?? null,
-      details: input.details ?? {},
-    };
-    const hash = hashAuditEntry(prevHash, content);
-    const [row] = await tx.insert(auditLog).values({ ...content, prevHash, hash }).returning();
-    return toEntry(row!);
+  const [row] = await selectRows<AppendedRow>(
+    executor,
+    sql`select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, prev_hash, hash
+        from ${auditAppendCall(input, now)}`,
+  );
+  if (!row) throw new Error('audit_append returned no row');
+  return {
+    id: Number(row.id),
+    at: new Date(Number(row.at_ms)),
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    actorName: row.actor_name,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    details: row.details ?? {},
+    prevHash: row.prev_hash,
+    hash: row.hash,
   };
-  // a transaction object nests as a savepoint; the database opens a new transaction
-  return executor.transaction((tx) => write(tx));
 }
 
 export interface AuditQuery {

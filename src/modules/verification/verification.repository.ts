@@ -1,5 +1,6 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { eq, sql } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
+import { auditAppendCall } from '../audit/audit.repository';
 import { members, verificationAttempts } from '../../db/schema';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { IpHashes } from '../network';
@@ -21,15 +22,21 @@ export interface AttemptEvidence {
   components: FingerprintComponentHashes | null;
 }
 
+/** The member of a sign-in, as alt detection needs it. */
+export interface SignedInMember {
+  id: number;
+  discordId: string;
+  createdAt: Date;
+}
+
+type SignInInput = { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date };
+
 /**
  * Creates or refreshes the member of a completed sign-in. A Limited Access outcome keeps
  * only the Discord ID and username (plus the VPN flag, provider and timestamps): any
  * avatar, fingerprint or network stored earlier is cleared.
  */
-export async function upsertVerifiedMember(
-  tx: Executor,
-  input: { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date },
-): Promise<{ member: MemberRow; created: boolean }> {
+function upsertMember(tx: Executor, input: SignInInput) {
   const limited = input.outcome === 'limited_access';
   const values = {
     discordId: input.identity.discordId,
@@ -47,7 +54,7 @@ export async function upsertVerifiedMember(
     createdAt: input.now,
     updatedAt: input.now,
   };
-  const [row] = await tx
+  return tx
     .insert(members)
     .values(values)
     .onConflictDoUpdate({
@@ -67,33 +74,58 @@ export async function upsertVerifiedMember(
         updatedAt: values.updatedAt,
       },
     })
-    .returning({ ...getTableColumns(members), created: sql<boolean>`(xmax = 0)` });
-  const { created, ...member } = row!;
-  return { member, created: Boolean(created) };
+    .returning({ id: members.id, createdAt: members.createdAt });
 }
 
-export async function insertAttempt(
-  tx: Executor,
-  input: { memberId: number; outcome: VpnOutcome; vpn: VpnCheckResult; evidence: AttemptEvidence; now: Date },
-): Promise<AttemptRow> {
-  const [row] = await tx
+/** Every column of the attempt a sign-in stores, but its id and member. */
+function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'> {
+  return {
+    ipHash: input.evidence.ip?.ipHash ?? null,
+    networkHash: input.evidence.ip?.networkHash ?? null,
+    fingerprintHash: input.evidence.fingerprintHash,
+    canvasHash: null,
+    webglHash: null,
+    audioHash: null,
+    fontsHash: null,
+    screenHash: null,
+    timezoneHash: null,
+    languageHash: null,
+    platformHash: null,
+    hardwareHash: null,
+    ...(input.evidence.components ?? {}),
+    vpnVerdict: input.vpn.verdict,
+    vpnProvider: input.vpn.provider,
+    vpnSource: input.vpn.source,
+    timezoneMismatch: input.vpn.timezoneMismatch,
+    vpnCheckFailed: input.vpn.checkFailed,
+    outcome: input.outcome,
+    createdAt: input.now,
+  };
+}
+
+/**
+ * Stores a completed sign-in in ONE statement: the member upserted (see upsertMember) and
+ * its attempt inserted. Returns the member and the attempt row as stored.
+ */
+export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ member: SignedInMember; attempt: AttemptRow }> {
+  const columns = attemptColumns(input);
+  // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
+  const attempt = tx
     .insert(verificationAttempts)
-    .values({
-      memberId: input.memberId,
-      ipHash: input.evidence.ip?.ipHash ?? null,
-      networkHash: input.evidence.ip?.networkHash ?? null,
-      fingerprintHash: input.evidence.fingerprintHash,
-      ...(input.evidence.components ?? {}),
-      vpnVerdict: input.vpn.verdict,
-      vpnProvider: input.vpn.provider,
-      vpnSource: input.vpn.source,
-      timezoneMismatch: input.vpn.timezoneMismatch,
-      vpnCheckFailed: input.vpn.checkFailed,
-      outcome: input.outcome,
-      createdAt: input.now,
-    })
-    .returning();
-  return row!;
+    .values({ ...columns, memberId: sql`(select id from signed_in)` })
+    .returning({ id: verificationAttempts.id });
+  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; attempt_id: number | string }>(
+    tx,
+    sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
+        select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms, attempt.id as attempt_id
+        from signed_in, attempt`,
+  );
+  if (!row) throw new Error('recording the sign-in returned no row');
+  const memberId = Number(row.member_id);
+  return {
+    member: { id: memberId, discordId: input.identity.discordId, createdAt: new Date(Number(row.member_created_ms)) },
+    attempt: { id: Number(row.attempt_id), memberId, ...columns },
+  };
 }
 
 export async function findMemberByDiscordId(executor: Executor, discordId: string): Promise<MemberRow | undefined> {
@@ -101,11 +133,19 @@ export async function findMemberByDiscordId(executor: Executor, discordId: strin
   return row;
 }
 
-export async function confirmRules(executor: Executor, discordId: string, now: Date): Promise<MemberRow | undefined> {
-  const [row] = await executor
-    .update(members)
-    .set({ rulesConfirmed: true, rulesConfirmedAt: now, lastSeenAt: now, updatedAt: now })
-    .where(eq(members.discordId, discordId))
-    .returning();
-  return row;
+/**
+ * Confirms the rules for a member and appends its audit row in ONE statement (it commits
+ * on its own, so the audit chain's lock is held only while it runs). False when there is
+ * no such member: then nothing is written.
+ */
+export async function confirmRulesAudited(executor: Executor, discordId: string, now: Date): Promise<boolean> {
+  const audit = auditAppendCall({ actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now, sql`confirmed.discord_id`);
+  const rows = await selectRows<{ id: number }>(
+    executor,
+    sql`with confirmed as (
+          update ${members} set rules_confirmed = true, rules_confirmed_at = ${now.toISOString()}::timestamptz, last_seen_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
+          where discord_id = ${discordId} returning discord_id)
+        select audited.id from confirmed cross join lateral ${audit} as audited`,
+  );
+  return rows.length > 0;
 }

@@ -7,13 +7,12 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import {
-  confirmRules,
+  confirmRulesAudited,
   findMemberByDiscordId,
-  insertAttempt,
-  upsertVerifiedMember,
+  recordSignIn,
   type AttemptEvidence,
   type AttemptRow,
-  type MemberRow,
+  type SignedInMember,
   type VerifiedIdentity,
 } from './verification.repository';
 
@@ -29,7 +28,7 @@ export interface DetectedAlt {
 
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
 export interface AltDetector {
-  detect(tx: Executor, input: { member: MemberRow; attempt: AttemptRow }): Promise<DetectedAlt[]>;
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow }): Promise<DetectedAlt[]>;
 }
 
 export interface VerificationResult {
@@ -80,8 +79,7 @@ export function createVerificationService(deps: {
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
-        const { member } = await upsertVerifiedMember(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
-        const attempt = await insertAttempt(tx, { memberId: member.id, outcome, vpn: input.vpn, evidence, now });
+        const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
         const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
 
         await deps.outbox.enqueue(tx, { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken });
@@ -120,13 +118,9 @@ export function createVerificationService(deps: {
       return result;
     },
 
-    async confirmRules(discordId: string): Promise<MemberRow | undefined> {
-      const now = deps.clock.now();
-      return deps.database.db.transaction(async (tx) => {
-        const member = await confirmRules(tx, discordId, now);
-        if (member) await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now);
-        return member;
-      });
+    /** False when the visitor has no member record. */
+    async confirmRules(discordId: string): Promise<boolean> {
+      return confirmRulesAudited(deps.database.db, discordId, deps.clock.now());
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { buildFingerprint, startTestGatekeeper } from '../../test-support/gatekeeper';
+import { recordPostgresStatements, type StatementLog } from '../../test-support/statement-counter';
+import type { GatekeeperHandle } from '../../server';
+
+jest.setTimeout(60_000);
+
+describeEngines('visitor flow round trips', (getDatabase, engine) => {
+  let handle: GatekeeperHandle;
+  beforeAll(async () => {
+    await resetDatabase(getDatabase());
+    ({ handle } = await startTestGatekeeper(getDatabase()));
+  });
+  afterAll(async () => handle?.stop());
+
+  const run = engine === 'postgres' ? it : it.skip;
+  run('takes one statement per step, and one per audit row (round trips are the cost of a flow)', async () => {
+    const emulator = handle.discord.emulator!;
+    const log: StatementLog = recordPostgresStatements();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const user = emulator.createUser({ username: `count${i}` });
+        const agent = request.agent(handle.url);
+        const steps: Record<string, string[]> = {};
+        log.take();
+        const { body } = await agent.get('/api/consent/token').expect(200);
+        steps.token = log.take();
+        await agent.post('/api/consent').send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+        steps.consent = log.take();
+        const start = await agent.get('/oauth/start').expect(303);
+        steps.start = log.take();
+        const authorize = new URL(start.headers.location as string);
+        const code = emulator.issueAuthorizationCode({
+          userId: user.id,
+          clientId: authorize.searchParams.get('client_id')!,
+          redirectUri: authorize.searchParams.get('redirect_uri')!,
+          scope: authorize.searchParams.get('scope')!,
+          codeChallenge: authorize.searchParams.get('code_challenge')!,
+          codeChallengeMethod: 'S256',
+        });
+        await agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') }).expect(303);
+        steps.callback = log.take();
+        await agent.post('/api/rules/confirm').expect(200);
+        steps.rules = log.take();
+        if (i < 2) continue;
+        // one statement per step but the callback, whose transaction holds the alt lookup and the outbox
+        const counts = Object.fromEntries(Object.entries(steps).map(([step, list]) => [step, list.length]));
+        expect({ ...counts, callback: 0 }).toEqual({ token: 1, consent: 1, start: 1, callback: 0, rules: 1 });
+        const all = Object.values(steps).flat();
+        expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
+        expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
+        expect(all.length).toBeLessThanOrEqual(21);
+      }
+    } finally {
+      log.stop();
+    }
+  });
+});
