@@ -250,6 +250,7 @@ export const OUTBOX_KINDS = [
   'add_guild_member',
   'add_role',
   'remove_role',
+  'update_roles',
   'kick',
   'ban',
   'log_message',
