@@ -105,9 +105,9 @@ async function clickJoined(emulator: DiscordEmulator, panel: Awaited<ReturnType<
   const ready = visitors.filter((v) => v.verified && !v.clicked && emulator.state.guild.members.has(v.userId));
   await runAll(ready, 16, async (v) => {
     v.clicked = true;
-    await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => {
-      v.clicked = false;
-    });
+    const click = await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
+    // "This interaction failed" (no answer within Discord's 3 s): the member clicks again, as a person would
+    if (!click || click.failed) v.clicked = false;
   });
   return ready.length;
 }

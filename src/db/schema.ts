@@ -259,6 +259,7 @@ export const OUTBOX_KINDS = [
   'add_guild_member',
   'add_role',
   'remove_role',
+  'update_roles',
   'kick',
   'ban',
   'log_message',

@@ -48,13 +48,10 @@ export function createVerifyButtonHandler(deps: {
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await tx.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, member.id));
       if (outcome === 'verified') {
-        await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'verified' });
-        await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'unverified' });
-        await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'limited' });
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
         await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
       } else if (outcome === 'limited') {
-        await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'limited' });
-        await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'unverified' });
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'] });
         await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}: granted Limited Access only.` });
       } else {
         if (deps.certainAltAction !== 'none') {

@@ -44,6 +44,28 @@ describe('Discord emulator rate limits', () => {
     expect(emulator.state.rateLimitHits).toBe(3);
   });
 
+  it('keeps Add, Modify and Remove Guild Member in buckets of their own (Discord keys them by method)', async () => {
+    emulator = await createDiscordEmulator();
+    const discord = emulator;
+    const member = discord.state.findUserByName('sandbox-member')?.id ?? '';
+    const call = (method: 'PATCH' | 'PUT', body: unknown) =>
+      fetch(`${discord.apiBase}/v10/guilds/${discord.guild.id}/members/${member}`, {
+        method,
+        headers: { Authorization: `Bot ${discord.application.botToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const patches = [];
+    for (let i = 0; i < 11; i++) patches.push(await call('PATCH', {}));
+    expect(patches.slice(0, 10).every((r) => r.status === 200)).toBe(true);
+    expect(patches[10]?.status).toBe(429);
+    expect(patches[0]?.headers.get('x-ratelimit-limit')).toBe('10');
+    // the PATCH bucket is spent; PUT (the join) still answers, with another bucket hash
+    const put = await call('PUT', { access_token: 'not-a-token' });
+    expect(put.status).toBe(403);
+    expect(put.headers.get('x-ratelimit-remaining')).toBe('9');
+    expect(put.headers.get('x-ratelimit-bucket')).not.toBe(patches[0]?.headers.get('x-ratelimit-bucket'));
+  });
+
   it('limits requests per bot token globally, with X-RateLimit-Global', async () => {
     emulator = await createDiscordEmulator({ rateLimits: { global: { limit: 10, windowMs: 1000 } } });
     const channels = emulator.state.guild.channels;

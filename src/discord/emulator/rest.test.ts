@@ -65,6 +65,31 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(again.status).toBe(204);
   });
 
+  it('ignores the roles of an Add Guild Member call for a user already in the guild (204, no body)', async () => {
+    const user = emulator.createUser({ username: 'already-here' });
+    emulator.addGuildMember(user.id, ['Limited Access']);
+    const token = await accessTokenFor(emulator, user.id);
+    const answer = await bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: { access_token: token, roles: [emulator.guild.roleId('Unverified')] } });
+    // @discordjs/rest hands back the empty body as bytes, never a member object
+    expect(Array.isArray((answer as { roles?: unknown }).roles)).toBe(false);
+    expect((answer as ArrayBuffer).byteLength).toBe(0);
+    expect(emulator.state.memberRoleNames(user.id)).toEqual(['Limited Access']);
+    expect(emulator.state.auditLog.filter((entry) => entry.action === 'member_add' && entry.targetId === user.id)).toHaveLength(0);
+  });
+
+  it('replaces the whole role list with Modify Guild Member, keeping what the body still lists', async () => {
+    const user = emulator.createUser({ username: 'patched' });
+    emulator.addGuildMember(user.id, ['Unverified', 'Staff']);
+    const roles = [emulator.guild.roleId('Staff'), emulator.guild.roleId('Verified')];
+    const patched = (await bot.patch(Routes.guildMember(emulator.guild.id, user.id), { body: { roles } })) as APIGuildMember;
+    expect([...patched.roles].sort()).toEqual([...roles].sort());
+    expect([...emulator.state.memberRoleNames(user.id)].sort()).toEqual(['Staff', 'Verified']);
+    expect(emulator.state.auditLog.at(-1)).toMatchObject({ action: 'member_update', targetId: user.id });
+
+    const stranger = emulator.createUser({ username: 'not-a-member' });
+    expect((await apiError(bot.patch(Routes.guildMember(emulator.guild.id, stranger.id), { body: { roles } }))).code).toBe(10007);
+  });
+
   it('refuses to add without guilds.join, without a token, or for a banned user', async () => {
     const user = emulator.createUser({ username: 'no-join' });
     const identifyOnly = await accessTokenFor(emulator, user.id, 'identify');

@@ -1,18 +1,20 @@
 import type { REST } from '@discordjs/rest';
-import { Routes, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
+import { OUTBOX_KINDS } from '../../db/schema';
 import type { Logger } from '../../logger';
 import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
-import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
-import { openSecret } from '../../modules/outbox/sealed-secret';
+import type { OutboxEntry } from '../../modules/outbox/outbox.types';
 import type { GuildDirectory } from '../guild-directory';
+import { createDiscordActions } from './discord-actions';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
+type Kind = OutboxEntry['kind'];
 
-const MAX_MESSAGE = 1900;
+/** How long a claimed action is ours; past it another worker may take it over (we died). */
+const LEASE_MS = 120_000;
 /** How long the outbox keeps trying to record a result while the database is away (~10 s in all). */
 const PERSIST_RETRY_DELAYS_MS = [100, 400, 1500, 3000, 5000];
 
@@ -25,9 +27,13 @@ export interface OutboxWorkerStats {
 }
 
 /**
- * Runs queued Discord actions with retries and backoff. @discordjs/rest queues every
- * call by Discord's rate-limit buckets, so a burst never goes over the limits; log lines
- * waiting together are merged into as few messages as possible.
+ * Runs queued Discord actions with retries and backoff. @discordjs/rest queues every call
+ * by Discord's rate-limit buckets, so a burst never goes over the limits. Actions flow
+ * continuously: each kind has its own slots (up to `concurrency` in flight), and a free
+ * slot is refilled as soon as it frees, so a kind waiting on a slow bucket (joins) never
+ * holds up another (role changes). One member's actions run one after another, in the
+ * order they were queued (the claim only hands out a member's first unfinished action).
+ * Log lines waiting together are merged into as few messages as possible.
  */
 export function createOutboxWorker(deps: {
   database: Database;
@@ -37,8 +43,10 @@ export function createOutboxWorker(deps: {
   sealKey: Buffer;
   clock: Clock;
   logger: Logger;
+  /** log lines posted together at most */
   batchSize?: number;
   pollMs?: number;
+  /** actions of one kind in flight at most */
   concurrency?: number;
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
 }) {
@@ -46,78 +54,29 @@ export function createOutboxWorker(deps: {
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey });
   let timer: NodeJS.Timeout | undefined;
-  let running = false;
   let stopped = true;
-  let again = false;
-  let idle: Promise<void> = Promise.resolve();
-
-  const roleIds = (roles: ManagedRole[]) => Promise.all(roles.map((r) => deps.directory.roleId(r)));
 
   /**
    * The REST client learns a route's rate-limit bucket from its first answer; calls sent
    * in parallel before that can overrun it (and meet a 429). So the first call of each
    * kind runs alone, and the others wait for it.
    */
-  const warmed = new Map<OutboxEntry['kind'], Promise<void>>();
+  const warmed = new Map<Kind, Promise<void>>();
   async function executeWarm(entry: Claimed): Promise<void> {
     const warming = warmed.get(entry.kind);
     if (warming) {
       await warming.catch(() => undefined);
-      return execute(entry);
+      return actions.run(entry);
     }
-    const first = execute(entry);
+    const first = actions.run(entry);
     warmed.set(entry.kind, first);
     try {
       await first;
     } catch (error) {
       warmed.delete(entry.kind); // not learnt yet: the next one warms up again
       throw error;
-    }
-  }
-
-  async function execute(entry: Claimed): Promise<void> {
-    const guildId = deps.directory.guildId;
-    const userId = entry.discordId ?? '';
-    const payload = entry.payload;
-    switch (entry.kind) {
-      case 'add_guild_member': {
-        if (!entry.sealedSecret) throw new Error('the access token is gone (already used)');
-        const roles = await roleIds((payload.roles as ManagedRole[]) ?? []);
-        const body: RESTPutAPIGuildMemberJSONBody = { access_token: openSecret(deps.sealKey, entry.sealedSecret), roles };
-        const added = await deps.rest.put(Routes.guildMember(guildId, userId), { body });
-        // 204 (no body): already a member, so the roles are added one by one
-        if (!added) for (const roleId of roles) await deps.rest.put(Routes.guildMemberRole(guildId, userId, roleId));
-        return;
-      }
-      case 'add_role':
-        await deps.rest.put(Routes.guildMemberRole(guildId, userId, await deps.directory.roleId(payload.role as ManagedRole)));
-        return;
-      case 'remove_role':
-        await deps.rest.delete(Routes.guildMemberRole(guildId, userId, await deps.directory.roleId(payload.role as ManagedRole)));
-        return;
-      case 'kick':
-        await deps.rest.delete(Routes.guildMember(guildId, userId), { reason: String(payload.reason ?? 'Gatekeeper') });
-        return;
-      case 'ban':
-        await deps.rest.put(Routes.guildBan(guildId, userId), { body: {}, reason: String(payload.reason ?? 'Gatekeeper') });
-        return;
-      case 'log_message':
-        await postLog([String(payload.text ?? '')]);
-        return;
-    }
-  }
-
-  async function postLog(lines: string[]): Promise<void> {
-    const channelId = await deps.directory.channelId('logs');
-    const chunks: string[] = [];
-    for (const line of lines.map((l) => l.slice(0, MAX_MESSAGE))) {
-      const last = chunks.at(-1);
-      if (last !== undefined && last.length + line.length + 1 <= MAX_MESSAGE) chunks[chunks.length - 1] = `${last}\n${line}`;
-      else chunks.push(line);
-    }
-    for (const content of chunks) {
-      await deps.rest.post(Routes.channelMessages(channelId), { body: { content, allowed_mentions: { parse: [] } } });
     }
   }
 
@@ -158,100 +117,120 @@ export function createOutboxWorker(deps: {
     deps.onFinished?.(entry, result);
   }
 
-  async function runBatch(): Promise<number> {
-    const claimed = await deps.outbox.claimDue(deps.database.db, batchSize, 120_000);
-    if (claimed.length === 0) return 0;
-    const logs = claimed.filter((e) => e.kind === 'log_message');
-    const actions = claimed.filter((e) => e.kind !== 'log_message');
-
-    // actions for one member run in order (join before roles); different members run in parallel
-    const byMember = new Map<string, Claimed[]>();
-    for (const entry of actions) byMember.set(entry.discordId ?? `#${entry.id}`, [...(byMember.get(entry.discordId ?? `#${entry.id}`) ?? []), entry]);
-    const queues = [...byMember.values()];
-    const workers = Array.from({ length: Math.min(concurrency, queues.length) }, async () => {
-      for (let queue = queues.shift(); queue; queue = queues.shift()) {
-        for (const [index, entry] of queue.entries()) {
-          try {
-            await executeWarm(entry);
-          } catch (error) {
-            await settle(entry, error);
-            // later actions for this member wait for the failed one (a role before the join would fail)
-            for (const rest of queue.slice(index + 1)) await persist(() => deps.outbox.postpone(deps.database.db, rest.id, new Date(deps.clock.now().getTime() + 5_000)));
-            break;
-          }
-          // done at Discord: only the bookkeeping is left, and a failure there must not run it again
-          await persist(() => deps.outbox.markDone(deps.database.db, entry.id));
-          stats.done++;
-          deps.onFinished?.(entry, 'done');
-        }
-      }
-    });
-    await Promise.all(workers);
-
-    if (logs.length > 0) {
-      let posted = false;
-      try {
-        await postLog(logs.map((e) => String(e.payload.text ?? '')));
-        posted = true;
-      } catch (error) {
-        for (const entry of logs) await settle(entry, error);
-      }
-      if (posted) {
-        for (const entry of logs) {
-          await persist(() => deps.outbox.markDone(deps.database.db, entry.id));
-          stats.done++;
-          deps.onFinished?.(entry, 'done');
-        }
-      }
-    }
-    return claimed.length;
+  async function finishDone(entry: Claimed): Promise<void> {
+    // done at Discord: only the bookkeeping is left, and a failure there must not run it again
+    await persist(() => deps.outbox.markDone(deps.database.db, entry.id));
+    stats.done++;
+    deps.onFinished?.(entry, 'done');
   }
 
-  async function loop(): Promise<void> {
-    if (running) {
+  async function runAction(entry: Claimed): Promise<void> {
+    try {
+      await executeWarm(entry);
+    } catch (error) {
+      await settle(entry, error);
+      return;
+    }
+    await finishDone(entry);
+  }
+
+  async function runLogs(entries: Claimed[]): Promise<void> {
+    try {
+      await actions.postLog(entries.map((e) => String(e.payload.text ?? '')));
+    } catch (error) {
+      for (const entry of entries) await settle(entry, error);
+      return;
+    }
+    for (const entry of entries) await finishDone(entry);
+  }
+
+  const inFlight = new Map<Kind, number>();
+  const running = new Set<Promise<void>>();
+
+  /** Runs one piece of work in a kind's slot; when it ends, the slot is refilled. */
+  function occupy(kind: Kind, work: Promise<void>): void {
+    inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
+    const tracked = work
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'outbox worker error'))
+      .finally(() => {
+        inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1);
+        running.delete(tracked);
+        if (!stopped) kick();
+      });
+    running.add(tracked);
+  }
+
+  /** Free slots per kind: `concurrency` actions of each kind, one batch of log lines. */
+  function freeSlots(): Partial<Record<Kind, number>> {
+    const free: Partial<Record<Kind, number>> = {};
+    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? ((inFlight.get(kind) ?? 0) > 0 ? 0 : batchSize) : concurrency - (inFlight.get(kind) ?? 0);
+    return free;
+  }
+
+  let claiming: Promise<number> = Promise.resolve(0);
+  /** Claims what the free slots allow and starts it; one claim at a time. Returns how many it started. */
+  function fill(): Promise<number> {
+    claiming = claiming.catch(() => 0).then(async () => {
+      const free = freeSlots();
+      if (Object.values(free).every((n) => (n ?? 0) <= 0)) return 0;
+      const claimed = await deps.outbox.claimDue(deps.database.db, free, LEASE_MS);
+      const logs = claimed.filter((e) => e.kind === 'log_message');
+      for (const entry of claimed) if (entry.kind !== 'log_message') occupy(entry.kind, runAction(entry));
+      if (logs.length > 0) occupy('log_message', runLogs(logs));
+      return claimed.length;
+    });
+    return claiming;
+  }
+
+  let filling = false;
+  let again = false;
+  /** Keeps filling slots while there is due work and room; calls made meanwhile fold into it. */
+  function kick(): void {
+    if (filling) {
       again = true;
       return;
     }
-    running = true;
-    idle = (async () => {
+    filling = true;
+    void (async () => {
       try {
         do {
           again = false;
-          while (!stopped && (await runBatch()) > 0) again = false;
+          while (!stopped && (await fill()) > 0) again = false;
         } while (again && !stopped);
       } catch (error) {
         deps.logger.error({ err: error }, 'outbox worker error');
       } finally {
-        running = false;
-        if (!stopped) timer = setTimeout(() => void loop(), pollMs);
+        filling = false;
       }
     })();
-    await idle;
   }
 
   return {
     stats,
-    /** processes everything due now (tests, drills) */
+    /** processes everything due now, and what becomes claimable as it finishes (tests, drills) */
     async drain(): Promise<void> {
-      while ((await runBatch()) > 0) {
-        /* keep going */
+      for (;;) {
+        const started = await fill();
+        if (started === 0 && running.size === 0) return;
+        if (started === 0) await Promise.race(running);
       }
     },
     start() {
       if (!stopped) return;
       stopped = false;
-      void loop();
+      timer = setInterval(kick, pollMs);
+      kick();
     },
     /** run now rather than at the next poll (a visitor just finished) */
     nudge() {
       if (stopped) return;
-      if (timer) clearTimeout(timer);
-      void loop();
+      kick();
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await idle;
+      if (timer) clearInterval(timer);
+      await claiming.catch(() => 0);
+      await Promise.all([...running]);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, lte, or, sql, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, ne, notExists, or, sql, isNull, lt } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { discordOutbox } from '../../db/schema';
 import { sealSecret } from './sealed-secret';
@@ -31,12 +32,25 @@ function toRow(action: DiscordAction, key: Buffer) {
     case 'add_role':
     case 'remove_role':
       return { kind: action.kind, discordId: action.discordId, payload: { role: action.role }, sealedSecret: null };
+    case 'update_roles':
+      return { kind: action.kind, discordId: action.discordId, payload: { add: action.add, remove: action.remove }, sealedSecret: null };
     case 'kick':
     case 'ban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
       return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null }, sealedSecret: null };
   }
+}
+
+/** The candidates a worker has room for, in queue order: at most `free[kind]` of each kind. */
+function withinSlots<T extends { kind: OutboxEntry['kind'] }>(candidates: T[], free: Map<OutboxEntry['kind'], number>): T[] {
+  const left = new Map(free);
+  return candidates.filter((candidate) => {
+    const room = left.get(candidate.kind) ?? 0;
+    if (room <= 0) return false;
+    left.set(candidate.kind, room - 1);
+    return true;
+  });
 }
 
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
@@ -50,31 +64,59 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
     ...port,
 
     /**
-     * Claims up to `limit` due actions for this worker (SKIP LOCKED, so many workers
-     * never run one action twice) and leases them for `leaseMs`.
+     * Claims due actions for this worker (SKIP LOCKED, so many workers never run one action
+     * twice) and leases them for `leaseMs`. `slots` says how many of each kind the worker can
+     * start now (a kind it has no room for is not claimed, so slow joins never hold up role
+     * changes). Only the first unfinished action of each member is claimable: the next one
+     * waits until it is done or failed, whichever worker or process runs it (order per member).
      */
-    async claimDue(executor: Executor, limit: number, leaseMs: number): Promise<(OutboxEntry & { sealedSecret: string | null })[]> {
+    async claimDue(executor: Executor, slots: number | Partial<Record<OutboxEntry['kind'], number>>, leaseMs: number): Promise<(OutboxEntry & { sealedSecret: string | null })[]> {
+      const free = typeof slots === 'number' ? null : new Map(Object.entries(slots).filter(([, n]) => (n ?? 0) > 0) as [OutboxEntry['kind'], number][]);
+      const limit = free ? [...free.values()].reduce((sum, n) => sum + n, 0) : (slots as number);
+      if (limit <= 0) return [];
       const now = deps.now();
       const leaseUntil = new Date(now.getTime() + leaseMs);
+      const earlier = alias(discordOutbox, 'earlier');
       const rows = await executor.transaction(async (tx) => {
         const due = await tx
-          .select({ id: discordOutbox.id })
+          .select({ id: discordOutbox.id, kind: discordOutbox.kind })
           .from(discordOutbox)
           .where(
-            or(
-              and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
-              // a worker that died mid-action: its lease ran out
-              and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
+            and(
+              or(
+                and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
+                // a worker that died mid-action: its lease ran out
+                and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
+              ),
+              free ? inArray(discordOutbox.kind, [...free.keys()]) : undefined,
+              or(
+                eq(discordOutbox.kind, 'log_message'),
+                isNull(discordOutbox.discordId),
+                notExists(
+                  tx
+                    .select({ one: sql`1` })
+                    .from(earlier)
+                    .where(
+                      and(
+                        eq(earlier.discordId, discordOutbox.discordId),
+                        lt(earlier.id, discordOutbox.id),
+                        inArray(earlier.status, ['pending', 'running']),
+                        ne(earlier.kind, 'log_message'),
+                      ),
+                    ),
+                ),
+              ),
             ),
           )
           .orderBy(asc(discordOutbox.nextAttemptAt), asc(discordOutbox.id))
           .limit(limit)
           .for('update', { skipLocked: true });
-        if (due.length === 0) return [];
+        const taken = free ? withinSlots(due, free) : due;
+        if (taken.length === 0) return [];
         return tx
           .update(discordOutbox)
           .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
-          .where(inArray(discordOutbox.id, due.map((d) => d.id)))
+          .where(inArray(discordOutbox.id, taken.map((d) => d.id)))
           .returning();
       });
       return rows.sort((a, b) => a.id - b.id).map((row) => ({ ...toEntry(row), sealedSecret: row.sealedSecret }));

@@ -20,6 +20,8 @@ export interface LogEvent {
 export type DiscordAction =
   | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string }
   | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole }
+  /** One Modify Guild Member call: the member's current roles minus `remove` plus `add` (roles others gave stay). */
+  | { kind: 'update_roles'; discordId: string; add: ManagedRole[]; remove: ManagedRole[] }
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
   | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string };
 

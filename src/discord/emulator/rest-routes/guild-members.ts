@@ -107,7 +107,7 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
       method: 'PUT',
       path: '/guilds/:guildId/members/:userId',
       auth: 'bot',
-      bucket: 'member-write',
+      bucket: 'member-add',
       handle: (request) => {
         const { params } = request;
         requireGuild(context, params.guildId);
@@ -132,7 +132,7 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
       method: 'PATCH',
       path: '/guilds/:guildId/members/:userId',
       auth: 'bot',
-      bucket: 'member-write',
+      bucket: 'member-edit',
       handle: (request) => {
         const member = memberOf(request.params);
         const body = parseBody(editMemberBody, request.body);
@@ -159,7 +159,7 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
       method: 'DELETE',
       path: '/guilds/:guildId/members/:userId',
       auth: 'bot',
-      bucket: 'member-write',
+      bucket: 'member-kick',
       handle: (request) => {
         const member = memberOf(request.params);
         requireBotPermission(context, PermissionFlagsBits.KickMembers);

@@ -1,0 +1,160 @@
+import { createManualClock } from '../../clock';
+import { silentLogger } from '../../logger';
+import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
+import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { createBotRest } from '../discord-rest';
+import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
+import { createGuildDirectory } from '../guild-directory';
+import { createOutboxWorker } from './outbox-worker';
+
+jest.setTimeout(90_000);
+
+const REDIRECT = 'http://127.0.0.1/oauth/callback';
+
+async function accessTokenFor(emulator: DiscordEmulator, userId: string): Promise<string> {
+  const code = emulator.issueAuthorizationCode({ userId, clientId: emulator.application.clientId, redirectUri: REDIRECT, scope: 'identify guilds.join' });
+  const answer = await fetch(`${emulator.apiBase}/v10/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+describeEngines('Discord outbox: joins with roles, one call per role change, no head-of-line blocking', (getDatabase) => {
+  const clock = createManualClock(new Date());
+  const sealKey = Buffer.alloc(32, 9);
+  const emulators: DiscordEmulator[] = [];
+
+  async function emulatorWith(rateLimits: RateLimitOption = true): Promise<DiscordEmulator> {
+    const emulator = await createDiscordEmulator({ rateLimits });
+    emulators.push(emulator);
+    return emulator;
+  }
+  afterEach(async () => {
+    for (const emulator of emulators.splice(0)) await emulator.close();
+  });
+  beforeEach(async () => resetDatabase(getDatabase()));
+
+  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void } = {}) {
+    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
+    const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
+    const directory = createGuildDirectory(rest, {
+      guildId: emulator.guild.id,
+      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
+      verificationChannel: 'verification',
+      logsChannel: 'logs',
+    });
+    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, ...options });
+    return { outbox, worker };
+  }
+  const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
+    await getDatabase().db.transaction(async (tx) => {
+      for (const action of actions) await outbox.enqueue(tx, action);
+    });
+  };
+  const roleNames = (emulator: DiscordEmulator, userId: string) => [...emulator.state.memberRoleNames(userId)].sort();
+
+  it('changes roles with one Modify Guild Member call and keeps roles someone else gave', async () => {
+    const emulator = await emulatorWith();
+    const { outbox, worker } = makeWorker(emulator);
+    const user = emulator.createUser({ username: 'button-clicker' });
+    emulator.addGuildMember(user.id, ['Unverified', 'Staff']);
+    const settled = emulator.createUser({ username: 'already-right' });
+    emulator.addGuildMember(settled.id, ['Verified']);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'] },
+      { kind: 'update_roles', discordId: settled.id, add: ['verified'], remove: ['unverified', 'limited'] },
+    ]);
+    await worker.drain();
+
+    expect(roleNames(emulator, user.id)).toEqual(['Staff', 'Verified']);
+    expect(roleNames(emulator, settled.id)).toEqual(['Verified']);
+    const calls = emulator.state.requestLog.slice(before).filter((e) => e.route.startsWith('/guilds/:guildId/members/'));
+    expect(calls.filter((e) => e.path.endsWith(user.id)).map((e) => `${e.method} ${e.status}`)).toEqual(['GET 200', 'PATCH 200']);
+    // nothing to change: read, no write
+    expect(calls.filter((e) => e.path.endsWith(settled.id)).map((e) => e.method)).toEqual(['GET']);
+    expect(calls.filter((e) => e.route.endsWith('/roles/:roleId'))).toHaveLength(0);
+    expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('joins a new member with its role in one call, and adds the role by a role call when the user was already in the guild', async () => {
+    const emulator = await emulatorWith();
+    const { outbox, worker } = makeWorker(emulator);
+    const newcomer = emulator.createUser({ username: 'newcomer' });
+    const member = emulator.createUser({ username: 'back-again' });
+    emulator.addGuildMember(member.id, ['Limited Access']);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id) },
+      { kind: 'add_guild_member', discordId: member.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, member.id) },
+    ]);
+    await worker.drain();
+
+    expect(roleNames(emulator, newcomer.id)).toEqual(['Unverified']);
+    expect(roleNames(emulator, member.id)).toEqual(['Limited Access', 'Unverified']);
+    const log = emulator.state.requestLog.slice(before).filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/'));
+    expect(log.filter((e) => e.path.includes(newcomer.id)).map((e) => `${e.method} ${e.status}`)).toEqual(['PUT 201']);
+    expect(log.filter((e) => e.path.includes(member.id)).map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`)).toEqual([
+      'PUT member 204',
+      'PUT role 204',
+    ]);
+  });
+
+  it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {
+    const emulator = await emulatorWith();
+    const { outbox, worker } = makeWorker(emulator);
+    const user = emulator.createUser({ username: 'flip-flop' });
+    emulator.addGuildMember(user.id, ['Unverified']);
+    emulator.faults.set('error500', { routes: new RegExp(`/members/${user.id}$`), count: 2 }); // the REST client retries once itself
+    await enqueueAll(outbox, [
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: user.id, add: ['unverified'], remove: ['verified'] },
+    ]);
+    await worker.drain();
+    // the first failed and waits for its retry; the second was never handed out
+    const queued = (await outbox.list(getDatabase().db)).sort((a, b) => a.id - b.id);
+    expect(queued.map((e) => [e.status, e.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 0],
+    ]);
+    expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
+
+    clock.advance(60 * 60 * 1000);
+    await worker.drain();
+    expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
+    const patches = emulator.state.auditLog.filter((e) => e.action === 'member_update' && e.targetId === user.id);
+    expect(patches).toHaveLength(2); // Verified first, then back to Unverified: queue order
+    expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('does not let slow joins hold up role changes queued behind them', async () => {
+    // joins two per 3 s: five of them need 6 s or more
+    const emulator = await emulatorWith({ buckets: { 'member-add': { limit: 2, windowMs: 3000 } } });
+    const finished = new Map<number, { kind: string; at: number }>();
+    const { outbox, worker } = makeWorker(emulator, { concurrency: 2, onFinished: (entry) => finished.set(entry.id, { kind: entry.kind, at: Date.now() }) });
+    const joiners = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `slow-join-${i}` }));
+    const clickers = Array.from({ length: 8 }, (_, i) => emulator.createUser({ username: `clicker-${i}` }));
+    for (const user of clickers) emulator.addGuildMember(user.id, ['Unverified']);
+    const joins: DiscordAction[] = [];
+    for (const user of joiners) joins.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) });
+    await enqueueAll(outbox, [...joins, ...clickers.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] }))]);
+
+    worker.start();
+    try {
+      for (let waited = 0; finished.size < joins.length + clickers.length; waited += 100) {
+        if (waited > 60_000) throw new Error(`only ${finished.size} actions finished`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await worker.stop();
+    }
+    const times = (kind: string) => [...finished.values()].filter((f) => f.kind === kind).map((f) => f.at);
+    expect(Math.max(...times('update_roles'))).toBeLessThan(Math.max(...times('add_guild_member')) - 2500);
+    expect(clickers.every((user) => roleNames(emulator, user.id).join() === 'Verified')).toBe(true);
+    expect(joiners.every((user) => roleNames(emulator, user.id).join() === 'Unverified')).toBe(true);
+    expect(emulator.state.requestLog.filter((e) => e.status === 429).map((e) => `${e.method} ${e.route} ${e.at}`)).toEqual([]);
+  });
+});

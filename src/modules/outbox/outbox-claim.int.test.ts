@@ -1,0 +1,65 @@
+import { createManualClock } from '../../clock';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { createOutboxRepository } from './outbox.repository';
+import type { DiscordAction } from './outbox.types';
+
+describeEngines('Outbox claims: order per member, room per kind, leases', (getDatabase) => {
+  const clock = createManualClock(new Date('2026-01-01T00:00:00Z'));
+  const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 3), now: () => clock.now() });
+  const enqueueAll = async (actions: DiscordAction[]) => {
+    await getDatabase().db.transaction(async (tx) => {
+      for (const action of actions) await outbox.enqueue(tx, action);
+    });
+  };
+  const A = '100000000000000001';
+  const B = '100000000000000002';
+
+  beforeEach(async () => resetDatabase(getDatabase()));
+
+  it("hands out only each member's first unfinished action; log lines never wait", async () => {
+    await enqueueAll([
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
+      { kind: 'log_message', discordId: A, text: 'A verified' },
+      { kind: 'kick', discordId: A, reason: 'test' },
+      { kind: 'update_roles', discordId: B, add: ['limited'], remove: ['unverified'] },
+    ]);
+    const db = getDatabase().db;
+    const first = await outbox.claimDue(db, 10, 60_000);
+    expect(first.map((e) => `${e.kind}:${e.discordId}`)).toEqual([`update_roles:${A}`, `log_message:${A}`, `update_roles:${B}`]);
+    // A's kick waits while A's role change runs…
+    expect(await outbox.claimDue(db, 10, 60_000)).toEqual([]);
+    // …and while it waits for a retry
+    await outbox.markFailed(db, first[0]!.id, '500', { retryAt: new Date(clock.now().getTime() + 5_000) });
+    expect(await outbox.claimDue(db, 10, 60_000)).toEqual([]);
+    clock.advance(5_000);
+    expect((await outbox.claimDue(db, 10, 60_000)).map((e) => e.id)).toEqual([first[0]!.id]);
+    await outbox.markDone(db, first[0]!.id);
+    expect((await outbox.claimDue(db, 10, 60_000)).map((e) => e.kind)).toEqual(['kick']);
+  });
+
+  it('claims no more of a kind than the worker has room for, and skips kinds it has none for', async () => {
+    const members = Array.from({ length: 6 }, (_, i) => `2000000000000000${10 + i}`);
+    await enqueueAll([
+      ...members.slice(0, 4).map((id): DiscordAction => ({ kind: 'add_guild_member', discordId: id, roles: ['unverified'], accessToken: `token-${id}` })),
+      ...members.slice(4).map((id): DiscordAction => ({ kind: 'update_roles', discordId: id, add: ['verified'], remove: ['unverified'] })),
+    ]);
+    const db = getDatabase().db;
+    const claimed = await outbox.claimDue(db, { add_guild_member: 1, update_roles: 5 }, 60_000);
+    expect(claimed.map((e) => e.kind)).toEqual(['add_guild_member', 'update_roles', 'update_roles']);
+    expect(await outbox.claimDue(db, { add_guild_member: 0, update_roles: 5 }, 60_000)).toEqual([]);
+    expect(await outbox.claimDue(db, {}, 60_000)).toEqual([]);
+  });
+
+  it("takes over an action whose worker died once its lease ends, still before the member's next one", async () => {
+    await enqueueAll([
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: A, add: ['unverified'], remove: ['verified'] },
+    ]);
+    const db = getDatabase().db;
+    const [lost] = await outbox.claimDue(db, 10, 60_000); // this worker dies here
+    expect(await outbox.claimDue(db, 10, 60_000)).toEqual([]);
+    clock.advance(60_001);
+    const again = await outbox.claimDue(db, 10, 60_000);
+    expect(again.map((e) => [e.id, e.attempts])).toEqual([[lost!.id, 2]]);
+  });
+});
