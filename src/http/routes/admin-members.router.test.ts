@@ -215,8 +215,8 @@ describeEngines('admin member routes', (getDatabase) => {
       expect(res.status).toBe(200);
       const detail = await get('/api/admin/users/100000000000000050');
       expect(detail.body).toMatchObject({ verificationStatus: 'verified', status: 'verified' });
-      const outbox = (await getDatabase().query<{ kind: string; payload: { role?: string } }>('select kind, payload from discord_outbox where discord_id = $1 order by id', ['100000000000000050'])).rows;
-      expect(outbox.map((o) => `${o.kind}:${o.payload.role ?? ''}`)).toEqual(['add_role:verified', 'remove_role:unverified', 'remove_role:limited', 'log_message:']);
+      const outbox = (await getDatabase().query<{ kind: string; payload: { add?: string[]; remove?: string[] } }>('select kind, payload from discord_outbox where discord_id = $1 order by id', ['100000000000000050'])).rows;
+      expect(outbox.map((o) => `${o.kind}:${o.payload.add?.join('+') ?? ''}-${o.payload.remove?.join('+') ?? ''}`)).toEqual(['update_roles:verified-unverified+limited', 'log_message:-']);
       expect(await auditCount('member.manual_verify')).toBe(1);
 
       const again = await post('/api/admin/users/100000000000000050/manual-verify');

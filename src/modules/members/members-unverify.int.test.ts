@@ -26,12 +26,10 @@ describeEngines('members service: unverify and Discord actors', (getDatabase) =>
     await service().unverify(DISCORD_STAFF, '500000000000000001');
 
     expect(await query('select guild_access, rules_confirmed, rules_confirmed_at from members')).toEqual([{ guild_access: 'pending', rules_confirmed: false, rules_confirmed_at: null }]);
-    const actions = await query<{ kind: string; role: string | null }>("select kind, payload->>'role' as role from discord_outbox order by id");
+    const actions = await query<{ kind: string; add: string[] | null; remove: string[] | null }>("select kind, payload->'add' as add, payload->'remove' as remove from discord_outbox order by id");
     expect(actions).toEqual([
-      { kind: 'remove_role', role: 'verified' },
-      { kind: 'remove_role', role: 'limited' },
-      { kind: 'add_role', role: 'unverified' },
-      { kind: 'log_message', role: null },
+      { kind: 'update_roles', add: ['unverified'], remove: ['verified', 'limited'] },
+      { kind: 'log_message', add: null, remove: null },
     ]);
     expect(await query('select actor_type, actor_id, actor_name, action, target_id, details from audit_log')).toEqual([
       {

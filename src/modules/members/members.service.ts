@@ -130,9 +130,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!member) throw NotFound(USER_NOT_FOUND);
       if (member.guildAccess === 'verified') throw Conflict(ALREADY_VERIFIED);
       await markManuallyVerified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'verified' });
-      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'unverified' });
-      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'limited' });
+      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,
@@ -155,9 +153,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       const hasAccess = member.guildAccess === 'verified' || member.guildAccess === 'limited';
       if (!hasAccess && !member.rulesConfirmed) throw Conflict(NOT_VERIFIED);
       await markUnverified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'verified' });
-      await deps.outbox.enqueue(tx, { kind: 'remove_role', discordId, role: 'limited' });
-      await deps.outbox.enqueue(tx, { kind: 'add_role', discordId, role: 'unverified' });
+      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['unverified'], remove: ['verified', 'limited'] });
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,
