@@ -161,14 +161,6 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       return giveUp ? 'failed' : 'retry';
     },
 
-    /** Puts a waiting action back to the front of the queue without counting an attempt (rate limit). */
-    async postpone(executor: Executor, id: number, until: Date): Promise<void> {
-      await executor
-        .update(discordOutbox)
-        .set({ status: 'pending', lockedUntil: null, nextAttemptAt: until, attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, updatedAt: deps.now() })
-        .where(eq(discordOutbox.id, id));
-    },
-
     async depth(executor: Executor): Promise<{ pending: number; running: number; failed: number }> {
       const rows = await executor
         .select({ status: discordOutbox.status, count: sql<number>`count(*)::int` })
