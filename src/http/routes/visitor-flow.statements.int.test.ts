@@ -50,7 +50,8 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const all = Object.values(steps).flat();
         expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
         expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
-        expect(all.length).toBeLessThanOrEqual(21);
+        // 17 with the two alt links this flow finds (one multi-row insert queues all its Discord actions)
+        expect(all.length).toBeLessThanOrEqual(17);
       }
     } finally {
       log.stop();

@@ -55,8 +55,11 @@ function withinSlots<T extends { kind: OutboxEntry['kind'] }>(candidates: T[], f
 
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
   const port: OutboxPort = {
-    async enqueue(executor, action) {
-      await executor.insert(discordOutbox).values({ ...toRow(action, deps.sealKey), nextAttemptAt: deps.now() });
+    async enqueue(executor, ...actions) {
+      if (actions.length === 0) return;
+      const nextAttemptAt = deps.now();
+      // one multi-row INSERT: ids follow the order of VALUES, so the queue keeps the order given
+      await executor.insert(discordOutbox).values(actions.map((action) => ({ ...toRow(action, deps.sealKey), nextAttemptAt })));
     },
   };
 

@@ -44,5 +44,6 @@ export interface OutboxEntry {
 
 /** What features call to queue a Discord action inside their own transaction. */
 export interface OutboxPort {
-  enqueue(executor: import('../../db/client').Executor, action: DiscordAction): Promise<void>;
+  /** queues the actions in one statement, in the order given */
+  enqueue(executor: import('../../db/client').Executor, ...actions: DiscordAction[]): Promise<void>;
 }

@@ -82,17 +82,22 @@ export function createVerificationService(deps: {
         const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
         const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
 
-        await deps.outbox.enqueue(tx, { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken });
-        await deps.outbox.enqueue(tx, logLineFor(outcome, input.identity, input.vpn));
-        for (const alt of alts.filter((a) => a.confidence !== 'possible')) {
-          const [main, other] = alt.memberIsAlt ? [alt.discordId, discordId] : [discordId, alt.discordId];
-          await deps.outbox.enqueue(tx, {
-            kind: 'log_message',
-            event: 'alt_detected',
-            discordId,
-            text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
-          });
-        }
+        await deps.outbox.enqueue(
+          tx,
+          { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken },
+          logLineFor(outcome, input.identity, input.vpn),
+          ...alts
+            .filter((alt) => alt.confidence !== 'possible')
+            .map((alt) => {
+              const [main, other] = alt.memberIsAlt ? [alt.discordId, discordId] : [discordId, alt.discordId];
+              return {
+                kind: 'log_message' as const,
+                event: 'alt_detected' as const,
+                discordId,
+                text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
+              };
+            }),
+        );
         await appendAudit(
           tx,
           {
