@@ -15,6 +15,9 @@ describe('parseEnv', () => {
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['VPN_CHECK_FAILURE', { VPN_CHECK_FAILURE: 'maybe' }],
     ['SESSION_SECRET', { SESSION_SECRET: 'short' }],
+    ['WEB_CONCURRENCY', { WEB_CONCURRENCY: '0' }],
+    ['WEB_CONCURRENCY', { WEB_CONCURRENCY: '65' }],
+    ['WEB_CONCURRENCY', { WEB_CONCURRENCY: 'many' }],
     ['DISCORD_CLIENT_ID', { DISCORD_BOT_TOKEN: 'token' }],
     ['DISCORD_GUILD_ID', { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's' }],
   ])('names %s when it is invalid', (name, source) => {
@@ -25,6 +28,12 @@ describe('parseEnv', () => {
   it('leaves sandbox mode when Discord is configured', () => {
     const env = parseEnv({ DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' });
     expect(env.sandbox).toBe(false);
+  });
+
+  it('reads WEB_CONCURRENCY as a process count or auto, 1 by default', () => {
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(1);
+    expect(parseEnv({ WEB_CONCURRENCY: '4' }).WEB_CONCURRENCY).toBe(4);
+    expect(parseEnv({ WEB_CONCURRENCY: 'auto' }).WEB_CONCURRENCY).toBe('auto');
   });
 
   it('treats empty values as unset', () => {

@@ -31,6 +31,9 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
   SERVICES: csv(SERVICE_ROLES).default(['web', 'bot', 'jobs']),
+  WEB_CONCURRENCY: z
+    .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: "must be a whole number from 1 to 64, or 'auto'" })
+    .default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: postgresUrl.optional(),

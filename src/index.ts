@@ -1,8 +1,12 @@
+import cluster from 'node:cluster';
+import os from 'node:os';
+import { runPrimary, type ReadyMessage } from './cluster';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DatabaseOpenError } from './db/client';
 import { EnvError, readEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { startGatekeeper } from './server';
+import { planWebProcesses } from './web-processes';
 
 /** Prints one clear line and exits 1: for problems an operator fixes (env, data folder, database). */
 function fatal(message: string): never {
@@ -18,15 +22,27 @@ async function main(): Promise<void> {
     if (error instanceof EnvError) fatal(error.message);
     throw error;
   }
-  const logger = createLogger({ level: env.LOG_LEVEL, pretty: process.stdout.isTTY && env.NODE_ENV !== 'production' ? true : process.stdout.isTTY });
+  const rootLogger = createLogger({ level: env.LOG_LEVEL, pretty: process.stdout.isTTY && env.NODE_ENV !== 'production' ? true : process.stdout.isTTY });
+
+  if (cluster.isPrimary) {
+    const plan = planWebProcesses(env, os.availableParallelism());
+    if (plan.warning) rootLogger.warn(plan.warning);
+    if (plan.count > 1) {
+      runPrimary({ count: plan.count, logger: rootLogger, print: (text) => process.stdout.write(text), exit: (code) => process.exit(code) });
+      return;
+    }
+  }
+  // a worker's lines say which process wrote them
+  const worker = cluster.worker;
+  const logger = worker ? rootLogger.child({ worker: worker.id, pid: process.pid }) : rootLogger;
 
   let handle;
   try {
     handle = await startGatekeeper(env, {
       logger,
       announceSetupCode: (code, file) => {
-        // straight to the operator's terminal: a secret must not travel with the log stream
-        if (process.stderr.isTTY) process.stderr.write(`\n  First run: create the owner account at /setup with the setup code  ${code}\n  (also in ${file})\n\n`);
+        // straight to the operator's terminal: a secret must not travel with the log stream; once, not per worker
+        if (process.stderr.isTTY && (!worker || worker.id === 1)) process.stderr.write(`\n  First run: create the owner account at /setup with the setup code  ${code}\n  (also in ${file})\n\n`);
       },
     });
   } catch (error) {
@@ -38,7 +54,8 @@ async function main(): Promise<void> {
 
   const mode = env.sandbox ? 'sandbox mode (Discord emulated in-process)' : 'connected to Discord';
   logger.info({ url: handle.url, services: env.SERVICES, mode }, 'Gatekeeper is running');
-  if (handle.url) process.stdout.write(`\n  Gatekeeper is running at ${handle.url}  (${mode})\n\n`);
+  if (worker) process.send?.({ type: 'gatekeeper:ready', url: handle.url, mode } satisfies ReadyMessage);
+  else if (handle.url) process.stdout.write(`\n  Gatekeeper is running at ${handle.url}  (${mode})\n\n`);
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -8,6 +8,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/ npm run bench
  *   npm run bench -- --only P1,P3 --quick           some figures, small sizes (a smoke run)
  *   npm run bench -- --profile                      V8 CPU profile of the product during P2/P4
+ *   npm run bench -- --only P2 --web-processes 1,2  P2 once per WEB_CONCURRENCY (default: 2 on PostgreSQL, 1 on PGlite)
  *
  * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
  * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members. Traffic goes
@@ -42,7 +43,11 @@ function parseArgs(argv: string[]) {
     .filter((s): s is Figure => (FIGURES as readonly string[]).includes(s));
   const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
   const engines = (value('--engines') ?? '').split(',').filter(Boolean) as EngineKind[];
-  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines };
+  const webProcesses = (value('--web-processes') ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n >= 1 && n <= 64);
+  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines, webProcesses };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -101,9 +106,13 @@ async function main(): Promise<void> {
           await run('P3', engine, () => measureDashboard(community, { members: size.community.members, connections: 4, amount: args.quick ? 100 : 400 }));
         }
         if (args.only.has('P2')) {
-          const dir = profileDir(`p2-${engine}`);
-          await run('P2', engine, () => measureFlows(community, { concurrency: 32, durationMs: size.p2Seconds * 1000, serialFlows: args.quick ? 50 : 200, cpuProfileDir: dir }));
-          if (dir) profiles.push(summarizeProfiles(dir, `P2 ${engine}`));
+          // several processes need a PostgreSQL server (the product runs one process on PGlite)
+          const counts = engine !== 'postgres' ? [1] : args.webProcesses.length ? args.webProcesses : [2];
+          for (const webProcesses of counts) {
+            const dir = profileDir(`p2-${engine}-${webProcesses}`);
+            await run('P2', engine, () => measureFlows(community, { concurrency: 32, durationMs: size.p2Seconds * 1000, serialFlows: args.quick ? 50 : 200, cpuProfileDir: dir, webProcesses }));
+            if (dir) profiles.push(summarizeProfiles(dir, `P2 ${engine} WEB_CONCURRENCY=${webProcesses}`));
+          }
         }
       } finally {
         await store?.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));

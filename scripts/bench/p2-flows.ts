@@ -14,6 +14,8 @@ export interface FlowLoadOptions {
   /** where visitor numbering starts (distinct addresses and users across phases) */
   firstVisitor?: number;
   cpuProfileDir?: string;
+  /** WEB_CONCURRENCY of the product (worker processes; 1 = one process) */
+  webProcesses?: number;
 }
 
 export interface LoadReport {
@@ -107,7 +109,10 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
       env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' },
       probe: true,
       cpuProfileDir: options.cpuProfileDir,
+      webProcesses: options.webProcesses,
     });
+    const processes = options.webProcesses ?? 1;
+    const label = processes > 1 ? ` (${processes} processes)` : '';
     const target = createSiteTarget(product.url, options.concurrency * 2);
     const emulator = discord.emulator;
 
@@ -138,23 +143,23 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
       .join(', ');
     return [
       {
-        figure: 'P2 verification flows/s',
+        figure: `P2 verification flows/s${label}`,
         engine: store.kind,
         value: `${rate.toFixed(0)} flows/s`,
         target: `≥ ${goal} flows/s`,
         pass: rate >= goal && load.serverErrors === 0,
         note:
-          `P2 ${store.kind} throughput: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
+          `P2 ${store.kind} throughput, WEB_CONCURRENCY=${processes}: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
           `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)}; server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included); ` +
-          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
+          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
       },
       {
-        figure: 'P2 server time per flow',
+        figure: `P2 server time per flow${label}`,
         engine: store.kind,
         value: `${ms(added.p50)} p50`,
         target: '≤ 10 ms p50',
         pass: added.p50 <= 10,
-        note: `P2 ${store.kind} server time: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}`,
+        note: `P2 ${store.kind} server time, WEB_CONCURRENCY=${processes}: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}`,
       },
     ];
   } finally {

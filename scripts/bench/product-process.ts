@@ -69,9 +69,9 @@ export interface ProductProcess {
   /** per-flow server timings (needs `probe: true`) */
   flowStats(): Promise<ServerFlowStats[]>;
   resetFlowStats(): Promise<void>;
-  /** resident set size from /proc (kB → bytes) */
+  /** resident set size from /proc (kB → bytes), the primary and its workers together */
   rssBytes(): number;
-  /** user + system CPU seconds the process has used so far */
+  /** user + system CPU seconds the process (and its workers) have used so far */
   cpuSeconds(): number;
   /** SIGTERM and wait for the exit (graceful shutdown) */
   stop(): Promise<number | null>;
@@ -93,6 +93,25 @@ export interface StartProductOptions {
   readyTimeoutMs?: number;
   /** the port to listen on (0 = any; a restart passes the previous one) */
   port?: number;
+  /** WEB_CONCURRENCY: worker processes behind a node:cluster primary (1 = one process) */
+  webProcesses?: number;
+}
+
+/** The process and its descendants (a cluster primary's workers), from /proc. */
+function processTree(rootPid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [rootPid];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
 }
 
 const READY = /Gatekeeper is running at (\S+)/;
@@ -116,6 +135,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     LOG_LEVEL: 'warn',
     DATA_DIR: options.store.dataDir,
     ...(options.store.databaseUrl ? { DATABASE_URL: options.store.databaseUrl } : {}),
+    ...(options.webProcesses ? { WEB_CONCURRENCY: String(options.webProcesses) } : {}),
     ...options.env,
   };
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
@@ -171,14 +191,19 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     });
   });
 
+  // summed over the primary and its workers when WEB_CONCURRENCY > 1
   const procStatus = (field: string) => {
-    try {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-      return match ? Number(match[1]) * 1024 : Number.NaN;
-    } catch {
-      return Number.NaN;
+    let total = 0;
+    for (const pid of processTree(child.pid!)) {
+      try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+        const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+        if (match) total += Number(match[1]) * 1024;
+      } catch {
+        // gone meanwhile
+      }
     }
+    return total > 0 ? total : Number.NaN;
   };
   const ticks = 100; // USER_HZ on Linux
   return {
@@ -190,12 +215,16 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     resetFlowStats: () => ask('bench:reset', () => undefined),
     rssBytes: () => procStatus('VmRSS'),
     cpuSeconds: () => {
-      try {
-        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / ticks;
-      } catch {
-        return Number.NaN;
+      let total = 0;
+      for (const pid of processTree(child.pid!)) {
+        try {
+          const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          total += (Number(fields[11]) + Number(fields[12])) / ticks;
+        } catch {
+          // gone meanwhile
+        }
       }
+      return total > 0 ? total : Number.NaN;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -6,9 +6,13 @@
 //     /users/@me endpoints and to proxycheck (undici's diagnostics channels, which both
 //     @discordjs/rest and fetch publish), attributed to the request through AsyncLocalStorage;
 // and sums both per flow id, so the bench can report the time our server adds to a flow
-// (handler minus outbound). The parent asks for the totals over the IPC channel.
+// (handler minus outbound). The parent asks for the totals over the IPC channel. With
+// WEB_CONCURRENCY > 1 the probe is loaded in the cluster primary and (through execArgv) in
+// every worker: the primary asks each worker and merges per flow id (one flow's requests
+// can land on different workers).
 'use strict';
 const { AsyncLocalStorage } = require('node:async_hooks');
+const cluster = require('node:cluster');
 const diagnostics = require('node:diagnostics_channel');
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
@@ -60,10 +64,68 @@ const finish = ({ request }) => {
 diagnostics.subscribe('undici:request:trailers', finish);
 diagnostics.subscribe('undici:request:error', finish);
 
+function ownFlows() {
+  return [...flows.entries()].map(([id, f]) => ({ id, ...f }));
+}
+
+/** Sums per flow id the lists the workers sent. */
+function mergeFlows(lists) {
+  const merged = new Map();
+  for (const list of lists) {
+    for (const f of list) {
+      const into = merged.get(f.id) || { id: f.id, handlerMs: 0, outboundMs: 0, requests: 0, routes: {} };
+      into.handlerMs += f.handlerMs;
+      into.outboundMs += f.outboundMs;
+      into.requests += f.requests;
+      for (const [route, ms] of Object.entries(f.routes)) into.routes[route] = (into.routes[route] || 0) + ms;
+      merged.set(f.id, into);
+    }
+  }
+  return [...merged.values()];
+}
+
+/** The live workers when this process is a cluster primary (none otherwise). */
+function liveWorkers() {
+  if (!cluster.isPrimary) return [];
+  return Object.values(cluster.workers || {}).filter((w) => w && !w.isDead() && w.isConnected());
+}
+
+let askSeq = 0;
+/** Sends `type` to every worker and resolves with their answers (a worker silent for 5 s is left out). */
+function askWorkers(workers, type) {
+  return Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise((resolve) => {
+          const id = `probe-${process.pid}-${++askSeq}`;
+          const done = (answer) => {
+            clearTimeout(timer);
+            worker.off('message', onMessage);
+            resolve(answer);
+          };
+          const onMessage = (message) => {
+            if (message && message.id === id) done(message);
+          };
+          const timer = setTimeout(() => done(undefined), 5000);
+          worker.on('message', onMessage);
+          worker.send({ type, id });
+        }),
+    ),
+  );
+}
+
 process.on('message', (message) => {
   if (!message || typeof message !== 'object') return;
+  const workers = liveWorkers();
+  if (workers.length > 0 && (message.type === 'bench:flows' || message.type === 'bench:reset')) {
+    void askWorkers(workers, message.type).then((answers) => {
+      const flowsOf = answers.filter(Boolean).map((a) => a.flows || []);
+      process.send({ type: message.type, id: message.id, flows: mergeFlows(flowsOf), workers: answers.filter(Boolean).length });
+    });
+    return;
+  }
   if (message.type === 'bench:flows') {
-    process.send({ type: 'bench:flows', id: message.id, flows: [...flows.entries()].map(([id, f]) => ({ id, ...f })) });
+    process.send({ type: 'bench:flows', id: message.id, flows: ownFlows() });
   } else if (message.type === 'bench:reset') {
     flows.clear();
     process.send({ type: 'bench:reset', id: message.id });
@@ -71,5 +133,6 @@ process.on('message', (message) => {
     process.send({ type: 'bench:memory', id: message.id, memory: process.memoryUsage() });
   }
 });
-// the IPC channel must not keep the product alive when it wants to exit
-if (process.channel) process.channel.unref();
+// the IPC channel must not keep the product alive when it wants to exit (a cluster worker's
+// channel is the primary's to manage)
+if (process.channel && !cluster.isWorker) process.channel.unref();

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
+import { sqlState } from '../db/db-errors';
 import type { Logger } from '../logger';
 
 export interface JobDefinition {
@@ -9,12 +10,30 @@ export interface JobDefinition {
   handler: () => Promise<unknown>;
 }
 
+/** duplicate key, schema, table or object; deadlock: what processes setting pg-boss up at once meet */
+const SET_UP_RACES = new Set(['23505', '42P06', '42P07', '42710', '40P01']);
+
 /**
- * pg-boss on the product's own connection: PGlite through its executeSql adapter,
- * PostgreSQL through the pool. Cron jobs run once per tick across all processes
- * (pg-boss's own locking), so `jobs` can run in many processes.
+ * Runs one step of pg-boss's set-up again when another process doing the same step at
+ * the same moment made it fail. pg-boss 10 is not safe there: after waiting on its
+ * advisory lock, `CREATE SCHEMA IF NOT EXISTS` still sees the catalog from before the
+ * wait and hits the duplicate; two `createQueue` calls deadlock attaching partitions.
+ * Every step is idempotent once the other process has finished it.
  */
-export async function startScheduler(deps: { database: Database; logger: Logger; jobs: JobDefinition[] }) {
+async function retrySetUpRace<T>(step: () => Promise<T>, what: string, logger: Logger, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      const code = sqlState(error);
+      if (!code || !SET_UP_RACES.has(code) || attempt >= attempts) throw error;
+      logger.info({ attempt, code, step: what }, 'another process set up the job scheduler at the same time: trying again');
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+function createBoss(deps: { database: Database; logger: Logger }): PgBoss {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values: unknown[]) => deps.database.executeSql(text, values) },
     schema: 'pgboss',
@@ -23,10 +42,28 @@ export async function startScheduler(deps: { database: Database; logger: Logger;
     migrate: true,
   });
   boss.on('error', (error: Error) => deps.logger.error({ err: error }, 'job scheduler error'));
-  await boss.start();
+  return boss;
+}
+
+/**
+ * pg-boss on the product's own connection: PGlite through its executeSql adapter,
+ * PostgreSQL through the pool. Cron jobs run once per tick across all processes
+ * (pg-boss's own locking), so `jobs` can run in many processes.
+ */
+export async function startScheduler(deps: { database: Database; logger: Logger; jobs: JobDefinition[] }) {
+  // a failed start leaves the instance unusable: each attempt gets a new one (nothing ran yet)
+  const boss = await retrySetUpRace(
+    async () => {
+      const candidate = createBoss(deps);
+      await candidate.start();
+      return candidate;
+    },
+    'start',
+    deps.logger,
+  );
   for (const job of deps.jobs) {
-    await boss.createQueue(job.name, { name: job.name, policy: 'singleton', retryLimit: 2, retryDelay: 60 });
-    if (job.cron) await boss.schedule(job.name, job.cron, undefined, { tz: 'UTC' });
+    await retrySetUpRace(() => boss.createQueue(job.name, { name: job.name, policy: 'singleton', retryLimit: 2, retryDelay: 60 }), 'createQueue', deps.logger);
+    if (job.cron) await retrySetUpRace(() => boss.schedule(job.name, job.cron!, undefined, { tz: 'UTC' }), 'schedule', deps.logger);
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async () => {
       const started = Date.now();
       const result = await job.handler();
