@@ -124,11 +124,13 @@ function roleNames(emulator: DiscordEmulator, userId: string): string {
 function discordTraffic(emulator: DiscordEmulator, from: number) {
   const log = emulator.state.requestLog.slice(from).filter((e) => e.token === 'bot');
   const byBucket: Record<string, number> = {};
+  const tooManyByBucket: Record<string, number> = {};
   for (const entry of log) {
     const bucket = (entry.bucket ?? 'none').split(':')[0]!;
     byBucket[bucket] = (byBucket[bucket] ?? 0) + 1;
+    if (entry.status === 429) tooManyByBucket[bucket] = (tooManyByBucket[bucket] ?? 0) + 1;
   }
-  return { total: log.length, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length };
+  return { total: log.length, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket };
 }
 
 /** The least time Discord's own limits allow for these calls: the busiest bucket (or the global 50/s). */
@@ -280,7 +282,7 @@ export async function measureRaid(store: BenchStore, options: { visitors: number
         note:
           `P4 ${store.kind} run B (Discord's windows ×0.02): web part ${run.verified}/${options.visitors} in ${run.webSeconds.toFixed(1)} s; ` +
           `Discord side settled ${Number.isNaN(settledAt) ? 'NOT within 15 min' : `after ${settledSeconds.toFixed(0)} s`} with ${traffic.total} bot calls (${perMember.toFixed(1)} per member: ` +
-          `${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${traffic.tooMany} × 429, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
+          `${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${traffic.tooMany} × 429${traffic.tooMany ? ` (${Object.entries(traffic.tooManyByBucket).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
           `at Discord's real limits these calls need ≥ ${(settle.seconds / 60).toFixed(0)} min (bottleneck ${settle.bottleneck})`,
       });
       results.push({
