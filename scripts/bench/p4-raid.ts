@@ -243,7 +243,7 @@ export async function measureRaid(store: BenchStore, options: { visitors: number
   let b: { discord: ExternalDiscord; product: ProductProcess } | undefined;
   try {
     if (!storeB) throw new Error('no second store for run B');
-    b = await startRaidProduct(storeB, { timeScale: 0.02, buckets: OAUTH_LIFTED });
+    b = await startRaidProduct(storeB, { timeScale: 0.02, minWindowMs: 100, buckets: OAUTH_LIFTED });
     const emulator = b.discord.emulator;
     const panel = await waitForPanel(emulator);
     const visitors = raidVisitors(emulator, options.visitors, 'settle');

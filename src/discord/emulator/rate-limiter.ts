@@ -58,14 +58,17 @@ export const DISCORD_RATE_LIMITS: RateLimitConfig = {
  * `true` = Discord's limits, `false` = none, or Discord's limits with some replaced. `timeScale` multiplies every route
  * bucket's window (e.g. 0.02 = the same counts, 50 times faster) so a test of hundreds of actions finishes in seconds; the
  * global limit keeps Discord's 50/s unless `global` says otherwise, since @discordjs/rest paces itself at 50/s anyway.
+ * `minWindowMs` keeps a scaled window from shrinking below the timer jitter of a busy machine (a 1 s bucket ×0.02 is
+ * 20 ms, the size of one event-loop stall): the count per window stays Discord's.
  */
-export type RateLimitOption = boolean | { global?: BucketLimit; buckets?: Partial<Record<BucketName, BucketLimit>>; timeScale?: number };
+export type RateLimitOption = boolean | { global?: BucketLimit; buckets?: Partial<Record<BucketName, BucketLimit>>; timeScale?: number; minWindowMs?: number };
 
 export function resolveRateLimits(option: RateLimitOption | undefined): RateLimitConfig | null {
   if (option === false) return null;
   if (option === undefined || option === true) return DISCORD_RATE_LIMITS;
   const scale = option.timeScale ?? 1;
-  const scaled = (limit: BucketLimit): BucketLimit => ({ limit: limit.limit, windowMs: Math.max(1, Math.round(limit.windowMs * scale)) });
+  const floor = Math.max(1, option.minWindowMs ?? 1);
+  const scaled = (limit: BucketLimit): BucketLimit => ({ limit: limit.limit, windowMs: Math.min(limit.windowMs, Math.max(floor, Math.round(limit.windowMs * scale))) });
   // fromEntries drops the key type; the entries are exactly DISCORD_RATE_LIMITS.buckets' keys.
   const buckets = Object.fromEntries(Object.entries(DISCORD_RATE_LIMITS.buckets).map(([name, limit]) => [name, scaled(limit)])) as Record<BucketName, BucketLimit>;
   return {
