@@ -17,6 +17,8 @@ type Kind = OutboxEntry['kind'];
 const LEASE_MS = 120_000;
 /** How long the outbox keeps trying to record a result while the database is away (~10 s in all). */
 const PERSIST_RETRY_DELAYS_MS = [100, 400, 1500, 3000, 5000];
+/** The least time between two claim queries that found nothing (a busy queue whose slots are full). */
+const IDLE_CLAIM_GAP_MS = 100;
 
 export interface OutboxWorkerStats {
   done: number;
@@ -196,6 +198,9 @@ export function createOutboxWorker(deps: {
         do {
           again = false;
           while (!stopped && (await fill()) > 0) again = false;
+          // nothing was claimable but more calls came meanwhile (a raid nudges on every visitor):
+          // pause before asking again, so the claim query does not run back to back
+          if (again && !stopped) await new Promise((resolve) => setTimeout(resolve, IDLE_CLAIM_GAP_MS));
         } while (again && !stopped);
       } catch (error) {
         deps.logger.error({ err: error }, 'outbox worker error');
