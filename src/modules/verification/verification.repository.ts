@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditAppendCall } from '../audit/audit.repository';
 import { members, verificationAttempts } from '../../db/schema';
-import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { NO_COMPONENT_HASHES, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { IpHashes } from '../network';
 import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
 
@@ -83,15 +83,7 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
     ipHash: input.evidence.ip?.ipHash ?? null,
     networkHash: input.evidence.ip?.networkHash ?? null,
     fingerprintHash: input.evidence.fingerprintHash,
-    canvasHash: null,
-    webglHash: null,
-    audioHash: null,
-    fontsHash: null,
-    screenHash: null,
-    timezoneHash: null,
-    languageHash: null,
-    platformHash: null,
-    hardwareHash: null,
+    ...NO_COMPONENT_HASHES,
     ...(input.evidence.components ?? {}),
     vpnVerdict: input.vpn.verdict,
     vpnProvider: input.vpn.provider,
