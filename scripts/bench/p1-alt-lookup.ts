@@ -1,37 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../src/db/client';
-import { findAltCandidates, scoreCandidate, type AttemptSignals, type CandidateProbe } from '../../src/modules/alts';
+import { findAltCandidates, scoreCandidate, signalsFromRow, type AttemptSignalsRow, type CandidateProbe } from '../../src/modules/alts';
 import { ms, summarize, type FigureResult } from './results';
 
-interface AttemptRow {
+interface AttemptRow extends AttemptSignalsRow {
   member_id: string | number;
-  ip_hash: string | null;
-  network_hash: string | null;
-  fingerprint_hash: string | null;
-  canvas_hash: string | null;
-  webgl_hash: string | null;
-  audio_hash: string | null;
-  fonts_hash: string | null;
-  screen_hash: string | null;
-  timezone_hash: string | null;
-  language_hash: string | null;
-  platform_hash: string | null;
-}
-
-function signalsOf(row: AttemptRow): AttemptSignals {
-  return {
-    ipHash: row.ip_hash,
-    networkHash: row.network_hash,
-    fingerprintHash: row.fingerprint_hash,
-    canvasHash: row.canvas_hash,
-    webglHash: row.webgl_hash,
-    audioHash: row.audio_hash,
-    fontsHash: row.fonts_hash,
-    screenHash: row.screen_hash,
-    timezoneHash: row.timezone_hash,
-    languageHash: row.language_hash,
-    platformHash: row.platform_hash,
-  };
 }
 
 /**
@@ -59,7 +32,7 @@ export async function measureAltLookup(database: Database, options: { samples: n
   for (const [i, row] of probes.entries()) {
     const memberId = Number(row.member_id);
     const partner = await database.query<{ member_id: string | number }>('select member_id from verification_attempts where ip_hash = $1 and member_id <> $2 limit 1', [row.ip_hash, memberId]);
-    const attempt = signalsOf(row);
+    const attempt = signalsFromRow(row);
     const probe: CandidateProbe = {
       ipHash: attempt.ipHash,
       networkHash: attempt.networkHash,

@@ -140,11 +140,8 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
     order by c.id desc`;
 }
 
-/** One candidate; every column but shared_network is null on the row that says there is none. */
-interface CandidateRow {
-  shared_network: boolean;
-  id: number | string | null;
-  member_id: number | string;
+/** The stored hashes of an attempt, as SQL returns them (snake_case columns). */
+export interface AttemptSignalsRow {
   ip_hash: string | null;
   network_hash: string | null;
   fingerprint_hash: string | null;
@@ -156,6 +153,30 @@ interface CandidateRow {
   timezone_hash: string | null;
   language_hash: string | null;
   platform_hash: string | null;
+}
+
+/** An attempt's signals from its row: the one mapping of column to signal. */
+export function signalsFromRow(row: AttemptSignalsRow): AttemptSignals {
+  return {
+    ipHash: row.ip_hash,
+    networkHash: row.network_hash,
+    fingerprintHash: row.fingerprint_hash,
+    canvasHash: row.canvas_hash,
+    webglHash: row.webgl_hash,
+    audioHash: row.audio_hash,
+    fontsHash: row.fonts_hash,
+    screenHash: row.screen_hash,
+    timezoneHash: row.timezone_hash,
+    languageHash: row.language_hash,
+    platformHash: row.platform_hash,
+  };
+}
+
+/** One candidate; every column but shared_network is null on the row that says there is none. */
+interface CandidateRow extends AttemptSignalsRow {
+  shared_network: boolean;
+  id: number | string | null;
+  member_id: number | string;
   member_discord_id: string;
   member_username: string;
   member_created_at: Date | string;
@@ -168,17 +189,7 @@ function toCandidate(row: CandidateRow): CandidateAttempt {
   return {
     attemptId: Number(row.id),
     memberId,
-    ipHash: row.ip_hash,
-    networkHash: row.network_hash,
-    fingerprintHash: row.fingerprint_hash,
-    canvasHash: row.canvas_hash,
-    webglHash: row.webgl_hash,
-    audioHash: row.audio_hash,
-    fontsHash: row.fonts_hash,
-    screenHash: row.screen_hash,
-    timezoneHash: row.timezone_hash,
-    languageHash: row.language_hash,
-    platformHash: row.platform_hash,
+    ...signalsFromRow(row),
     member: { id: memberId, discordId: row.member_discord_id, username: row.member_username, createdAt: toDate(row.member_created_at) },
   };
 }
