@@ -8,6 +8,9 @@ const failingOutbox: OutboxPort = {
   enqueue: async () => {
     throw new Error('outbox unavailable');
   },
+  enqueueQuery: () => {
+    throw new Error('outbox unavailable');
+  },
 };
 
 const USER_RECORD_KEYS = [

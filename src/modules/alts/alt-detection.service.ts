@@ -2,15 +2,18 @@ import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { AltCandidateRepository, CandidateAttempt } from './alt-candidates.repository';
-import type { AltLinkRepository, LinkChange } from './alt-links.repository';
+import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
 import { hasDeviceIdentity, isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
 
 /** The new attempt's evidence: the same values the verification attempt row stores. */
 export type AltDetectionAttempt = AttemptSignals & Partial<Pick<FingerprintComponentHashes, 'hardwareHash'>>;
 
 export interface DetectAltsInput {
-  /** the member the attempt belongs to (already inserted in this transaction) */
-  member: { id: number; discordId: string; createdAt: Date };
+  /**
+   * the member the attempt belongs to (already inserted in this transaction); with its
+   * stored counters, a detection that changes no link writes nothing more
+   */
+  member: { id: number; discordId: string; createdAt: Date; counters?: AltCounters };
   attempt: AltDetectionAttempt;
 }
 
@@ -119,6 +122,8 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
         });
       }
 
+      // no link changed: the stored counters are still right (every link change recounts)
+      if (touched.size === 1 && member.counters) return { alts, ...member.counters };
       const counters = await deps.links.recomputeCounters(tx, [...touched]);
       const own = counters.get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
       return { alts, altsFound: own.altsFound, isLinkedAsAlt: own.isLinkedAsAlt };

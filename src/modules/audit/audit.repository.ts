@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { GENESIS_HASH, hashAuditEntry, splitHashInputAtTime } from './audit-hash';
@@ -94,12 +94,16 @@ export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQ
 /**
  * Appends one row to the audit log in ONE statement. Call it inside the transaction that
  * makes the change it records, as late as possible (the chain lock is held until that
- * transaction commits); on the database itself it commits on its own.
+ * transaction commits); on the database itself it commits on its own. `alongside` are
+ * writes (INSERT/UPDATE/DELETE queries) run in the same statement, as data-modifying WITH
+ * queries: one round trip for the change's last writes and its audit row.
  */
-export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date()): Promise<AuditEntry> {
+export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date(), alongside: readonly SQLWrapper[] = []): Promise<AuditEntry> {
+  // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
+  const writes = alongside.length > 0 ? sql`with ${sql.join(alongside.map((write, i) => sql`${sql.raw(`write_${i}`)} as ${write}`), sql`, `)} ` : sql``;
   const [row] = await selectRows<AppendedRow>(
     executor,
-    sql`select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, prev_hash, hash
+    sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, prev_hash, hash
         from ${auditAppendCall(input, now)}`,
   );
   if (!row) throw new Error('audit_append returned no row');

@@ -57,6 +57,9 @@ describeEngines('members service: unverify and Discord actors', (getDatabase) =>
       enqueue: async () => {
         throw new Error('outbox unavailable');
       },
+      enqueueQuery: () => {
+        throw new Error('outbox unavailable');
+      },
     };
     await expect(createMembersService({ database: getDatabase(), clock, outbox: failing }).unverify(DISCORD_STAFF, '500000000000000004')).rejects.toThrow('outbox unavailable');
     expect(await query('select guild_access from members')).toEqual([{ guild_access: 'verified' }]);

@@ -57,9 +57,12 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
       if (actions.length === 0) return;
+      await port.enqueueQuery(executor, actions[0]!, ...actions.slice(1));
+    },
+    enqueueQuery(executor, ...actions) {
       const nextAttemptAt = deps.now();
       // one multi-row INSERT: ids follow the order of VALUES, so the queue keeps the order given
-      await executor.insert(discordOutbox).values(actions.map((action) => ({ ...toRow(action, deps.sealKey), nextAttemptAt })));
+      return executor.insert(discordOutbox).values(actions.map((action) => ({ ...toRow(action, deps.sealKey), nextAttemptAt })));
     },
   };
 

@@ -46,4 +46,9 @@ export interface OutboxEntry {
 export interface OutboxPort {
   /** queues the actions in one statement, in the order given */
   enqueue(executor: import('../../db/client').Executor, ...actions: DiscordAction[]): Promise<void>;
+  /**
+   * The same INSERT, not run: for a caller that runs it inside one of its own statements
+   * (e.g. alongside its audit row), to save a round trip. At least one action.
+   */
+  enqueueQuery(executor: import('../../db/client').Executor, ...actions: [DiscordAction, ...DiscordAction[]]): import('drizzle-orm').SQLWrapper;
 }

@@ -13,10 +13,12 @@ describeEngines('recording a sign-in (member + attempt in one statement)', (getD
     const now = new Date('2026-11-22T06:00:00.500Z');
     const evidence = { ip: { ipHash: 'i'.repeat(64), networkHash: 'n'.repeat(64) }, fingerprintHash: 'f'.repeat(64), components: null };
     const first = await recordSignIn(db, { identity: { discordId: '1001', username: 'ann', avatarUrl: null }, outcome: 'verified', vpn: vpnClean, usedVpn: false, evidence, now });
-    expect(first.member).toEqual({ id: expect.any(Number), discordId: '1001', createdAt: now });
+    expect(first.member).toEqual({ id: expect.any(Number), discordId: '1001', createdAt: now, counters: { altsFound: 0, isLinkedAsAlt: false } });
     const [stored] = await db.select().from(verificationAttempts).where(eq(verificationAttempts.id, first.attempt.id));
     expect(stored).toEqual(first.attempt);
 
+    // counters kept by earlier detections come back as stored
+    await db.update(members).set({ altsFound: 2, isLinkedAsAlt: true }).where(eq(members.id, first.member.id));
     const later = new Date(now.getTime() + 60_000);
     const second = await recordSignIn(db, {
       identity: { discordId: '1001', username: 'ann2', avatarUrl: null },
@@ -26,7 +28,7 @@ describeEngines('recording a sign-in (member + attempt in one statement)', (getD
       evidence: { ip: null, fingerprintHash: null, components: null },
       now: later,
     });
-    expect(second.member).toEqual({ id: first.member.id, discordId: '1001', createdAt: now });
+    expect(second.member).toEqual({ id: first.member.id, discordId: '1001', createdAt: now, counters: { altsFound: 2, isLinkedAsAlt: true } });
     const [member] = await db.select().from(members).where(eq(members.id, first.member.id));
     expect(member).toMatchObject({ username: 'ann2', status: 'limited_access', verificationCount: 2, usedVpn: true, vpnAttempts: 1, fingerprintHash: null, networkHash: null, verifiedAt: later });
     expect(await db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, first.member.id))).toHaveLength(2);

@@ -27,6 +27,8 @@ export interface SignedInMember {
   id: number;
   discordId: string;
   createdAt: Date;
+  /** its alt counters as stored (what alt detection returns when no link changes) */
+  counters: { altsFound: number; isLinkedAsAlt: boolean };
 }
 
 type SignInInput = { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date };
@@ -74,7 +76,7 @@ function upsertMember(tx: Executor, input: SignInInput) {
         updatedAt: values.updatedAt,
       },
     })
-    .returning({ id: members.id, createdAt: members.createdAt });
+    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt });
 }
 
 /** Every column of the attempt a sign-in stores, but its id and member. */
@@ -106,16 +108,22 @@ export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ 
     .insert(verificationAttempts)
     .values({ ...columns, memberId: sql`(select id from signed_in)` })
     .returning({ id: verificationAttempts.id });
-  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; attempt_id: number | string }>(
+  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; attempt_id: number | string }>(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
-        select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms, attempt.id as attempt_id
+        select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
+          signed_in.alts_found, signed_in.is_linked_as_alt, attempt.id as attempt_id
         from signed_in, attempt`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
   const memberId = Number(row.member_id);
   return {
-    member: { id: memberId, discordId: input.identity.discordId, createdAt: new Date(Number(row.member_created_ms)) },
+    member: {
+      id: memberId,
+      discordId: input.identity.discordId,
+      createdAt: new Date(Number(row.member_created_ms)),
+      counters: { altsFound: Number(row.alts_found), isLinkedAsAlt: row.is_linked_as_alt === true },
+    },
     attempt: { id: Number(row.attempt_id), memberId, ...columns },
   };
 }

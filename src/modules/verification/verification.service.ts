@@ -68,10 +68,10 @@ export function createVerificationService(deps: {
       const visitor = { type: 'visitor' as const, id: discordId };
 
       if (outcome === 'denied') {
-        await deps.database.db.transaction(async (tx) => {
-          await appendAudit(tx, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now);
-          await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
-        });
+        // the log line and the audit row in one statement, which commits on its own
+        const { db } = deps.database;
+        const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
+        await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [logLine]);
         deps.nudgeOutbox?.();
         deps.onCompleted?.(outcome);
         return { outcome, discordId, memberId: null, vpnProvider: null, alts: [] };
@@ -82,7 +82,8 @@ export function createVerificationService(deps: {
         const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
         const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
 
-        await deps.outbox.enqueue(
+        // the Discord actions and the audit row: one statement, the flow's last write
+        const queued = deps.outbox.enqueueQuery(
           tx,
           { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken },
           logLineFor(outcome, input.identity, input.vpn),
@@ -114,6 +115,7 @@ export function createVerificationService(deps: {
             },
           },
           now,
+          [queued],
         );
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
