@@ -94,38 +94,39 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
         if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });
       }
 
-      const alts: DetectedAlt[] = [];
-      const touched = new Set<number>([member.id]);
       // a stable order keeps lock order stable between concurrent detections
-      for (const [otherId, { candidate, score }] of [...best].sort(([a], [b]) => a - b)) {
-        const confidence = score.confidence!;
-        const detectionMethod = score.detectionMethod!;
-        const memberIsMain = isOlder(member, candidate.member);
-        const { link, change } = await deps.links.saveDetected(tx, {
-          mainMemberId: memberIsMain ? member.id : otherId,
-          altMemberId: memberIsMain ? otherId : member.id,
-          confidence,
-          detectionMethod,
-          evidence: score.evidence,
-          now,
-        });
-        if (change !== 'kept') touched.add(otherId);
-        alts.push({
+      const found = [...best].sort(([a], [b]) => a - b);
+      const { saved, counters } = await deps.links.saveDetected(
+        tx,
+        member.id,
+        found.map(([otherId, { candidate, score }]) => {
+          const memberIsMain = isOlder(member, candidate.member);
+          return {
+            mainMemberId: memberIsMain ? member.id : otherId,
+            altMemberId: memberIsMain ? otherId : member.id,
+            confidence: score.confidence!,
+            detectionMethod: score.detectionMethod!,
+            evidence: score.evidence,
+          };
+        }),
+        now,
+      );
+      const alts = found.map(([otherId, { candidate, score }], i): DetectedAlt => {
+        const { link, change } = saved[i]!;
+        return {
           otherMemberId: otherId,
           otherDiscordId: candidate.member.discordId,
           otherUsername: candidate.member.username,
           memberIs: link.mainMemberId === member.id ? 'main' : 'alt',
           confidence: link.confidence,
           detectionMethod: link.detectionMethod,
-          detected: { confidence, detectionMethod, evidence: score.evidence },
+          detected: { confidence: score.confidence!, detectionMethod: score.detectionMethod!, evidence: score.evidence },
           change,
-        });
-      }
+        };
+      });
 
       // no link changed: the stored counters are still right (every link change recounts)
-      if (touched.size === 1 && member.counters) return { alts, ...member.counters };
-      const counters = await deps.links.recomputeCounters(tx, [...touched]);
-      const own = counters.get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
+      const own = counters?.get(member.id) ?? member.counters ?? (await deps.links.recomputeCounters(tx, [member.id])).get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
       return { alts, altsFound: own.altsFound, isLinkedAsAlt: own.isLinkedAsAlt };
     },
   };

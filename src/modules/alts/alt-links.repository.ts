@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { altLinks, members, type DETECTION_METHODS } from '../../db/schema';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
+import { ALT_CONFIDENCES, altLinks, members, type DETECTION_METHODS } from '../../db/schema';
 import { COMPARED_COMPONENTS, confidenceRank, type AltConfidence, type AltEvidence, type ComparedComponent, type DetectedAltMethod } from './alt-scoring';
 
 export type AltDetectionMethod = (typeof DETECTION_METHODS)[number];
@@ -89,69 +89,71 @@ export interface DetectedLinkInput {
   confidence: AltConfidence;
   detectionMethod: DetectedAltMethod;
   evidence: AltEvidence;
-  now: Date;
+}
+
+export interface SavedLinks {
+  /** each link as stored after saving, in the order given */
+  saved: { link: AltLink; change: LinkChange }[];
+  /** the recounted members, when a link changed (null when none did) */
+  counters: Map<number, AltCounters> | null;
+}
+
+/** Confidence ranks as the database functions take them (the rule stays confidenceRank's). */
+const CONFIDENCE_RANKS = JSON.stringify(Object.fromEntries(ALT_CONFIDENCES.map((confidence) => [confidence, confidenceRank(confidence)])));
+
+interface SavedLinksJson {
+  links: { id: number; mainMemberId: number; altMemberId: number; confidence: AltConfidence; detectionMethod: AltDetectionMethod; evidence: Record<string, unknown> | null; createdMs: number; updatedMs: number; change: LinkChange }[];
+  counters: Record<string, AltCounters> | null;
+}
+
+/** A link as `save_alt_links` reads it (jsonb_to_recordset: keys named after the columns). */
+function toLinkJson(link: DetectedLinkInput) {
+  return { main_member_id: link.mainMemberId, alt_member_id: link.altMemberId, confidence: link.confidence, detection_method: link.detectionMethod, evidence: link.evidence };
 }
 
 /**
- * Stores a detection. A new pair is inserted; an existing link (either direction) is
- * strengthened when the new confidence is higher, its evidence refreshed when equal,
- * and kept as it is when the new finding is weaker or staff made it ('manual').
+ * Stores one detection's links for `memberId` in ONE statement (`save_alt_links`,
+ * migration 0008), in the order given (sort them: concurrent detections then lock in the
+ * same order). A new pair is inserted; an existing link (either direction) is strengthened
+ * when the new confidence is higher, its evidence refreshed when equal, and kept as it is
+ * when the new finding is weaker or staff made it ('manual'). The members whose link
+ * changed are recounted in the same call (see recomputeAltCounters).
  */
-export async function saveDetectedLink(ex: Executor, input: DetectedLinkInput): Promise<{ link: AltLink; change: LinkChange }> {
-  if (input.mainMemberId === input.altMemberId) throw new Error('an account cannot be its own alt');
-  let existing = await findLinkBetween(ex, input.mainMemberId, input.altMemberId);
-  if (!existing) {
-    const [inserted] = await ex
-      .insert(altLinks)
-      .values({
-        mainMemberId: input.mainMemberId,
-        altMemberId: input.altMemberId,
-        confidence: input.confidence,
-        detectionMethod: input.detectionMethod,
-        evidence: input.evidence,
-        createdAt: input.now,
-        updatedAt: input.now,
-      })
-      .onConflictDoNothing({ target: [altLinks.mainMemberId, altLinks.altMemberId] })
-      .returning();
-    if (inserted) return { link: toLink(inserted), change: 'created' };
-    // a concurrent transaction stored the pair first: treat it as existing
-    existing = await findLinkBetween(ex, input.mainMemberId, input.altMemberId);
-    if (!existing) throw new Error('alt link vanished while being saved');
-  }
-  if (existing.detectionMethod === 'manual') return { link: existing, change: 'kept' };
-  const byRank = confidenceRank(input.confidence) - confidenceRank(existing.confidence);
-  if (byRank < 0) return { link: existing, change: 'kept' };
-  const [updated] = await ex
-    .update(altLinks)
-    .set({ confidence: input.confidence, detectionMethod: input.detectionMethod, evidence: input.evidence, updatedAt: input.now })
-    .where(eq(altLinks.id, existing.id))
-    .returning();
-  return { link: toLink(updated!), change: byRank > 0 ? 'strengthened' : 'refreshed' };
+export async function saveDetectedLinks(ex: Executor, memberId: number, links: readonly DetectedLinkInput[], now: Date): Promise<SavedLinks> {
+  if (links.some((link) => link.mainMemberId === link.altMemberId)) throw new Error('an account cannot be its own alt');
+  if (links.length === 0) return { saved: [], counters: null };
+  const [row] = await selectRows<{ result: SavedLinksJson }>(
+    ex,
+    sql`select save_alt_links(${memberId}::bigint, ${JSON.stringify(links.map(toLinkJson))}::jsonb, ${CONFIDENCE_RANKS}::jsonb, ${now.toISOString()}::timestamptz) as result`,
+  );
+  if (!row) throw new Error('save_alt_links returned no row');
+  const { links: stored, counters } = row.result;
+  return {
+    saved: stored.map(({ change, createdMs, updatedMs, evidence, ...link }) => ({
+      link: { ...link, evidence: evidence ?? {}, createdAt: new Date(createdMs), updatedAt: new Date(updatedMs) },
+      change,
+    })),
+    counters: counters ? new Map(Object.entries(counters).map(([id, c]) => [Number(id), c])) : null,
+  };
 }
 
 /**
  * Recomputes `alts_found` (distinct other members linked either way) and
- * `is_linked_as_alt` (alt side of a certain link) from alt_links. The rows are locked
- * in id order first, so the recount runs on a fresh snapshot that includes links other
- * transactions committed meanwhile (READ COMMITTED), and never deadlocks with another
- * recount. `manual_alt_status` is staff's and never touched.
+ * `is_linked_as_alt` (alt side of a certain link) from alt_links, in ONE statement
+ * (`recount_alt_counters`, migration 0008): the rows are locked in id order first, so the
+ * recount runs on a fresh snapshot that includes links other transactions committed
+ * meanwhile (READ COMMITTED), and never deadlocks with another recount.
+ * `manual_alt_status` is staff's and never touched.
  */
 export async function recomputeAltCounters(ex: Executor, memberIds: readonly number[]): Promise<Map<number, AltCounters>> {
   const ids = [...new Set(memberIds)].sort((a, b) => a - b);
   const counters = new Map<number, AltCounters>();
   if (ids.length === 0) return counters;
-  await ex.select({ id: members.id }).from(members).where(inArray(members.id, ids)).orderBy(asc(members.id)).for('update');
-  const rows = await ex
-    .update(members)
-    .set({
-      altsFound: sql`(select count(distinct case when l.main_member_id = "members"."id" then l.alt_member_id else l.main_member_id end)::int
-        from alt_links l where l.main_member_id = "members"."id" or l.alt_member_id = "members"."id")`,
-      isLinkedAsAlt: sql`exists (select 1 from alt_links l where l.alt_member_id = "members"."id" and l.confidence = 'certain')`,
-    })
-    .where(inArray(members.id, ids))
-    .returning({ id: members.id, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt });
-  for (const row of rows) counters.set(row.id, { altsFound: row.altsFound, isLinkedAsAlt: row.isLinkedAsAlt });
+  const rows = await selectRows<{ member_id: number | string; alts_found: number; is_linked_as_alt: boolean }>(
+    ex,
+    sql`select member_id, alts_found, is_linked_as_alt from recount_alt_counters(${`{${ids.join(',')}}`}::bigint[])`,
+  );
+  for (const row of rows) counters.set(Number(row.member_id), { altsFound: row.alts_found, isLinkedAsAlt: row.is_linked_as_alt });
   return counters;
 }
 
@@ -200,7 +202,7 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
 
 export interface AltLinkRepository {
   findBetween: typeof findLinkBetween;
-  saveDetected: typeof saveDetectedLink;
+  saveDetected: typeof saveDetectedLinks;
   recomputeCounters: typeof recomputeAltCounters;
   listLinkedMemberIds: typeof listLinkedMemberIds;
   listAltsForMember: typeof listAltsForMember;
@@ -208,7 +210,7 @@ export interface AltLinkRepository {
 
 export const altLinkRepository: AltLinkRepository = {
   findBetween: findLinkBetween,
-  saveDetected: saveDetectedLink,
+  saveDetected: saveDetectedLinks,
   recomputeCounters: recomputeAltCounters,
   listLinkedMemberIds,
   listAltsForMember,

@@ -28,7 +28,8 @@ export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, DEFA
 export {
   altLinkRepository,
   findLinkBetween,
-  saveDetectedLink,
+  saveDetectedLinks,
+  type SavedLinks,
   recomputeAltCounters,
   listLinkedMemberIds,
   listAltsForMember,
