@@ -6,7 +6,7 @@ import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { countCapFor, countMembers, totalFromFirstPage } from './member-count.repository';
 import { listWithTotal } from './member-list-total';
-import { decodeMemberCursor, listFirstPageCounted, MEMBER_LIST_ORDER, memberHitsSql, memberMatchSql, SEARCH_WALK_ROWS } from './members.repository';
+import { decodeMemberCursor, listFirstPageCounted, MEMBER_LIST_ORDER, memberMatchSql } from './members.repository';
 
 describe('countCapFor', () => {
   const limits = { cap: 1000, searchCap: 100 };
@@ -82,49 +82,6 @@ describeEngines('member totals', (getDatabase) => {
     await database.exec('analyze members');
     await seed(5);
     expect(await countMembers(database.db, { filter: 'all', limit: 1 }, limits)).toEqual({ total: 3, exact: false, capped: true });
-  });
-});
-
-describeEngines('searches beyond the walk of the newest members', (getDatabase) => {
-  beforeAll(async () => {
-    const database = getDatabase();
-    await resetDatabase(database);
-    // SEARCH_WALK_ROWS + 50 members, newest first by id; the 3 oldest are zebras, every 10th of the newest 500 a ninja
-    await database.exec(`insert into members (discord_id, username, verified_at, last_seen_at, created_at, updated_at)
-      select (800000000000000000 + g)::text,
-        case when g <= 3 then 'zebra' || g when g > ${SEARCH_WALK_ROWS} - 450 and g % 10 = 0 then 'ninja' || g else 'member' || g end,
-        timestamptz '2026-01-01' + g * interval '1 second', now(), now(), now()
-      from generate_series(1, ${SEARCH_WALK_ROWS + 50}) g`);
-    await database.exec('analyze members');
-  });
-
-  it('finds a word the walk of the newest members does not reach (through the trigram index), newest first', async () => {
-    const { db } = getDatabase();
-    const { page, count } = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2 });
-    expect({ names: page.members.map((m) => m.username), count }).toEqual({ names: ['zebra3', 'zebra2'], count: { total: 3, exact: true, capped: false } });
-    const next = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2, cursor: decodeMemberCursor(page.nextCursor!)! });
-    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({ names: ['zebra1'], count: { total: 3, exact: true, capped: false } });
-  });
-
-  it('takes a common word from the walk, newest first, and pages on from the cursor', async () => {
-    const { db } = getDatabase();
-    const first = await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
-    const newest = SEARCH_WALK_ROWS + 50 - ((SEARCH_WALK_ROWS + 50) % 10);
-    expect({ names: first.members.map((m) => m.username), matched: first.matched }).toEqual({ names: [`ninja${newest}`, `ninja${newest - 10}`], matched: 21 });
-    const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(first.nextCursor!)! });
-    expect(next.page.members.map((m) => m.username)).toEqual([`ninja${newest - 20}`, `ninja${newest - 30}`]);
-    expect(next.count).toEqual({ total: 50, exact: true, capped: false });
-  });
-
-  it('plans a search the same way whatever the statistics say: a bounded walk of the list index, then the trigram index', async () => {
-    const rows = await getDatabase().db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      return selectRows<{ 'QUERY PLAN': string }>(tx, sql`explain ${memberHitsSql({ filter: 'all', search: 'zebra' }, 101)}`);
-    });
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toContain('members_verified_at_id_idx');
-    expect(plan).toContain('members_username_trgm_idx');
-    expect(plan).toMatch(/One-Time Filter/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { memberHitsSql, memberMatchSql, type MemberListQuery } from './members.repository';
+import { members } from '../../db/schema';
+import { MEMBER_LIST_ORDER, memberMatchSql, type MemberListQuery } from './members.repository';
 
 /**
  * A list's total: exact up to a cap; above it, the cap as a lower bound ("1,000+"), or for
@@ -48,7 +49,10 @@ async function estimatedMemberRows(executor: Executor): Promise<number> {
 export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>, limits: CountLimits = COUNT_LIMITS): Promise<MemberCount> {
   const cap = countCapFor(query, limits);
   const where = memberMatchSql(query);
-  const [row] = await selectRows<{ n: string | number }>(executor, sql`select count(*) as n from (${memberHitsSql({ search: query.search, filter: query.filter }, cap + 1)}) s`);
+  const [row] = await selectRows<{ n: string | number }>(
+    executor,
+    sql`select count(*) as n from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${cap + 1}) s`,
+  );
   const counted = Number(row?.n ?? 0);
   if (counted <= cap) return { total: counted, exact: true, capped: false };
   if (!where) {

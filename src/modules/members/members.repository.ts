@@ -121,11 +121,6 @@ export function decodeMemberCursor(text: string): MemberCursor | null {
 
 const cursorTimestamp = sql<string>`to_char(${members.verifiedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Rows after a keyset position in list order. */
-function cursorSql(cursor: MemberCursor | undefined): SQL | undefined {
-  return cursor ? sql`(${members.verifiedAt}, ${members.id}) < (${cursor.verifiedAt}::timestamptz, ${cursor.id}::bigint)` : undefined;
-}
-
 /** The filter and search of a list query, without its cursor; undefined for the whole table. */
 export function memberMatchSql(query: Pick<MemberListQuery, 'search' | 'filter'>): SQL | undefined {
   return and(...[FILTER_SQL[query.filter], searchSql(query.search)].filter((c): c is SQL => c !== undefined));
@@ -138,13 +133,16 @@ export function memberMatchSql(query: Pick<MemberListQuery, 'search' | 'filter'>
  */
 export const MEMBER_LIST_ORDER = [sql`${members.verifiedAt} desc nulls last`, sql`${members.id} desc nulls last`];
 
-/** Newest first, after the cursor: the filter's index serves the order; a search reads its rows from memberHitsSql. */
+/** Newest first: the index of the filter (or members_verified_at_id_idx) serves the order and the cursor. */
 export async function listMembers(executor: Executor, query: MemberListQuery): Promise<{ members: Member[]; nextCursor: string | null }> {
-  const where = query.search?.trim() ? sql`${members.id} in (${memberHitsSql(query, query.limit + 1)})` : and(memberMatchSql(query), cursorSql(query.cursor));
+  const conditions = [memberMatchSql(query)];
+  if (query.cursor) {
+    conditions.push(sql`(${members.verifiedAt}, ${members.id}) < (${query.cursor.verifiedAt}::timestamptz, ${query.cursor.id}::bigint)`);
+  }
   const rows = await executor
     .select({ row: members, cursorAt: cursorTimestamp })
     .from(members)
-    .where(where)
+    .where(and(...conditions.filter((c): c is SQL => c !== undefined)))
     .orderBy(...MEMBER_LIST_ORDER)
     .limit(query.limit + 1);
   return pageOf(rows, query.limit);
@@ -158,61 +156,19 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
   return { members: page.map((r) => toMember(r.row)), nextCursor };
 }
 
-const MATCHED_COLUMNS = [members.id, members.verifiedAt, members.username, members.discordId, members.status, members.rulesConfirmed, members.isLinkedAsAlt, members.manualAltStatus].map(
-  (column) => sql.identifier(column.name),
-);
-
-/** How many members of the list order a search reads, newest first, before it asks the trigram index. */
-export const SEARCH_WALK_ROWS = 10_000;
-
-/**
- * The ids of the first `take` members a search (with its filter) matches, in list order, by
- * a plan that does not depend on the planner's guess of how common the word is. Left to
- * choose, the planner walks the list's index for a word it takes for common and reads the
- * trigram index for a rare one; its guess comes from a random sample, so after some
- * ANALYZE runs a rare word ("foxwizard": 0.1% of names) was walked across the table: 1.5 s
- * instead of 10 ms (measured on 1M members). So: walk the newest SEARCH_WALK_ROWS members
- * (a common word fills the page there, and the walk stops when it does); only when that
- * found fewer than `take`, collect every match through the trigram index and sort them
- * (the sort on an expression keeps the list's index out of that branch).
- */
-function searchHitsSql(match: SQL, take: number, after?: SQL): SQL {
-  const order = sql.join(MEMBER_LIST_ORDER, sql`, `);
-  const from = after ? sql`where ${after}` : sql``;
-  return sql`with walk as (
-      select ${members.id} from (select ${sql.join(MATCHED_COLUMNS, sql`, `)} from ${members} ${from} order by ${order} limit ${SEARCH_WALK_ROWS}) as ${members}
-      where ${match} order by ${order} limit ${take}),
-    walked as (select count(*) as n from walk)
-    select id from walk where (select n from walked) >= ${take}
-    union all
-    (select ${members.id} from ${members} where (select n from walked) < ${take} and ${and(match, after)}
-      order by ${members.verifiedAt} + interval '0 seconds' desc nulls last, ${members.id} + 0 desc limit ${take})`;
-}
-
-/**
- * The ids of the first `take` members of a list query (after its cursor), in list order: a
- * search through searchHitsSql, a filter on its own partial index, the whole table on
- * members_verified_at_id_idx.
- */
-export function memberHitsSql(query: Pick<MemberListQuery, 'search' | 'filter' | 'cursor'>, take: number): SQL {
-  const match = memberMatchSql(query);
-  const after = cursorSql(query.cursor);
-  if (match && query.search?.trim()) return searchHitsSql(match, take, after);
-  const where = and(match, after);
-  return sql`select ${members.id} from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${take}`;
-}
-
 /**
  * A first page and its matches counted up to `countUpTo` + 1, in one statement: the search
- * runs once (memberHitsSql) for both. `countUpTo` must be small: every match up
- * to it is read again by primary key.
+ * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
+ * `countUpTo` must be small: every match up to it is read again by primary key.
  */
 export async function listFirstPageCounted(
   executor: Executor,
   query: Omit<MemberListQuery, 'cursor'>,
   countUpTo: number,
 ): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
-  const hits = executor.$with('hits', { id: sql<number>`id`.as('id') }).as(memberHitsSql(query, countUpTo + 1));
+  const hits = executor
+    .$with('hits')
+    .as(executor.select({ id: members.id }).from(members).where(memberMatchSql(query)).orderBy(...MEMBER_LIST_ORDER).limit(countUpTo + 1));
   const rows = await executor
     .with(hits)
     .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
