@@ -85,6 +85,49 @@ describeEngines('member totals', (getDatabase) => {
   });
 });
 
+describeEngines('searches across a larger table', (getDatabase) => {
+  const MEMBERS = 3_000;
+  beforeAll(async () => {
+    const database = getDatabase();
+    await resetDatabase(database);
+    // newest first by id; the 3 oldest are zebras, every 10th of the newest 500 a ninja
+    await database.exec(`insert into members (discord_id, username, verified_at, last_seen_at, created_at, updated_at)
+      select (800000000000000000 + g)::text,
+        case when g <= 3 then 'zebra' || g when g > ${MEMBERS - 500} and g % 10 = 0 then 'ninja' || g else 'member' || g end,
+        timestamptz '2026-01-01' + g * interval '1 second', now(), now(), now()
+      from generate_series(1, ${MEMBERS}) g`);
+    await database.exec('analyze members');
+  });
+
+  it('finds a rare word among the oldest members, newest first, and pages on', async () => {
+    const { db } = getDatabase();
+    const { page, count } = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2 });
+    expect({ names: page.members.map((m) => m.username), count }).toEqual({ names: ['zebra3', 'zebra2'], count: { total: 3, exact: true, capped: false } });
+    const next = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2, cursor: decodeMemberCursor(page.nextCursor!)! });
+    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({ names: ['zebra1'], count: { total: 3, exact: true, capped: false } });
+  });
+
+  it('takes a common word newest first, counts it up to the cap and pages on from the cursor', async () => {
+    const { db } = getDatabase();
+    const first = await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
+    expect({ names: first.members.map((m) => m.username), matched: first.matched }).toEqual({ names: [`ninja${MEMBERS}`, `ninja${MEMBERS - 10}`], matched: 21 });
+    const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(first.nextCursor!)! });
+    expect(next.page.members.map((m) => m.username)).toEqual([`ninja${MEMBERS - 20}`, `ninja${MEMBERS - 30}`]);
+    expect(next.count).toEqual({ total: 50, exact: true, capped: false });
+  });
+
+  it('keeps fine statistics on the searched columns (the planner guesses how common a word is from them)', async () => {
+    const rows = await selectRows<{ attname: string; target: number }>(
+      getDatabase().db,
+      sql`select attname, attstattarget::int as target from pg_attribute where attrelid = 'members'::regclass and attname in ('username', 'discord_id') order by attname`,
+    );
+    expect(rows).toEqual([
+      { attname: 'discord_id', target: 1000 },
+      { attname: 'username', target: 1000 },
+    ]);
+  });
+});
+
 describeEngines('member list plans', (getDatabase) => {
   beforeEach(async () => resetDatabase(getDatabase()));
 
