@@ -42,17 +42,6 @@ function toRow(action: DiscordAction, key: Buffer) {
   }
 }
 
-/** The candidates a worker has room for, in queue order: at most `free[kind]` of each kind. */
-function withinSlots<T extends { kind: OutboxEntry['kind'] }>(candidates: T[], free: Map<OutboxEntry['kind'], number>): T[] {
-  const left = new Map(free);
-  return candidates.filter((candidate) => {
-    const room = left.get(candidate.kind) ?? 0;
-    if (room <= 0) return false;
-    left.set(candidate.kind, room - 1);
-    return true;
-  });
-}
-
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
@@ -83,48 +72,51 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       const now = deps.now();
       const leaseUntil = new Date(now.getTime() + leaseMs);
       const earlier = alias(discordOutbox, 'earlier');
-      const rows = await executor.transaction(async (tx) => {
-        const due = await tx
-          .select({ id: discordOutbox.id, kind: discordOutbox.kind })
-          .from(discordOutbox)
-          .where(
-            and(
-              or(
-                and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
-                // a worker that died mid-action: its lease ran out
-                and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
-              ),
-              free ? inArray(discordOutbox.kind, [...free.keys()]) : undefined,
-              or(
-                eq(discordOutbox.kind, 'log_message'),
-                isNull(discordOutbox.discordId),
-                notExists(
-                  tx
-                    .select({ one: sql`1` })
-                    .from(earlier)
-                    .where(
-                      and(
-                        eq(earlier.discordId, discordOutbox.discordId),
-                        lt(earlier.id, discordOutbox.id),
-                        inArray(earlier.status, ['pending', 'running']),
-                        ne(earlier.kind, 'log_message'),
-                      ),
+      const due = executor
+        .select({ id: discordOutbox.id, kind: discordOutbox.kind, nextAttemptAt: discordOutbox.nextAttemptAt })
+        .from(discordOutbox)
+        .where(
+          and(
+            or(
+              and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
+              // a worker that died mid-action: its lease ran out
+              and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
+            ),
+            free ? inArray(discordOutbox.kind, [...free.keys()]) : undefined,
+            or(
+              eq(discordOutbox.kind, 'log_message'),
+              isNull(discordOutbox.discordId),
+              notExists(
+                executor
+                  .select({ one: sql`1` })
+                  .from(earlier)
+                  .where(
+                    and(
+                      eq(earlier.discordId, discordOutbox.discordId),
+                      lt(earlier.id, discordOutbox.id),
+                      inArray(earlier.status, ['pending', 'running']),
+                      ne(earlier.kind, 'log_message'),
                     ),
-                ),
+                  ),
               ),
             ),
-          )
-          .orderBy(asc(discordOutbox.nextAttemptAt), asc(discordOutbox.id))
-          .limit(limit)
-          .for('update', { skipLocked: true });
-        const taken = free ? withinSlots(due, free) : due;
-        if (taken.length === 0) return [];
-        return tx
-          .update(discordOutbox)
-          .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
-          .where(inArray(discordOutbox.id, taken.map((d) => d.id)))
-          .returning();
-      });
+          ),
+        )
+        .orderBy(asc(discordOutbox.nextAttemptAt), asc(discordOutbox.id))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      // at most `free[kind]` of each kind, in queue order (the rest stays locked until this statement commits)
+      const taken = free
+        ? sql`select id from (select id, kind, row_number() over (partition by kind order by next_attempt_at, id) as nth from due) ranked
+            where nth <= (${JSON.stringify(Object.fromEntries(free))}::jsonb ->> kind)::int`
+        : sql`select id from due`;
+      // one statement: pick, lock and lease (a transaction of three took four round trips)
+      const rows = await executor
+        .with(executor.$with('due').as(due))
+        .update(discordOutbox)
+        .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
+        .where(sql`${discordOutbox.id} in (${taken})`)
+        .returning();
       return rows.sort((a, b) => a.id - b.id).map((row) => ({ ...toEntry(row), sealedSecret: row.sealedSecret }));
     },
 
