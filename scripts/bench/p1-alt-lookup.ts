@@ -9,8 +9,9 @@ interface AttemptRow extends AttemptSignalsRow {
 
 /**
  * P1: the alt-detection read path of one verification on a database of `attempts`
- * stored attempts: `findAltCandidates` (one statement: the index-only UNION ALL lookup
- * and the shared-network marking) and `scoreCandidate` over every candidate, exactly
+ * stored attempts: `findAltCandidates` (one call of find_alt_candidates, migration 0010:
+ * the index-only lookup and the shared-network marking, with the plan the session keeps)
+ * and `scoreCandidate` over every candidate, exactly
  * as `detectAlts` runs them. New attempts are drawn from stored ones (a new account on
  * a known device, household or carrier NAT), so lookups meet popular hashes (carrier
  * addresses and networks shared by ~1,500 attempts; popular components, WebGL renderers

@@ -1,6 +1,7 @@
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { selectRows, type Database } from '../../db/client';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { buildAltCandidateQuery, findAltCandidates, type CandidateProbe } from './alt-candidates.repository';
+import { findAltCandidates, type CandidateProbe } from './alt-candidates.repository';
 import { canBeFlagged, scoreCandidate, type AttemptSignals } from './alt-scoring';
 import { markSharedNetwork, unmarkSharedNetwork } from './shared-networks.repository';
 
@@ -14,6 +15,29 @@ const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
   fontsHash: null,
   ...overrides,
 });
+
+/**
+ * The plan find_alt_candidates (migration 0010) runs its statement with: the statement of
+ * its body, its parameters as $1…$n, prepared and explained as the generic plan the
+ * function keeps (force_generic_plan), executed with `args` (SQL literals, in its order).
+ */
+async function explainLookupStatement(database: Database, args: string): Promise<string> {
+  const { rows } = await database.query<{ prosrc: string; args: string[] }>(`select prosrc, proargnames as args from pg_proc where proname = 'find_alt_candidates'`);
+  const fn = rows[0]!;
+  let statement = /RETURN \(([\s\S]*)\);\s*END;\s*$/.exec(fn.prosrc)![1]!;
+  fn.args.forEach((name, i) => (statement = statement.replace(new RegExp(`\\b${name}\\b`, 'g'), `$${i + 1}`)));
+  // one session (a transaction holds one pool client); the prepared statement is dropped after
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
+    await tx.execute(sql.raw(`prepare alt_lookup_plan(text, text, text, text, text, text, text, bigint, integer, integer) as ${statement}`));
+    try {
+      const plan = await selectRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`explain execute alt_lookup_plan(${args})`));
+      return plan.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await tx.execute(sql.raw('deallocate alt_lookup_plan'));
+    }
+  });
+}
 
 describeEngines('alt candidate lookup', (getDatabase, engine) => {
   beforeAll(async () => {
@@ -150,10 +174,8 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
-    const database = getDatabase();
-    const query = buildAltCandidateQuery(probe({ ipHash: 'ip-10', networkHash: 'hot-net', fingerprintHash: 'fp-10', canvasHash: 'canvas-iphone', webglHash: 'webgl-raid' }), { excludeMemberId: 10 })!;
-    const { sql, params } = new PgDialect().sqlToQuery(query);
-    const plan = (await database.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    // ip, network, fingerprint, canvas, webgl, audio, fonts, excluded member, limit, network scan limit
+    const plan = await explainLookupStatement(getDatabase(), `'ip-10', 'hot-net', 'fp-10', 'canvas-iphone', 'webgl-raid', null, null, 10, 50, 1000`);
     expect(plan).not.toMatch(/Seq Scan/);
     // each branch is a range of its own index, never a filter over another scan; the
     // same-network branch filters its range on the components the index carries
