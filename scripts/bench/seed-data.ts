@@ -134,8 +134,10 @@ export async function seedCommunity(database: Database, size: SeedSize, log: (li
     await database.exec(attemptsSql(size, base));
   });
   log(`  ${size.attempts} attempts seeded (${((Date.now() - attemptsStarted) / 1000).toFixed(0)} s)`);
-  // what autovacuum (PostgreSQL) or the hourly retention job (PGlite) leaves behind: fresh
-  // statistics and a visibility map, so index-only scans stay index-only
+  // what autovacuum (PostgreSQL) or the hourly retention job (PGlite, retention.service.ts)
+  // leaves behind: fresh statistics and a visibility map, so index-only scans stay index-only
   await database.exec('vacuum analyze');
+  // on PGlite the job also checkpoints: it has no background writer to write dirty pages out
+  if (database.kind === 'pglite') await database.exec('checkpoint');
   return Date.now() - started;
 }

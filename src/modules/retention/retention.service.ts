@@ -34,7 +34,8 @@ export function retentionExpiry(at: Date, retentionDays: number): Date {
  * members not seen since the cut-off (their attempts, links and notes go with them),
  * older attempts, links and notes of members still active, and expired caches and
  * tokens. The audit log keeps one row with the counts. On PGlite, which has no
- * autovacuum, it then runs VACUUM ANALYZE.
+ * autovacuum and no background writer, it then runs VACUUM ANALYZE and a CHECKPOINT (else
+ * the pages the hour dirtied are written out by whichever query next needs a buffer).
  */
 export async function purgeExpired(deps: { database: Database; clock: Clock; retentionDays: number }): Promise<PurgeCounts> {
   const now = deps.clock.now();
@@ -87,6 +88,9 @@ export async function purgeExpired(deps: { database: Database; clock: Clock; ret
     return result;
   });
 
-  if (deps.database.kind === 'pglite') await deps.database.exec('VACUUM ANALYZE');
+  if (deps.database.kind === 'pglite') {
+    await deps.database.exec('VACUUM ANALYZE');
+    await deps.database.exec('CHECKPOINT');
+  }
   return counts;
 }
