@@ -128,7 +128,9 @@ function discordTraffic(emulator: DiscordEmulator, from: number) {
   for (const entry of log) {
     const bucket = (entry.bucket ?? 'none').split(':')[0]!;
     byBucket[bucket] = (byBucket[bucket] ?? 0) + 1;
-    if (entry.status === 429) tooManyByBucket[bucket] = (tooManyByBucket[bucket] ?? 0) + 1;
+    // a 429 of the global limit is counted as such, not against the route's bucket
+    const limited = entry.global ? 'global' : bucket;
+    if (entry.status === 429) tooManyByBucket[limited] = (tooManyByBucket[limited] ?? 0) + 1;
   }
   return { total: log.length, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { OutboxPort } from '../../modules/outbox/outbox.types';
 import type { GuildDirectory } from '../guild-directory';
+import { GLOBAL_REQUESTS_PER_SECOND } from '../discord-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
@@ -81,7 +82,7 @@ export function createBot(deps: {
   }
 
   async function login(): Promise<void> {
-    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase } });
+    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient } });
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
