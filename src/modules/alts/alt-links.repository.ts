@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { asc, desc, eq, or, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { ALT_CONFIDENCES, altLinks, members, type DETECTION_METHODS } from '../../db/schema';
 import { COMPARED_COMPONENTS, confidenceRank, type AltConfidence, type AltEvidence, type ComparedComponent, type DetectedAltMethod } from './alt-scoring';
@@ -42,21 +42,6 @@ export interface MemberAlt {
   updatedAt: Date;
 }
 
-type LinkRow = typeof altLinks.$inferSelect;
-
-function toLink(row: LinkRow): AltLink {
-  return {
-    id: row.id,
-    mainMemberId: row.mainMemberId,
-    altMemberId: row.altMemberId,
-    confidence: row.confidence,
-    detectionMethod: row.detectionMethod,
-    evidence: (row.evidence ?? {}) as Record<string, unknown>,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
 /** Reads the comparison back from stored evidence, keeping only booleans of known components. */
 export function componentsFromEvidence(evidence: unknown): FingerprintComponentsView {
   const components = (evidence as { components?: unknown } | null)?.components;
@@ -67,20 +52,6 @@ export function componentsFromEvidence(evidence: unknown): FingerprintComponents
     if (typeof value === 'boolean') view[component] = value;
   }
   return view;
-}
-
-/** The link between two members in either direction, row-locked for the rest of the transaction. */
-export async function findLinkBetween(ex: Executor, a: number, b: number): Promise<AltLink | null> {
-  const [row] = await ex
-    .select()
-    .from(altLinks)
-    .where(
-      or(and(eq(altLinks.mainMemberId, a), eq(altLinks.altMemberId, b)), and(eq(altLinks.mainMemberId, b), eq(altLinks.altMemberId, a))),
-    )
-    .orderBy(asc(altLinks.id))
-    .limit(1)
-    .for('update');
-  return row ? toLink(row) : null;
 }
 
 export interface DetectedLinkInput {
@@ -201,7 +172,6 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
 }
 
 export interface AltLinkRepository {
-  findBetween: typeof findLinkBetween;
   saveDetected: typeof saveDetectedLinks;
   recomputeCounters: typeof recomputeAltCounters;
   listLinkedMemberIds: typeof listLinkedMemberIds;
@@ -209,7 +179,6 @@ export interface AltLinkRepository {
 }
 
 export const altLinkRepository: AltLinkRepository = {
-  findBetween: findLinkBetween,
   saveDetected: saveDetectedLinks,
   recomputeCounters: recomputeAltCounters,
   listLinkedMemberIds,

@@ -27,7 +27,6 @@ export {
 export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 export {
   altLinkRepository,
-  findLinkBetween,
   saveDetectedLinks,
   type SavedLinks,
   recomputeAltCounters,
