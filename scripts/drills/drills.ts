@@ -281,6 +281,10 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     const finished = during.filter((v) => v.outcome?.completed).length;
     facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer`);
 
+    // what a load balancer would wait for: the product says it can reach its database again
+    // (requests in the few milliseconds before it has seen its connections die get a 503)
+    const readyAgain = await waitForReady(rig.product.url, 10_000);
+    facts.push(readyAgain === null ? '/readyz did NOT answer 200 within 10 s of the disruption' : `/readyz answered 200 again ${((readyAgain - disruptedAt) / 1000).toFixed(2)} s after the disruption`);
     const after = makeVisitors(rig, options.visitors, 'pg', 1 + 2 * options.visitors);
     const recoveredAt = performance.now();
     await verifyAll(rig, after, 8);
@@ -297,12 +301,23 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     return {
       drill: options.restartCluster ? 'PostgreSQL cluster restart' : 'PostgreSQL connections terminated',
       engine: 'postgres',
-      ok: afterOk === after.length && serverErrors(after) === 0 && internalErrors(during) === 0 && settled !== null && health === 200,
+      ok: readyAgain !== null && afterOk === after.length && serverErrors(after) === 0 && internalErrors(during) === 0 && settled !== null && health === 200,
       facts,
     };
   } finally {
     await rig.close();
   }
+}
+
+/** When /readyz first answers 200 (performance.now()), polling every 50 ms; null after `timeoutMs`. */
+async function waitForReady(url: string, timeoutMs: number): Promise<number | null> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const status = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+    if (status === 200) return performance.now();
+    await sleep(50);
+  }
+  return null;
 }
 
 /** pg_terminate_backend on every connection to the product's database. */
