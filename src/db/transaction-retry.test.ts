@@ -1,4 +1,4 @@
-import { retryOnConflict } from './transaction-retry';
+import { retryOnConflict, retryOnSqlState } from './transaction-retry';
 
 describe('retryOnConflict', () => {
   const pgError = (code: string) => Object.assign(new Error('pg'), { code });
@@ -22,5 +22,26 @@ describe('retryOnConflict', () => {
     calls = 0;
     await expect(retryOnConflict(async () => { calls++; throw pgError('23505'); })).rejects.toThrow('pg');
     expect(calls).toBe(1);
+  });
+});
+
+describe('retryOnSqlState', () => {
+  it('retries only the states it is given, and says each retry', async () => {
+    const seen: [number, string][] = [];
+    let calls = 0;
+    const result = await retryOnSqlState(
+      async () => {
+        calls++;
+        if (calls < 3) throw Object.assign(new Error('pg'), { code: '42P07' });
+        return 'set up';
+      },
+      { states: new Set(['42P07']), baseDelayMs: 1, onRetry: (attempt, code) => seen.push([attempt, code]) },
+    );
+    expect(result).toBe('set up');
+    expect(seen).toEqual([
+      [1, '42P07'],
+      [2, '42P07'],
+    ]);
+    await expect(retryOnSqlState(async () => { throw Object.assign(new Error('pg'), { code: '40P01' }); }, { states: new Set(['42P07']), baseDelayMs: 1 })).rejects.toThrow('pg');
   });
 });

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
-import { sqlState } from '../db/db-errors';
+import { retryOnSqlState } from '../db/transaction-retry';
 import type { Logger } from '../logger';
 
 export interface JobDefinition {
@@ -20,17 +20,12 @@ const SET_UP_RACES = new Set(['23505', '42P06', '42P07', '42710', '40P01']);
  * wait and hits the duplicate; two `createQueue` calls deadlock attaching partitions.
  * Every step is idempotent once the other process has finished it.
  */
-async function retrySetUpRace<T>(step: () => Promise<T>, what: string, logger: Logger, attempts = 4): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      const code = sqlState(error);
-      if (!code || !SET_UP_RACES.has(code) || attempt >= attempts) throw error;
-      logger.info({ attempt, code, step: what }, 'another process set up the job scheduler at the same time: trying again');
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
-    }
-  }
+function retrySetUpRace<T>(step: () => Promise<T>, what: string, logger: Logger): Promise<T> {
+  return retryOnSqlState(step, {
+    states: SET_UP_RACES,
+    baseDelayMs: 50,
+    onRetry: (attempt, code) => logger.info({ attempt, code, step: what }, 'another process set up the job scheduler at the same time: trying again'),
+  });
 }
 
 function createBoss(deps: { database: Database; logger: Logger }): PgBoss {
