@@ -1,13 +1,14 @@
 -- Alt detection's writes in one round trip (a verification's cost is its round trips).
 --
--- Stores one detection's links for member p_member_id, in the order
--- given (the caller sorts them, so concurrent detections lock in the same order). A new
--- pair is inserted; an existing link (either direction) is strengthened when the new
--- confidence ranks higher, its evidence refreshed when equal, and kept as it is when the
--- new finding ranks lower or staff made it ('manual'). The ranks come from the caller
--- (confidenceRank in src/modules/alts/alt-scoring.ts): p_ranks = {"certain": 3, …}.
--- A pair another transaction inserts first is treated as existing. Then the members whose
--- link changed are recounted. Returns {"links": [{…link, "change"}], "counters": {id: …} | null}.
+-- Stores one detection's links for member p_member_id, in the order given (the caller
+-- sorts them, so concurrent detections lock in the same order). Each link follows the link
+-- upgrade policy, linkChangeFor in src/modules/alts/alt-link-policy.ts: a new pair is
+-- inserted ('created'); an existing link (either direction, which it keeps) is kept as it
+-- is when staff made it ('manual') or the new confidence ranks lower, strengthened when it
+-- ranks higher, its evidence refreshed when equal. The ranks come from the caller
+-- (confidenceRank): p_ranks = {"certain": 3, …}. A pair another transaction inserts first
+-- is treated as existing. Then the members whose link changed are recounted.
+-- Returns {"links": [{…link, "change"}], "counters": {id: …} | null}.
 CREATE OR REPLACE FUNCTION save_alt_links(p_member_id bigint, p_links jsonb, p_ranks jsonb, p_now timestamptz)
 RETURNS jsonb AS $$
 #variable_conflict use_column
