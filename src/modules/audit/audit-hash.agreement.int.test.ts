@@ -11,9 +11,9 @@ import { appendAudit, verifyAuditChain, type AuditEntryInput } from './audit.rep
  * from the content as sent and from the content as stored and read back.
  */
 
-/** PostgreSQL text and jsonb cannot hold U+0000, so no input the product stores has it. */
+/** PostgreSQL text and jsonb refuse U+0000, so a row holding it cannot be appended at all: left out here. */
 function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(/\u0000/g, '') as T;
+  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
   if (Array.isArray(value)) return value.map(withoutNul) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
   return value;
