@@ -3,9 +3,10 @@
 -- so the head it reads after the lock includes every row committed before the lock was
 -- granted (a single SQL statement could not: its snapshot predates the lock). The row's
 -- hash is SHA-256 over the previous hash, a newline and the canonical JSON of its content
--- (src/modules/audit/audit-hash.ts); the caller sends that JSON split around the value
--- of "at", which only the chain knows (never earlier than the head's, so time stays
--- monotonic along the chain). The lock is the one src/modules/audit has always taken.
+-- (hashAuditEntry in src/modules/audit/audit-hash.ts, which verifies the chain;
+-- audit-hash.agreement.int.test.ts checks the two agree); the caller sends that JSON
+-- split around the value of "at", which only the chain knows (never earlier than the
+-- head's, so time stays monotonic along the chain). The lock is the one src/modules/audit has always taken.
 CREATE OR REPLACE FUNCTION audit_append(
   p_now timestamptz,
   p_actor_type text,

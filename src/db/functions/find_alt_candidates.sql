@@ -7,7 +7,8 @@
 -- branch below has exactly one good plan (a backward range of its own index, stopped after
 -- n entries), which alt-candidates.int.test.ts checks with EXPLAIN on this statement.
 --
--- Exactly the candidates scoring can flag (canBeFlagged in src/modules/alts/alt-scoring.ts):
+-- Exactly the candidates scoring can flag (canBeFlagged in src/modules/alts/alt-scoring.ts,
+-- given the probe candidateProbe makes; alt-candidates.agreement.int.test.ts checks the two agree):
 -- the same fingerprint first (medium or certain), then the same address, then the same
 -- network with at least one high-entropy component in common (the network alone never
 -- flags, so without a component the network is not read); on a network staff marked shared only the fingerprint counts, so the address and
