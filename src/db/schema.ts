@@ -11,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { MEMBER_FILTER_INDEXES, memberFilterSql } from './member-filters';
 
 /**
  * The whole data model. One schema for PGlite and the PostgreSQL server; the SQL in
@@ -67,14 +68,9 @@ export const members = pgTable(
     index('members_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
     index('members_discord_id_trgm_idx').using('gin', sql`${t.discordId} gin_trgm_ops`),
     index('members_verified_at_id_idx').on(t.verifiedAt.desc(), t.id.desc()),
-    // the dashboard's narrow filters (spec §4), predicates exactly as in members.repository.ts: each
-    // serves its filter's page, cursor and capped count. 'verified' (most members) walks the index above.
-    index('members_unverified_idx')
-      .on(t.verifiedAt.desc(), t.id.desc())
-      .where(sql`(not ${t.rulesConfirmed} or ${t.status} <> 'verified')`),
-    index('members_certain_alts_idx')
-      .on(t.verifiedAt.desc(), t.id.desc())
-      .where(sql`(${t.manualAltStatus} = 'certain_alt' or ${t.isLinkedAsAlt})`),
+    // the narrow list filters, each with the predicate of its filter (member-filters.ts)
+    index(MEMBER_FILTER_INDEXES.unverified).on(t.verifiedAt.desc(), t.id.desc()).where(memberFilterSql(t).unverified),
+    index(MEMBER_FILTER_INDEXES.certain_alts).on(t.verifiedAt.desc(), t.id.desc()).where(memberFilterSql(t).certain_alts),
     index('members_last_seen_at_idx').on(t.lastSeenAt),
     index('members_network_hash_idx').on(t.networkHash),
     check('members_status_check', sql`${t.status} in ('verified', 'limited_access')`),

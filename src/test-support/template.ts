@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrationsFolder } from '../db/migrate';
+import { functionsFolder, migrationsFolder } from '../db/migrate';
 
 /** One id per jest run, set by global setup and inherited by every worker. */
 export function testRunId(): string {
@@ -15,11 +15,18 @@ export function pgliteTemplateFile(): string {
 }
 export const TEST_DATABASE_PREFIX = 'gk_test_';
 
-/** Named after the migrations' content, so a changed migration gets a fresh template. */
+/**
+ * Named after the content of the migrations and of the function files (with their names),
+ * so a changed migration or function gets a fresh template.
+ */
 export function postgresTemplateName(): string {
-  const folder = migrationsFolder();
   const hash = crypto.createHash('sha256');
-  for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.sql')).sort()) hash.update(fs.readFileSync(path.join(folder, file)));
+  for (const folder of [migrationsFolder(), functionsFolder()]) {
+    for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.sql')).sort()) {
+      hash.update(`${path.basename(folder)}/${file}\n`);
+      hash.update(fs.readFileSync(path.join(folder, file)));
+    }
+  }
   return `gk_template_${hash.digest('hex').slice(0, 12)}`;
 }
 

@@ -17,7 +17,7 @@ const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
 });
 
 /**
- * The plan find_alt_candidates (migration 0010) runs its statement with: the statement of
+ * The plan find_alt_candidates (src/db/functions) runs its statement with: the statement of
  * its body, its parameters as $1…$n, prepared and explained as the generic plan the
  * function keeps (force_generic_plan), executed with `args` (SQL literals, in its order).
  */

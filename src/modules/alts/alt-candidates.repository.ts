@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import type { AttemptSignals } from './alt-scoring';
+import { hasDeviceIdentity, type AttemptSignals } from './alt-scoring';
 
 /** A stored attempt that shares the address, the network or the fingerprint with the new one. */
 export type CandidateAttempt = AttemptSignals & {
@@ -20,6 +20,24 @@ export interface CandidateLookup {
 type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash';
 
 export type CandidateProbe = { [K in ProbeKey]: string | null };
+
+/**
+ * What the lookup of a new attempt is made by: its hashes, without a fingerprint that has
+ * no high-entropy component (every browser whose probes failed shares it, and scoring never
+ * counts it as a match: hasDeviceIdentity). With it, find_alt_candidates returns exactly
+ * the stored attempts canBeFlagged accepts.
+ */
+export function candidateProbe(attempt: AttemptSignals): CandidateProbe {
+  return {
+    ipHash: attempt.ipHash,
+    networkHash: attempt.networkHash,
+    fingerprintHash: hasDeviceIdentity(attempt) ? attempt.fingerprintHash : null,
+    canvasHash: attempt.canvasHash,
+    webglHash: attempt.webglHash,
+    audioHash: attempt.audioHash,
+    fontsHash: attempt.fontsHash,
+  };
+}
 
 export interface CandidateQueryOptions {
   excludeMemberId: number;
@@ -52,12 +70,14 @@ function hasLookup(probe: CandidateProbe): boolean {
 }
 
 /**
- * The candidate lookup of one new attempt: one call of `find_alt_candidates` (migration
- * 0010, where the branches, the window and the shared-network marking are spelled out),
+ * The candidate lookup of one new attempt: one call of `find_alt_candidates`
+ * (src/db/functions/find_alt_candidates.sql, where the branches, the window and the
+ * shared-network marking are spelled out),
  * a function so that PostgreSQL and PGlite plan it once per session instead of once per
  * attempt. Exactly the candidates scoring can flag (canBeFlagged in alt-scoring.ts),
- * fingerprint matches first, at most `limit`, by index lookups only (DESIGN.md §8;
- * alt-candidates.int.test.ts checks the plan on both engines). Null when the probe has
+ * fingerprint matches first, at most `limit`, by index lookups only
+ * (alt-candidates.int.test.ts checks the plan on both engines, and
+ * alt-candidates.agreement.int.test.ts the candidates against canBeFlagged). Null when the probe has
  * nothing to look up by.
  */
 export function buildAltCandidateQuery(probe: CandidateProbe, options: CandidateQueryOptions): SQL | null {

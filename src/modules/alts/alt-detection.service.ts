@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
-import type { AltCandidateRepository, CandidateAttempt } from './alt-candidates.repository';
+import { candidateProbe, type AltCandidateRepository, type CandidateAttempt } from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
-import { hasDeviceIdentity, isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
+import { isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
 
 /** The new attempt's evidence: the same values the verification attempt row stores. */
 export type AltDetectionAttempt = AttemptSignals & Partial<Pick<FingerprintComponentHashes, 'hardwareHash'>>;
@@ -68,20 +68,10 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
   return {
     async detectAlts(tx, { member, attempt }) {
       const now = deps.clock.now();
-      // a fingerprint without any high-entropy component is shared by every browser whose probes failed
-      const identifying = hasDeviceIdentity(attempt);
       // the candidates and the network's shared marking, in one statement
       const { candidates, sharedNetwork } = await deps.attempts.findCandidates(
         tx,
-        {
-          ipHash: attempt.ipHash,
-          networkHash: attempt.networkHash,
-          fingerprintHash: identifying ? attempt.fingerprintHash : null,
-          canvasHash: attempt.canvasHash,
-          webglHash: attempt.webglHash,
-          audioHash: attempt.audioHash,
-          fontsHash: attempt.fontsHash,
-        },
+        candidateProbe(attempt),
         { excludeMemberId: member.id, limit: deps.candidateLimit },
       );
 

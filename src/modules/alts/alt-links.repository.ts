@@ -1,9 +1,11 @@
 import { asc, desc, eq, or, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { ALT_CONFIDENCES, altLinks, members, type DETECTION_METHODS } from '../../db/schema';
+import { ALT_CONFIDENCES, altLinks, members } from '../../db/schema';
+import type { AltLinkMethod, LinkChange } from './alt-link-policy';
 import { COMPARED_COMPONENTS, confidenceRank, type AltConfidence, type AltEvidence, type ComparedComponent, type DetectedAltMethod } from './alt-scoring';
 
-export type AltDetectionMethod = (typeof DETECTION_METHODS)[number];
+export type AltDetectionMethod = AltLinkMethod;
+export type { LinkChange };
 
 export interface AltLink {
   id: number;
@@ -15,9 +17,6 @@ export interface AltLink {
   createdAt: Date;
   updatedAt: Date;
 }
-
-/** What saving a detected link did to the stored one. */
-export type LinkChange = 'created' | 'strengthened' | 'refreshed' | 'kept';
 
 export interface AltCounters {
   altsFound: number;
@@ -84,11 +83,10 @@ function toLinkJson(link: DetectedLinkInput) {
 
 /**
  * Stores one detection's links for `memberId` in ONE statement (`save_alt_links`,
- * migration 0008), in the order given (sort them: concurrent detections then lock in the
- * same order). A new pair is inserted; an existing link (either direction) is strengthened
- * when the new confidence is higher, its evidence refreshed when equal, and kept as it is
- * when the new finding is weaker or staff made it ('manual'). The members whose link
- * changed are recounted in the same call (see recomputeAltCounters).
+ * src/db/functions), in the order given (sort them: concurrent detections then lock in the
+ * same order). Each link is created, strengthened, refreshed or kept by the link upgrade
+ * policy (linkChangeFor in alt-link-policy.ts). The members whose link changed are
+ * recounted in the same call (see recomputeAltCounters).
  */
 export async function saveDetectedLinks(ex: Executor, memberId: number, links: readonly DetectedLinkInput[], now: Date): Promise<SavedLinks> {
   if (links.some((link) => link.mainMemberId === link.altMemberId)) throw new Error('an account cannot be its own alt');
@@ -111,7 +109,7 @@ export async function saveDetectedLinks(ex: Executor, memberId: number, links: r
 /**
  * Recomputes `alts_found` (distinct other members linked either way) and
  * `is_linked_as_alt` (alt side of a certain link) from alt_links, in ONE statement
- * (`recount_alt_counters`, migration 0008): the rows are locked in id order first, so the
+ * (`recount_alt_counters`, src/db/functions): the rows are locked in id order first, so the
  * recount runs on a fresh snapshot that includes links other transactions committed
  * meanwhile (READ COMMITTED), and never deadlocks with another recount.
  * `manual_alt_status` is staff's and never touched.

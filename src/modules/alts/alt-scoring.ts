@@ -117,8 +117,8 @@ function countHighEntropyMatches(components: ComponentComparison): number {
  * share the fingerprint, or the address (on a network not marked shared), or the
  * network (not marked shared) together with at least one high-entropy component (a
  * network match flags only with a partial match, which needs one). Device components
- * alone never flag. The candidate lookup (find_alt_candidates, migration 0010) reads exactly
- * these candidates, each branch through its own index.
+ * alone never flag. The candidate lookup (src/db/functions/find_alt_candidates.sql, called
+ * with candidateProbe) reads exactly these candidates, each branch through its own index.
  */
 export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
   const { ipCounts, networkCounts, fingerprintMatch } = matchSignals(attempt, candidate, context);

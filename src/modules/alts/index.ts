@@ -24,7 +24,8 @@ export {
   type DetectAltsInput,
   type DetectedAlt,
 } from './alt-detection.service';
-export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
+export { linkChangeFor, type StoredLinkState, type AltLinkMethod } from './alt-link-policy';
+export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateProbe, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 export {
   altLinkRepository,
   saveDetectedLinks,

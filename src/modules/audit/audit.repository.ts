@@ -69,7 +69,7 @@ interface AppendedRow {
 }
 
 /**
- * The call `audit_append(…)` (migration 0007) for one entry: it takes the chain lock, reads
+ * The call `audit_append(…)` (src/db/functions/audit_append.sql) for one entry: it takes the chain lock, reads
  * the head and inserts the row hashed onto it, in one statement. `perRowOf` (a column that
  * is never null, of a row written earlier in the same statement) makes the call run once
  * per such row and not at all without one: `from written cross join lateral <call>`.

@@ -1,5 +1,6 @@
 import { desc, and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { memberFilterSql } from '../../db/member-filters';
 import { members } from '../../db/schema';
 import type { ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
@@ -61,17 +62,8 @@ function toMember(row: Row): Member {
   };
 }
 
-/**
- * Spec §4 filters in SQL; member-list.int.test.ts checks them against MEMBER_FILTER_PREDICATES.
- * The partial indexes members_unverified_idx and members_certain_alts_idx (schema.ts) repeat the
- * narrow ones word for word, so the planner can prove them: change both together.
- */
-const FILTER_SQL: Record<MemberFilter, SQL | undefined> = {
-  all: undefined,
-  certain_alts: sql`(${members.manualAltStatus} = 'certain_alt' or ${members.isLinkedAsAlt})`,
-  verified: sql`(${members.rulesConfirmed} and ${members.status} = 'verified' and not ${members.isLinkedAsAlt} and ${members.manualAltStatus} is distinct from 'certain_alt')`,
-  unverified: sql`(not ${members.rulesConfirmed} or ${members.status} <> 'verified')`,
-};
+/** The list filters in SQL (src/db/member-filters.ts: the same SQL as their partial indexes); 'all' filters nothing. */
+const FILTER_SQL: Record<MemberFilter, SQL | undefined> = { all: undefined, ...memberFilterSql(members) };
 
 /** '%', '_' and '\' in a search are literal characters, not wildcards. */
 export function escapeLikePattern(text: string): string {

@@ -1,0 +1,95 @@
+-- The alt-detection candidate lookup of one new attempt (src/modules/alts/alt-candidates.repository.ts),
+-- as a function so that its plan is made once per session and reused: the statement is
+-- the same for every attempt, the hashes are parameters (a hash the attempt lacks is null,
+-- and a range on null matches nothing). Planning it anew for each attempt cost more than
+-- running it (P1 bench, 1M attempts: ~0.7 ms of planning on PGlite, which keeps no plans).
+-- `force_generic_plan`: one plan for every attempt, however popular its hashes; every
+-- branch below has exactly one good plan (a backward range of its own index, stopped after
+-- n entries), which alt-candidates.int.test.ts checks with EXPLAIN on this statement.
+--
+-- Exactly the candidates scoring can flag (canBeFlagged in src/modules/alts/alt-scoring.ts,
+-- given the probe candidateProbe makes; alt-candidates.agreement.int.test.ts checks the two agree):
+-- the same fingerprint first (medium or certain), then the same address, then the same
+-- network with at least one high-entropy component in common (the network alone never
+-- flags, so without a component the network is not read); on a network staff marked shared only the fingerprint counts, so the address and
+-- network branches are switched off (a one-time filter) and cannot crowd same-device
+-- attempts out of the window. A device component alone never flags, so it is no lookup.
+--
+-- Each branch is `where <hash> >= $x and <hash> <= $x and member_id <> $m order by <hash>
+-- desc, id desc limit $n`: an index-only backward range scan of the (hash, id, member_id)
+-- index reading about n entries, however popular the hash (a carrier NAT). `>= and <=`
+-- instead of `=` keeps the order from collapsing to `order by id desc`, which the primary
+-- key also offers (the planner would then sometimes walk the whole table backwards hoping
+-- to meet a popular hash early). The member filter sits inside each branch so a member's
+-- own re-verifications cannot crowd the other accounts out of the newest n. The network
+-- branch reads the network's newest p_network_scan_limit entries (a bound on a huge network
+-- nobody marked shared), from an index that also carries the four high-entropy components,
+-- and keeps those sharing one; it is not read at all when the fingerprint and address
+-- branches already hold p_limit distinct attempts (its rank comes last, so none of its rows
+-- could make the window).
+--
+-- The window: the p_limit best distinct ids (fingerprint, then address, then network;
+-- newest first within a rank), each row then fetched by primary key through LATERAL
+-- subqueries with LIMIT 1 (never a hash join over a scan of the whole table). One json
+-- value: the shared-network marking and the candidates, newest first (one field to decode
+-- instead of sixteen per candidate: PGlite decodes each field of each row on the main thread).
+CREATE OR REPLACE FUNCTION find_alt_candidates(
+  p_ip_hash text,
+  p_network_hash text,
+  p_fingerprint_hash text,
+  p_canvas_hash text,
+  p_webgl_hash text,
+  p_audio_hash text,
+  p_fonts_hash text,
+  p_exclude_member_id bigint,
+  p_limit integer,
+  p_network_scan_limit integer
+) RETURNS json AS $$
+BEGIN
+  RETURN (
+    with flag as materialized (
+      select exists (select 1 from shared_networks sn where sn.network_hash = p_network_hash) as shared
+    ),
+    by_fingerprint as materialized (
+      select id from verification_attempts
+      where fingerprint_hash >= p_fingerprint_hash and fingerprint_hash <= p_fingerprint_hash and member_id <> p_exclude_member_id
+      order by fingerprint_hash desc, id desc limit p_limit
+    ),
+    by_address as materialized (
+      select id from verification_attempts
+      where not (select shared from flag) and ip_hash >= p_ip_hash and ip_hash <= p_ip_hash and member_id <> p_exclude_member_id
+      order by ip_hash desc, id desc limit p_limit
+    ),
+    by_network as (
+      select id from (
+        select id, canvas_hash, webgl_hash, audio_hash, fonts_hash from verification_attempts
+        where not (select shared from flag) and coalesce(p_canvas_hash, p_webgl_hash, p_audio_hash, p_fonts_hash) is not null
+          and (select count(distinct id) from (select id from by_fingerprint union all select id from by_address) as earlier) < p_limit
+          and network_hash >= p_network_hash and network_hash <= p_network_hash and member_id <> p_exclude_member_id
+        order by network_hash desc, id desc limit p_network_scan_limit
+      ) as recent
+      where canvas_hash = p_canvas_hash or webgl_hash = p_webgl_hash or audio_hash = p_audio_hash or fonts_hash = p_fonts_hash
+      order by id desc limit p_limit
+    ),
+    top as (
+      select hits.id from (
+        select id, 1 as rank from by_fingerprint
+        union all select id, 2 from by_address
+        union all select id, 3 from by_network
+      ) as hits
+      group by hits.id order by min(hits.rank), hits.id desc limit p_limit
+    )
+    select json_build_object('shared_network', (select shared from flag), 'candidates', coalesce((
+      select json_agg(c order by c.id desc) from (
+        select a.id, a.member_id, a.ip_hash, a.network_hash, a.fingerprint_hash,
+               a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,
+               a.language_hash, a.platform_hash,
+               m.discord_id as member_discord_id, m.username as member_username,
+               (extract(epoch from m.created_at) * 1000)::float8 as member_created_ms
+        from top
+        cross join lateral (select * from verification_attempts va where va.id = top.id limit 1) as a
+        cross join lateral (select discord_id, username, created_at from members mm where mm.id = a.member_id limit 1) as m
+      ) as c), '[]'::json))
+  );
+END;
+$$ LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan;

@@ -1,0 +1,37 @@
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { MemberFilter } from '../shared/member-badges';
+
+/** The member columns the list filters read (the table's columns, or an index definition's). */
+export interface MemberFilterColumns {
+  status: SQLWrapper;
+  rulesConfirmed: SQLWrapper;
+  manualAltStatus: SQLWrapper;
+  isLinkedAsAlt: SQLWrapper;
+}
+
+export type NarrowMemberFilter = Exclude<MemberFilter, 'all'>;
+
+/**
+ * The dashboard's list filters in SQL: the one SQL statement of them, used by the list
+ * query (members.repository.ts) and by the partial indexes that serve the narrow ones
+ * (schema.ts), so the planner can always prove an index matches its filter. The
+ * TypeScript predicates the dashboard uses (MEMBER_FILTER_PREDICATES) are checked against
+ * these on every combination of the columns (member-list.int.test.ts), and the indexes the
+ * database holds against these (member-filters.agreement.int.test.ts).
+ */
+export function memberFilterSql(c: MemberFilterColumns): Record<NarrowMemberFilter, SQL> {
+  return {
+    certain_alts: sql`(${c.manualAltStatus} = 'certain_alt' or ${c.isLinkedAsAlt})`,
+    verified: sql`(${c.rulesConfirmed} and ${c.status} = 'verified' and not ${c.isLinkedAsAlt} and ${c.manualAltStatus} is distinct from 'certain_alt')`,
+    unverified: sql`(not ${c.rulesConfirmed} or ${c.status} <> 'verified')`,
+  };
+}
+
+/**
+ * The partial index serving each narrow filter's page, cursor and capped count, newest
+ * first. 'verified' (most members) has none: it walks members_verified_at_id_idx.
+ */
+export const MEMBER_FILTER_INDEXES = {
+  unverified: 'members_unverified_idx',
+  certain_alts: 'members_certain_alts_idx',
+} as const satisfies Partial<Record<NarrowMemberFilter, string>>;
