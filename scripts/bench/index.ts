@@ -12,7 +12,7 @@
  *
  * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
  * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members, P8 a labelled
- * population of 25,000 people (~30k accounts) whose last 4,000 verifications are scored
+ * population of 25,000 people (~30k accounts) whose last 3,000 verifications are scored
  * on a fresh store. Traffic goes
  * to 127.0.0.1 only: the product runs as a child process, Discord and proxycheck.io are
  * the emulators in this process.
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const engines = args.engines.length ? args.engines : enginesFor(serverUrl);
   const size = args.quick
     ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000, p8: { people: 5_000, scored: 1_000 } }
-    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000, p8: { people: 25_000, scored: 4_000 } };
+    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000, p8: { people: 25_000, scored: 3_000 } };
   const results: FigureResult[] = [];
   const profiles: string[] = [];
   const profileDir = (label: string) => (args.profile ? `${os.tmpdir()}/gk-profile-${label}-${Date.now()}` : undefined);

@@ -27,6 +27,8 @@ export interface VerdictQuality {
   /** true pairs per kind, and how many were linked at certain or medium */
   byKind: Record<AltKind, { pairs: number; certainOrMedium: number; certain: number }>;
   sameDeviceRecall: { found: number; pairs: number; share: number };
+  /** the same, for the pairs whose two visits came from one address */
+  sameDeviceSameAddressRecall: { found: number; pairs: number; share: number };
   /** legitimate members in the evaluated window: first accounts verified from `evaluatedFrom` on */
   people: number;
 }
@@ -45,7 +47,12 @@ const RANK: Record<Tier, number> = { possible: 1, medium: 2, certain: 3 };
  */
 export function verdictQuality(population: Population, verdicts: readonly PairVerdict[], evaluatedFrom = 0): VerdictQuality {
   const truth = new Map<string, AltKind>();
-  for (const pair of truePairs(population)) if (Math.max(pair.a.index, pair.b.index) >= evaluatedFrom) truth.set(key(pair.a.index, pair.b.index), pair.kind);
+  const sameAddress = new Set<string>();
+  for (const pair of truePairs(population)) {
+    if (Math.max(pair.a.index, pair.b.index) < evaluatedFrom) continue;
+    truth.set(key(pair.a.index, pair.b.index), pair.kind);
+    if (pair.a.ip === pair.b.ip) sameAddress.add(key(pair.a.index, pair.b.index));
+  }
   const people = population.accounts.filter((a) => a.kind === 'first' && a.index >= evaluatedFrom).length;
   const best = new Map<string, Tier>();
   for (const v of verdicts) {
@@ -78,13 +85,12 @@ export function verdictQuality(population: Population, verdicts: readonly PairVe
     if (tier === 'certain' || tier === 'medium') entry.certainOrMedium++;
     if (tier === 'certain') entry.certain++;
   }
-  let found = 0;
-  let pairs = 0;
-  for (const kind of SAME_DEVICE_KINDS) {
-    found += byKind[kind]?.certainOrMedium ?? 0;
-    pairs += byKind[kind]?.pairs ?? 0;
-  }
-  return { tiers, byKind, sameDeviceRecall: { found, pairs, share: pairs ? found / pairs : Number.NaN }, people };
+  const recallOf = (pairs: [string, AltKind][]) => {
+    const found = pairs.filter(([k]) => best.get(k) === 'certain' || best.get(k) === 'medium').length;
+    return { found, pairs: pairs.length, share: pairs.length ? found / pairs.length : Number.NaN };
+  };
+  const sameDevice = [...truth].filter(([, kind]) => SAME_DEVICE_KINDS.includes(kind));
+  return { tiers, byKind, sameDeviceRecall: recallOf(sameDevice), sameDeviceSameAddressRecall: recallOf(sameDevice.filter(([k]) => sameAddress.has(k))), people };
 }
 
 const pct = (x: number, digits = 1) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(digits)}%`);
@@ -93,7 +99,7 @@ const pct = (x: number, digits = 1) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).t
 export function formatQuality(label: string, q: VerdictQuality): string {
   const lines = [`${label}`, '  tier      links   precision  recall(≥tier)  false per 10k legitimate members'];
   for (const t of q.tiers) lines.push(`  ${t.tier.padEnd(9)} ${String(t.links).padStart(6)}   ${pct(t.precision, 2).padStart(8)}   ${pct(t.recallAtOrAbove).padStart(10)}     ${t.falsePer10k.toFixed(1).padStart(8)}`);
-  lines.push(`  same-device recall at certain+medium: ${pct(q.sameDeviceRecall.share)} (${q.sameDeviceRecall.found}/${q.sameDeviceRecall.pairs})`);
+  lines.push(`  same-device recall at certain+medium: ${pct(q.sameDeviceRecall.share)} (${q.sameDeviceRecall.found}/${q.sameDeviceRecall.pairs}); same device and same address: ${pct(q.sameDeviceSameAddressRecall.share)} (${q.sameDeviceSameAddressRecall.found}/${q.sameDeviceSameAddressRecall.pairs})`);
   lines.push(`  by kind (certain / certain+medium of pairs): ${Object.entries(q.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')}`);
   return lines.join('\n');
 }
