@@ -186,7 +186,7 @@ export async function measureVerdictQuality(
       value: `${pct(quality.sameDeviceRecall.share)} (${quality.sameDeviceRecall.found}/${quality.sameDeviceRecall.pairs})`,
       target: `≥ ${pct(P8_TARGETS.sameDeviceRecall, 0)}`,
       pass: quality.sameDeviceRecall.share >= P8_TARGETS.sameDeviceRecall,
-      note: `P8 ${engine}: same browser, fresh profile, private window, second browser (certain / certain+medium / pairs): ${Object.entries(quality.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
+      note: `P8 ${engine}: same browser, fresh profile, private window, second browser; on one address ${pct(quality.sameDeviceSameAddressRecall.share)} (${quality.sameDeviceSameAddressRecall.found}/${quality.sameDeviceSameAddressRecall.pairs}). Per kind (certain / certain+medium / pairs): ${Object.entries(quality.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
     },
   ];
   return { results, quality, population };
