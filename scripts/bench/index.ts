@@ -11,7 +11,9 @@
  *   npm run bench -- --only P2 --web-processes 1,2  P2 once per WEB_CONCURRENCY (default: 2 on PostgreSQL, 1 on PGlite)
  *
  * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
- * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members. Traffic goes
+ * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members, P8 a labelled
+ * population of 25,000 people (~30k accounts) whose last 3,000 verifications are scored
+ * on a fresh store. Traffic goes
  * to 127.0.0.1 only: the product runs as a child process, Discord and proxycheck.io are
  * the emulators in this process.
  */
@@ -25,11 +27,12 @@ import { measureRaid } from './p4-raid';
 import { measureBundle } from './p5-bundle';
 import { measureFingerprint } from './p6-fingerprint';
 import { measureIdleRss } from './p7-rss';
+import { measureVerdictQuality } from './p8-verdicts';
 import { summarizeProfiles } from './profile';
 import { formatTable, type FigureResult } from './results';
 import { seedCommunity } from './seed-data';
 
-const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'] as const;
+const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
 type Figure = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]) {
@@ -62,8 +65,8 @@ async function main(): Promise<void> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const engines = args.engines.length ? args.engines : enginesFor(serverUrl);
   const size = args.quick
-    ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000 }
-    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000 };
+    ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000, p8: { people: 5_000, scored: 1_000 } }
+    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000, p8: { people: 25_000, scored: 3_000 } };
   const results: FigureResult[] = [];
   const profiles: string[] = [];
   const profileDir = (label: string) => (args.profile ? `${os.tmpdir()}/gk-profile-${label}-${Date.now()}` : undefined);
@@ -124,6 +127,19 @@ async function main(): Promise<void> {
         const dir = profileDir(`p4-${engine}`);
         await run('P4', engine, () => measureRaid(store, { visitors: size.raid, concurrency: 64, cpuProfileDir: dir, secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }) }));
         if (dir) profiles.push(summarizeProfiles(dir, `P4 ${engine}`));
+      } finally {
+        await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
+      }
+    }
+    if (args.only.has('P8')) {
+      const store = await createStore(engine, { serverUrl, label: 'verdicts' });
+      try {
+        const database = await store.open();
+        try {
+          await run('P8', engine, async () => (await measureVerdictQuality(database, size.p8, log)).results);
+        } finally {
+          await database.close();
+        }
       } finally {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
       }
