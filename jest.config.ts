@@ -8,11 +8,22 @@ const pgliteTransform = { '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$'
 const config: Config = {
   testTimeout: 30_000,
   projects: [
+    // Server code that needs no database: no migrated template is built for these, so a run of
+    // pure rules takes the time of the rules. A test that needs a database is named *.int.test.ts
+    // (or *.process.test.ts when it starts the product as child processes).
     {
-      displayName: 'server',
+      displayName: 'unit',
       testEnvironment: 'node',
       roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.process\\.test\\.ts$'],
+      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json') },
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/src', '<rootDir>/scripts'],
+      testMatch: ['**/*.int.test.ts', '**/*.process.test.ts'],
       globalSetup: '<rootDir>/src/test-support/global-setup.ts',
       globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
       transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },

@@ -3,7 +3,7 @@ import { buildAttempt, buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { markSharedNetwork } from '../../modules/alts';
 import type { StaffRoute } from './staff-route';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM, type TeamRole } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM, type TeamRole } from '../../test-support/staff-test-kit';
 
 /**
  * The authorization matrix: every route of the staff route table × anonymous / staff /
