@@ -1,18 +1,37 @@
 import type { Config } from 'jest';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper jest's config loader can run as is
+const { preactModuleNameMapper } = require('./scripts/jest/preact-commonjs.cjs') as { preactModuleNameMapper: (rootDir: string) => Record<string, string> };
 
 const tsJest = (tsconfig: string | Record<string, unknown>) => ['ts-jest', { tsconfig, diagnostics: false }] as const;
 
 // PGlite's CommonJS build calls import("fs"), which jest refuses outside ESM mode: rewrite those calls.
 const pgliteTransform = { '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$': '<rootDir>/scripts/jest/dynamic-import-transform.cjs' };
 
+/**
+ * The production build runs the dashboard on Preact's React compatibility layer (vite.config.ts
+ * aliases react and react-dom the same way): the web tests render on what ships.
+ */
+const preactForReact = preactModuleNameMapper(__dirname);
+
 const config: Config = {
   testTimeout: 30_000,
   projects: [
+    // Server code that needs no database: no migrated template is built for these, so a run of
+    // pure rules takes the time of the rules. A test that needs a database is named *.int.test.ts
+    // (or *.process.test.ts when it starts the product as child processes).
     {
-      displayName: 'server',
+      displayName: 'unit',
       testEnvironment: 'node',
       roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.process\\.test\\.ts$'],
+      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json') },
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/src', '<rootDir>/scripts'],
+      testMatch: ['**/*.int.test.ts', '**/*.process.test.ts'],
       globalSetup: '<rootDir>/src/test-support/global-setup.ts',
       globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
       transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },
@@ -24,7 +43,7 @@ const config: Config = {
       roots: ['<rootDir>/web/src'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       setupFilesAfterEnv: ['<rootDir>/web/src/test/setup.ts'],
-      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts', '^@/(.*)$': '<rootDir>/web/src/$1' },
+      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts', '^@/(.*)$': '<rootDir>/web/src/$1', ...preactForReact },
       transform: {
         '^.+\\.tsx?$': tsJest({ jsx: 'react-jsx', module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, isolatedModules: true, target: 'ES2022', baseUrl: '<rootDir>/web/src', paths: { '@/*': ['*'] } }),
       },

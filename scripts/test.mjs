@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: jest for the server, web and end-to-end projects. Integration tests also run
+// `npm test`: jest for the unit (server, no database), integration, web and end-to-end projects. Integration tests also run
 // on the PostgreSQL server when one answers on 127.0.0.1:5432 (or TEST_DATABASE_URL is set);
 // end-to-end tests run when Chromium is installed. Both say clearly when they are skipped.
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,7 @@ console.log(
 );
 
 const chromium = env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-const projects = e2eOnly ? ['e2e'] : ['server', 'web'];
+const projects = e2eOnly ? ['e2e'] : ['unit', 'integration', 'web'];
 if (chromium) {
   env.CHROMIUM_PATH = chromium;
   if (!e2eOnly) projects.push('e2e');

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
+import { snowflakeDate } from '../shared/discord-snowflake';
 
 export const OAUTH_SCOPES = ['identify', 'guilds.join'] as const;
 
@@ -25,11 +26,6 @@ export class OAuthExchangeError extends Error {
   }
 }
 
-const DISCORD_EPOCH = 1420070400000n;
-
-export function snowflakeDate(id: string): Date {
-  return new Date(Number((BigInt(id) >> 22n) + DISCORD_EPOCH));
-}
 
 export function avatarUrlOf(user: { id: string; avatar: string | null }, cdnBase = 'https://cdn.discordapp.com'): string | null {
   if (!user.avatar) return null;

@@ -4,7 +4,7 @@ import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildAttempt, buildMember } from '../test-support/factories';
 import { buildFingerprint } from '../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../server';
-import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from './security-kit';
+import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from '../test-support/security-kit';
 
 /**
  * Bad-input fuzzing of every endpoint the product mounts (read from its routers, so a

@@ -3,10 +3,10 @@ import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildAttempt, buildMember } from '../test-support/factories';
 import { buildFingerprint } from '../test-support/gatekeeper';
-import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from './security-kit';
+import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from '../test-support/security-kit';
 
 /**
- * CSRF on the real product (app.test.ts checks the rule on a probe route): every
+ * CSRF on the real product (app.int.test.ts checks the rule on a probe route): every
  * state-changing route the product mounts, sent with a signed-in owner's cookie and a
  * visitor's cookie the way another site could make a browser send it — a cross-origin
  * Origin, Sec-Fetch-Site cross-site, `Origin: null`, and the three content types an HTML

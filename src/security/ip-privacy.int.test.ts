@@ -4,7 +4,7 @@ import { createLogger } from '../logger';
 import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { walkVisitorFlow } from '../test-support/gatekeeper';
-import { listTables, OWNER, ownerCookie, startSecurityGatekeeper } from './security-kit';
+import { listTables, OWNER, ownerCookie, startSecurityGatekeeper } from '../test-support/security-kit';
 
 /**
  * DESIGN.md §6: IP addresses are never stored. After everything a visitor and staff do

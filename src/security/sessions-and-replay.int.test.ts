@@ -4,15 +4,15 @@ import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildFingerprint } from '../test-support/gatekeeper';
-import { createStaffTestApp, TEST_SETUP_CODE } from '../http/routes/staff-test-kit';
-import { cookieOf, OWNER, OWNER_ADDRESS, ownerCookie, startSecurityGatekeeper } from './security-kit';
+import { createStaffTestApp, TEST_SETUP_CODE } from '../test-support/staff-test-kit';
+import { cookieOf, OWNER, OWNER_ADDRESS, ownerCookie, startSecurityGatekeeper } from '../test-support/security-kit';
 
 /**
  * Sessions and single-use tokens on the real product, filling what the unit and route
- * tests leave open (staff-session.test.ts covers logout, password change, demotion,
+ * tests leave open (staff-session.int.test.ts covers logout, password change, demotion,
  * deletion and expiry on the routers; visitor-flow.bad-input.int.test.ts a replayed state
- * and consent token in one session; setup.router.test.ts concurrent setups on one pool;
- * staff-auth.router.test.ts throttling with a small policy):
+ * and consent token in one session; setup.router.int.test.ts concurrent setups on one pool;
+ * staff-auth.router.int.test.ts throttling with a small policy):
  *  - cookies forged with another installation's key, tampered visitor cookies, a visitor
  *    session used on staff routes, a logged-out cookie replayed;
  *  - OAuth: a state carried into another browser (login CSRF), an authorization code

@@ -2,6 +2,7 @@
  * The staff API's response and request shapes (spec §3, DESIGN.md §10): one contract
  * the server builds and the dashboard reads. Types only: no runtime code.
  */
+import { COMPARED_FINGERPRINT_COMPONENTS } from './fingerprint';
 import type { ManualAltStatus, MemberStatus } from './member-badges';
 
 /** Spec §3 user record (list): exactly these fields. */
@@ -33,7 +34,8 @@ export interface UserListPage {
   nextCursor: string | null;
 }
 
-export const FINGERPRINT_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const;
+/** The fingerprint components a match reports on (the dashboard lists them in this order). */
+export const FINGERPRINT_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
 export type FingerprintComponent = (typeof FINGERPRINT_COMPONENTS)[number];
 /** true = matched/validated, false = different/failed, absent = data unavailable (spec §3). */
 export type FingerprintComponents = Partial<Record<FingerprintComponent, boolean>>;

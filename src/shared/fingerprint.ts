@@ -19,6 +19,15 @@ export const FINGERPRINT_FIELDS = [
 
 export type FingerprintField = (typeof FINGERPRINT_FIELDS)[number];
 
+/**
+ * The components whose hashes are compared between two devices, in the order staff see them.
+ * The hardware descriptor (core count, memory) is stored with the attempt but not compared.
+ */
+export const COMPARED_FINGERPRINT_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const satisfies readonly FingerprintField[];
+
+/** Every component hash a verification attempt may hold. */
+export const STORED_FINGERPRINT_COMPONENTS = [...COMPARED_FINGERPRINT_COMPONENTS, 'hardware'] as const satisfies readonly FingerprintField[];
+
 /** Every field is a string: a hash, a descriptor, or one of the fallback markers below. */
 export type FingerprintData = Record<FingerprintField, string>;
 

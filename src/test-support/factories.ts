@@ -1,11 +1,12 @@
 import type { Executor } from '../db/client';
 import { adminNotes, altLinks, members, verificationAttempts } from '../db/schema';
+import { DISCORD_EPOCH_MS } from '../shared/discord-snowflake';
 
 let sequence = 0;
 /** A unique, realistic Discord snowflake. */
 export function nextSnowflake(at = new Date()): string {
   sequence = (sequence + 1) % 4096;
-  return ((BigInt(at.getTime() - 1420070400000) << 22n) | BigInt(sequence)).toString();
+  return (((BigInt(at.getTime()) - DISCORD_EPOCH_MS) << 22n) | BigInt(sequence)).toString();
 }
 
 export type MemberInsert = typeof members.$inferInsert;

@@ -1,5 +1,6 @@
-/** Discord's epoch (2015-01-01T00:00:00.000Z): snowflakes count milliseconds from here. */
-export const DISCORD_EPOCH = 1_420_070_400_000n;
+import { DISCORD_EPOCH_MS as DISCORD_EPOCH, snowflakeTimestamp } from '../../shared/discord-snowflake';
+
+export { snowflakeTimestamp };
 
 let increment = 0n;
 
@@ -11,8 +12,4 @@ export function generateSnowflake(at: Date | number = Date.now()): string {
   const ms = BigInt(typeof at === 'number' ? at : at.getTime());
   increment = (increment + 1n) & 0xfffn;
   return (((ms - DISCORD_EPOCH) << 22n) | (1n << 17n) | (1n << 12n) | increment).toString();
-}
-
-export function snowflakeTimestamp(id: string): number {
-  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
 }

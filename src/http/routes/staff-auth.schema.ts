@@ -1,25 +1,26 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH } from '../../modules/staff/password';
+import { PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG } from '../../modules/staff/password';
+import { isPasswordTooShort, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH, USERNAME_TOO_LONG } from '../../shared/staff-account';
 
 /** Request bodies of /api/setup-admin and /api/staff/login. */
 
 const required = (message: string) => z.string({ error: message }).min(1, message);
 
-/** A username as staff choose it: trimmed, 1–32 characters, no control characters. */
+/** A username as staff choose it: trimmed, 1 to USERNAME_MAX_LENGTH characters, no control characters. */
 export const newUsername = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .trim()
     .min(1, requiredMessage)
-    .max(32, 'Username must be at most 32 characters')
+    .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG)
     .regex(/^[^\p{C}]+$/u, 'Username cannot contain control characters');
 
-/** A password being set: the server enforces 8 characters and bcrypt's 72 bytes everywhere. */
+/** A password being set: the server enforces the minimum length and bcrypt's 72 bytes everywhere. */
 export const newPassword = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .min(1, requiredMessage)
-    .refine((p) => [...p].length >= PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+    .refine((p) => !isPasswordTooShort(p), PASSWORD_TOO_SHORT)
     .refine((p) => Buffer.byteLength(p, 'utf8') <= PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG);
 
 export const setupBody = z.object({

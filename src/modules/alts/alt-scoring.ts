@@ -1,4 +1,5 @@
 import type { ALT_CONFIDENCES } from '../../db/schema';
+import { COMPARED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 
 /**
@@ -18,7 +19,7 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
  * do not count at all; only device evidence does.
  */
 
-export const COMPARED_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const;
+export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
 export type ComparedComponent = (typeof COMPARED_COMPONENTS)[number];
 export const HIGH_ENTROPY_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts'] as const satisfies readonly ComparedComponent[];
 

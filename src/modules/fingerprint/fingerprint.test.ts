@@ -68,11 +68,14 @@ describe('fingerprint hash', () => {
   it('rejects a mismatch with a 400 on fingerprintHash', () => {
     expect(verifyFingerprint({ ...sample, screen: '1280x720x24' }, expected)).toBe(false);
     expect(() => assertFingerprintMatches({ ...sample, screen: '1280x720x24' }, expected)).toThrow(AppError);
+    let thrown: unknown;
     try {
       assertFingerprintMatches(sample, '0'.repeat(32));
     } catch (error) {
-      expect(error).toMatchObject({ status: 400, field: 'fingerprintHash' });
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect(thrown).toMatchObject({ status: 400, field: 'fingerprintHash' });
     expect(() => assertFingerprintMatches(sample, expected)).not.toThrow();
   });
 });

@@ -1,9 +1,10 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { verificationAttempts } from '../../db/schema';
+import { STORED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
 
 /** The device components whose hashes an attempt may hold. */
-export const STORED_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform', 'hardware'] as const;
+export const STORED_COMPONENTS = STORED_FINGERPRINT_COMPONENTS;
 export type StoredComponent = (typeof STORED_COMPONENTS)[number];
 
 /** What one stored sign-in holds, as its owner may see it: which hashes exist, never their values. */

@@ -1,4 +1,5 @@
 import type { AdminNoteView, AltEntry, UserRecord } from '../../shared/admin-api';
+import { snowflakeDate } from '../../shared/discord-snowflake';
 import type { AdminNote } from './member-notes.repository';
 import type { MemberAlt } from '../alts';
 import type { Member } from './members.repository';
@@ -38,9 +39,7 @@ export function toNoteView(n: AdminNote): AdminNoteView {
   return { id: n.id, note: n.note, authorName: n.authorName, createdAt: n.createdAt.toISOString() };
 }
 
-const DISCORD_EPOCH_MS = 1_420_070_400_000n;
-
-/** When a Discord account was created: the top 42 bits of its snowflake are ms since 2015. */
+/** When a Discord account was created, as the ISO string the staff API returns. */
 export function snowflakeCreationDate(discordId: string): string {
-  return new Date(Number((BigInt(discordId) >> 22n) + DISCORD_EPOCH_MS)).toISOString();
+  return snowflakeDate(discordId).toISOString();
 }

@@ -1,18 +1,18 @@
 import bcrypt from 'bcryptjs';
+import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
+
+export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
 
 /** DESIGN.md §5: bcryptjs cost ≥ 12 in production; tests inject a lower cost through the deps. */
 export const DEFAULT_BCRYPT_COST = 12;
-/** Spec §9: minimum staff password length (the server enforces it everywhere). */
-export const PASSWORD_MIN_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes: longer passwords would be silently truncated. */
 export const PASSWORD_MAX_BYTES = 72;
 
-export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
 export const PASSWORD_TOO_LONG = 'Password must be at most 72 bytes';
 
 /** The rule every password that is set must pass; null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
-  if ([...password].length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT;
+  if (isPasswordTooShort(password)) return PASSWORD_TOO_SHORT;
   if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) return PASSWORD_TOO_LONG;
   return null;
 }

@@ -6,6 +6,7 @@ import { flush, listPage, staffSession, usersUrl } from '../test-support/admin-f
 import { RETURN_DELAY_MS } from './create-staff-page';
 
 let fetchMock: FetchMock;
+const AFTER_NEXT_FRAME_MS = 50;
 afterEach(async () => {
   jest.useRealTimers();
   await flush(); // lets the last answers land inside act
@@ -48,12 +49,14 @@ describe('create staff page', () => {
     await act(() => jest.advanceTimersByTimeAsync(0));
 
     expect(fetchMock.callsTo('POST', '/api/admin/create-staff')[0]?.body).toEqual({ username: 'newmod', password: 'eight888' });
+    // Preact runs effects after the next frame (at the latest 35 ms on): the toast appears once that much time has passed
+    await act(() => jest.advanceTimersByTimeAsync(AFTER_NEXT_FRAME_MS));
     expect(screen.getByText('newmod can now sign in to the dashboard.').closest('[data-variant]')).toHaveTextContent('Staff account created');
     expect(screen.getByLabelText('Username')).toHaveValue('');
     expect(screen.getByLabelText('Password')).toHaveValue('');
 
     expect(RETURN_DELAY_MS).toBe(1500);
-    await act(() => jest.advanceTimersByTimeAsync(RETURN_DELAY_MS - 1));
+    await act(() => jest.advanceTimersByTimeAsync(RETURN_DELAY_MS - 1 - AFTER_NEXT_FRAME_MS));
     expect(screen.getByTestId('location')).toHaveTextContent('/admin/create-staff');
     await act(() => jest.advanceTimersByTimeAsync(1));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin$/);

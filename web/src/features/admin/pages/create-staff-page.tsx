@@ -11,10 +11,10 @@ import { useStaffActions } from '../api/staff';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
+import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
 /** Spec §9: back to the dashboard 1.5 s after the account is created. */
 export const RETURN_DELAY_MS = 1500;
-const MIN_PASSWORD_LENGTH = 8;
 
 /** /admin/create-staff: any staff member can add a (regular) staff account. */
 export default function CreateStaffPage() {
@@ -36,7 +36,7 @@ export default function CreateStaffPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!username.trim() || !password) return setProblem('Please fill in all fields');
-    if ([...password].length < MIN_PASSWORD_LENGTH) return setProblem('Password must be at least 8 characters');
+    if (isPasswordTooShort(password)) return setProblem(PASSWORD_TOO_SHORT);
     setProblem(null);
     setSubmitting(true);
     try {
@@ -76,7 +76,7 @@ export default function CreateStaffPage() {
               label="Username"
               name="username"
               autoComplete="off"
-              maxLength={32}
+              maxLength={USERNAME_MAX_LENGTH}
               value={username}
               disabled={submitting || created}
               onChange={(event) => setUsername(event.target.value)}
@@ -91,8 +91,8 @@ export default function CreateStaffPage() {
               value={password}
               disabled={submitting || created}
               onChange={(event) => setPassword(event.target.value)}
-              hint="Password must be at least 8 characters long"
-              invalid={problem !== null && (!password || [...password].length < MIN_PASSWORD_LENGTH)}
+              hint={PASSWORD_LENGTH_HINT}
+              invalid={problem !== null && (!password || isPasswordTooShort(password))}
             />
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Link to="/admin" className={buttonVariants({ variant: 'secondary' })}>

@@ -14,6 +14,7 @@ import { StaffRow } from '../components/staff-row';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 import { LoadError } from '@/components/ui/load-error';
+import { USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
 /** /admin/staff (super admins): create staff, change passwords, grant or revoke super admin, delete. */
 export default function StaffManagementPage() {
@@ -105,7 +106,7 @@ function CreateStaffCard() {
               id={ids.username}
               label="Username"
               autoComplete="off"
-              maxLength={32}
+              maxLength={USERNAME_MAX_LENGTH}
               value={username}
               disabled={submitting}
               onChange={(event) => setUsername(event.target.value)}

@@ -6,6 +6,7 @@ import { CenteredCardPage } from '@/components/ui/page-shell';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError, apiErrorMessage } from '@/lib/api';
 import { useCreateOwnerAccount, useSetupAvailability } from '../api';
+import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
 type SetupState = { phase: 'idle' } | { phase: 'loading' } | { phase: 'success'; username: string } | { phase: 'error'; message: string };
 
@@ -14,8 +15,6 @@ interface FieldErrors {
   username?: string;
   password?: string;
 }
-
-const MIN_PASSWORD_LENGTH = 8;
 
 /** Spec §8: the server's error, or 'Setup failed'; 'Failed to connect to server' when the request never got an answer. */
 function setupFailureMessage(error: unknown): string {
@@ -44,7 +43,7 @@ export default function SetupPage() {
     if (!setupCode.trim()) errors.setupCode = 'Setup code is required';
     if (!username.trim()) errors.username = 'Username is required';
     if (!password) errors.password = 'Password is required';
-    else if ([...password].length < MIN_PASSWORD_LENGTH) errors.password = 'Password must be at least 8 characters';
+    else if (isPasswordTooShort(password)) errors.password = PASSWORD_TOO_SHORT;
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
     setState({ phase: 'loading' });
@@ -136,7 +135,7 @@ export default function SetupPage() {
           label="Username"
           name="username"
           autoComplete="username"
-          maxLength={32}
+          maxLength={USERNAME_MAX_LENGTH}
           value={username}
           disabled={loading}
           onChange={(event) => setUsername(event.target.value)}
@@ -152,7 +151,7 @@ export default function SetupPage() {
           disabled={loading}
           onChange={(event) => setPassword(event.target.value)}
           error={fieldErrors.password}
-          hint="Password must be at least 8 characters long"
+          hint={PASSWORD_LENGTH_HINT}
         />
         <Button type="submit" size="lg" fullWidth loading={loading}>
           {loading ? 'Creating...' : 'Create Admin Account'}

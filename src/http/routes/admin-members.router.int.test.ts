@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { OutboxPort } from '../../modules/outbox/outbox.types';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 const failingOutbox: OutboxPort = {
   enqueue: async () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { listAudit } from '../../modules/audit/audit.repository';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 describeEngines('admin outbox routes', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;

@@ -1,17 +1,17 @@
 import bcrypt from 'bcryptjs';
 import type { Router } from 'express';
 import request from 'supertest';
-import type { Database, Executor } from '../../db/client';
-import { staff } from '../../db/schema';
-import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
-import type { OutboxPort } from '../../modules/outbox/outbox.types';
-import type { LoginThrottlePolicy } from '../../modules/staff/login-throttle';
-import { createMemorySetupCodeStore, type SetupCodeStore } from '../../modules/staff/setup-code';
-import type { StaffAccount } from '../../modules/staff/staff.repository';
-import { createTestContext } from '../../test-support/context';
-import { buildApp } from '../compose';
-import type { DiscordUserLookup } from './discord-user.router';
-import { createStaffRouters, createStaffRoutes, type StaffRouterDeps } from './staff-routes';
+import type { Database, Executor } from '../db/client';
+import { staff } from '../db/schema';
+import { createOutboxRepository } from '../modules/outbox/outbox.repository';
+import type { OutboxPort } from '../modules/outbox/outbox.types';
+import type { LoginThrottlePolicy } from '../modules/staff/login-throttle';
+import { createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff/setup-code';
+import type { StaffAccount } from '../modules/staff/staff.repository';
+import { createTestContext } from './context';
+import { buildApp } from '../http/compose';
+import type { DiscordUserLookup } from '../http/routes/discord-user.router';
+import { createStaffRouters, createStaffRoutes, type StaffRouterDeps } from '../http/routes/staff-routes';
 
 /** Test helpers for the staff routes: an app on a real database, seeded accounts, signed-in cookies. */
 

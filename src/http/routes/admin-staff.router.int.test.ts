@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 describeEngines('staff management routes', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;

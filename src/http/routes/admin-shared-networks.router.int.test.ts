@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 const NETWORK = 'c0ffee'.repeat(10) + 'abcd';
 

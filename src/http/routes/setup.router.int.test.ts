@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, TEST_SETUP_CODE } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, TEST_SETUP_CODE } from '../../test-support/staff-test-kit';
 
 describeEngines('POST /api/setup-admin', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { cookieOf, createStaffTestApp, loginCookie, seedTeam, TEAM } from '../routes/staff-test-kit';
+import { cookieOf, createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_IDLE_TIMEOUT_MS } from './staff-session';
 
 const HOUR = 60 * 60 * 1000;

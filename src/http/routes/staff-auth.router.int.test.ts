@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../../modules/staff/login-throttle';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 const OWNER_HOME = '203.0.113.10';
 const ATTACKER = '192.0.2.66';

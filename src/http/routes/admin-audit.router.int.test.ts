@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createStaffTestApp, loginCookie, seedTeam, TEAM } from './staff-test-kit';
+import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
 describeEngines('GET /api/admin/audit', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;
