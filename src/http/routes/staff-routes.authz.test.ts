@@ -55,6 +55,8 @@ const EXAMPLES: Record<string, Example> = {
   // MEMBER's network is not marked yet; OTHER_MEMBER's is (see seed)
   'POST /admin/users/:discordId/shared-network': { path: `/api/admin/users/${MEMBER}/shared-network`, body: { label: 'school' }, ok: 200 },
   'DELETE /admin/users/:discordId/shared-network': { path: `/api/admin/users/${OTHER_MEMBER}/shared-network`, ok: 200 },
+  'GET /admin/settings': { path: '/api/admin/settings', ok: 200 },
+  'PUT /admin/settings': { path: '/api/admin/settings', body: { retentionDays: 45 }, ok: 200 },
 };
 
 /** The same routes aimed at the owner's account: who may, who may not. */
@@ -103,7 +105,7 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
   });
 
   function send(method: string, path: string, caller: Caller, body?: Record<string, unknown>) {
-    const verb = method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     let req = request(kit.app)[verb](path);
     if (caller !== 'anonymous') req = req.set('Cookie', cookies[caller]!);
     return body ? req.send(body) : req;
