@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
 import { useStaffAuth } from '../api/session';
-import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
+import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { MemberCard } from '../components/member-card';
 import { SharedNetworksPanel } from '../components/shared-networks-panel';
@@ -94,6 +94,10 @@ export default function DashboardPage() {
                 <Link to="/admin/audit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
                   <ScrollIcon className="size-4" />
                   Audit Log
+                </Link>
+                <Link to="/admin/settings" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+                  <SettingsIcon className="size-4" />
+                  Settings
                 </Link>
               </>
             ) : null}
