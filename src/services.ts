@@ -25,6 +25,8 @@ import { createOfflineSignals, defaultOfflineListPaths } from './modules/vpn/off
 import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type SettingsService } from './modules/settings';
+import { createAdmissionService } from './modules/admission/admission.service';
+import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
 
 export interface Services {
@@ -93,6 +95,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       }));
     },
   };
+  // raid alarm and admission rules (lockdown, account age), run inside each verification's transaction
+  const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, onRaidAlarm: (reasons) => metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' }) });
   const verification = createVerificationService({
     database,
     clock,
@@ -102,6 +106,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     get vpnFailurePolicy() { return live().vpnCheckFailure; },
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
+    admission,
   });
 
   const vpnService = createVpnCheckService({
@@ -148,6 +153,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     websiteUrl: options.websiteUrl,
     members: createMembersService({ database, clock, outbox }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
+    admission,
     privacy: createMemberPrivacyService({ database, clock, outbox, get retentionDays() { return live().retentionDays; } }),
   };
   const bot = createBot({
@@ -166,6 +172,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 
   const api: Router[] = [
     visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
+    admissionStatusRouter({ database }),
     ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost, guildNames: createGuildNamesCheck(rest, discord.guildId) }),
   ];
   const root: Router[] = [

@@ -57,6 +57,9 @@ const EXAMPLES: Record<string, Example> = {
   'DELETE /admin/users/:discordId/shared-network': { path: `/api/admin/users/${OTHER_MEMBER}/shared-network`, ok: 200 },
   'GET /admin/settings': { path: '/api/admin/settings', ok: 200 },
   'PUT /admin/settings': { path: '/api/admin/settings', body: { retentionDays: 45 }, ok: 200 },
+  'GET /admin/lockdown': { path: '/api/admin/lockdown', ok: 200 },
+  'POST /admin/lockdown': { path: '/api/admin/lockdown', body: { on: true, reason: 'raid' }, ok: 200 },
+  'POST /admin/lockdown/release': { path: '/api/admin/lockdown/release', body: {}, ok: 200 },
 };
 
 /** The same routes aimed at the owner's account: who may, who may not. */
