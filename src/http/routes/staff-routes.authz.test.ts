@@ -58,6 +58,7 @@ const EXAMPLES: Record<string, Example> = {
   'GET /admin/settings': { path: '/api/admin/settings', ok: 200 },
   'PUT /admin/settings': { path: '/api/admin/settings', body: { retentionDays: 45 }, ok: 200 },
   'GET /admin/lockdown': { path: '/api/admin/lockdown', ok: 200 },
+  'GET /admin/statistics': { path: '/api/admin/statistics?days=7', ok: 200 },
   'POST /admin/lockdown': { path: '/api/admin/lockdown', body: { on: true, reason: 'raid' }, ok: 200 },
   'POST /admin/lockdown/release': { path: '/api/admin/lockdown/release', body: {}, ok: 200 },
 };

@@ -17,6 +17,7 @@ import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import { adminStaffRoutes } from './admin-staff.router';
 import { adminSettingsRoutes } from './admin-settings.router';
 import { adminLockdownRoutes } from './admin-lockdown.router';
+import { adminStatisticsRoutes } from './admin-statistics.router';
 import { createAdmissionService } from '../../modules/admission/admission.service';
 import { settingsFor, type GuildNamesCheck } from '../../modules/settings';
 import { discordUserRoutes, type DiscordUserLookup } from './discord-user.router';
@@ -64,6 +65,7 @@ export function createStaffRoutes(deps: StaffRouterDeps): StaffRoute[] {
     ...adminOutboxRoutes({ database: ctx.database, clock: ctx.clock, outbox: createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => ctx.clock.now() }) }),
     ...discordUserRoutes({ discordUsers: deps.discordUsers }),
     ...adminSettingsRoutes({ settings: settingsFor(ctx), guildNames: deps.guildNames }),
+    ...adminStatisticsRoutes({ database: ctx.database, clock: ctx.clock }),
     ...adminLockdownRoutes({ admission: createAdmissionService({ database: ctx.database, clock: ctx.clock, settings: settingsFor(ctx), outbox: deps.outbox }) }),
   ];
 }
