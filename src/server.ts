@@ -119,9 +119,10 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;
 
     const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
+    await services.settings.refresh();
 
     if (roles.has('jobs')) {
-      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, retentionDays: env.RETENTION_DAYS }) });
+      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; } }) });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);
       if (database.kind === 'pglite') {

@@ -24,10 +24,15 @@ import { createVerificationService, type VerificationService } from './modules/v
 import { createOfflineSignals, defaultOfflineListPaths } from './modules/vpn/offline-lists';
 import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
+import { createGuildNamesCheck, settingsFor, type SettingsService } from './modules/settings';
+import { createAdmissionService } from './modules/admission/admission.service';
+import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
 
 export interface Services {
   metrics: Metrics;
+  /** the owner's settings (stored value over environment default), shared by the whole process */
+  settings: SettingsService;
   outbox: OutboxRepository;
   outboxWorker: OutboxWorker;
   directory: GuildDirectory;
@@ -49,11 +54,19 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken });
   rest.on('rateLimited', (info) => metrics.discordRateLimits.inc({ global: String(info.global) }));
+  // owner settings: the getters below read the live value at each use, so a change applies without a restart
+  const settings = settingsFor(ctx);
+  const live = () => settings.snapshot();
   const directory = createGuildDirectory(rest, {
     guildId: discord.guildId,
-    roles: { verified: env.DISCORD_VERIFIED_ROLE, limited: env.DISCORD_LIMITED_ROLE, unverified: env.DISCORD_UNVERIFIED_ROLE, staff: env.DISCORD_STAFF_ROLE },
-    verificationChannel: env.DISCORD_VERIFICATION_CHANNEL,
-    logsChannel: env.DISCORD_LOGS_CHANNEL,
+    roles: {
+      get verified() { return live().verifiedRole; },
+      get limited() { return live().limitedRole; },
+      get unverified() { return live().unverifiedRole; },
+      get staff() { return live().staffRole; },
+    },
+    get verificationChannel() { return live().verificationChannel; },
+    get logsChannel() { return live().logsChannel; },
   });
 
   const outboxWorker = createOutboxWorker({
@@ -82,15 +95,18 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       }));
     },
   };
+  // raid alarm and admission rules (lockdown, account age), run inside each verification's transaction
+  const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, onRaidAlarm: (reasons) => metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' }) });
   const verification = createVerificationService({
     database,
     clock,
     logger,
     outbox,
     alts,
-    vpnFailurePolicy: env.VPN_CHECK_FAILURE,
+    get vpnFailurePolicy() { return live().vpnCheckFailure; },
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
+    admission,
   });
 
   const vpnService = createVpnCheckService({
@@ -137,10 +153,11 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     websiteUrl: options.websiteUrl,
     members: createMembersService({ database, clock, outbox }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
-    privacy: createMemberPrivacyService({ database, clock, outbox, retentionDays: env.RETENTION_DAYS }),
+    admission,
+    privacy: createMemberPrivacyService({ database, clock, outbox, get retentionDays() { return live().retentionDays; } }),
   };
   const bot = createBot({
-    config: { token: discord.botToken, apiBase: discord.apiBase, guildId: discord.guildId, websiteUrl: options.websiteUrl, certainAltAction: env.CERTAIN_ALT_ACTION },
+    config: { token: discord.botToken, apiBase: discord.apiBase, guildId: discord.guildId, websiteUrl: options.websiteUrl, get certainAltAction() { return live().certainAltAction; } },
     database,
     logger,
     clock,
@@ -155,7 +172,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 
   const api: Router[] = [
     visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
-    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost }),
+    admissionStatusRouter({ database }),
+    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost, guildNames: createGuildNamesCheck(rest, discord.guildId) }),
   ];
   const root: Router[] = [
     oauthRouter({
@@ -175,5 +193,5 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }),
   ];
-  return { metrics, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
+  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
 }

@@ -34,6 +34,7 @@ export const MANUAL_ALT_STATUSES = ['suspected_alt', 'certain_alt'] as const;
 /** Where the member stands in Discord: the roles the bot has granted (or refused). */
 export const GUILD_ACCESS = ['pending', 'verified', 'limited', 'denied'] as const;
 export const MEMBER_SOURCES = ['web', 'manual'] as const;
+export const GATE_ACTIONS = ['limited', 'review'] as const;
 
 export const members = pgTable(
   'members',
@@ -60,6 +61,10 @@ export const members = pgTable(
     guildAccess: text('guild_access', { enum: GUILD_ACCESS }).notNull().default('pending'),
     verifiedAt: ts('verified_at').notNull().defaultNow(),
     lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    /** an admission rule (account-age gate, lockdown) applied at the last verification: 'limited' or 'review' (held until staff release) */
+    gateAction: text('gate_action', { enum: GATE_ACTIONS }),
+    /** why, in words staff and the visitor are shown */
+    gateReason: text('gate_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -73,6 +78,11 @@ export const members = pgTable(
     index(MEMBER_FILTER_INDEXES.certain_alts).on(t.verifiedAt.desc(), t.id.desc()).where(memberFilterSql(t).certain_alts),
     index('members_last_seen_at_idx').on(t.lastSeenAt),
     index('members_network_hash_idx').on(t.networkHash),
+    // the members held for review (few): the bulk release and the dashboard's count
+    index('members_held_idx')
+      .on(t.id)
+      .where(sql`${t.gateAction} = 'review'`),
+    check('members_gate_action_check', sql`${t.gateAction} is null or ${t.gateAction} in ('limited', 'review')`),
     check('members_status_check', sql`${t.status} in ('verified', 'limited_access')`),
     check('members_manual_alt_status_check', sql`${t.manualAltStatus} is null or ${t.manualAltStatus} in ('suspected_alt', 'certain_alt')`),
     check('members_guild_access_check', sql`${t.guildAccess} in ('pending', 'verified', 'limited', 'denied')`),
@@ -128,6 +138,8 @@ export const verificationAttempts = pgTable(
     index('attempts_audio_hash_idx').on(t.audioHash, t.id, t.memberId),
     index('attempts_fonts_hash_idx').on(t.fontsHash, t.id, t.memberId),
     index('attempts_created_at_idx').on(t.createdAt),
+    // the statistics page's per-day counts: an index-only range scan over the period
+    index('attempts_created_at_outcome_idx').on(t.createdAt, t.outcome, t.vpnVerdict, t.vpnProvider),
     check('attempts_outcome_check', sql`${t.outcome} in ('verified', 'limited_access', 'denied')`),
     check('attempts_vpn_verdict_check', sql`${t.vpnVerdict} in ('clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown')`),
   ],
@@ -157,6 +169,8 @@ export const altLinks = pgTable(
   (t) => [
     uniqueIndex('alt_links_pair_key').on(t.mainMemberId, t.altMemberId),
     index('alt_links_alt_member_id_idx').on(t.altMemberId),
+    // the statistics page's per-day counts by confidence
+    index('alt_links_created_at_confidence_idx').on(t.createdAt, t.confidence),
     check('alt_links_not_self', sql`${t.mainMemberId} <> ${t.altMemberId}`),
     check('alt_links_confidence_check', sql`${t.confidence} in ('certain', 'medium', 'possible')`),
   ],
@@ -320,6 +334,25 @@ export const settings = pgTable('settings', {
   updatedAt: updatedAt(),
 });
 
+/** A raid alarm: the numbers that crossed the thresholds when it was raised. */
+export const raidAlarms = pgTable(
+  'raid_alarms',
+  {
+    id: id(),
+    raisedAt: ts('raised_at').notNull(),
+    windowMinutes: integer('window_minutes').notNull(),
+    verifications: integer('verifications').notNull(),
+    /** the average count of one window over the previous 24 hours, times 100 */
+    baselineX100: integer('baseline_x100').notNull(),
+    youngPercent: integer('young_percent').notNull(),
+    sharedPercent: integer('shared_percent').notNull(),
+    /** which thresholds were crossed: rate, young, shared */
+    reasons: jsonb('reasons').notNull().default([]),
+    lockdownStarted: boolean('lockdown_started').notNull().default(false),
+  },
+  (t) => [index('raid_alarms_raised_at_idx').on(t.raisedAt)],
+);
+
 export const schema = {
   members,
   verificationAttempts,
@@ -333,4 +366,5 @@ export const schema = {
   sharedNetworks,
   oneTimeTokens,
   settings,
+  raidAlarms,
 };

@@ -5,6 +5,7 @@ import type { Env } from '../env';
 import type { Logger } from '../logger';
 import { createApp, parseTrustProxy } from './app';
 import type { PublicConfig } from './routes/config.router';
+import { settingsFor } from '../modules/settings';
 
 /** Everything a request handler may need, built once at boot (or per test). */
 export interface ServerContext {
@@ -35,7 +36,8 @@ export interface FeatureRouters {
 
 export function publicConfigOf(ctx: ServerContext): PublicConfig {
   return {
-    dataRetentionDays: ctx.env.RETENTION_DAYS,
+    // the owner's stored value, else RETENTION_DAYS
+    dataRetentionDays: settingsFor(ctx).snapshot().retentionDays,
     sandbox: ctx.env.sandbox,
     ...(ctx.sandboxDiscordUrl ? { sandboxDiscordUrl: ctx.sandboxDiscordUrl } : {}),
   };

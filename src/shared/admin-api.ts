@@ -94,6 +94,8 @@ export interface UserDetail extends UserRecord {
   evidence: AttemptSummary[];
   /** whether staff marked the member's network as shared (IP-only / network matches there do not count) */
   sharedNetwork: { marked: boolean; label: string | null };
+  /** an admission rule (lockdown, account age) at the last verification: Limited Access, or held until staff release */
+  admission?: { action: 'limited' | 'review'; reason: string | null } | null;
 }
 
 /** POST /api/admin/manual-entry, spec §3 manual entry payload. */

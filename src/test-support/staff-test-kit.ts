@@ -42,6 +42,7 @@ export interface StaffTestAppOptions {
   outbox?: OutboxPort;
   setupCode?: SetupCodeStore;
   loginThrottle?: LoginThrottlePolicy;
+  guildNames?: StaffRouterDeps['guildNames'];
   /** routers mounted under /api before the staff routers (e.g. a probe of visitor session keys) */
   extraApi?: Router[];
 }
@@ -57,6 +58,7 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
     setupCode: options.setupCode ?? createMemorySetupCodeStore(TEST_SETUP_CODE),
     bcryptCost: TEST_BCRYPT_COST,
     loginThrottle: options.loginThrottle,
+    guildNames: options.guildNames,
   };
   const routers = createStaffRouters(deps);
   const app = buildApp(ctx, { api: [...(options.extraApi ?? []), ...routers], root: [] });

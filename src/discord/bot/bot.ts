@@ -62,7 +62,8 @@ export function createBot(deps: {
           outbox: deps.outbox,
           clock: deps.clock,
           websiteUrl: deps.config.websiteUrl,
-          certainAltAction: deps.config.certainAltAction,
+          // read at each click: the owner can change it without a restart
+          get certainAltAction() { return deps.config.certainAltAction; },
           nudgeOutbox: deps.nudgeOutbox,
         }),
       },

@@ -6,6 +6,7 @@ import { members } from '../../db/schema';
 import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxPort } from '../../modules/outbox/outbox.types';
 import { decideButtonOutcome } from '../../modules/verification/button-outcome';
+import { gateButtonOutcome, gateMessage } from '../../modules/admission/admission-rules';
 import { findMemberByDiscordId } from '../../modules/verification/verification.repository';
 import type { HandlerReply } from './interaction-dispatcher';
 
@@ -27,7 +28,10 @@ export function createVerifyButtonHandler(deps: {
   return async (interaction: ButtonInteraction): Promise<HandlerReply> => {
     const discordId = interaction.user.id;
     const member = await findMemberByDiscordId(deps.database.db, discordId);
-    const outcome = decideButtonOutcome(member);
+    // an admission rule (lockdown, account age) can hold the member or keep them at Limited Access
+    const gated = member ? gateButtonOutcome(decideButtonOutcome(member), member) : 'no_record';
+    if (gated === 'held' && member) return { content: gateMessage(member) ?? '' };
+    const outcome = gated === 'held' ? 'limited' : gated;
     const actor = { type: 'discord' as const, id: discordId, name: interaction.user.username };
     const now = deps.clock.now();
 
@@ -52,7 +56,8 @@ export function createVerifyButtonHandler(deps: {
         await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
       } else if (outcome === 'limited') {
         await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'] });
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}: granted Limited Access only.` });
+        const why = member.gateAction === 'limited' ? `${member.gateReason ?? 'a server rule applies'}` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
+        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${member.gateAction === 'limited' ? `(${why})` : why}: granted Limited Access only.` });
       } else {
         if (deps.certainAltAction !== 'none') {
           await deps.outbox.enqueue(tx, { kind: deps.certainAltAction, discordId, reason: 'Gatekeeper: certain alternate account' });
@@ -71,6 +76,7 @@ export function createVerifyButtonHandler(deps: {
     if (outcome === 'denied_alt') {
       return { content: 'Verification denied: this account is linked to another account that is already verified on this server. If you think this is a mistake, please contact server staff.' };
     }
+    if (outcome === 'limited' && member.gateAction === 'limited') return { content: gateMessage(member) ?? '' };
     if (outcome === 'limited') {
       return {
         content:

@@ -10,11 +10,14 @@ import { altStatusCommand, manverifyCommand, noteCommand, unverifyCommand } from
 import { panelCommand } from './panel.command';
 import { privacyCommand, privacyDeleteButton, PRIVACY_DELETE_BUTTON } from './privacy.command';
 import { sharedNetworkCommand } from './shared-network.command';
+import { lockdownCommand } from './lockdown.command';
+import type { AdmissionService } from '../../modules/admission/admission.service';
 
 export interface CommandHandlerDeps extends CommandWriteDeps {
   members: MembersService;
   sharedNetworks: SharedNetworkService;
   privacy: MemberPrivacyService;
+  admission: Pick<AdmissionService, 'setLockdown'>;
   rest: REST;
   directory: Pick<GuildDirectory, 'channelId'>;
   websiteUrl: string;
@@ -31,6 +34,7 @@ export function createCommandHandlers(deps: CommandHandlerDeps): Record<string, 
     note: noteCommand(deps),
     'shared-network': sharedNetworkCommand(deps),
     privacy: privacyCommand(deps),
+    lockdown: lockdownCommand(deps),
   };
 }
 

@@ -119,6 +119,26 @@ export const privacyCommand = {
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand];
+export const LOCKDOWN_REASON_MAX = 200;
+const lockdownReason = { type: ApplicationCommandOptionType.String, name: 'reason', description: 'Why (shown to staff and in the logs)', required: false, max_length: LOCKDOWN_REASON_MAX } as const;
+
+export const lockdownCommand = {
+  name: 'lockdown',
+  description: 'Close the door: new verifications get Limited Access or wait for review',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'on', description: 'Start the lockdown', options: [lockdownReason] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'off',
+      description: 'End the lockdown',
+      options: [lockdownReason, { type: ApplicationCommandOptionType.Boolean, name: 'release', description: 'Release the members held for review (default: keep them held)', required: false }],
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand, lockdownCommand];
 
 export const STAFF_COMMANDS = new Set(COMMANDS.filter((c) => 'default_member_permissions' in c).map((c) => c.name));

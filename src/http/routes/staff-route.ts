@@ -9,7 +9,7 @@ import type { StaffSessionGuard } from '../middleware/staff-session';
  */
 
 export type RouteAccess = 'public' | 'staff' | 'super_admin';
-export type RouteMethod = 'get' | 'post' | 'patch' | 'delete';
+export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface StaffRoute {
   method: RouteMethod;

@@ -84,6 +84,11 @@ const MATRIX: Record<string, Row> = {
     owner: 200,
   },
   'DELETE /admin/users/:discordId/shared-network': { path: `/api/admin/users/${OTHER_MEMBER}/shared-network`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/settings': { path: '/api/admin/settings', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/lockdown': { path: '/api/admin/lockdown', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/lockdown': { path: '/api/admin/lockdown', body: { on: true, reason: 'raid' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/lockdown/release': { path: '/api/admin/lockdown/release', body: {}, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/statistics': { path: '/api/admin/statistics?days=7', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   // super admins (the owner is one) only
   'DELETE /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'GET /admin/staff': { path: '/api/admin/staff', anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
@@ -92,6 +97,7 @@ const MATRIX: Record<string, Row> = {
   'PATCH /admin/staff/:id/super-admin': { path: `/api/admin/staff/${OTHER_ID}/super-admin`, body: { isSuperAdmin: true }, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'DELETE /admin/staff/:id': { path: `/api/admin/staff/${OTHER_ID}`, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'GET /admin/audit': { path: '/api/admin/audit?limit=5', anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
+  'PUT /admin/settings': { path: '/api/admin/settings', body: { retentionDays: 45 }, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
 };
 
 /** The routes that name a staff account, aimed at the owner's: only the owner changes its own password, nobody demotes or deletes it. */
@@ -148,7 +154,7 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
   });
 
   function send(method: string, path: string, caller: Caller, body?: Record<string, unknown>) {
-    const verb = method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     let req = request(kit.app)[verb](path);
     if (caller !== 'anonymous') req = req.set('Cookie', cookies[caller]!);
     return body ? req.send(body) : req;

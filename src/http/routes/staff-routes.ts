@@ -15,6 +15,11 @@ import { adminSharedNetworksRoutes } from './admin-shared-networks.router';
 import { adminOutboxRoutes } from './admin-outbox.router';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import { adminStaffRoutes } from './admin-staff.router';
+import { adminSettingsRoutes } from './admin-settings.router';
+import { adminLockdownRoutes } from './admin-lockdown.router';
+import { adminStatisticsRoutes } from './admin-statistics.router';
+import { createAdmissionService } from '../../modules/admission/admission.service';
+import { settingsFor, type GuildNamesCheck } from '../../modules/settings';
 import { discordUserRoutes, type DiscordUserLookup } from './discord-user.router';
 import { setupRoutes } from './setup.router';
 import { staffAuthRoutes } from './staff-auth.router';
@@ -32,6 +37,8 @@ export interface StaffRouterDeps {
   /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
   bcryptCost?: number;
   loginThrottle?: LoginThrottlePolicy;
+  /** checks role and channel names when settings change (skipped without) */
+  guildNames?: GuildNamesCheck;
 }
 
 /** Every staff-facing route (setup, sign-in, dashboard, staff management, audit) as a table. */
@@ -57,6 +64,9 @@ export function createStaffRoutes(deps: StaffRouterDeps): StaffRoute[] {
     ...adminAuditRoutes({ database: ctx.database }),
     ...adminOutboxRoutes({ database: ctx.database, clock: ctx.clock, outbox: createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => ctx.clock.now() }) }),
     ...discordUserRoutes({ discordUsers: deps.discordUsers }),
+    ...adminSettingsRoutes({ settings: settingsFor(ctx), guildNames: deps.guildNames }),
+    ...adminStatisticsRoutes({ database: ctx.database, clock: ctx.clock }),
+    ...adminLockdownRoutes({ admission: createAdmissionService({ database: ctx.database, clock: ctx.clock, settings: settingsFor(ctx), outbox: deps.outbox }) }),
   ];
 }
 

@@ -29,6 +29,9 @@ export interface Member {
   rulesConfirmedAt: Date | null;
   verifiedAt: Date;
   lastSeenAt: Date;
+  /** an admission rule at the last verification: 'limited' or 'review' (held), and why */
+  gateAction?: 'limited' | 'review' | null;
+  gateReason?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -57,6 +60,8 @@ function toMember(row: Row): Member {
     rulesConfirmedAt: row.rulesConfirmedAt,
     verifiedAt: row.verifiedAt,
     lastSeenAt: row.lastSeenAt,
+    gateAction: row.gateAction,
+    gateReason: row.gateReason,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -73,6 +73,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       source: member.source,
       evidence,
       sharedNetwork: { marked: sharedNetwork !== null, label: sharedNetwork?.label ?? null },
+      admission: member.gateAction ? { action: member.gateAction, reason: member.gateReason ?? null } : null,
     };
   }
 

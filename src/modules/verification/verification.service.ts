@@ -58,6 +58,8 @@ export function createVerificationService(deps: {
   nudgeOutbox?: () => void;
   /** counts outcomes (metrics) */
   onCompleted?: (outcome: VpnOutcome) => void;
+  /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
+  admission?: { admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<unknown> };
 }) {
   return {
     async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
@@ -80,6 +82,7 @@ export function createVerificationService(deps: {
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
+        await deps.admission?.admit(tx, { member, now });
         const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
 
         // the Discord actions and the audit row: one statement, the flow's last write

@@ -20,6 +20,7 @@ const CreateStaffPage = lazy(() => import('@/features/admin/pages/create-staff-p
 const StaffManagementPage = lazy(() => import('@/features/admin/pages/staff-management-page'));
 const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'));
 const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
+const SettingsPage = lazy(() => import('@/features/admin/pages/settings-page'));
 
 /** Spec §2 routes. */
 export function AppRoutes() {
@@ -40,6 +41,7 @@ export function AppRoutes() {
           <Route path="create-staff" element={<CreateStaffPage />} />
           <Route path="staff" element={<StaffManagementPage />} />
           <Route path="audit" element={<AuditLogPage />} />
+          <Route path="settings" element={<SettingsPage />} />
           <Route path="user/:discordId" element={<UserDetailPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

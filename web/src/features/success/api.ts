@@ -12,7 +12,17 @@ export interface VerificationChannelLinks {
   webUrl?: string | null;
 }
 
+/** GET /api/verification/admission: a server rule (lockdown, account age) that applied to the visitor. */
+export interface AdmissionStatus {
+  gate: { action: 'limited' | 'review'; reason: string | null; message: string | null } | null;
+}
+
 export const vpnStatusKey = '/api/verification/vpn-status';
+export const admissionKey = '/api/verification/admission';
+
+export function useAdmission() {
+  return useSWR<AdmissionStatus>(admissionKey);
+}
 export const verificationChannelKey = '/api/discord/verification-channel';
 
 export function useVpnStatus() {

@@ -56,3 +56,15 @@ export const ScrollIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="M19 17V5a2 2 0 0 0-2-2H4M14 8h-4M15 12h-5" />
   </Icon>
 );
+
+export const SettingsIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1 14h6M9 8h6M17 16h6" />
+  </Icon>
+);
+
+export const ChartIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M3 3v18h18M7 16v-4M12 16V8M17 16v-7" />
+  </Icon>
+);

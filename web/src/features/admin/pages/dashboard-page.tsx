@@ -10,9 +10,10 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
 import { useStaffAuth } from '../api/session';
-import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
+import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { MemberCard } from '../components/member-card';
+import { LockdownBanner } from '../components/lockdown-banner';
 import { SharedNetworksPanel } from '../components/shared-networks-panel';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
@@ -95,6 +96,10 @@ export default function DashboardPage() {
                   <ScrollIcon className="size-4" />
                   Audit Log
                 </Link>
+                <Link to="/admin/settings" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+                  <SettingsIcon className="size-4" />
+                  Settings
+                </Link>
               </>
             ) : null}
             <LogoutButton />
@@ -103,6 +108,7 @@ export default function DashboardPage() {
       />
       {session ? <p className="-mt-4 mb-6 text-xs text-muted sm:-mt-6">Signed in as {session.username}</p> : null}
 
+      <LockdownBanner />
       <SharedNetworksPanel />
 
       <div className="mb-6 flex flex-col gap-3 sm:flex-row">

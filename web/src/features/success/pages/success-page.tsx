@@ -7,12 +7,13 @@ import { CenteredCardPage } from '@/components/ui/page-shell';
 import { Spinner } from '@/components/ui/spinner';
 import { useConfig } from '@/features/config/api';
 import { closeWindow } from '@/lib/navigation';
-import { useVerificationChannel, useVpnStatus } from '../api';
+import { useAdmission, useVerificationChannel, useVpnStatus } from '../api';
 import { openVerificationChannel } from '../open-verification-channel';
 
 export function SuccessPage() {
   const vpnStatus = useVpnStatus();
   const channel = useVerificationChannel();
+  const admission = useAdmission();
   const { data: config } = useConfig();
   const [closeAttempted, setCloseAttempted] = useState(false);
 
@@ -31,6 +32,13 @@ export function SuccessPage() {
   const limited = vpnStatus.data?.vpnDetected === true;
   const links = channel.data;
   const linksReady = Boolean(links?.appUrl || links?.webUrl);
+  // a server rule (lockdown, account age) that limits or holds this verification, in its own words
+  const gate = admission.data?.gate;
+  const gateNotice = gate?.message ? (
+    <Alert variant="warning" title={gate.action === 'review' ? 'Waiting for staff review' : 'Limited Access for now'}>
+      <p>{gate.message}</p>
+    </Alert>
+  ) : null;
 
   const actions = (
     <div className="flex w-full flex-col gap-3">
@@ -62,6 +70,7 @@ export function SuccessPage() {
     const provider = vpnStatus.data?.vpnProvider;
     return (
       <CenteredCardPage title="Website Step Complete - Limited Access Only" icon={<WarningIcon className="text-warning" />} footer={actions}>
+        {gateNotice}
         <div className="flex flex-col gap-5">
           <Alert variant="warning" title="VPN or proxy detected">
             <p>
@@ -92,6 +101,7 @@ export function SuccessPage() {
       description="You've been added to the Discord server!"
       footer={actions}
     >
+      {gateNotice}
       <FinalSteps />
     </CenteredCardPage>
   );

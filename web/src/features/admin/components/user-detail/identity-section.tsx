@@ -21,6 +21,15 @@ export function IdentitySection({ user }: { user: UserDetail }) {
             <dd>
               <time dateTime={user.creationDate}>{formatDate(user.creationDate)}</time>
             </dd>
+            {user.admission ? (
+              <>
+                <dt className="text-muted">Admission</dt>
+                <dd>
+                  {user.admission.action === 'review' ? 'Held for staff review' : 'Limited Access'}
+                  {user.admission.reason ? `: ${user.admission.reason}` : ''}
+                </dd>
+              </>
+            ) : null}
             <dt className="text-muted">Badges</dt>
             <dd>No badges</dd>
           </dl>

@@ -1,0 +1,146 @@
+import { createManualClock } from '../../clock';
+import { createOutboxRepository } from '../outbox/outbox.repository';
+import { parseEnv } from '../../env';
+import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/factories';
+import { describeEngines, resetDatabase } from '../../test-support/database';
+import { defaultSettings, type OwnerSettings } from '../settings';
+import { createAdmissionService } from './admission.service';
+import { decideAgeGate } from './admission-rules';
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = new Date('2026-06-01T12:00:00Z');
+const STAFF = { type: 'staff' as const, id: '1', name: 'Owner' };
+
+describe('account-age gate (rule)', () => {
+  const policy = { accountAgeMinDays: 7, accountAgeAction: 'review' as const };
+  it('holds an account one second short of the minimum and passes it at exactly the minimum', () => {
+    expect(decideAgeGate(nextSnowflake(new Date(NOW.getTime() - 7 * DAY + 1000)), NOW, policy)).toEqual({
+      action: 'review',
+      rules: ['account_age'],
+      reason: 'Discord account is 6 days old; this server requires 7',
+    });
+    expect(decideAgeGate(nextSnowflake(new Date(NOW.getTime() - 7 * DAY)), NOW, policy)).toBeNull();
+  });
+  it('is off at 0 days', () => {
+    expect(decideAgeGate(nextSnowflake(NOW), NOW, { ...policy, accountAgeMinDays: 0 })).toBeNull();
+  });
+});
+
+describeEngines('admission: lockdown, account age and the raid alarm', (getDatabase) => {
+  let settings: OwnerSettings;
+  let clock: ReturnType<typeof createManualClock>;
+  let alarms: string[][];
+  let service: ReturnType<typeof createAdmissionService>;
+
+  beforeEach(async () => {
+    await resetDatabase(getDatabase());
+    settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
+    clock = createManualClock(NOW);
+    alarms = [];
+    const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
+    service = createAdmissionService({ database: getDatabase(), clock, settings: { snapshot: () => settings }, outbox, onRaidAlarm: (reasons) => alarms.push(reasons) });
+  });
+
+  const rows = async <T>(text: string) => (await getDatabase().query<T>(text)).rows;
+
+  /** One verification as the flow records it: the member, the attempt, then admission, in one transaction. */
+  async function verify(at: Date, opts: { accountCreated?: Date; fingerprintHash?: string; ipHash?: string } = {}) {
+    clock.set(at);
+    const { db } = getDatabase();
+    return db.transaction(async (tx) => {
+      const member = await buildMember(tx, { discordId: nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY)), verifiedAt: at });
+      await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash: opts.fingerprintHash ?? null, ipHash: opts.ipHash ?? null });
+      const gate = await service.admit(tx, { member, now: at });
+      return { member, gate };
+    });
+  }
+
+  it('age gate at its boundary: a day short is held for review with the reason stored, the exact minimum passes', async () => {
+    settings = { ...settings, accountAgeMinDays: 3, accountAgeAction: 'review' };
+    const young = await verify(NOW, { accountCreated: new Date(NOW.getTime() - 3 * DAY + 60_000) });
+    const exact = await verify(NOW, { accountCreated: new Date(NOW.getTime() - 3 * DAY) });
+    expect(young.gate?.action).toBe('review');
+    expect(exact.gate).toBeNull();
+    expect(await rows(`select gate_action, gate_reason from members order by id`)).toEqual([
+      { gate_action: 'review', gate_reason: 'Discord account is 2 days old; this server requires 3' },
+      { gate_action: null, gate_reason: null },
+    ]);
+    settings = { ...settings, accountAgeAction: 'limited' };
+    expect((await verify(NOW, { accountCreated: new Date(NOW.getTime() - DAY) })).gate?.action).toBe('limited');
+  });
+
+  it('lockdown: new verifications are held, earlier members untouched; switching off keeps or releases the held ones; all audited', async () => {
+    settings = { ...settings, lockdownAction: 'review' };
+    const before = await verify(new Date(NOW.getTime() - DAY));
+    expect(before.gate).toBeNull();
+
+    const on = await service.setLockdown(STAFF, { on: true, reason: 'spam wave' });
+    expect(on.lockdown).toMatchObject({ on: true, reason: 'spam wave', by: 'Owner' });
+    const held1 = await verify(NOW);
+    await verify(new Date(NOW.getTime() + 60_000));
+    expect(held1.gate).toEqual({ action: 'review', rules: ['lockdown'], reason: 'The server is in lockdown (spam wave)' });
+    expect((await service.status()).held).toBe(2);
+
+    // off, keeping the held members
+    const kept = await service.setLockdown(STAFF, { on: false, release: false });
+    expect(kept).toMatchObject({ lockdown: { on: false }, released: 0 });
+    expect((await service.status()).held).toBe(2);
+    expect((await verify(new Date(NOW.getTime() + 120_000))).gate).toBeNull();
+
+    // released one by one, then the rest in bulk
+    expect(await service.releaseHeld(STAFF, [held1.member.discordId])).toEqual([held1.member.discordId]);
+    await service.setLockdown(STAFF, { on: true, reason: null });
+    const released = await service.setLockdown(STAFF, { on: false, release: true });
+    expect(released.released).toBe(1);
+    expect((await service.status()).held).toBe(0);
+    expect(await rows(`select gate_action from members where discord_id = '${before.member.discordId}'`)).toEqual([{ gate_action: null }]);
+    expect((await rows<{ action: string }>(`select action from audit_log order by id`)).map((r) => r.action)).toEqual([
+      'lockdown.on',
+      'lockdown.off',
+      'admission.released',
+      'lockdown.on',
+      'lockdown.off',
+      'admission.released',
+    ]);
+    expect((await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`)).map((r) => r.text)).toContain(
+      '🔒 Owner switched lockdown on (spam wave): new verifications are limited or held until it ends.',
+    );
+  });
+
+  it('raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest', async () => {
+    settings = { ...settings, autoLockdown: true, lockdownAction: 'limited' };
+    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 10_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32) });
+    expect(alarms).toEqual([['rate', 'young_accounts', 'shared_evidence']]);
+    const [alarm] = await rows<Record<string, unknown>>(`select verifications, baseline_x100, young_percent, shared_percent, lockdown_started from raid_alarms`);
+    expect(alarm).toEqual({ verifications: 10, baseline_x100: 0, young_percent: 100, shared_percent: 100, lockdown_started: true });
+    expect(await rows(`select count(*)::int as n from raid_alarms`)).toEqual([{ n: 1 }]);
+    expect((await rows<{ action: string }>(`select action from audit_log order by id`)).map((r) => r.action)).toEqual(['raid.alarm', 'lockdown.on']);
+    expect((await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where payload->>'text' like '🚨%'`))[0]?.text).toBe(
+      '🚨 Raid alarm: 10 verifications in 10 min (usual 0.0), 100% young accounts, 100% sharing a device or address. Lockdown switched on automatically.',
+    );
+    // from the alarm on, newcomers get Limited Access
+    expect(await rows(`select count(*)::int as n from members where gate_action = 'limited'`)).toEqual([{ n: 21 }]);
+    expect((await service.status()).lockdown.on).toBe(true);
+  });
+
+  it('raises no alarm for the same 30 verifications spread over a day', async () => {
+    settings = { ...settings, autoLockdown: true };
+    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 48 * 60_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32) });
+    expect(alarms).toEqual([]);
+    expect(await rows(`select count(*)::int as n from raid_alarms`)).toEqual([{ n: 0 }]);
+    expect(await rows(`select count(*)::int as n from members where gate_action is not null`)).toEqual([{ n: 0 }]);
+  });
+
+  it('compares the rate with the server’s own previous day: a busy server at its usual pace raises nothing', async () => {
+    settings = { ...settings, raidYoungAccountPercent: 100, raidSharedEvidencePercent: 100 };
+    // a day of 12 verifications per 10 minutes, then one more window at the same pace
+    const member = await buildMember(getDatabase().db);
+    const start = NOW.getTime() - DAY;
+    await getDatabase().query(
+      `insert into verification_attempts (member_id, outcome, created_at) select $1, 'verified', to_timestamp(($2::float8 + n * 50000) / 1000) from generate_series(0, 1727) as n`,
+      [member.id, start],
+    );
+    for (let k = 0; k < 12; k++) await verify(new Date(NOW.getTime() + k * 45_000));
+    expect(alarms).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import type { Clock } from '../../clock';
+import type { Database, Executor } from '../../db/client';
+import { retryOnConflict } from '../../db/transaction-retry';
+import { appendAudit, type AuditActor } from '../audit/audit.repository';
+import type { OutboxPort } from '../outbox/outbox.types';
+import { checkForRaid } from '../raid/raid.service';
+import type { RaidReason } from '../raid/raid-rules';
+import { recentRaidAlarms } from '../raid/raid.repository';
+import type { OwnerSettings } from '../settings';
+import { combineGates, decideAgeGate, decideLockdownGate, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
+import { countHeldMembers, listHeldMembers, releaseHeldMembers, setMemberGate } from './admission.repository';
+import { readLockdown, writeLockdown } from './lockdown.repository';
+
+/**
+ * What happens after a verification is recorded and before anyone gets roles: the raid
+ * check, then the admission rules (lockdown, account age) that may leave the newcomer
+ * with Limited Access or hold them for staff review. Also the lockdown switch and the
+ * release of held members.
+ */
+export function createAdmissionService(deps: {
+  database: Database;
+  clock: Clock;
+  settings: { snapshot(): OwnerSettings };
+  outbox: OutboxPort;
+  nudgeOutbox?: () => void;
+  onRaidAlarm?: (reasons: RaidReason[]) => void;
+}) {
+  async function release(tx: Executor, actor: AuditActor, now: Date, discordIds?: string[]): Promise<string[]> {
+    const released = await releaseHeldMembers(tx, now, discordIds);
+    if (released.length > 0) {
+      const logLine = deps.outbox.enqueueQuery(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        text: `🔓 ${actor.name ?? 'Staff'} released ${released.length} member${released.length === 1 ? '' : 's'} held for review: they can complete verification now.`,
+      });
+      await appendAudit(tx, { actor, action: 'admission.released', targetType: 'server', details: { count: released.length, discordIds: released } }, now, [logLine]);
+    }
+    return released;
+  }
+
+  return {
+    /** Inside the verification's transaction, once its member and attempt are written. */
+    async admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<Gate | null> {
+      const settings = deps.settings.snapshot();
+      await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings });
+      const lockdown = await readLockdown(tx);
+      const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
+      await setMemberGate(tx, input.member.id, gate);
+      if (gate) {
+        const what = gate.action === 'review' ? 'held for staff review' : 'given Limited Access';
+        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId: input.member.discordId, text: `⏸️ <@${input.member.discordId}> was ${what}: ${gate.reason}.` });
+      }
+      return gate;
+    },
+
+    async status(): Promise<{ lockdown: LockdownState; held: number; heldMembers: Awaited<ReturnType<typeof listHeldMembers>>; alarms: Awaited<ReturnType<typeof recentRaidAlarms>> }> {
+      const { db } = deps.database;
+      const [lockdown, held, heldMembers, alarms] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5)];
+      return { lockdown, held, heldMembers, alarms };
+    },
+
+    /**
+     * Switches the lockdown on or off. Switching off can release every member held for
+     * review at once (`release`) or keep them held for one-by-one decisions.
+     */
+    async setLockdown(actor: AuditActor, input: { on: boolean; reason?: string | null; release?: boolean }): Promise<{ lockdown: LockdownState; changed: boolean; released: number }> {
+      const now = deps.clock.now();
+      const result = await retryOnConflict(() =>
+        deps.database.db.transaction(async (tx) => {
+          const before = await readLockdown(tx, true);
+          const lockdown: LockdownState = input.on ? { on: true, reason: input.reason ?? null, since: before.on && before.since ? before.since : now.toISOString(), by: actor.name ?? null } : LOCKDOWN_OFF;
+          const changed = before.on !== lockdown.on || before.reason !== lockdown.reason;
+          await writeLockdown(tx, lockdown, now);
+          const text = input.on
+            ? `🔒 ${actor.name ?? 'Staff'} switched lockdown on${input.reason ? ` (${input.reason})` : ''}: new verifications are limited or held until it ends.`
+            : `🔓 ${actor.name ?? 'Staff'} switched lockdown off${input.release ? '' : '; members held for review stay held'}.`;
+          const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text });
+          await appendAudit(tx, { actor, action: input.on ? 'lockdown.on' : 'lockdown.off', targetType: 'server', details: { reason: input.reason ?? null, wasOn: before.on, release: input.on ? undefined : input.release === true } }, now, [logLine]);
+          const released = !input.on && input.release ? await release(tx, actor, now) : [];
+          return { lockdown, changed, released: released.length };
+        }),
+      );
+      deps.nudgeOutbox?.();
+      return result;
+    },
+
+    /** Releases held members (all, or the given Discord ids); they complete verification with the button. */
+    async releaseHeld(actor: AuditActor, discordIds?: string[]): Promise<string[]> {
+      const now = deps.clock.now();
+      const released = await retryOnConflict(() => deps.database.db.transaction((tx) => release(tx, actor, now, discordIds)));
+      deps.nudgeOutbox?.();
+      return released;
+    },
+  };
+}
+
+export type AdmissionService = ReturnType<typeof createAdmissionService>;

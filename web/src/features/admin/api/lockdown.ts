@@ -1,0 +1,37 @@
+import useSWR from 'swr';
+import { apiRequest, fetcher } from '@/lib/api';
+
+export interface RaidAlarm {
+  id: number;
+  raisedAt: string;
+  windowMinutes: number;
+  verifications: number;
+  baseline: number;
+  youngPercent: number;
+  sharedPercent: number;
+  reasons: ('rate' | 'young_accounts' | 'shared_evidence')[];
+  lockdownStarted: boolean;
+}
+
+/** GET /api/admin/lockdown */
+export interface LockdownStatus {
+  lockdown: { on: boolean; reason: string | null; since: string | null; by: string | null };
+  held: number;
+  heldMembers: { discordId: string; username: string; gateReason: string | null; verifiedAt: string }[];
+  alarms: RaidAlarm[];
+}
+
+export const lockdownKey = '/api/admin/lockdown';
+
+/** Polled every 30 s while the dashboard is open, so an alarm shows without a reload. */
+export function useLockdown() {
+  return useSWR<LockdownStatus>(lockdownKey, (path: string) => fetcher<LockdownStatus>(path), { refreshInterval: 30_000, revalidateOnMount: true });
+}
+
+export function setLockdown(body: { on: boolean; reason?: string | null; release?: boolean }) {
+  return apiRequest<{ success: true; released: number }>('POST', lockdownKey, body);
+}
+
+export function releaseHeld() {
+  return apiRequest<{ success: true; released: number }>('POST', `${lockdownKey}/release`, {});
+}

@@ -1,0 +1,109 @@
+import type { OwnerSettings, SettingKey } from '../api/settings';
+
+/** How the Settings page shows one setting. */
+export type SettingField =
+  | { key: SettingKey; label: string; kind: 'number'; min: number; max: number; unit?: string; hint?: string }
+  | { key: SettingKey; label: string; kind: 'choice'; options: readonly { value: string; label: string }[]; hint?: string }
+  | { key: SettingKey; label: string; kind: 'toggle'; hint?: string }
+  | { key: SettingKey; label: string; kind: 'text'; hint?: string };
+
+export interface SettingGroup {
+  title: string;
+  description: string;
+  fields: SettingField[];
+}
+
+const LIMITED_OR_REVIEW = [
+  { value: 'limited', label: 'Limited Access' },
+  { value: 'review', label: 'Wait for staff review' },
+] as const;
+
+export const SETTING_GROUPS: SettingGroup[] = [
+  {
+    title: 'Verification policy',
+    description: 'What happens to visitors and the data they leave.',
+    fields: [
+      { key: 'retentionDays', label: 'Retention (days)', kind: 'number', min: 1, max: 3650, unit: 'days', hint: 'Visitor data older than this is deleted by the hourly purge.' },
+      {
+        key: 'vpnCheckFailure',
+        label: 'When the VPN check fails',
+        kind: 'choice',
+        options: [
+          { value: 'allow', label: 'Allow (flag for staff)' },
+          { value: 'limited', label: 'Limited Access' },
+          { value: 'deny', label: 'Deny' },
+        ],
+      },
+      {
+        key: 'certainAltAction',
+        label: 'Certain alt at the button',
+        kind: 'choice',
+        options: [
+          { value: 'none', label: 'Deny only' },
+          { value: 'kick', label: 'Deny and kick' },
+          { value: 'ban', label: 'Deny and ban' },
+        ],
+      },
+    ],
+  },
+  {
+    title: 'Account-age gate',
+    description: 'Discord accounts younger than the minimum do not get full access at once.',
+    fields: [
+      { key: 'accountAgeMinDays', label: 'Minimum account age (days)', kind: 'number', min: 0, max: 3650, hint: '0 turns the gate off.' },
+      { key: 'accountAgeAction', label: 'Younger accounts get', kind: 'choice', options: LIMITED_OR_REVIEW },
+    ],
+  },
+  {
+    title: 'Raid alarm and lockdown',
+    description: 'The alarm compares the last minutes of verifications with the previous day.',
+    fields: [
+      { key: 'raidWindowMinutes', label: 'Window (minutes)', kind: 'number', min: 1, max: 1440 },
+      { key: 'raidMinVerifications', label: 'Minimum verifications in the window', kind: 'number', min: 2, max: 100000 },
+      { key: 'raidRateFactor', label: 'Rate against the usual (×)', kind: 'number', min: 2, max: 1000, hint: 'The window against the average window of the previous 24 hours.' },
+      { key: 'raidYoungAccountDays', label: 'Young account: younger than (days)', kind: 'number', min: 1, max: 365 },
+      { key: 'raidYoungAccountPercent', label: 'Young accounts share (%)', kind: 'number', min: 1, max: 100 },
+      { key: 'raidSharedEvidencePercent', label: 'Shared device or address share (%)', kind: 'number', min: 1, max: 100 },
+      { key: 'autoLockdown', label: 'Switch lockdown on automatically when the alarm is raised', kind: 'toggle' },
+      { key: 'lockdownAction', label: 'During lockdown new verifications get', kind: 'choice', options: LIMITED_OR_REVIEW },
+    ],
+  },
+  {
+    title: 'Discord roles and channels',
+    description: 'Names (or ids) as they are in your server; they are checked when you save.',
+    fields: [
+      { key: 'verifiedRole', label: 'Verified role', kind: 'text' },
+      { key: 'limitedRole', label: 'Limited Access role', kind: 'text' },
+      { key: 'unverifiedRole', label: 'Unverified role', kind: 'text' },
+      { key: 'staffRole', label: 'Staff role', kind: 'text' },
+      { key: 'verificationChannel', label: 'Verification channel', kind: 'text' },
+      { key: 'logsChannel', label: 'Logs channel', kind: 'text' },
+    ],
+  },
+];
+
+export type Draft = Record<SettingKey, string | boolean>;
+
+export function draftOf(settings: OwnerSettings): Draft {
+  return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value)])) as Draft;
+}
+
+/** The fields whose draft differs from what applies now, typed for the request. */
+export function changedFields(draft: Draft, settings: OwnerSettings): Partial<OwnerSettings> {
+  const change: Record<string, unknown> = {};
+  for (const group of SETTING_GROUPS) {
+    for (const field of group.fields) {
+      const value = draft[field.key];
+      // numbers are sent as typed (the server names a value that is not a whole number)
+      const typed = field.kind === 'number' ? (String(value).trim() === '' ? value : Number(value)) : field.kind === 'text' ? String(value).trim() : value;
+      if (typed !== settings[field.key]) change[field.key] = typed;
+    }
+  }
+  return change as Partial<OwnerSettings>;
+}
+
+export function displayValue(field: SettingField, value: OwnerSettings[SettingKey]): string {
+  if (field.kind === 'toggle') return value ? 'on' : 'off';
+  if (field.kind === 'choice') return field.options.find((o) => o.value === value)?.label ?? String(value);
+  return String(value);
+}
