@@ -1,4 +1,4 @@
-import { snowflakeDate } from '../../discord/oauth-client';
+import { snowflakeDate } from '../../shared/discord-snowflake';
 
 /**
  * The admission rules that can stop a completed verification short of full access:
