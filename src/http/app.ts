@@ -16,8 +16,8 @@ export interface AppDeps {
   sessionKeys: string[];
   /** Secure cookies (served over https) */
   secureCookies: boolean;
-  /** Express `trust proxy`: decides which address is the client's */
-  trustProxy: boolean | number | string;
+  /** Express `trust proxy` (TRUST_PROXY, validated in env.ts): false, a hop count or trusted proxy addresses */
+  trustProxy: false | number | string;
   publicConfig: () => PublicConfig;
   /** feature routers mounted under /api (visitor flow, staff, admin …) */
   apiRouters?: Router[];
@@ -27,14 +27,6 @@ export interface AppDeps {
   allowedOrigins?: string[];
   /** folder of the built web app; omitted in API-only tests */
   webDist?: string;
-}
-
-/** `TRUST_PROXY`: false, true, a hop count, or a list of trusted addresses/subnets. */
-export function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'false' || value === '') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
 }
 
 export function createApp(deps: AppDeps): Express {

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
 import type { Logger } from '../logger';
-import { createApp, parseTrustProxy } from './app';
+import { createApp } from './app';
 import type { PublicConfig } from './routes/config.router';
 
 /** Everything a request handler may need, built once at boot (or per test). */
@@ -47,7 +47,7 @@ export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
     database: ctx.database,
     sessionKeys: ctx.secrets.sessionKeys,
     secureCookies: (ctx.env.PUBLIC_URL ?? '').startsWith('https://'),
-    trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
+    trustProxy: ctx.env.TRUST_PROXY,
     publicConfig: () => publicConfigOf(ctx),
     apiRouters: routers.api,
     rootRouters: routers.root,
