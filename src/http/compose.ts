@@ -53,5 +53,6 @@ export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
     rootRouters: routers.root,
     allowedOrigins: ctx.allowedOrigins,
     webDist: ctx.webDist,
+    imageOrigins: ctx.sandboxDiscordUrl ? [new URL(ctx.sandboxDiscordUrl).origin] : [],
   });
 }
