@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import request from 'supertest';
@@ -101,8 +102,16 @@ describeEngines('attack run regressions', (getDatabase) => {
 
     it('still reads a body that really is gzip', async () => {
       const body = zlib.gzipSync(Buffer.from(JSON.stringify({ username: 'nobody', password: 'wrong-password' })));
-      const res = await request(handle.url).post('/api/staff/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send(body);
-      expect(res.status).toBe(401);
+      // node:http, because supertest would serialise a Buffer body as JSON under this Content-Type
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(`${handle.url}/api/staff/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(status).toBe(401);
     });
   });
 
@@ -137,8 +146,10 @@ describeEngines('attack run regressions', (getDatabase) => {
       for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"]) {
         expect(csp).toContain(directive);
       }
-      expect(csp).not.toContain('unsafe-inline');
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
+      expect(scriptSrc).toBe("'self'");
       expect(csp).not.toContain('unsafe-eval');
+      expect(csp).not.toMatch(/script-src-(elem|attr)/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     });
   });

@@ -10,7 +10,7 @@ export interface SecurityHeaderOptions {
 /**
  * The Content-Security-Policy for everything the product serves (the web app, the API,
  * error pages). The built web app is one module script and one stylesheet from our own
- * origin, so nothing inline is allowed: an injected `<script>` or `onclick=` does not run.
+ * origin, so no inline script is allowed: an injected `<script>` or `onclick=` does not run.
  * - images: our own, data: URIs, and any https origin (Discord's avatar CDN, avatar URLs
  *   staff type into Manual Entry);
  * - form-action 'self': every form posts to our own API (the OAuth hop to Discord is a
@@ -23,6 +23,9 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
+    // the dialogs' scroll lock (Radix via react-remove-scroll) injects a small <style>
+    // element with computed widths; style elements may be inline, style attributes may not
+    "style-src-elem 'self' 'unsafe-inline'",
     `img-src ${images.join(' ')}`,
     "font-src 'self'",
     "connect-src 'self'",
