@@ -111,6 +111,7 @@ onPostgres('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
       DISCORD_GUILD_ID: emulator.guild.id,
       DISCORD_API_URL: emulator.apiBase,
+      PUBLIC_URL: 'http://127.0.0.1',
     });
     const workerPids = () => product.logs().filter((l) => l.msg === 'Gatekeeper is running').map((l) => Number(l.pid));
     try {

@@ -20,14 +20,40 @@ describe('parseEnv', () => {
     ['WEB_CONCURRENCY', { WEB_CONCURRENCY: 'many' }],
     ['DISCORD_CLIENT_ID', { DISCORD_BOT_TOKEN: 'token' }],
     ['DISCORD_GUILD_ID', { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's' }],
+    ['PUBLIC_URL', { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'loopback, 10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'my-proxy' }],
+    ['TRUST_PROXY', { PUBLIC_URL: 'https://verify.example.com' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
   ])('names %s when it is invalid', (name, source) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(new RegExp(`^Invalid environment variable ${name}: `));
   });
 
   it('leaves sandbox mode when Discord is configured', () => {
-    const env = parseEnv({ DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' });
+    const env = parseEnv({ DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679', PUBLIC_URL: 'http://gk.example.com' });
     expect(env.sandbox).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as false, a hop count or a list of proxy addresses, and says what to use instead of true', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: 'loopback,  10.0.0.0/8,2001:db8::/32' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, 2001:db8::/32');
+    expect(() => parseEnv({ TRUST_PROXY: 'true' })).toThrow(/hop count .* loopback/);
+  });
+
+  it('refuses PUBLIC_URL=https with TRUST_PROXY=false unless ALLOW_INSECURE_PROXY_SETUP, naming both settings', () => {
+    expect(() => parseEnv({ PUBLIC_URL: 'https://verify.example.com' })).toThrow(/PUBLIC_URL.*TRUST_PROXY=false.*ALLOW_INSECURE_PROXY_SETUP/);
+    expect(parseEnv({ PUBLIC_URL: 'https://verify.example.com', TRUST_PROXY: 'loopback' }).PUBLIC_URL).toBe('https://verify.example.com');
+    expect(parseEnv({ PUBLIC_URL: 'https://verify.example.com', ALLOW_INSECURE_PROXY_SETUP: 'true' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('requires PUBLIC_URL outside sandbox mode with a one-line message', () => {
+    const discord = { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' };
+    expect(() => parseEnv(discord)).toThrow(/^Invalid environment variable PUBLIC_URL: required outside sandbox mode[^\n]*$/);
+    expect(parseEnv({}).PUBLIC_URL).toBeUndefined();
   });
 
   it('reads WEB_CONCURRENCY as a process count or auto, 1 by default', () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
@@ -21,6 +22,57 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
 export const SERVICE_ROLES = ['web', 'bot', 'jobs'] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
+/** Names Express's `trust proxy` understands for whole address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: which proxies in front of the product may say who the client is.
+ * `false` (the socket's peer is the client), a hop count (`1`: one proxy such as a cloud
+ * load balancer), or a list of trusted proxy addresses/subnets (`loopback, 10.0.0.0/8`).
+ * The client is then the right-most address in X-Forwarded-For that is not trusted.
+ * `true` is refused: it believes the left-most X-Forwarded-For entry, which the client
+ * writes itself, so anyone could pick their own address and escape every per-address limit.
+ */
+const trustProxy = z
+  .string()
+  .transform((value, ctx): false | number | string => {
+    const v = value.trim().toLowerCase();
+    if (v === 'false' || v === '0') return false;
+    if (v === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "'true' would believe a client-written X-Forwarded-For; use a hop count (e.g. 1 behind one load balancer) or the proxies' addresses (e.g. loopback, or loopback, 10.0.0.0/8)",
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops > 10) {
+        ctx.addIssue({ code: 'custom', message: 'a hop count must be 0 to 10' });
+        return z.NEVER;
+      }
+      return hops;
+    }
+    const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
+    const bad = entries.find((e) => !isProxyAddress(e));
+    if (entries.length === 0 || bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a list of proxy addresses/subnets (loopback, linklocal, uniquelocal, 10.0.0.0/8 …)${bad ? `; '${bad}' is none of these` : ''}` });
+      return z.NEVER;
+    }
+    return entries.join(', ');
+  });
+
 const postgresUrl = z
   .string()
   .refine((s) => /^postgres(ql)?:\/\//.test(s), 'must be a postgres:// or postgresql:// URL');
@@ -42,7 +94,11 @@ export const envSchema = z.object({
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   IP_HASH_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  TRUST_PROXY: z.string().default('false'),
+  TRUST_PROXY: trustProxy.default(false),
+  /** lets PUBLIC_URL=https://… start with TRUST_PROXY=false (e.g. TLS terminated by something that sends no X-Forwarded-Proto) */
+  ALLOW_INSECURE_PROXY_SETUP: bool.default(false),
+  /** bearer token for GET /metrics; without it /metrics answers loopback callers only */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
   DISCORD_CLIENT_ID: z.string().regex(/^\d{15,21}$/, 'must be a Discord snowflake').optional(),
   DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
@@ -107,6 +163,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_GUILD_ID'] as const) {
       if (!env[name]) throw new EnvError(`Invalid environment variable ${name}: required when DISCORD_BOT_TOKEN is set`);
     }
+  }
+  if (!sandbox && !env.PUBLIC_URL) {
+    // without it the OAuth redirect would be built from the request's Host header, which the client writes
+    throw new EnvError('Invalid environment variable PUBLIC_URL: required outside sandbox mode (the URL visitors use, e.g. https://verify.example.com)');
+  }
+  if (env.PUBLIC_URL?.startsWith('https://') && env.TRUST_PROXY === false && !env.ALLOW_INSECURE_PROXY_SETUP) {
+    // behind a TLS proxy the product sees plain http: Secure cookies are never set and
+    // same-origin checks fail, so setup, login and verification would all fail silently
+    throw new EnvError(
+      'Invalid environment variable TRUST_PROXY: PUBLIC_URL is https:// but TRUST_PROXY=false, so the TLS proxy in front is not believed; set TRUST_PROXY to the proxy (loopback, a hop count, or its subnet), or ALLOW_INSECURE_PROXY_SETUP=true if that is really intended',
+    );
   }
   return { ...env, sandbox, dataDir: path.resolve(env.DATA_DIR) };
 }

@@ -191,7 +191,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     metricsRouter(metrics, async () => {
       const depth = await outbox.depth(database.db);
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
-    }),
+    }, env.METRICS_TOKEN),
   ];
   return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
 }

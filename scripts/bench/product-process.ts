@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
@@ -114,6 +115,18 @@ function processTree(rootPid: number): number[] {
   return tree;
 }
 
+/** A port free right now, so PUBLIC_URL can name the port before the product listens on it. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 const READY = /Gatekeeper is running at (\S+)/;
 
 export async function startProduct(options: StartProductOptions): Promise<ProductProcess> {
@@ -125,12 +138,16 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
   if (entry === 'tsx') args.push('--import', 'tsx', path.join(root, 'src/index.ts'));
   else args.push(path.join(root, 'dist/src/index.js'));
 
+  // outside sandbox mode the product needs PUBLIC_URL, so the port is chosen here
+  const external = Boolean(options.env?.DISCORD_BOT_TOKEN) && !options.env?.PUBLIC_URL;
+  const port = options.port ?? (external ? await freePort() : 0);
   const env: Record<string, string> = {
+    ...(external ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
-    PORT: String(options.port ?? 0),
+    PORT: String(port),
     SANDBOX_DISCORD_PORT: '0',
     LOG_LEVEL: 'warn',
     DATA_DIR: options.store.dataDir,

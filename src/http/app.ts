@@ -2,9 +2,11 @@ import express, { type Express, type Router } from 'express';
 import cookieSession from 'cookie-session';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
+import { rejectControlCharacters } from './middleware/control-characters';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { requestLog } from './middleware/request-log';
 import { requireSameOrigin } from './middleware/same-origin';
+import { securityHeaders } from './middleware/security-headers';
 import { configRouter, type PublicConfig } from './routes/config.router';
 import { healthRouter } from './routes/health.router';
 import { spaRouter } from './spa';
@@ -16,8 +18,8 @@ export interface AppDeps {
   sessionKeys: string[];
   /** Secure cookies (served over https) */
   secureCookies: boolean;
-  /** Express `trust proxy`: decides which address is the client's */
-  trustProxy: boolean | number | string;
+  /** Express `trust proxy` (TRUST_PROXY, validated in env.ts): false, a hop count or trusted proxy addresses */
+  trustProxy: false | number | string;
   publicConfig: () => PublicConfig;
   /** feature routers mounted under /api (visitor flow, staff, admin …) */
   apiRouters?: Router[];
@@ -27,14 +29,8 @@ export interface AppDeps {
   allowedOrigins?: string[];
   /** folder of the built web app; omitted in API-only tests */
   webDist?: string;
-}
-
-/** `TRUST_PROXY`: false, true, a hop count, or a list of trusted addresses/subnets. */
-export function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'false' || value === '') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
+  /** origins besides https: that images may come from (the sandbox's Discord emulator) */
+  imageOrigins?: string[];
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -43,14 +39,9 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy);
   app.set('etag', false);
 
+  app.use(securityHeaders({ https: deps.secureCookies, imageOrigins: deps.imageOrigins }));
   app.use(healthRouter(deps.database));
   app.use(requestLog(deps.logger));
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('X-Frame-Options', 'DENY');
-    next();
-  });
   app.use(
     cookieSession({
       name: 'gk_session',
@@ -62,6 +53,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // path and query string here (every route, the OAuth callback included); bodies once parsed below
+  app.use(rejectControlCharacters);
+
   const api = express.Router();
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -69,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(requireSameOrigin(() => deps.allowedOrigins ?? []));
   api.use(express.json({ limit: '64kb', strict: true, type: () => true }));
+  api.use(rejectControlCharacters);
   api.use(configRouter(deps.publicConfig));
   for (const router of deps.apiRouters ?? []) api.use(router);
   api.use(apiNotFound);

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
 import type { Logger } from '../logger';
-import { createApp, parseTrustProxy } from './app';
+import { createApp } from './app';
 import type { PublicConfig } from './routes/config.router';
 import { settingsFor } from '../modules/settings';
 
@@ -49,11 +49,12 @@ export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
     database: ctx.database,
     sessionKeys: ctx.secrets.sessionKeys,
     secureCookies: (ctx.env.PUBLIC_URL ?? '').startsWith('https://'),
-    trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
+    trustProxy: ctx.env.TRUST_PROXY,
     publicConfig: () => publicConfigOf(ctx),
     apiRouters: routers.api,
     rootRouters: routers.root,
     allowedOrigins: ctx.allowedOrigins,
     webDist: ctx.webDist,
+    imageOrigins: ctx.sandboxDiscordUrl ? [new URL(ctx.sandboxDiscordUrl).origin] : [],
   });
 }

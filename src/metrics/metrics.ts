@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { metricsAccess } from './metrics-access';
 
 /** Prometheus metrics (DESIGN.md §12), one registry per server so tests stay isolated. */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
@@ -22,10 +23,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** GET /metrics in the Prometheus text format; `refresh` updates gauges read from the database. */
-export function metricsRouter(metrics: Metrics, refresh?: () => Promise<void>): Router {
+/**
+ * GET /metrics in the Prometheus text format; `refresh` updates gauges read from the
+ * database. `token` (METRICS_TOKEN) opens it to bearer-token callers; without one it answers loopback only.
+ */
+export function metricsRouter(metrics: Metrics, refresh?: () => Promise<void>, token?: string): Router {
   const router = express.Router();
-  router.get('/metrics', async (_req, res) => {
+  router.get('/metrics', metricsAccess(token), async (_req, res) => {
     try {
       await refresh?.();
     } catch {

@@ -49,7 +49,7 @@ export interface StaffTestAppOptions {
 
 export function createStaffTestApp(database: Database, options: StaffTestAppOptions = {}) {
   // TRUST_PROXY lets a test pick its client address with X-Forwarded-For
-  const { ctx, clock } = createTestContext(database, { TRUST_PROXY: 'true', ...options.env });
+  const { ctx, clock } = createTestContext(database, { TRUST_PROXY: 'loopback', ...options.env });
   const discordUsers = createFakeDiscordUsers();
   const deps: StaffRouterDeps = {
     ctx,

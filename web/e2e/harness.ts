@@ -46,6 +46,8 @@ export interface E2E {
 export function useE2E(env: Record<string, string> = {}): () => E2E {
   let current: E2E | undefined;
   const contexts: BrowserContext[] = [];
+  // what Chromium refused under the Content-Security-Policy: the suite fails on any
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -73,6 +75,9 @@ export function useE2E(env: Record<string, string> = {}): () => E2E {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
         context.setDefaultTimeout(STEP_TIMEOUT_MS);
         context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+        context.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+        });
         contexts.push(context);
         return context;
       },
@@ -86,6 +91,7 @@ export function useE2E(env: Record<string, string> = {}): () => E2E {
     await current?.handle.stop();
     await current?.database.close();
     current = undefined;
+    expect(cspViolations).toEqual([]);
   }, 30_000);
 
   return () => {

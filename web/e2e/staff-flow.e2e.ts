@@ -27,7 +27,7 @@ function acceptNextDialog(page: Page): Promise<string> {
 }
 
 describe('staff flow (Chromium, sandbox mode)', () => {
-  const e2e = useE2E({ TRUST_PROXY: 'true' });
+  const e2e = useE2E({ TRUST_PROXY: 'loopback' });
   const people = { member: '', main: '', alt: '', manual: '' };
   let context: BrowserContext;
   let page: Page;

@@ -12,7 +12,7 @@ import { agreeToRules, authorizePageUrl, completeInDiscord, consentAndStart, emu
 jest.setTimeout(60_000);
 
 describe('visitor flow (Chromium, sandbox mode)', () => {
-  const e2e = useE2E({ TRUST_PROXY: 'true' });
+  const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
   /** A residential, clean address of the proxycheck emulator (192.0.2.0/24 → not a proxy, US). */
   const visitorContext = (ip: string) => e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US' });

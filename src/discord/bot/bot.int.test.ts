@@ -131,6 +131,7 @@ describe('a process whose bot token is rejected', () => {
         DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
         DISCORD_GUILD_ID: emulator.guild.id,
         DISCORD_API_URL: emulator.apiBase,
+        PUBLIC_URL: 'http://127.0.0.1',
       }),
       { logger: silentLogger, database, setupCode: createMemorySetupCodeStore('X'), bcryptCost: 4 },
     );

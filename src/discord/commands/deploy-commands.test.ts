@@ -24,6 +24,7 @@ describe('deployCommands (npm run deploy-commands)', () => {
       DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
       DISCORD_GUILD_ID: emulator.guild.id,
       DISCORD_API_URL: emulator.apiBase,
+      PUBLIC_URL: 'http://127.0.0.1',
     });
     const lines: string[] = [];
     expect(await deployCommands(env, (line) => lines.push(line))).toBe(COMMANDS.length);
@@ -41,6 +42,7 @@ describe('deployCommands (npm run deploy-commands)', () => {
       DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
       DISCORD_GUILD_ID: emulator.guild.id,
       DISCORD_API_URL: emulator.apiBase,
+      PUBLIC_URL: 'http://127.0.0.1',
     });
     await expect(deployCommands(env, () => undefined)).rejects.toThrow();
   });

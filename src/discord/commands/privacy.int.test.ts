@@ -17,7 +17,7 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
   beforeAll(async () => {
     await resetDatabase(getDatabase());
     // TRUST_PROXY: each scenario signs in from its own address, so scenarios never link to each other
-    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'true' }));
+    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'loopback' }));
     kit = slashCommandKit(handle);
   });
   afterAll(async () => handle?.stop());

@@ -12,7 +12,7 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
   beforeAll(async () => {
     await resetDatabase(getDatabase());
     // TRUST_PROXY: each visitor picks the address it signs in from
-    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'true' }));
+    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'loopback' }));
     kit = slashCommandKit(handle);
   });
   afterAll(async () => handle?.stop());

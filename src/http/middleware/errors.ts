@@ -6,6 +6,10 @@ import { isAppError, NotFound } from '../../errors';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  /** set by http-errors on client errors */
+  expose?: boolean;
+  /** zlib's code when a body said it was compressed and was not */
+  code?: string;
 }
 
 /** Unknown /api routes answer JSON, never the SPA. */
@@ -29,7 +33,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(413).json({ error: 'Request body too large', code: 'too_large' });
       return;
     }
-    if (parserError?.type && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    if (parserError?.type === 'encoding.unsupported') {
+      res.status(415).json({ error: 'Unsupported Content-Encoding: send the body uncompressed, or gzip, deflate or br', code: 'unsupported_encoding' });
+      return;
+    }
+    if (typeof parserError?.code === 'string' && parserError.code.startsWith('Z_') && parserError.status === 400) {
+      // Content-Encoding: gzip/deflate/br over a body that is not: the client's mistake, not ours
+      res.status(400).json({ error: 'The body is not encoded as its Content-Encoding says', code: 'bad_encoding' });
+      return;
+    }
+    if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 && (parserError.type || parserError.expose)) {
       res.status(parserError.status).json({ error: 'Malformed request body', code: 'bad_body' });
       return;
     }

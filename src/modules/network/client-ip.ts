@@ -2,7 +2,11 @@ import { normalizeIp } from './ip-address';
 
 /** The parts of a request (Express or node:http) that carry the peer address. */
 export interface ClientAddressSource {
-  /** Express's req.ip: already resolved through X-Forwarded-For per the app's 'trust proxy' (TRUST_PROXY) */
+  /**
+   * Express's req.ip: already resolved through X-Forwarded-For per the app's 'trust proxy'
+   * (TRUST_PROXY: a hop count or trusted proxy addresses), i.e. the right-most address
+   * in the chain that is not a trusted proxy; the entries a client writes itself are ignored
+   */
   ip?: string | undefined;
   socket?: { remoteAddress?: string | undefined } | undefined;
 }

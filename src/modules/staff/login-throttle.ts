@@ -4,17 +4,27 @@ import type { Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema';
 
 /**
- * Login throttling that an attacker cannot turn into a lock-out (DESIGN.md §5).
+ * Login throttling that an attacker cannot turn into a lock-out.
  *
  * Three buckets count attempts (an attempt is counted before the password is checked,
- * so parallel requests cannot slip past the limit):
- * - pair    (username, client address): hard and small — guessing one account from one place;
+ * so parallel requests cannot slip past a limit):
+ * - pair    (username, client address): the only bucket that refuses. Small and hard:
+ *   guessing one account from one place. Exactly `pair.limit` passwords are checked per
+ *   window however many attempts race, then 429 until the block ends.
  * - client  (address): spraying many usernames from one place;
- * - account (username, from anywhere): a distributed attack on one account. This one is
- *   soft: it never blocks a client that logged in to this account successfully before
- *   (a "known client"), so the owner still gets in from its usual address while the
- *   account is under attack from elsewhere. Known clients skip the client bucket too,
- *   but never their own pair bucket.
+ * - account (username, from anywhere): a distributed attack on one account.
+ *
+ * The two shared buckets never refuse, because anything a stranger can fill would lock
+ * out someone else: the account's owner (an attack from many addresses) or everyone behind
+ * one shared address (a flood of made-up usernames from a school or office network).
+ * Following OWASP's advice to prefer slowing down over locking out, an attempt over a
+ * shared limit is still checked, but only after a fixed server-side delay (`slowDownMs`).
+ * The delay is the same for every attempt and does not grow with the attack, so the owner
+ * waits at most `slowDownMs` for a correct password, while each guess still costs the
+ * attacker a held request on top of the pair limit, which bounds guesses against one
+ * account to `pair.limit` per address per window. A client that signed in to the account
+ * before (a "known client", as OWASP's device-cookie scheme trusts a known device) skips
+ * the shared buckets entirely, but never its own pair bucket.
  *
  * Keys hold only keyed hashes: never an address, and never a typed username (people
  * type passwords into username fields).
@@ -27,20 +37,26 @@ export interface ThrottleRule {
   blockMs: number;
 }
 
+/** a shared bucket's rule: it never blocks, so it has no block length */
+export type SharedThrottleRule = Omit<ThrottleRule, 'blockMs'>;
+
 export interface LoginThrottlePolicy {
   pair: ThrottleRule;
-  client: ThrottleRule;
-  account: ThrottleRule;
+  client: SharedThrottleRule;
+  account: SharedThrottleRule;
   /** how long a successful login makes its client "known" for the account */
   knownClientMs: number;
+  /** the fixed wait before checking a password once a shared bucket (client, account) is over its limit */
+  slowDownMs: number;
 }
 
 const MINUTE = 60_000;
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
   pair: { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
-  client: { limit: 20, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
-  account: { limit: 50, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  client: { limit: 20, windowMs: 15 * MINUTE },
+  account: { limit: 50, windowMs: 15 * MINUTE },
   knownClientMs: 30 * 24 * 60 * MINUTE,
+  slowDownMs: 3_000,
 };
 
 export type ThrottleScope = 'pair' | 'client' | 'account';
@@ -61,8 +77,16 @@ export function loginThrottleKeys(hmacKey: Buffer, username: string, clientAddre
 }
 
 export type ThrottleDecision =
-  | { allowed: true; knownClient: boolean }
-  | { allowed: false; scope: ThrottleScope; retryAfterMs: number; /** this attempt started the block */ blockStarted: boolean };
+  | {
+      allowed: true;
+      knownClient: boolean;
+      /** wait this long before checking the password (a shared bucket is over its limit), else 0 */
+      delayMs: number;
+      /** the shared bucket over its limit, if any, and whether this attempt was the first over it */
+      slowedBy: ThrottleScope | null;
+      slowStarted: boolean;
+    }
+  | { allowed: false; scope: 'pair'; retryAfterMs: number; /** this attempt started the block */ blockStarted: boolean };
 
 const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
@@ -70,7 +94,7 @@ const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * Counts one attempt in one statement and returns the count with any block in force, so
  * parallel attempts each see a distinct count (the statement is atomic per key).
  */
-async function countAttempt(executor: Executor, key: string, rule: ThrottleRule, now: Date): Promise<{ attempts: number; blockedUntil: Date | null }> {
+async function countAttempt(executor: Executor, key: string, rule: SharedThrottleRule, now: Date): Promise<{ attempts: number; blockedUntil: Date | null }> {
   const windowStart = new Date(now.getTime() - rule.windowMs);
   const expired = sql`${loginThrottle.windowStartedAt} <= ${iso(windowStart)}`;
   const [row] = await executor
@@ -100,40 +124,46 @@ async function startBlock(executor: Executor, key: string, rule: ThrottleRule, n
 }
 
 /**
- * Decides whether a login attempt may check a password, and counts it. Call before
- * the (slow) password check; call recordLoginSuccess after a success.
+ * Decides whether a login attempt may check a password (and after what delay), and
+ * counts it. Call before the (slow) password check; call recordLoginSuccess after a success.
  */
 export async function takeLoginAttempt(executor: Executor, keys: LoginThrottleKeys, now: Date, policy: LoginThrottlePolicy): Promise<ThrottleDecision> {
   const rows = await executor
     .select()
     .from(loginThrottle)
-    .where(inArray(loginThrottle.key, [keys.pair, keys.client, keys.account, keys.known]));
+    .where(inArray(loginThrottle.key, [keys.pair, keys.known]));
   const byKey = new Map(rows.map((r) => [r.key, r]));
   // a known-client row keeps its expiry in blocked_until, so the retention purge keeps it until then
   const knownUntil = byKey.get(keys.known)?.blockedUntil;
   const knownClient = knownUntil != null && knownUntil > now;
-  const scopes: ThrottleScope[] = knownClient ? ['pair'] : ['pair', 'client', 'account'];
 
-  for (const scope of scopes) {
-    const blockedUntil = byKey.get(keys[scope])?.blockedUntil;
-    if (blockedUntil && blockedUntil > now) {
-      return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
+  const pairBlockedUntil = byKey.get(keys.pair)?.blockedUntil;
+  if (pairBlockedUntil && pairBlockedUntil > now) {
+    return { allowed: false, scope: 'pair', retryAfterMs: pairBlockedUntil.getTime() - now.getTime(), blockStarted: false };
+  }
+  const pair = await countAttempt(executor, keys.pair, policy.pair, now);
+  if (pair.blockedUntil && pair.blockedUntil > now) {
+    return { allowed: false, scope: 'pair', retryAfterMs: pair.blockedUntil.getTime() - now.getTime(), blockStarted: false };
+  }
+  if (pair.attempts > policy.pair.limit) {
+    // only the attempt that crossed the limit starts (and reports) the block
+    const blockStarted = pair.attempts === policy.pair.limit + 1;
+    if (blockStarted) await startBlock(executor, keys.pair, policy.pair, now);
+    return { allowed: false, scope: 'pair', retryAfterMs: policy.pair.blockMs, blockStarted };
+  }
+
+  let slowedBy: ThrottleScope | null = null;
+  let slowStarted = false;
+  if (!knownClient) {
+    for (const scope of ['client', 'account'] as const) {
+      const { attempts } = await countAttempt(executor, keys[scope], policy[scope], now);
+      if (attempts > policy[scope].limit && slowedBy === null) {
+        slowedBy = scope;
+        slowStarted = attempts === policy[scope].limit + 1;
+      }
     }
   }
-  for (const scope of scopes) {
-    const rule = policy[scope];
-    const { attempts, blockedUntil } = await countAttempt(executor, keys[scope], rule, now);
-    if (blockedUntil && blockedUntil > now) {
-      return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
-    }
-    if (attempts > rule.limit) {
-      // only the attempt that crossed the limit starts (and reports) the block
-      const blockStarted = attempts === rule.limit + 1;
-      if (blockStarted) await startBlock(executor, keys[scope], rule, now);
-      return { allowed: false, scope, retryAfterMs: rule.blockMs, blockStarted };
-    }
-  }
-  return { allowed: true, knownClient };
+  return { allowed: true, knownClient, delayMs: slowedBy ? policy.slowDownMs : 0, slowedBy, slowStarted };
 }
 
 /** A success clears the pair bucket, gives back the shared buckets' count, and remembers the client. */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { appendAudit } from '../audit/audit.repository';
@@ -34,6 +35,11 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
       }
       return { outcome: 'throttled', retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000), scope: decision.scope };
     }
+    if (decision.slowStarted && decision.slowedBy) {
+      await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.slowedBy } }, now);
+    }
+    // a shared limit is exceeded: the password is still checked, after a fixed wait (see login-throttle.ts)
+    if (decision.delayMs > 0) await sleep(decision.delayMs);
 
     const account = await findStaffCredentials(db, input.username);
     const valid = account ? await deps.hasher.verify(input.password, account.passwordHash) : await deps.hasher.burn(input.password);
