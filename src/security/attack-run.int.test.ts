@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createLogger } from '../logger';
 import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
-import { changedTables, fingerprintTables, listTables, OWNER, ownerCookie, startSecurityGatekeeper } from './security-kit';
+import { changedTables, fingerprintTables, listTables, OWNER, ownerCookie, startSecurityGatekeeper } from '../test-support/security-kit';
 
 /**
  * The cases an attack run against the whole product found, kept as regressions: control
