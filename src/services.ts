@@ -7,9 +7,12 @@ import { createGuildDirectory, type GuildDirectory } from './discord/guild-direc
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
+import type { Clock } from './clock';
+import type { Database } from './db/client';
 import { createRateLimiter } from './http/middleware/rate-limit';
 import { oauthRouter } from './http/routes/oauth.router';
-import { createStaffRouters } from './http/routes/staff-routes';
+import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
+import { createStaffSessionGuard } from './http/middleware/staff-session';
 import { visitorRouter } from './http/routes/visitor.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
@@ -17,7 +20,13 @@ import { hashIp, resolveClientIp } from './modules/network';
 import { createMemberPrivacyService } from './modules/members/member-privacy.service';
 import { createMembersService } from './modules/members/members.service';
 import { createSharedNetworkService } from './modules/members/shared-network.service';
+import { createOutboxAdminService } from './modules/outbox/outbox-admin.service';
 import { createOutboxRepository, type OutboxRepository } from './modules/outbox/outbox.repository';
+import { createAuditLogService } from './modules/audit/audit-log.service';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
+import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
+import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
+import { createStaffLoginService } from './modules/staff/staff-login.service';
 import type { SetupCodeStore } from './modules/staff/setup-code';
 import type { AltDetector } from './modules/verification/verification.service';
 import { createVerificationService, type VerificationService } from './modules/verification/verification.service';
@@ -127,6 +136,15 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     },
   };
 
+  const staffServices = createStaffServices({
+    database,
+    clock,
+    ipHashKey: ctx.secrets.ipHashKey,
+    outbox,
+    setupCode: options.setupCode,
+    bcryptCost: options.bcryptCost,
+    discordUsers: { fetchUser: (id) => directory.fetchUser(id) },
+  });
   const commandDeps = {
     database,
     clock,
@@ -135,8 +153,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     rest,
     directory,
     websiteUrl: options.websiteUrl,
-    members: createMembersService({ database, clock, outbox }),
-    sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
+    members: staffServices.members,
+    sharedNetworks: staffServices.sharedNetworks,
     privacy: createMemberPrivacyService({ database, clock, outbox, retentionDays: env.RETENTION_DAYS }),
   };
   const bot = createBot({
@@ -155,7 +173,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 
   const api: Router[] = [
     visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
-    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost }),
+    ...createStaffRouters(staffServices),
   ];
   const root: Router[] = [
     oauthRouter({
@@ -176,4 +194,35 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     }),
   ];
   return { metrics, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
+}
+
+/**
+ * The services behind the staff-facing routes and commands: one members service, one
+ * session guard, one outbox view for the whole process.
+ */
+export function createStaffServices(deps: {
+  database: Database;
+  clock: Clock;
+  /** keys the login throttle's hashes of usernames and addresses */
+  ipHashKey: Buffer;
+  outbox: OutboxRepository;
+  setupCode: SetupCodeStore;
+  discordUsers: DiscordUserLookup;
+  /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
+  bcryptCost?: number;
+  loginThrottle?: LoginThrottlePolicy;
+}): StaffServices {
+  const { database, clock, outbox } = deps;
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
+  return {
+    clock,
+    guard: createStaffSessionGuard({ database, clock }),
+    accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode }),
+    login: createStaffLoginService({ database, clock, hasher, throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE, hmacKey: deps.ipHashKey }),
+    members: createMembersService({ database, clock, outbox }),
+    sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
+    auditLog: createAuditLogService({ database }),
+    outboxAdmin: createOutboxAdminService({ database, clock, outbox }),
+    discordUsers: deps.discordUsers,
+  };
 }

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { buildAttempt, buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { markSharedNetwork } from '../../modules/alts';
-import type { StaffRoute } from './staff-route';
+import type { StaffRoute } from './staff-route-table';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM, type TeamRole } from './staff-test-kit';
 
 /**

@@ -11,7 +11,8 @@ import type { StaffAccount } from '../../modules/staff/staff.repository';
 import { createTestContext } from '../../test-support/context';
 import { buildApp } from '../compose';
 import type { DiscordUserLookup } from './discord-user.router';
-import { createStaffRouters, createStaffRoutes, type StaffRouterDeps } from './staff-routes';
+import { createStaffServices } from '../../services';
+import { createStaffRouters, createStaffRoutes } from './staff-routes';
 
 /** Test helpers for the staff routes: an app on a real database, seeded accounts, signed-in cookies. */
 
@@ -50,14 +51,11 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
   // TRUST_PROXY lets a test pick its client address with X-Forwarded-For
   const { ctx, clock } = createTestContext(database, { TRUST_PROXY: 'true', ...options.env });
   const discordUsers = createFakeDiscordUsers();
-  const deps: StaffRouterDeps = {
-    ctx,
-    discordUsers,
-    outbox: options.outbox ?? createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() }),
-    setupCode: options.setupCode ?? createMemorySetupCodeStore(TEST_SETUP_CODE),
-    bcryptCost: TEST_BCRYPT_COST,
-    loginThrottle: options.loginThrottle,
-  };
+  const repository = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
+  const setupCode = options.setupCode ?? createMemorySetupCodeStore(TEST_SETUP_CODE);
+  // a test's outbox (e.g. one that fails) takes the place of the queueing side only
+  const outbox = options.outbox ? { ...repository, ...options.outbox } : repository;
+  const deps = createStaffServices({ database, clock, ipHashKey: ctx.secrets.ipHashKey, outbox, setupCode, discordUsers, bcryptCost: TEST_BCRYPT_COST, loginThrottle: options.loginThrottle });
   const routers = createStaffRouters(deps);
   const app = buildApp(ctx, { api: [...(options.extraApi ?? []), ...routers], root: [] });
   return { app, ctx, clock, deps, discordUsers, routers, routes: createStaffRoutes(deps) };
