@@ -98,6 +98,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     outbox,
     alts,
     vpnFailurePolicy: env.VPN_CHECK_FAILURE,
+    certainAltAction: env.CERTAIN_ALT_ACTION,
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
   });
@@ -163,8 +164,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     logger,
     clock,
     rest,
-    outbox,
     directory,
+    verification,
     commands: createCommandHandlers(commandDeps),
     buttons: createCommandButtons(commandDeps),
     nudgeOutbox,

@@ -6,6 +6,7 @@ import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
+import { createCompleteButton, type CertainAltAction } from './complete-button';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -54,6 +55,8 @@ export function createVerificationService(deps: {
   outbox: OutboxPort;
   alts: AltDetector;
   vpnFailurePolicy: VpnFailurePolicy;
+  /** what the button does to an account that is a certain alt */
+  certainAltAction: CertainAltAction;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
   /** counts outcomes (metrics) */
@@ -131,6 +134,9 @@ export function createVerificationService(deps: {
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
+
+    /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
+    completeAtButton: createCompleteButton(deps),
   };
 }
 
