@@ -173,12 +173,11 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   });
 
   const api: Router[] = [
-    visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
+    visitorRouter({ verification, channel, limit: visitorLimit.middleware }),
     ...createStaffRouters(staffServices),
   ];
   const root: Router[] = [
     oauthRouter({
-      database,
       clock,
       logger,
       oauth,
