@@ -12,6 +12,7 @@ import { registerCommands } from './discord/commands/register-commands';
 import { createBotRest } from './discord/discord-rest';
 import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
 import { prepareSetupCode, type SetupCodeStore } from './modules/staff/setup-code';
+import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import type { Logger } from './logger';
@@ -93,7 +94,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       allowedOrigins: env.DEV_ALLOWED_ORIGINS,
     };
 
-    const staffExists = (await database.query<{ present: boolean }>('select exists (select 1 from staff) as present')).rows[0]?.present ?? false;
+    const staffExists = await anyStaffExists(database.db);
     const setupCode = options.setupCode ?? prepareSetupCode({ dataDir: env.dataDir, staffExists, logger, announce: options.announceSetupCode });
 
     // the site's public address is known once the web server listens; services read it lazily

@@ -7,9 +7,12 @@ import { createGuildDirectory, type GuildDirectory } from './discord/guild-direc
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
+import type { Clock } from './clock';
+import type { Database } from './db/client';
 import { createRateLimiter } from './http/middleware/rate-limit';
 import { oauthRouter } from './http/routes/oauth.router';
-import { createStaffRouters } from './http/routes/staff-routes';
+import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
+import { createStaffSessionGuard } from './http/middleware/staff-session';
 import { visitorRouter } from './http/routes/visitor.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
@@ -17,15 +20,22 @@ import { hashIp, resolveClientIp } from './modules/network';
 import { createMemberPrivacyService } from './modules/members/member-privacy.service';
 import { createMembersService } from './modules/members/members.service';
 import { createSharedNetworkService } from './modules/members/shared-network.service';
+import { createOutboxAdminService } from './modules/outbox/outbox-admin.service';
 import { createOutboxRepository, type OutboxRepository } from './modules/outbox/outbox.repository';
+import { createAuditLogService } from './modules/audit/audit-log.service';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
+import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
+import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
+import { createStaffLoginService } from './modules/staff/staff-login.service';
 import type { SetupCodeStore } from './modules/staff/setup-code';
-import type { AltDetector } from './modules/verification/verification.service';
+import { createAltDetector } from './modules/verification/alt-detector';
 import { createVerificationService, type VerificationService } from './modules/verification/verification.service';
 import { createOfflineSignals, defaultOfflineListPaths } from './modules/vpn/offline-lists';
 import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
-import { createGuildNamesCheck, settingsFor, type SettingsService } from './modules/settings';
-import { createAdmissionService } from './modules/admission/admission.service';
+import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
+import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
+import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
 
@@ -82,19 +92,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const nudgeOutbox = () => outboxWorker.nudge();
 
   const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
-  const alts: AltDetector = {
-    async detect(tx, { member, attempt }) {
-      const result = await altService.detectAlts(tx, { member, attempt });
-      for (const alt of result.alts) if (alt.change === 'created') metrics.altDetections.inc({ confidence: alt.confidence });
-      return result.alts.map((alt) => ({
-        discordId: alt.otherDiscordId,
-        username: alt.otherUsername,
-        confidence: alt.confidence,
-        detectionMethod: alt.detectionMethod,
-        memberIsAlt: alt.memberIs === 'alt',
-      }));
-    },
-  };
+  const alts = createAltDetector(altService, (confidence) => metrics.altDetections.inc({ confidence }));
   // raid alarm and admission rules (lockdown, account age), run inside each verification's transaction
   const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, onRaidAlarm: (reasons) => metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' }) });
   const verification = createVerificationService({
@@ -104,6 +102,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     outbox,
     alts,
     get vpnFailurePolicy() { return live().vpnCheckFailure; },
+    get certainAltAction() { return live().certainAltAction; },
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
@@ -143,6 +142,18 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     },
   };
 
+  const staffServices = createStaffServices({
+    database,
+    clock,
+    ipHashKey: ctx.secrets.ipHashKey,
+    outbox,
+    setupCode: options.setupCode,
+    bcryptCost: options.bcryptCost,
+    discordUsers: { fetchUser: (id) => directory.fetchUser(id) },
+    settings,
+    guildNames: createGuildNamesCheck(rest, discord.guildId),
+    admission,
+  });
   const commandDeps = {
     database,
     clock,
@@ -151,19 +162,19 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     rest,
     directory,
     websiteUrl: options.websiteUrl,
-    members: createMembersService({ database, clock, outbox }),
-    sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
+    members: staffServices.members,
+    sharedNetworks: staffServices.sharedNetworks,
     admission,
     privacy: createMemberPrivacyService({ database, clock, outbox, get retentionDays() { return live().retentionDays; } }),
   };
   const bot = createBot({
-    config: { token: discord.botToken, apiBase: discord.apiBase, guildId: discord.guildId, websiteUrl: options.websiteUrl, get certainAltAction() { return live().certainAltAction; } },
+    config: { token: discord.botToken, apiBase: discord.apiBase, guildId: discord.guildId, websiteUrl: options.websiteUrl },
     database,
     logger,
     clock,
     rest,
-    outbox,
     directory,
+    verification,
     commands: createCommandHandlers(commandDeps),
     buttons: createCommandButtons(commandDeps),
     nudgeOutbox,
@@ -171,13 +182,12 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   });
 
   const api: Router[] = [
-    visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
-    admissionStatusRouter({ database }),
-    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost, guildNames: createGuildNamesCheck(rest, discord.guildId) }),
+    visitorRouter({ verification, channel, limit: visitorLimit.middleware }),
+    admissionStatusRouter({ admission }),
+    ...createStaffRouters(staffServices),
   ];
   const root: Router[] = [
     oauthRouter({
-      database,
       clock,
       logger,
       oauth,
@@ -194,4 +204,43 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     }, env.METRICS_TOKEN),
   ];
   return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
+}
+
+/**
+ * The services behind the staff-facing routes and commands: one members service, one
+ * session guard, one outbox view for the whole process.
+ */
+export function createStaffServices(deps: {
+  database: Database;
+  clock: Clock;
+  /** keys the login throttle's hashes of usernames and addresses */
+  ipHashKey: Buffer;
+  outbox: OutboxRepository;
+  setupCode: SetupCodeStore;
+  discordUsers: DiscordUserLookup;
+  /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
+  bcryptCost?: number;
+  loginThrottle?: LoginThrottlePolicy;
+  settings: SettingsService;
+  /** checks role and channel names when settings change (skipped without) */
+  guildNames?: GuildNamesCheck;
+  admission: AdmissionService;
+}): StaffServices {
+  const { database, clock, outbox } = deps;
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
+  return {
+    clock,
+    guard: createStaffSessionGuard({ database, clock }),
+    accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode }),
+    login: createStaffLoginService({ database, clock, hasher, throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE, hmacKey: deps.ipHashKey }),
+    members: createMembersService({ database, clock, outbox }),
+    sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
+    auditLog: createAuditLogService({ database }),
+    outboxAdmin: createOutboxAdminService({ database, clock, outbox }),
+    discordUsers: deps.discordUsers,
+    settings: deps.settings,
+    guildNames: deps.guildNames,
+    statistics: createStatisticsService({ database, clock }),
+    admission: deps.admission,
+  };
 }

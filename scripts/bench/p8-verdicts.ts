@@ -8,7 +8,7 @@ import { hashIp } from '../../src/modules/network';
 import { members, verificationAttempts } from '../../src/db/schema';
 import { NO_COMPONENT_HASHES } from '../../src/modules/fingerprint';
 import { createOutboxRepository } from '../../src/modules/outbox/outbox.repository';
-import type { AltDetector } from '../../src/modules/verification/verification.service';
+import { createAltDetector } from '../../src/modules/verification/alt-detector';
 import { createVerificationService } from '../../src/modules/verification/verification.service';
 import type { VpnCheckResult } from '../../src/modules/vpn/vpn.types';
 import { formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
@@ -87,13 +87,7 @@ export async function verifyPopulation(database: Database, population: Populatio
   await seedHistory(database, population, evaluateFrom, ipKey);
   log(`  P8 ${database.kind}: ${evaluateFrom.toLocaleString('en')} earlier accounts stored as history`);
   const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
-  // the same adapter the composition root (src/services.ts) puts between alt detection and the flow
-  const alts: AltDetector = {
-    async detect(tx, { member, attempt }) {
-      const result = await altService.detectAlts(tx, { member, attempt });
-      return result.alts.map((alt) => ({ discordId: alt.otherDiscordId, username: alt.otherUsername, confidence: alt.confidence, detectionMethod: alt.detectionMethod, memberIsAlt: alt.memberIs === 'alt' }));
-    },
-  };
+  const alts = createAltDetector(altService);
   const verification = createVerificationService({
     database,
     clock,
@@ -101,6 +95,7 @@ export async function verifyPopulation(database: Database, population: Populatio
     outbox: createOutboxRepository({ sealKey: crypto.randomBytes(32), now: () => clock.now() }),
     alts,
     vpnFailurePolicy: 'allow',
+    certainAltAction: 'none',
   });
   const started = Date.now();
   for (const account of population.accounts.slice(evaluateFrom)) {

@@ -3,15 +3,18 @@ import type { Router } from 'express';
 import request from 'supertest';
 import type { Database, Executor } from '../db/client';
 import { staff } from '../db/schema';
+import { createAdmissionService } from '../modules/admission/admission.service';
 import { createOutboxRepository } from '../modules/outbox/outbox.repository';
 import type { OutboxPort } from '../modules/outbox/outbox.types';
+import { settingsFor } from '../modules/settings';
 import type { LoginThrottlePolicy } from '../modules/staff/login-throttle';
 import { createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff/setup-code';
 import type { StaffAccount } from '../modules/staff/staff.repository';
 import { createTestContext } from './context';
 import { buildApp } from '../http/compose';
 import type { DiscordUserLookup } from '../http/routes/discord-user.router';
-import { createStaffRouters, createStaffRoutes, type StaffRouterDeps } from '../http/routes/staff-routes';
+import { createStaffServices } from '../services';
+import { createStaffRouters, createStaffRoutes, type StaffServices } from '../http/routes/staff-routes';
 
 /** Test helpers for the staff routes: an app on a real database, seeded accounts, signed-in cookies. */
 
@@ -42,7 +45,7 @@ export interface StaffTestAppOptions {
   outbox?: OutboxPort;
   setupCode?: SetupCodeStore;
   loginThrottle?: LoginThrottlePolicy;
-  guildNames?: StaffRouterDeps['guildNames'];
+  guildNames?: StaffServices['guildNames'];
   /** routers mounted under /api before the staff routers (e.g. a probe of visitor session keys) */
   extraApi?: Router[];
 }
@@ -51,15 +54,25 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
   // TRUST_PROXY lets a test pick its client address with X-Forwarded-For
   const { ctx, clock } = createTestContext(database, { TRUST_PROXY: 'loopback', ...options.env });
   const discordUsers = createFakeDiscordUsers();
-  const deps: StaffRouterDeps = {
-    ctx,
+  const repository = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
+  const setupCode = options.setupCode ?? createMemorySetupCodeStore(TEST_SETUP_CODE);
+  // a test's outbox (e.g. one that fails) takes the place of the queueing side only
+  const outbox = options.outbox ? { ...repository, ...options.outbox } : repository;
+  const settings = settingsFor(ctx);
+  const admission = createAdmissionService({ database, clock, settings, outbox });
+  const deps = createStaffServices({
+    database,
+    clock,
+    ipHashKey: ctx.secrets.ipHashKey,
+    outbox,
+    setupCode,
     discordUsers,
-    outbox: options.outbox ?? createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() }),
-    setupCode: options.setupCode ?? createMemorySetupCodeStore(TEST_SETUP_CODE),
+    settings,
+    guildNames: options.guildNames,
+    admission,
     bcryptCost: TEST_BCRYPT_COST,
     loginThrottle: options.loginThrottle,
-    guildNames: options.guildNames,
-  };
+  });
   const routers = createStaffRouters(deps);
   const app = buildApp(ctx, { api: [...(options.extraApi ?? []), ...routers], root: [] });
   return { app, ctx, clock, deps, discordUsers, routers, routes: createStaffRoutes(deps) };

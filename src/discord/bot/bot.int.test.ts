@@ -3,6 +3,7 @@ import { createManualClock } from '../../clock';
 import { openPostgres, type Database } from '../../db/client';
 import { parseEnv } from '../../env';
 import { silentLogger } from '../../logger';
+import { createVerificationService } from '../../modules/verification/verification.service';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import { startGatekeeper } from '../../server';
 import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
@@ -38,14 +39,23 @@ describeEngines('the bot', (getDatabase, engine) => {
       verificationChannel: 'verification',
       logsChannel: 'logs',
     });
+    const clock = createManualClock();
     const bot = createBot({
-      config: { token, apiBase: emulator.apiBase, guildId: emulator.guild.id, websiteUrl: 'http://gatekeeper.test', certainAltAction: 'none' },
+      config: { token, apiBase: emulator.apiBase, guildId: emulator.guild.id, websiteUrl: 'http://gatekeeper.test' },
       database,
       logger: silentLogger,
-      clock: createManualClock(),
+      clock,
       rest,
-      outbox: createOutboxRepository({ sealKey: Buffer.alloc(32, 1), now: () => new Date() }),
       directory,
+      verification: createVerificationService({
+        database,
+        clock,
+        logger: silentLogger,
+        outbox: createOutboxRepository({ sealKey: Buffer.alloc(32, 1), now: () => new Date() }),
+        alts: { detect: async () => [] },
+        vpnFailurePolicy: 'allow',
+        certainAltAction: 'none',
+      }),
     });
     bots.push(bot);
     return bot;

@@ -3,7 +3,7 @@ import type { REST } from '@discordjs/rest';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
-import type { OutboxPort } from '../../modules/outbox/outbox.types';
+import type { VerificationService } from '../../modules/verification/verification.service';
 import type { GuildDirectory } from '../guild-directory';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../discord-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
@@ -16,7 +16,6 @@ export interface BotConfig {
   apiBase: string;
   guildId: string;
   websiteUrl: string;
-  certainAltAction: 'none' | 'kick' | 'ban';
 }
 
 const LEADER_RETRY_MS = 5_000;
@@ -33,8 +32,8 @@ export function createBot(deps: {
   logger: Logger;
   clock: Clock;
   rest: REST;
-  outbox: OutboxPort;
   directory: GuildDirectory;
+  verification: Pick<VerificationService, 'completeAtButton'>;
   commands?: Record<string, CommandHandler>;
   /** buttons that command replies carry (e.g. the /privacy delete confirmation) */
   buttons?: { prefix: string; handler: ButtonHandler }[];
@@ -57,15 +56,7 @@ export function createBot(deps: {
     buttons: [
       {
         prefix: VERIFY_BUTTON_ID,
-        handler: createVerifyButtonHandler({
-          database: deps.database,
-          outbox: deps.outbox,
-          clock: deps.clock,
-          websiteUrl: deps.config.websiteUrl,
-          // read at each click: the owner can change it without a restart
-          get certainAltAction() { return deps.config.certainAltAction; },
-          nudgeOutbox: deps.nudgeOutbox,
-        }),
+        handler: createVerifyButtonHandler({ verification: deps.verification, websiteUrl: deps.config.websiteUrl }),
       },
       ...(deps.buttons ?? []),
     ],

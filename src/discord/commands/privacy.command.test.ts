@@ -12,7 +12,7 @@ describe("'Delete my data' button", () => {
     const privacy: Pick<MemberPrivacyService, 'deleteOwnData'> = {
       async deleteOwnData(discordId) {
         deleted.push(discordId);
-        return { discordId, attempts: 1, links: 0, notes: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0 } };
+        return { discordId, attempts: 1, links: 0, notes: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
       },
     };
     return { deleted, handler: privacyDeleteButton({ privacy: privacy as MemberPrivacyService }) };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { listAudit, verifyAuditChain } from '../../modules/audit/audit.repository';
+import type { AuditLogService } from '../../modules/audit/audit-log.service';
 import { validate } from '../middleware/validate';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 const positiveInt = (message: string) => z.string().regex(/^[1-9]\d{0,15}$/, message).transform(Number);
 
@@ -17,7 +16,7 @@ export const auditQuery = z.object({
 });
 
 /** The audit log for super admins (beyond the spec): newest first, filtered, with the hash chain's verdict. */
-export function adminAuditRoutes(deps: { database: Database }): StaffRoute[] {
+export function adminAuditRoutes(deps: { auditLog: AuditLogService }): StaffRoute[] {
   return [
     {
       method: 'get',
@@ -27,12 +26,8 @@ export function adminAuditRoutes(deps: { database: Database }): StaffRoute[] {
         validate(auditQuery, 'query'),
         async (req, res) => {
           const query = validated(req, auditQuery, 'query');
-          const { db } = deps.database;
-          const [page, chain] = await Promise.all([
-            listAudit(db, { actor: query.actor || undefined, action: query.action || undefined, target: query.target || undefined, before: query.before, limit: query.limit }),
-            verifyAuditChain(db),
-          ]);
-          res.json({ entries: page.entries, nextCursor: page.nextCursor, chain });
+          const page = await deps.auditLog.page({ actor: query.actor || undefined, action: query.action || undefined, target: query.target || undefined, before: query.before, limit: query.limit });
+          res.json(page);
         },
       ],
     },

@@ -3,7 +3,7 @@ import type { AdmissionService } from '../../modules/admission/admission.service
 import { staffActor } from '../../modules/staff/staff-actor';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 import { LOCKDOWN_REASON_MAX } from '../../discord/commands/definitions';
 
 

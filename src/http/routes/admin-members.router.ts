@@ -2,7 +2,7 @@ import type { MembersService } from '../../modules/members/members.service';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { altStatusBody, discordIdParams, manualEntryBody, noteBody, privacyDeleteBody, userListQuery } from './admin-members.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 const DEFAULT_PAGE_SIZE = 50;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMBER_FILTERS } from '../../shared/member-badges';
-import { decodeMemberCursor } from '../../modules/members/members.repository';
+import { decodeMemberCursor } from '../../modules/members/members.service';
 
 /** Request shapes of the member routes, with spec §5's messages where the spec has one. */
 

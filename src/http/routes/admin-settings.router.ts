@@ -2,7 +2,7 @@ import { settingsChangeSchema, type GuildNamesCheck, type SettingsService, type 
 import { staffActor } from '../../modules/staff/staff-actor';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 function settingsView(view: SettingsView) {
   return { version: view.version, updatedAt: view.updatedAt?.toISOString() ?? null, settings: view.effective, defaults: view.defaults, stored: view.stored };

@@ -3,7 +3,7 @@ import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { discordIdParams } from './admin-members.schema';
 import { sharedNetworkBody } from './admin-shared-networks.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 /** Shared networks (DESIGN.md §8): listed, and marked or unmarked through a member on them. */
 export function adminSharedNetworksRoutes(deps: { sharedNetworks: SharedNetworkService }): StaffRoute[] {

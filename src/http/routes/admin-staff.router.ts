@@ -3,7 +3,7 @@ import type { StaffAccount } from '../../modules/staff/staff.repository';
 import { currentStaff, renewStaffSessionEpoch } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { createStaffBody, staffIdParams, staffManagementCreateBody, staffPasswordBody, superAdminBody } from './admin-staff.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 /** Spec §3 staff account (plus isOwner, so the page can hide the owner's controls). */
 function staffView(s: StaffAccount) {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
-import { readStatistics, STATISTICS_PERIODS, type StatisticsPeriod } from '../../modules/statistics/statistics.repository';
+import { STATISTICS_PERIODS, type StatisticsPeriod } from '../../modules/statistics/statistics.repository';
+import type { StatisticsService } from '../../modules/statistics/statistics.service';
 import { validate } from '../middleware/validate';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 export const statisticsQuery = z.object({
   days: z
@@ -13,7 +12,7 @@ export const statisticsQuery = z.object({
 });
 
 /** GET /api/admin/statistics?days=7|30|90 (staff). */
-export function adminStatisticsRoutes(deps: { database: Database; clock: Clock }): StaffRoute[] {
+export function adminStatisticsRoutes(deps: { statistics: StatisticsService }): StaffRoute[] {
   return [
     {
       method: 'get',
@@ -22,7 +21,7 @@ export function adminStatisticsRoutes(deps: { database: Database; clock: Clock }
       handlers: [
         validate(statisticsQuery, 'query'),
         async (req, res) => {
-          res.json(await readStatistics(deps.database.db, deps.clock.now(), validated(req, statisticsQuery, 'query').days));
+          res.json(await deps.statistics.read(validated(req, statisticsQuery, 'query').days));
         },
       ],
     },

@@ -1,7 +1,7 @@
 import { NotFound, ServiceUnavailable } from '../../errors';
 import { validate } from '../middleware/validate';
 import { discordIdParams } from './admin-members.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 /** Port: reads a Discord user through the bot's REST client (the lead wires it). */
 export interface DiscordUserLookup {

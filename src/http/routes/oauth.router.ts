@@ -1,15 +1,12 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
 import { createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
 import { hashIp, resolveClientIp } from '../../modules/network';
-import { hashToken, oneTimeTokensRepository } from '../../modules/verification/one-time-tokens.repository';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import type { VpnCheckResult } from '../../modules/vpn/vpn.types';
 import { readVisitor, writeVisitor } from '../visitor-session';
 
-const STATE_TTL_MS = 10 * 60 * 1000;
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
 
@@ -24,12 +21,11 @@ export interface SandboxNetworkPort {
 }
 
 /**
- * GET /oauth/start and /oauth/callback (DESIGN.md §4 steps 3–4): state bound to the
+ * GET /oauth/start and /oauth/callback: state bound to the
  * session and single use, PKCE S256, scopes identify + guilds.join. Any failure before
  * the verification is stored sends the visitor to /error; nothing is written then.
  */
 export function oauthRouter(deps: {
-  database: Database;
   clock: Clock;
   logger: Logger;
   oauth: DiscordOAuth;
@@ -41,7 +37,6 @@ export function oauthRouter(deps: {
   limit: express.RequestHandler;
 }): Router {
   const router = express.Router();
-  const { db } = deps.database;
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
   const fail = (req: Request, res: Response, reason: string, extra: Record<string, unknown> = {}) => {
     deps.logger.warn({ reason, ...extra }, 'verification sign-in failed');
@@ -56,7 +51,7 @@ export function oauthRouter(deps: {
       res.redirect(303, '/');
       return;
     }
-    const { token: state, tokenHash } = await oneTimeTokensRepository.issue(db, 'oauth_state', STATE_TTL_MS, now);
+    const { token: state, tokenHash } = await deps.verification.issueSignInState();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, oauth: { stateHash: tokenHash, verifier: pkce.verifier, at: now.getTime() } }));
     res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
@@ -71,8 +66,8 @@ export function oauthRouter(deps: {
 
     if (typeof query.error === 'string') return fail(req, res, 'oauth_denied', { error: query.error.slice(0, 64) });
     if (!visitor.oauth || !visitor.consent) return fail(req, res, 'no_flow_in_session');
-    if (!state || hashToken(state) !== visitor.oauth.stateHash) return fail(req, res, 'state_mismatch');
-    if (!(await oneTimeTokensRepository.consume(db, 'oauth_state', state, now))) return fail(req, res, 'state_replayed_or_expired');
+    const stateCheck = await deps.verification.consumeSignInState(state, visitor.oauth.stateHash);
+    if (stateCheck !== 'ok') return fail(req, res, stateCheck);
     if (!code || code.length > 512) return fail(req, res, 'missing_code');
 
     let identity;

@@ -1,7 +1,7 @@
 import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
 import { validate } from '../middleware/validate';
 import { setupBody } from './staff-auth.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 /** /setup (DESIGN.md §10): open only while no staff account exists, and only with the setup code. */
 export function setupRoutes(deps: { accounts: StaffAccountsService }): StaffRoute[] {

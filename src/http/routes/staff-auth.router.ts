@@ -5,7 +5,7 @@ import type { StaffLoginService } from '../../modules/staff/staff-login.service'
 import { currentStaff, endStaffSession, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { loginBody } from './staff-auth.schema';
-import { validated, type StaffRoute } from './staff-route';
+import { validated, type StaffRoute } from './staff-route-table';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';

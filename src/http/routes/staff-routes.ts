@@ -1,77 +1,66 @@
 import type { Router } from 'express';
-import type { OutboxPort } from '../../modules/outbox/outbox.types';
-import { createMembersService } from '../../modules/members/members.service';
-import { createSharedNetworkService } from '../../modules/members/shared-network.service';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../../modules/staff/login-throttle';
-import { createPasswordHasher, DEFAULT_BCRYPT_COST } from '../../modules/staff/password';
-import type { SetupCodeStore } from '../../modules/staff/setup-code';
-import { createStaffAccountsService } from '../../modules/staff/staff-accounts.service';
-import { createStaffLoginService } from '../../modules/staff/staff-login.service';
-import type { ServerContext } from '../compose';
-import { createStaffSessionGuard } from '../middleware/staff-session';
+import type { Clock } from '../../clock';
+import type { AuditLogService } from '../../modules/audit/audit-log.service';
+import type { MembersService } from '../../modules/members/members.service';
+import type { SharedNetworkService } from '../../modules/members/shared-network.service';
+import type { OutboxAdminService } from '../../modules/outbox/outbox-admin.service';
+import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
+import type { StaffLoginService } from '../../modules/staff/staff-login.service';
+import type { StaffSessionGuard } from '../middleware/staff-session';
 import { adminAuditRoutes } from './admin-audit.router';
 import { adminMembersRoutes } from './admin-members.router';
-import { adminSharedNetworksRoutes } from './admin-shared-networks.router';
 import { adminOutboxRoutes } from './admin-outbox.router';
-import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
+import { adminSharedNetworksRoutes } from './admin-shared-networks.router';
 import { adminStaffRoutes } from './admin-staff.router';
 import { adminSettingsRoutes } from './admin-settings.router';
 import { adminLockdownRoutes } from './admin-lockdown.router';
 import { adminStatisticsRoutes } from './admin-statistics.router';
-import { createAdmissionService } from '../../modules/admission/admission.service';
-import { settingsFor, type GuildNamesCheck } from '../../modules/settings';
+import type { AdmissionService } from '../../modules/admission/admission.service';
+import type { GuildNamesCheck, SettingsService } from '../../modules/settings';
+import type { StatisticsService } from '../../modules/statistics/statistics.service';
 import { discordUserRoutes, type DiscordUserLookup } from './discord-user.router';
 import { setupRoutes } from './setup.router';
 import { staffAuthRoutes } from './staff-auth.router';
-import { mountStaffRoutes, type StaffRoute } from './staff-route';
+import { mountStaffRoutes, type StaffRoute } from './staff-route-table';
 
 export type { DiscordUserLookup } from './discord-user.router';
-export type { OutboxPort } from '../../modules/outbox/outbox.types';
-export type { SetupCodeStore } from '../../modules/staff/setup-code';
 
-export interface StaffRouterDeps {
-  ctx: ServerContext;
+/** What the staff-facing routes use; built once, in services.ts. */
+export interface StaffServices {
+  clock: Clock;
+  guard: StaffSessionGuard;
+  accounts: StaffAccountsService;
+  login: StaffLoginService;
+  members: MembersService;
+  sharedNetworks: SharedNetworkService;
+  auditLog: AuditLogService;
+  outboxAdmin: OutboxAdminService;
   discordUsers: DiscordUserLookup;
-  outbox: OutboxPort;
-  setupCode: SetupCodeStore;
-  /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
-  bcryptCost?: number;
-  loginThrottle?: LoginThrottlePolicy;
+  settings: SettingsService;
   /** checks role and channel names when settings change (skipped without) */
   guildNames?: GuildNamesCheck;
+  statistics: StatisticsService;
+  admission: AdmissionService;
 }
 
 /** Every staff-facing route (setup, sign-in, dashboard, staff management, audit) as a table. */
-export function createStaffRoutes(deps: StaffRouterDeps): StaffRoute[] {
-  const { ctx } = deps;
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
-  const guard = createStaffSessionGuard({ database: ctx.database, clock: ctx.clock });
-  const accounts = createStaffAccountsService({ database: ctx.database, clock: ctx.clock, hasher, setupCode: deps.setupCode });
-  const login = createStaffLoginService({
-    database: ctx.database,
-    clock: ctx.clock,
-    hasher,
-    throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
-    hmacKey: ctx.secrets.ipHashKey,
-  });
-  const members = createMembersService({ database: ctx.database, clock: ctx.clock, outbox: deps.outbox });
+export function createStaffRoutes(services: StaffServices): StaffRoute[] {
   return [
-    ...setupRoutes({ accounts }),
-    ...staffAuthRoutes({ login, guard, clock: ctx.clock }),
-    ...adminMembersRoutes({ members }),
-    ...adminSharedNetworksRoutes({ sharedNetworks: createSharedNetworkService({ database: ctx.database, clock: ctx.clock, outbox: deps.outbox }) }),
-    ...adminStaffRoutes({ accounts }),
-    ...adminAuditRoutes({ database: ctx.database }),
-    ...adminOutboxRoutes({ database: ctx.database, clock: ctx.clock, outbox: createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => ctx.clock.now() }) }),
-    ...discordUserRoutes({ discordUsers: deps.discordUsers }),
-    ...adminSettingsRoutes({ settings: settingsFor(ctx), guildNames: deps.guildNames }),
-    ...adminStatisticsRoutes({ database: ctx.database, clock: ctx.clock }),
-    ...adminLockdownRoutes({ admission: createAdmissionService({ database: ctx.database, clock: ctx.clock, settings: settingsFor(ctx), outbox: deps.outbox }) }),
+    ...setupRoutes({ accounts: services.accounts }),
+    ...staffAuthRoutes({ login: services.login, guard: services.guard, clock: services.clock }),
+    ...adminMembersRoutes({ members: services.members }),
+    ...adminSharedNetworksRoutes({ sharedNetworks: services.sharedNetworks }),
+    ...adminStaffRoutes({ accounts: services.accounts }),
+    ...adminAuditRoutes({ auditLog: services.auditLog }),
+    ...adminOutboxRoutes({ outboxAdmin: services.outboxAdmin }),
+    ...discordUserRoutes({ discordUsers: services.discordUsers }),
+    ...adminSettingsRoutes({ settings: services.settings, guildNames: services.guildNames }),
+    ...adminStatisticsRoutes({ statistics: services.statistics }),
+    ...adminLockdownRoutes({ admission: services.admission }),
   ];
 }
 
-/** The routers the lead mounts under /api: `buildApp(ctx, { api: [...createStaffRouters(deps)], root })`. */
-export function createStaffRouters(deps: StaffRouterDeps): Router[] {
-  const guard = createStaffSessionGuard({ database: deps.ctx.database, clock: deps.ctx.clock });
-  return [mountStaffRoutes(createStaffRoutes(deps), guard)];
+/** The staff routes as routers mounted under /api, each behind the guard its access names. */
+export function createStaffRouters(services: StaffServices): Router[] {
+  return [mountStaffRoutes(createStaffRoutes(services), services.guard)];
 }

@@ -1,16 +1,12 @@
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
-import { AppError, BadRequest, NotFound, ServiceUnavailable, Unauthorized } from '../../errors';
-import { fingerprintDataSchema, fingerprintHashSchema, verifyFingerprint } from '../../modules/fingerprint';
-import { hashFingerprintComponents } from '../../modules/fingerprint/fingerprint-components';
-import { hashToken, oneTimeTokensRepository } from '../../modules/verification/one-time-tokens.repository';
+import { NotFound, ServiceUnavailable, Unauthorized } from '../../errors';
+import { fingerprintDataSchema, fingerprintHashSchema } from '../../modules/fingerprint';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import { validate } from '../middleware/validate';
 import { readVisitor, writeVisitor } from '../visitor-session';
 
-export const CONSENT_TOKEN_TTL_MS = 10 * 60 * 1000;
+export { CONSENT_TOKEN_TTL_MS } from '../../modules/verification/verification.service';
 
 export interface VerificationChannelLinks {
   appUrl: string;
@@ -29,46 +25,29 @@ const consentBody = z.strictObject({
   fingerprintHash: fingerprintHashSchema,
 });
 
-const invalidToken = () => new AppError(400, 'invalid_consent_token', 'Invalid or expired consent token', 'token');
-
 export function visitorRouter(deps: {
-  database: Database;
-  clock: Clock;
   verification: VerificationService;
   channel: VerificationChannelPort;
   /** per-visitor rate limit (keyed by IP hash) */
   limit: express.RequestHandler;
 }): Router {
   const router = express.Router();
-  const { db } = deps.database;
 
   router.get('/consent/token', deps.limit, async (req, res) => {
-    const { token, tokenHash } = await oneTimeTokensRepository.issue(db, 'consent', CONSENT_TOKEN_TTL_MS, deps.clock.now());
+    const { token, tokenHash } = await deps.verification.issueConsentToken();
     writeVisitor(req, (v) => ({ ...v, consentTokenHash: tokenHash }));
     res.json({ token });
   });
 
   router.post('/consent', deps.limit, validate(consentBody), async (req, res) => {
     const body = req.body as z.infer<typeof consentBody>;
-    const now = deps.clock.now();
-    const visitor = readVisitor(req);
-    if (!visitor.consentTokenHash || visitor.consentTokenHash !== hashToken(body.token)) throw invalidToken();
-    if (!verifyFingerprint(body.fingerprintData, body.fingerprintHash)) {
-      // a dead token is reported first, as if it had been checked first; a live one stays unused
-      if (!(await oneTimeTokensRepository.isLive(db, 'consent', body.token, now))) throw invalidToken();
-      throw BadRequest('Fingerprint hash does not match the fingerprint data', 'fingerprintHash');
-    }
-    // everything else checked: checking the token and using it up is one statement
-    if (!(await oneTimeTokensRepository.consume(db, 'consent', body.token, now))) throw invalidToken();
-    writeVisitor(req, (v) => ({
-      consent: {
-        at: now.getTime(),
-        fingerprintHash: body.fingerprintHash,
-        components: hashFingerprintComponents(body.fingerprintData),
-        timezone: body.fingerprintData.timezone.slice(0, 64),
-      },
-      ...(v.verified ? { verified: v.verified } : {}),
-    }));
+    const consent = await deps.verification.acceptConsent({
+      sessionTokenHash: readVisitor(req).consentTokenHash,
+      token: body.token,
+      fingerprintData: body.fingerprintData,
+      fingerprintHash: body.fingerprintHash,
+    });
+    writeVisitor(req, (v) => ({ consent, ...(v.verified ? { verified: v.verified } : {}) }));
     res.json({ success: true });
   });
 

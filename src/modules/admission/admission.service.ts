@@ -7,7 +7,8 @@ import { checkForRaid } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
-import { combineGates, decideAgeGate, decideLockdownGate, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
+import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
+import { findMemberByDiscordId } from '../verification/verification.repository';
 import { countHeldMembers, listHeldMembers, releaseHeldMembers, setMemberGate } from './admission.repository';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 
@@ -40,6 +41,13 @@ export function createAdmissionService(deps: {
 
   return {
     /** Inside the verification's transaction, once its member and attempt are written. */
+    /** The admission rule that applied to a visitor's verification, with the words the success page shows; null when none did. */
+    async visitorGate(discordId: string): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
+      const member = await findMemberByDiscordId(deps.database.db, discordId);
+      if (!member?.gateAction) return null;
+      return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
+    },
+
     async admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<Gate | null> {
       const settings = deps.settings.snapshot();
       await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings });

@@ -1,6 +1,7 @@
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { verifyAuditChain } from '../audit/audit.repository';
+import { createOutboxRepository } from '../outbox/outbox.repository';
 import { deleteMemberEverywhere } from './member-delete';
 
 const actor = { type: 'staff' as const, id: '9', name: 'Mod' };
@@ -32,7 +33,7 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
     const database = getDatabase();
     const { main } = await scenario();
     const result = await database.db.transaction((tx) => deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'dashboard' }));
-    expect(result).toEqual({ discordId: main.discordId, attempts: 2, links: 2, notes: 2, relinkedMembers: 2, outbox: { tokens: 0, finished: 0 } });
+    expect(result).toEqual({ discordId: main.discordId, attempts: 2, links: 2, notes: 2, relinkedMembers: 2, outbox: { tokens: 0, finished: 0, logLines: 0 } });
     const left = async (table: string) => Number((await database.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0]!.n);
     expect(await left('verification_attempts')).toBe(1);
     expect(await left('admin_notes')).toBe(0);
@@ -74,5 +75,26 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
     expect((await database.query('select 1 from members')).rows).toHaveLength(4);
     expect((await database.query('select 1 from alt_links')).rows).toHaveLength(3);
     expect((await database.query('select 1 from audit_log')).rows).toHaveLength(0);
+  });
+
+  it('drops the outbox rows naming the member but keeps the role changes still to make', async () => {
+    const database = getDatabase();
+    const { main, alt } = await scenario();
+    const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => new Date() });
+    const { db } = database;
+    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: main.discordId, roles: ['unverified'], accessToken: 'token' });
+    await outbox.enqueue(db, { kind: 'update_roles', discordId: main.discordId, add: ['unverified'], remove: ['verified'] });
+    await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: `<@${main.discordId}> verified` });
+    await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: 'posted' });
+    await database.query(`update discord_outbox set status = 'done' where payload->>'text' = 'posted'`);
+    await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: alt.discordId, text: `<@${alt.discordId}> verified` });
+
+    const result = await db.transaction((tx) => deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'dashboard' }));
+    expect(result?.outbox).toEqual({ tokens: 1, finished: 1, logLines: 1 });
+    const left = (await database.query<{ kind: string; discord_id: string }>('select kind, discord_id from discord_outbox order by id')).rows;
+    expect(left).toEqual([
+      { kind: 'update_roles', discord_id: main.discordId },
+      { kind: 'log_message', discord_id: alt.discordId },
+    ]);
   });
 });

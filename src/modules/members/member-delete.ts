@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
-import { listLinkedMemberIds, recomputeAltCounters } from '../alts';
-import { discardMemberOutbox } from '../outbox/outbox.repository';
+import type { DiscardedOutbox } from '../outbox/outbox.repository';
+import { eraseMembers } from './member-erase.repository';
 
 export interface DeletedMember {
   discordId: string;
@@ -11,50 +9,28 @@ export interface DeletedMember {
   notes: number;
   /** members whose alt counters were recomputed because a link to this one went away */
   relinkedMembers: number;
-  /** outbox rows dropped: unused sealed access tokens, and finished actions naming the account */
-  outbox: { tokens: number; finished: number };
+  /** outbox rows dropped: unused sealed access tokens, finished actions and unsent log lines naming the account */
+  outbox: DiscardedOutbox;
 }
 
 /** Where a deletion came from, for the audit row. */
 export type DeletionSource = 'dashboard' | 'detail_page' | 'privacy_command' | (string & {});
 
 /**
- * Deletes everything stored about one Discord account: the member and, by cascade, its
- * attempts, alt links and notes; what the outbox still holds about it (discardMemberOutbox);
- * then recomputes altsFound / isLinkedAsAlt of the members it was linked to, and writes an
- * audit row that keeps only the Discord ID. Run it inside
- * the caller's transaction (the dashboard, the detail page and the /privacy command share
- * it). Returns null when there is no such member.
+ * Deletes everything stored about one Discord account (eraseMembers, the same rule the
+ * retention purge follows) and writes an audit row that keeps only the Discord ID. Run it
+ * inside the caller's transaction (the dashboard, the detail page and the /privacy command
+ * share it). Returns null when there is no such member.
  */
 export async function deleteMemberEverywhere(
-  tx: Executor,
+  tx: Parameters<typeof eraseMembers>[0],
   discordId: string,
   actor: AuditActor,
   options: { now: Date; via: DeletionSource },
 ): Promise<DeletedMember | null> {
-  const [member] = await selectRows<{ id: string | number }>(tx, sql`select id from members where discord_id = ${discordId} for update`);
-  if (!member) return null;
-  const id = Number(member.id);
-  const [counts] = await selectRows<{ attempts: string | number; links: string | number; notes: string | number }>(
-    tx,
-    sql`select
-      (select count(*) from verification_attempts where member_id = ${id}) as attempts,
-      (select count(*) from alt_links where main_member_id = ${id} or alt_member_id = ${id}) as links,
-      (select count(*) from admin_notes where member_id = ${id}) as notes`,
-  );
-  const linkedIds = await listLinkedMemberIds(tx, id);
-  await tx.execute(sql`delete from members where id = ${id}`);
-  const outbox = await discardMemberOutbox(tx, discordId);
-  await recomputeAltCounters(tx, linkedIds);
-
-  const result: DeletedMember = {
-    discordId,
-    attempts: Number(counts?.attempts ?? 0),
-    links: Number(counts?.links ?? 0),
-    notes: Number(counts?.notes ?? 0),
-    relinkedMembers: linkedIds.length,
-    outbox,
-  };
+  const erased = await eraseMembers(tx, { discordId });
+  if (erased.discordIds.length === 0) return null;
+  const result: DeletedMember = { discordId, attempts: erased.attempts, links: erased.links, notes: erased.notes, relinkedMembers: erased.relinkedMembers, outbox: erased.outbox };
   await appendAudit(
     tx,
     {

@@ -19,10 +19,7 @@ export interface StoredDataReport {
   expiresAt: Date;
 }
 
-export interface OwnDataDeletion extends DeletedMember {
-  /** outbox actions dropped: unused access tokens, and finished actions naming the account */
-  outbox: { tokens: number; finished: number };
-}
+export type OwnDataDeletion = DeletedMember;
 
 const ATTEMPTS_LISTED = 10;
 

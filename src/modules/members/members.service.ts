@@ -40,6 +40,8 @@ export const RECORD_EXISTS = 'A verification record for this Discord ID already 
 export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: 'Suspected alt', certain_alt: 'Certain alt' };
 
 export type { UserListPage } from '../../shared/admin-api';
+/** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */
+export { decodeMemberCursor } from './members.repository';
 
 /** What staff do with member records from the dashboard (spec §2, §6, §7). */
 export function createMembersService(deps: MembersServiceDeps) {

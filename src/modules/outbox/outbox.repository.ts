@@ -210,17 +210,39 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
 
 export type OutboxRepository = ReturnType<typeof createOutboxRepository>;
 
+export interface DiscardedOutbox {
+  /** unused sealed access tokens (add-to-server actions that had not run) */
+  tokens: number;
+  /** finished actions (done or failed) naming the account */
+  finished: number;
+  /** log lines about the account not yet posted */
+  logLines: number;
+}
+
 /**
- * Drops what the outbox holds about one Discord account when its data is deleted: every
- * action still carrying a sealed access token (an add-to-server that has not run) and
- * every finished action (their log texts name the account). Actions in flight without a
- * token (role changes, log lines) stay, so Discord ends in the state the records said.
+ * Drops what the outbox holds about Discord accounts whose data is deleted: every action
+ * still carrying a sealed access token (an add-to-server that has not run), every finished
+ * action, and every log line not yet posted (their texts name the account, and a line
+ * announcing a deleted member's verification should not appear after the deletion).
+ * Role changes, kicks and bans still waiting stay, so Discord ends in the state the
+ * records said; so does whatever a worker is running at this moment.
  */
-export async function discardMemberOutbox(executor: Executor, discordId: string): Promise<{ tokens: number; finished: number }> {
+export async function discardMembersOutbox(executor: Executor, discordIds: readonly string[]): Promise<DiscardedOutbox> {
+  if (discordIds.length === 0) return { tokens: 0, finished: 0, logLines: 0 };
   const rows = await executor
     .delete(discordOutbox)
-    .where(and(eq(discordOutbox.discordId, discordId), or(sql`${discordOutbox.sealedSecret} is not null`, inArray(discordOutbox.status, ['done', 'failed']))))
-    .returning({ hadToken: sql<boolean>`${discordOutbox.sealedSecret} is not null` });
+    .where(
+      and(
+        inArray(discordOutbox.discordId, [...discordIds]),
+        or(
+          sql`${discordOutbox.sealedSecret} is not null`,
+          inArray(discordOutbox.status, ['done', 'failed']),
+          and(eq(discordOutbox.kind, 'log_message'), eq(discordOutbox.status, 'pending')),
+        ),
+      ),
+    )
+    .returning({ hadToken: sql<boolean>`${discordOutbox.sealedSecret} is not null`, status: discordOutbox.status });
   const tokens = rows.filter((r) => r.hadToken).length;
-  return { tokens, finished: rows.length - tokens };
+  const finished = rows.filter((r) => !r.hadToken && (r.status === 'done' || r.status === 'failed')).length;
+  return { tokens, finished, logLines: rows.length - tokens - finished };
 }

@@ -4,6 +4,7 @@ import { members, sharedNetworks, vpnCache } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { listAudit } from '../audit/audit.repository';
+import { createOutboxRepository } from '../outbox/outbox.repository';
 import { purgeExpired } from './retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -65,5 +66,21 @@ describeEngines('retention purge', (getDatabase) => {
     const database = getDatabase();
     await purgeExpired({ database, clock: createManualClock(), retentionDays: 30 });
     expect((await listAudit(database.db, {})).entries).toHaveLength(0);
+  });
+
+  it('deletes an expired member the way every member deletion does, outbox rows included', async () => {
+    const database = getDatabase();
+    const { db } = database;
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    const gone = await buildMember(db, { lastSeenAt: new Date(clock.now().getTime() - 31 * DAY) });
+    const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
+    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: gone.discordId, roles: ['unverified'], accessToken: 'token' });
+    await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: gone.discordId, text: `<@${gone.discordId}> verified` });
+    await outbox.enqueue(db, { kind: 'update_roles', discordId: gone.discordId, add: ['unverified'], remove: ['verified'] });
+
+    const counts = await purgeExpired({ database, clock, retentionDays: 30 });
+    expect(counts).toMatchObject({ members: 1, outbox: 2 });
+    const left = await database.query<{ kind: string }>('select kind from discord_outbox');
+    expect(left.rows).toEqual([{ kind: 'update_roles' }]);
   });
 });

@@ -149,3 +149,8 @@ export async function confirmRulesAudited(executor: Executor, discordId: string,
   );
   return rows.length > 0;
 }
+
+/** Records the access the 'Complete Verification!' button gave a member. */
+export async function setGuildAccess(executor: Executor, memberId: number, access: 'verified' | 'limited' | 'denied', now: Date): Promise<void> {
+  await executor.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, memberId));
+}

@@ -2,10 +2,15 @@ import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import type { Logger } from '../../logger';
+import { AppError, BadRequest } from '../../errors';
+import { verifyFingerprint, type FingerprintData } from '../fingerprint';
+import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { hashToken, oneTimeTokensRepository } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
+import { createCompleteButton, type CertainAltAction } from './complete-button';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -39,6 +44,19 @@ export interface VerificationResult {
   alts: DetectedAlt[];
 }
 
+export const CONSENT_TOKEN_TTL_MS = 10 * 60 * 1000;
+const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+
+/** What the visitor's session keeps of a consent given: hashes and the browser's timezone only. */
+export interface GivenConsent {
+  at: number;
+  fingerprintHash: string;
+  components: FingerprintComponentHashes;
+  timezone: string;
+}
+
+const invalidConsentToken = () => new AppError(400, 'invalid_consent_token', 'Invalid or expired consent token', 'token');
+
 const NO_EVIDENCE: AttemptEvidence = { ip: null, fingerprintHash: null, components: null };
 
 /**
@@ -54,6 +72,8 @@ export function createVerificationService(deps: {
   outbox: OutboxPort;
   alts: AltDetector;
   vpnFailurePolicy: VpnFailurePolicy;
+  /** what the button does to an account that is a certain alt */
+  certainAltAction: CertainAltAction;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
   /** counts outcomes (metrics) */
@@ -61,7 +81,38 @@ export function createVerificationService(deps: {
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
   admission?: { admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<unknown> };
 }) {
+  const { db } = deps.database;
   return {
+    /** A single-use consent token; the session keeps its hash to bind the consent to the visitor. */
+    issueConsentToken: () => oneTimeTokensRepository.issue(db, 'consent', CONSENT_TOKEN_TTL_MS, deps.clock.now()),
+
+    /**
+     * Accepts a consent: the token must be the one this session was given and still live,
+     * and the fingerprint hash must match its data. The token is used up only when all
+     * else holds, so a visitor whose browser sent a bad hash can try again with it.
+     */
+    async acceptConsent(input: { sessionTokenHash: string | undefined; token: string; fingerprintData: FingerprintData; fingerprintHash: string }): Promise<GivenConsent> {
+      const now = deps.clock.now();
+      if (!input.sessionTokenHash || input.sessionTokenHash !== hashToken(input.token)) throw invalidConsentToken();
+      if (!verifyFingerprint(input.fingerprintData, input.fingerprintHash)) {
+        // a dead token is reported first, as if it had been checked first; a live one stays unused
+        if (!(await oneTimeTokensRepository.isLive(db, 'consent', input.token, now))) throw invalidConsentToken();
+        throw BadRequest('Fingerprint hash does not match the fingerprint data', 'fingerprintHash');
+      }
+      // everything else checked: checking the token and using it up is one statement
+      if (!(await oneTimeTokensRepository.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
+      return { at: now.getTime(), fingerprintHash: input.fingerprintHash, components: hashFingerprintComponents(input.fingerprintData), timezone: input.fingerprintData.timezone.slice(0, 64) };
+    },
+
+    /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */
+    issueSignInState: () => oneTimeTokensRepository.issue(db, 'oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
+
+    /** 'ok' once for a state this session was given, while it is live; it is used up then. */
+    async consumeSignInState(state: string, sessionStateHash: string): Promise<'ok' | 'state_mismatch' | 'state_replayed_or_expired'> {
+      if (!state || hashToken(state) !== sessionStateHash) return 'state_mismatch';
+      return (await oneTimeTokensRepository.consume(db, 'oauth_state', state, deps.clock.now())) ? 'ok' : 'state_replayed_or_expired';
+    },
+
     async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
       const now = deps.clock.now();
       const outcome = decideVpnOutcome(input.vpn, deps.vpnFailurePolicy);
@@ -134,6 +185,9 @@ export function createVerificationService(deps: {
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
+
+    /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
+    completeAtButton: createCompleteButton(deps),
   };
 }
 

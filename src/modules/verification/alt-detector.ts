@@ -1,0 +1,24 @@
+import type { AltDetectionService } from '../alts/alt-detection.service';
+import type { AltConfidence } from '../alts/alt-scoring';
+import type { AltDetector } from './verification.service';
+
+/**
+ * The verification flow's view of alt detection: the other member of each link the
+ * attempt produced, and which side of it this member is. `onCreated` sees every link
+ * that did not exist before (the composition root counts them in a metric).
+ */
+export function createAltDetector(altService: AltDetectionService, onCreated?: (confidence: AltConfidence) => void): AltDetector {
+  return {
+    async detect(tx, { member, attempt }) {
+      const result = await altService.detectAlts(tx, { member, attempt });
+      if (onCreated) for (const alt of result.alts) if (alt.change === 'created') onCreated(alt.confidence);
+      return result.alts.map((alt) => ({
+        discordId: alt.otherDiscordId,
+        username: alt.otherUsername,
+        confidence: alt.confidence,
+        detectionMethod: alt.detectionMethod,
+        memberIsAlt: alt.memberIs === 'alt',
+      }));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import { gateButtonOutcome, gateMessage } from '../admission/admission-rules';
+import { appendAudit } from '../audit/audit.repository';
+import type { OutboxPort } from '../outbox/outbox.types';
+import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
+import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
+
+export type CertainAltAction = 'none' | 'kick' | 'ban';
+
+export interface ButtonResult {
+  /** 'held': an admission rule (lockdown, account age) holds the member for staff review */
+  outcome: ButtonOutcome | 'held';
+  /** the provider named on the member's record (limited access), else null */
+  vpnProvider: string | null;
+  /** why an admission rule holds the member or keeps them at Limited Access, in the visitor's words; else null */
+  gateMessage: string | null;
+}
+
+/**
+ * 'Complete Verification!': the decision, its roles (through the outbox), the log line
+ * and the audit row commit together. Nothing is written when the member has no record
+ * or has not accepted the rules yet.
+ */
+export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void }) {
+  return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
+    const { discordId } = user;
+    const member = await findMemberByDiscordId(deps.database.db, discordId);
+    const decided = decideButtonOutcome(member);
+    if (decided === 'no_record' || decided === 'rules_pending' || !member) return { outcome: decided, vpnProvider: null, gateMessage: null };
+    // an admission rule (lockdown, account age) can hold the member or keep them at Limited Access
+    const outcome = gateButtonOutcome(decided, member);
+    if (outcome === 'held') return { outcome, vpnProvider: null, gateMessage: gateMessage(member) };
+    const certainAltAction = deps.certainAltAction; // read once per click: the owner can change it without a restart
+    const actor = { type: 'discord' as const, id: discordId, name: user.username };
+    const now = deps.clock.now();
+
+    await deps.database.db.transaction(async (tx) => {
+      const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
+      await setGuildAccess(tx, member.id, access, now);
+      if (outcome === 'verified') {
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
+        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
+      } else if (outcome === 'limited') {
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'] });
+        const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
+        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` });
+      } else {
+        if (certainAltAction !== 'none') {
+          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: 'Gatekeeper: certain alternate account' });
+        }
+        await deps.outbox.enqueue(tx, {
+          kind: 'log_message',
+          event: 'denied',
+          discordId,
+          text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
+        });
+      }
+      await appendAudit(tx, { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } }, now);
+    });
+    deps.nudgeOutbox?.();
+    return { outcome, vpnProvider: member.vpnProvider, gateMessage: outcome === 'limited' ? gateMessage(member) : null };
+  };
+}
