@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../../db/client';
-import { listAudit, verifyAuditChain } from '../../modules/audit/audit.repository';
+import { listAudit, verifyAuditChainSinceCheckpoint } from '../../modules/audit/audit.repository';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route';
 
@@ -28,10 +28,10 @@ export function adminAuditRoutes(deps: { database: Database }): StaffRoute[] {
         async (req, res) => {
           const query = validated(req, auditQuery, 'query');
           const { db } = deps.database;
-          const [page, chain] = await Promise.all([
-            listAudit(db, { actor: query.actor || undefined, action: query.action || undefined, target: query.target || undefined, before: query.before, limit: query.limit }),
-            verifyAuditChain(db),
-          ]);
+          // verifying seals what is pending first, so the page lists sealed rows (a row
+          // committed in between is listed with sealSeq null: pending seal)
+          const chain = await verifyAuditChainSinceCheckpoint(db);
+          const page = await listAudit(db, { actor: query.actor || undefined, action: query.action || undefined, target: query.target || undefined, before: query.before, limit: query.limit });
           res.json({ entries: page.entries, nextCursor: page.nextCursor, chain });
         },
       ],
