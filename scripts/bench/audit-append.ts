@@ -4,13 +4,14 @@
  * Each worker runs transactions that append one audit row, then wait `sleepMs` before
  * committing (a busy event loop delivering the commit late), on its own connection. With
  * a chain lock held from append to commit these transactions queue behind each other;
- * without one they overlap. Where the product has a sealer, it runs during the load, and
- * the chain is verified at the end.
+ * without one they overlap. The sealer runs during the load, as in the product, and the
+ * chain is verified at the end.
  */
 import crypto from 'node:crypto';
 import { openPostgres } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import { silentLogger } from '../../src/logger';
+import { startAuditSealer } from '../../src/modules/audit/audit-seal-schedule';
 import { appendAudit, verifyAuditChain } from '../../src/modules/audit/audit.repository';
 import { adminUrlOf } from './engines';
 
@@ -31,9 +32,7 @@ async function main(): Promise<void> {
   const database = await openPostgres({ url: url.toString(), poolMax: workers + 2, connectTimeoutSeconds: 10 });
   try {
     await runMigrations(database);
-    // the sealer where this version of the product has one (before it, rows were chained on append)
-    const schedule = await import('../../src/modules/audit/audit-seal-schedule').catch(() => undefined);
-    const sealer = schedule?.startAuditSealer({ database, logger: silentLogger, intervalMs: 1_000 });
+    const sealer = startAuditSealer({ database, logger: silentLogger, intervalMs: 1_000 });
 
     let done = 0;
     const latencies: number[] = [];
@@ -51,12 +50,12 @@ async function main(): Promise<void> {
         }
       }),
     );
-    await sealer?.stop();
+    await sealer.stop();
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
     const chain = await verifyAuditChain(database.db);
     console.log(
-      JSON.stringify({ workers, seconds, sleepMs, sealer: Boolean(sealer), transactions: done, perSecond: Math.round(done / seconds), p50Ms: at(0.5), p95Ms: at(0.95), chain }),
+      JSON.stringify({ workers, seconds, sleepMs, transactions: done, perSecond: Math.round(done / seconds), p50Ms: at(0.5), p95Ms: at(0.95), chain }),
     );
   } finally {
     await database.close();
