@@ -11,6 +11,7 @@ import { connectDiscord, type DiscordConnection } from './discord/discord-connec
 import { registerCommands } from './discord/commands/register-commands';
 import { createBotRest } from './discord/discord-rest';
 import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
+import { startAuditSealer } from './modules/audit/audit-seal-schedule';
 import { prepareSetupCode, type SetupCodeStore } from './modules/staff/setup-code';
 import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
@@ -79,6 +80,10 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     if (!options.database) stops.push(() => database.close());
     await runMigrations(database);
     logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
+    // every role appends audit rows: each process seals them after commit; the jobs role
+    // also on a timer, for rows no nudge saw committed (and those left by a crash)
+    const auditSealer = startAuditSealer({ database, logger, intervalMs: roles.has('jobs') ? 5_000 : undefined });
+    stops.push(() => auditSealer.stop());
 
     const ctx: ServerContext = {
       env,

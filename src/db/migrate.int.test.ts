@@ -48,7 +48,7 @@ describeEngines('migrations', (getDatabase, engine) => {
 
   it('keep the audit log append-only', async () => {
     const database = getDatabase();
-    await database.query(`insert into audit_log (actor_type, action, prev_hash, hash) values ('system', 'test', '', 'x')`);
+    await database.query(`insert into audit_log (actor_type, action, seal_seq, prev_hash, hash) values ('system', 'test', 1, '', 'x')`);
     await expect(database.query(`update audit_log set action = 'changed'`)).rejects.toThrow(/append-only/);
     await expect(database.query(`delete from audit_log`)).rejects.toThrow(/append-only/);
   });

@@ -239,16 +239,35 @@ export const auditLog = pgTable(
     targetType: text('target_type'),
     targetId: text('target_id'),
     details: jsonb('details').notNull().default({}),
-    prevHash: text('prev_hash').notNull(),
-    hash: text('hash').notNull(),
+    /** SHA-256 of the row's canonical content, computed when it is appended (null on rows older than sealing) */
+    contentHash: text('content_hash'),
+    /** position in the chain, given by the sealer after the row committed; null until then */
+    sealSeq: bigint('seal_seq', { mode: 'number' }),
+    /** the previous sealed row's hash and this row's chain hash: null until sealed */
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at.desc()),
     index('audit_log_action_idx').on(t.action),
     index('audit_log_actor_idx').on(t.actorId),
     index('audit_log_target_idx').on(t.targetId),
+    uniqueIndex('audit_log_seal_seq_idx').on(t.sealSeq),
+    index('audit_log_unsealed_idx').on(t.id).where(sql`seal_seq is null`),
+    check('audit_log_sealed_whole', sql`(seal_seq is null) = (hash is null) and (hash is null) = (prev_hash is null)`),
   ],
 );
+
+/** The audit chain's last verified point (one row), so a page view verifies only what was sealed since. */
+export const auditChainCheckpoint = pgTable('audit_chain_checkpoint', {
+  one: boolean('one').primaryKey().default(true),
+  sealSeq: bigint('seal_seq', { mode: 'number' }).notNull(),
+  rowId: bigint('row_id', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  /** id of the first row found altered: once set, the chain stays reported broken */
+  brokenAt: bigint('broken_at', { mode: 'number' }),
+  verifiedAt: ts('verified_at').notNull().defaultNow(),
+});
 
 /** VPN/proxy verdicts by IP hash, so a raid cannot exhaust the provider quota. */
 export const vpnCache = pgTable(
@@ -361,6 +380,7 @@ export const schema = {
   staff,
   loginThrottle,
   auditLog,
+  auditChainCheckpoint,
   vpnCache,
   discordOutbox,
   sharedNetworks,

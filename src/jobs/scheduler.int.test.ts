@@ -2,7 +2,7 @@ import { createManualClock } from '../clock';
 import { silentLogger } from '../logger';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildMember } from '../test-support/factories';
-import { RETENTION_JOB, scheduledJobs } from './jobs';
+import { AUDIT_VERIFY_JOB, RETENTION_JOB, scheduledJobs } from './jobs';
 import { startScheduler, type Scheduler } from './scheduler';
 
 jest.setTimeout(60_000);
@@ -22,7 +22,7 @@ describeEngines('job scheduler', (getDatabase) => {
     scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }) });
 
     const schedules = await scheduler.boss.getSchedules();
-    expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' })]);
+    expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' }), expect.objectContaining({ name: AUDIT_VERIFY_JOB, cron: '17 * * * *' })]);
 
     await scheduler.runNow(RETENTION_JOB);
     const deadline = Date.now() + 20_000;

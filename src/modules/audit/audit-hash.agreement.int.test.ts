@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { AUDIT_ACTOR_TYPES } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { hashAuditEntry } from './audit-hash';
-import { appendAudit, verifyAuditChain, type AuditEntryInput } from './audit.repository';
+import { hashAuditContent, hashAuditEntry } from './audit-hash';
+import { sealAuditLog } from './audit-sealer';
+import { appendAudit, listAudit, verifyAuditChain, type AuditEntryInput } from './audit.repository';
 
 /**
- * The audit hash is computed in SQL when a row is appended (audit_append, src/db/functions)
- * and recomputed in TypeScript when the chain is verified (hashAuditEntry). On generated
- * rows (any Unicode, nulls, long text, nested JSON details) both must give the same hash,
- * from the content as sent and from the content as stored and read back.
+ * The content hash is computed in SQL when a row is appended (audit_append, src/db/functions)
+ * and recomputed in TypeScript when the chain is verified (hashAuditContent); the chain hash
+ * the sealer gives the row must be recomputable from the row as stored (hashAuditEntry). On
+ * generated rows (any Unicode, nulls, long text, nested JSON details) both must agree, from
+ * the content as sent and from the content as stored and read back.
  */
 
 /** PostgreSQL text and jsonb refuse U+0000, so a row holding it cannot be appended at all: left out here. */
@@ -45,7 +47,10 @@ describeEngines('audit hash: SQL and TypeScript agree', (getDatabase) => {
     let prevHash: string | null = null;
     await fc.assert(
       fc.asyncProperty(entryArbitrary, fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }), async (input, now) => {
-        const entry = await appendAudit(database.db, input, now);
+        const appended = await appendAudit(database.db, input, now);
+        await sealAuditLog(database.db);
+        const entry = (await listAudit(database.db, { limit: 1 })).entries[0]!;
+        expect(entry.id).toBe(appended.id);
         if (prevHash !== null) expect(entry.prevHash).toBe(prevHash);
         prevHash = entry.hash;
         const sent = {
@@ -58,10 +63,12 @@ describeEngines('audit hash: SQL and TypeScript agree', (getDatabase) => {
           targetId: input.targetId ?? null,
           details: input.details ?? {},
         };
-        expect(entry.hash).toBe(hashAuditEntry(entry.prevHash, sent));
+        expect(appended.contentHash).toBe(hashAuditContent(sent));
+        expect(entry.hash).toBe(hashAuditEntry(entry.prevHash!, sent));
         const [stored] = (await database.query<{ details: unknown; at_ms: number | string }>('select details, (extract(epoch from at) * 1000)::float8 as at_ms from audit_log where id = $1', [entry.id])).rows;
         expect(new Date(Number(stored!.at_ms))).toEqual(entry.at);
-        expect(entry.hash).toBe(hashAuditEntry(entry.prevHash, { ...sent, details: stored!.details }));
+        expect(appended.contentHash).toBe(hashAuditContent({ ...sent, details: stored!.details }));
+        expect(entry.hash).toBe(hashAuditEntry(entry.prevHash!, { ...sent, details: stored!.details }));
       }),
       { numRuns: 120 },
     );

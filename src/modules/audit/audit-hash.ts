@@ -23,6 +23,14 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/**
+ * SHA-256 of a row's content alone, computed by the database when the row is appended
+ * (audit_append): it lets verification catch a row edited before the sealer chained it.
+ */
+export function hashAuditContent(entry: AuditHashInput): string {
+  return crypto.createHash('sha256').update(canonicalJson({ ...entry, at: entry.at.toISOString() })).digest('hex');
+}
+
 /** Each row's hash covers its content and the previous row's hash: editing history breaks the chain. */
 export function hashAuditEntry(prevHash: string, entry: AuditHashInput): string {
   const content = canonicalJson({ ...entry, at: entry.at.toISOString() });

@@ -1,16 +1,28 @@
 import { sql } from 'drizzle-orm';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { hashAuditEntry, GENESIS_HASH } from './audit-hash';
-import { appendAudit, listAudit, verifyAuditChain } from './audit.repository';
+import { sealAuditLog } from './audit-sealer';
+import { appendAudit, listAudit, verifyAuditChain, type AuditEntry } from './audit.repository';
+import type { Executor } from '../../db/client';
+
+/** Seals what is pending and reads the given rows back as they are now (sealed). */
+async function sealed(db: Executor, ...appended: AuditEntry[]): Promise<AuditEntry[]> {
+  await sealAuditLog(db);
+  const { entries } = await listAudit(db, { limit: 200 });
+  return appended.map((a) => entries.find((e) => e.id === a.id)!);
+}
 
 describeEngines('audit log', (getDatabase) => {
   beforeEach(async () => resetDatabase(getDatabase()));
 
   it('chains each row to the previous one and verifies', async () => {
     const { db } = getDatabase();
-    const first = await appendAudit(db, { actor: { type: 'staff', id: '1', name: 'Owner' }, action: 'staff.login' });
-    const second = await appendAudit(db, { actor: { type: 'system', id: 'retention' }, action: 'retention.purge', details: { members: 3 } });
-    expect(second.prevHash).toBe(first.hash);
+    const [first, second] = await sealed(
+      db,
+      await appendAudit(db, { actor: { type: 'staff', id: '1', name: 'Owner' }, action: 'staff.login' }),
+      await appendAudit(db, { actor: { type: 'system', id: 'retention' }, action: 'retention.purge', details: { members: 3 } }),
+    );
+    expect(second!.prevHash).toBe(first!.hash);
     expect(await verifyAuditChain(db)).toEqual({ verified: true, checked: 2, brokenAt: null });
   });
 
@@ -34,7 +46,7 @@ describeEngines('audit log', (getDatabase) => {
   it('hashes in the database exactly as the chain is verified (quotes, unicode, nested details, nulls)', async () => {
     const { db } = getDatabase();
     const now = new Date('2026-11-22T05:17:13.123Z');
-    const entry = await appendAudit(
+    const appended = await appendAudit(
       db,
       {
         actor: { type: 'staff', id: '42', name: 'Zoë "the mod" \\ O\'Brien\n✅' },
@@ -45,10 +57,11 @@ describeEngines('audit log', (getDatabase) => {
       },
       now,
     );
-    expect(entry.at.toISOString()).toBe(now.toISOString());
-    expect(entry.prevHash).toBe(GENESIS_HASH);
-    expect(entry.hash).toBe(
-      hashAuditEntry(GENESIS_HASH, { at: now, actorType: 'staff', actorId: '42', actorName: entry.actorName, action: 'member.note', targetType: 'member', targetId: '123', details: entry.details }),
+    const [entry] = await sealed(db, appended);
+    expect(entry!.at.toISOString()).toBe(now.toISOString());
+    expect(entry!.prevHash).toBe(GENESIS_HASH);
+    expect(entry!.hash).toBe(
+      hashAuditEntry(GENESIS_HASH, { at: now, actorType: 'staff', actorId: '42', actorName: entry!.actorName, action: 'member.note', targetType: 'member', targetId: '123', details: entry!.details }),
     );
     expect(await verifyAuditChain(db)).toEqual({ verified: true, checked: 1, brokenAt: null });
   });
@@ -68,7 +81,7 @@ describeEngines('audit log', (getDatabase) => {
         db.transaction(async (tx) => {
           await tx.execute(sql`select 1`);
           await appendAudit(tx, { actor: { type: 'visitor', id: `${i}` }, action: 'race' });
-          // work after the append: the chain lock is still held until commit
+          // work after the append, before commit: other appends do not wait for it
           await tx.execute(sql`select pg_sleep(${(i % 3) / 1000})`);
           if (i % 5 === 0) throw new Error('rolled back');
         }),

@@ -1,7 +1,11 @@
 import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { GENESIS_HASH, hashAuditEntry, splitHashInputAtTime } from './audit-hash';
+import { splitHashInputAtTime } from './audit-hash';
+import type { AuditRow } from './audit-row';
+import { nudgeAuditSealers } from './audit-seal-schedule';
+
+export { verifyAuditChain, verifyAuditChainSinceCheckpoint, type ChainVerification } from './audit-verify';
 
 export type AuditActorType = 'staff' | 'discord' | 'system' | 'visitor';
 
@@ -31,13 +35,15 @@ export interface AuditEntry {
   targetType: string | null;
   targetId: string | null;
   details: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
+  /** SHA-256 of the content, set when appended (null on rows older than sealing) */
+  contentHash: string | null;
+  /** place in the chain and the chain hashes, set by the sealer after commit: null while pending */
+  sealSeq: number | null;
+  prevHash: string | null;
+  hash: string | null;
 }
 
-type Row = typeof auditLog.$inferSelect;
-
-function toEntry(row: Row): AuditEntry {
+function toEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
     at: row.at,
@@ -48,6 +54,8 @@ function toEntry(row: Row): AuditEntry {
     targetType: row.targetType,
     targetId: row.targetId,
     details: (row.details ?? {}) as Record<string, unknown>,
+    contentHash: row.contentHash,
+    sealSeq: row.sealSeq,
     prevHash: row.prevHash,
     hash: row.hash,
   };
@@ -64,18 +72,18 @@ interface AppendedRow {
   target_type: string | null;
   target_id: string | null;
   details: Record<string, unknown> | null;
-  prev_hash: string;
-  hash: string;
+  content_hash: string;
 }
 
 /**
- * The call `audit_append(…)` (src/db/functions/audit_append.sql) for one entry: it takes the chain lock, reads
- * the head and inserts the row hashed onto it, in one statement. `perRowOf` (a column that
- * is never null, of a row written earlier in the same statement) makes the call run once
- * per such row and not at all without one: `from written cross join lateral <call>`.
- * The chain lock is held until the transaction commits.
+ * The call `audit_append(…)` (src/db/functions/audit_append.sql) for one entry: it inserts
+ * the row unsealed, with its content hash, in one statement and without any lock. `perRowOf`
+ * (a column that is never null, of a row written earlier in the same statement) makes the
+ * call run once per such row and not at all without one: `from written cross join lateral <call>`.
+ * The sealers of this process are nudged: they chain the row shortly after it commits.
  */
 export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQL): SQL {
+  nudgeAuditSealers();
   const content = {
     actorType: input.actor.type,
     actorId: input.actor.id ?? null,
@@ -93,8 +101,8 @@ export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQ
 
 /**
  * Appends one row to the audit log in ONE statement. Call it inside the transaction that
- * makes the change it records, as late as possible (the chain lock is held until that
- * transaction commits); on the database itself it commits on its own. `alongside` are
+ * makes the change it records; on the database itself it commits on its own. The row
+ * comes back unsealed (no chain hashes yet): the sealer chains it after commit. `alongside` are
  * writes (INSERT/UPDATE/DELETE queries) run in the same statement, as data-modifying WITH
  * queries: one round trip for the change's last writes and its audit row.
  */
@@ -103,7 +111,7 @@ export async function appendAudit(executor: Executor, input: AuditEntryInput, no
   const writes = alongside.length > 0 ? sql`with ${sql.join(alongside.map((write, i) => sql`${sql.raw(`write_${i}`)} as ${write}`), sql`, `)} ` : sql``;
   const [row] = await selectRows<AppendedRow>(
     executor,
-    sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, prev_hash, hash
+    sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, content_hash
         from ${auditAppendCall(input, now)}`,
   );
   if (!row) throw new Error('audit_append returned no row');
@@ -117,8 +125,10 @@ export async function appendAudit(executor: Executor, input: AuditEntryInput, no
     targetType: row.target_type,
     targetId: row.target_id,
     details: row.details ?? {},
-    prevHash: row.prev_hash,
-    hash: row.hash,
+    contentHash: row.content_hash,
+    sealSeq: null,
+    prevHash: null,
+    hash: null,
   };
 }
 
@@ -147,38 +157,4 @@ export async function listAudit(executor: Executor, query: AuditQuery): Promise<
     .limit(limit + 1);
   const entries = rows.slice(0, limit).map(toEntry);
   return { entries, nextCursor: rows.length > limit ? (entries.at(-1)?.id ?? null) : null };
-}
-
-export interface ChainVerification {
-  verified: boolean;
-  checked: number;
-  /** id of the first row whose hash does not match its content or predecessor */
-  brokenAt: number | null;
-}
-
-/** Walks the whole chain in id order, in pages, recomputing every hash. */
-export async function verifyAuditChain(executor: Executor, pageSize = 2000): Promise<ChainVerification> {
-  let prevHash = GENESIS_HASH;
-  let lastId = 0;
-  let checked = 0;
-  for (;;) {
-    const rows = await executor.select().from(auditLog).where(sql`${auditLog.id} > ${lastId}`).orderBy(auditLog.id).limit(pageSize);
-    for (const row of rows) {
-      const expected = hashAuditEntry(prevHash, {
-        at: row.at,
-        actorType: row.actorType,
-        actorId: row.actorId,
-        actorName: row.actorName,
-        action: row.action,
-        targetType: row.targetType,
-        targetId: row.targetId,
-        details: row.details,
-      });
-      if (row.prevHash !== prevHash || row.hash !== expected) return { verified: false, checked, brokenAt: row.id };
-      prevHash = row.hash;
-      lastId = row.id;
-      checked++;
-    }
-    if (rows.length < pageSize) return { verified: true, checked, brokenAt: null };
-  }
 }

@@ -1,0 +1,60 @@
+import { asc, isNull, sql } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import { GENESIS_HASH, hashAuditEntry } from './audit-hash';
+import { hashInputOf } from './audit-row';
+
+/** Held (for one short transaction) by whoever is sealing; appends never take it. */
+const SEAL_LOCK = 72611003;
+/** Rows sealed per statement, and statements per call, so one call stays short under any backlog. */
+const BATCH = 500;
+const MAX_BATCHES = 20;
+
+export interface SealResult {
+  sealed: number;
+  /** another sealer held the lock: it seals what is pending, or the next call does */
+  busy: boolean;
+  /** rows may be left: the call stopped after MAX_BATCHES */
+  more: boolean;
+}
+
+/**
+ * Chains the committed, unsealed audit rows onto the sealed head, in the order this sealer
+ * sees them (by id among the rows committed so far; a row with a smaller id that commits
+ * later is sealed later): each gets the next seal_seq, the head's hash as prev_hash and
+ * its chain hash, in one short transaction under the sealer lock. Nothing is lost if the
+ * process dies at any point: the transaction rolls back and the rows wait, unsealed, for
+ * the next call. Verification walks seal_seq, never id.
+ */
+export async function sealAuditLog(executor: Executor): Promise<SealResult> {
+  return executor.transaction(async (tx) => {
+    const [lock] = await selectRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${SEAL_LOCK}) as ok`);
+    if (!lock?.ok) return { sealed: 0, busy: true, more: false };
+    // under the lock each statement's snapshot includes every earlier sealer's commit
+    const [head] = await selectRows<{ seal_seq: number | string; hash: string }>(
+      tx,
+      sql`select seal_seq, hash from audit_log where seal_seq is not null order by seal_seq desc limit 1`,
+    );
+    let seq = head ? Number(head.seal_seq) : 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    let sealed = 0;
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const rows = await tx.select().from(auditLog).where(isNull(auditLog.sealSeq)).orderBy(asc(auditLog.id)).limit(BATCH).for('update', { skipLocked: true });
+      if (rows.length === 0) return { sealed, busy: false, more: false };
+      const seals = rows.map((row) => {
+        seq += 1;
+        const hash = hashAuditEntry(prevHash, hashInputOf(row));
+        const seal = { id: row.id, seq, prev: prevHash, hash };
+        prevHash = hash;
+        return seal;
+      });
+      await tx.execute(sql`
+        update audit_log as a set seal_seq = v.seq, prev_hash = v.prev, hash = v.hash
+        from jsonb_to_recordset(${JSON.stringify(seals)}::jsonb) as v(id bigint, seq bigint, prev text, hash text)
+        where a.id = v.id`);
+      sealed += rows.length;
+      if (rows.length < BATCH) return { sealed, busy: false, more: false };
+    }
+    return { sealed, busy: false, more: true };
+  });
+}
