@@ -21,7 +21,10 @@ import { loadOrCreateIpHashKey } from './modules/network';
 import { loadOrCreateSecret } from './secrets';
 
 export interface GatekeeperHandle {
+  /** the site's public address (PUBLIC_URL when set) */
   url: string;
+  /** where this process's web server listens (differs from `url` behind a proxy); null without the web role */
+  localUrl: string | null;
   ctx: ServerContext;
   services: Services;
   discord: DiscordConnection;
@@ -105,6 +108,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     // the site's public address is known once the web server listens; services read it lazily
     let url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     let server: http.Server | undefined;
+    let localUrl: string | null = null;
     if (roles.has('web')) {
       // until the app is mounted (a moment), answer 503 rather than hang
       server = http.createServer((_req, res) => {
@@ -117,7 +121,8 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       });
       const address = server.address() as AddressInfo;
       const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-      url = env.PUBLIC_URL ?? `http://${shownHost}:${address.port}`;
+      localUrl = `http://${shownHost}:${address.port}`;
+      url = env.PUBLIC_URL ?? localUrl;
     }
 
     const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback` });
@@ -171,7 +176,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       );
     }
 
-    return { url, ctx, services, discord, stop: stopAll };
+    return { url, localUrl, ctx, services, discord, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

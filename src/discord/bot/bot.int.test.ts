@@ -148,8 +148,9 @@ describe('a process whose bot token is rejected', () => {
     try {
       for (let i = 0; i < 50 && !handle.services.bot.state.fatal; i++) await new Promise((r) => setTimeout(r, 100));
       expect(handle.services.bot.state.fatal).toMatch(/DISCORD_BOT_TOKEN/);
-      await request(handle.url).get('/readyz').expect(200);
-      await request(handle.url).get('/api/config').expect(200, { dataRetentionDays: 30, sandbox: false });
+      // PUBLIC_URL names the public site; the test talks to where the process listens
+      await request(handle.localUrl!).get('/readyz').expect(200);
+      await request(handle.localUrl!).get('/api/config').expect(200, { dataRetentionDays: 30, sandbox: false });
     } finally {
       await handle.stop();
       await database.close();

@@ -28,20 +28,25 @@ export function findControlCharacter(value: unknown, forbidden: RegExp, at: stri
   return null;
 }
 
+/** 'Username cannot contain control characters': the field as the form names it. */
+function controlCharacterMessage(field: string): string {
+  return `${field.charAt(0).toUpperCase()}${field.slice(1)} cannot contain control characters`;
+}
+
 /** Refuses a request whose path, query string or parsed JSON body carries a control character: 400, nothing done. */
 export const rejectControlCharacters: RequestHandler = (req, _res, next) => {
   if (PATH_FORBIDDEN.test(req.path)) {
-    next(BadRequest('The address contains a control character', 'path'));
+    next(BadRequest('The address cannot contain control characters', 'path'));
     return;
   }
   const inQuery = findControlCharacter(req.query, QUERY_FORBIDDEN);
   if (inQuery !== null) {
-    next(BadRequest(`${inQuery} contains a control character`, inQuery));
+    next(BadRequest(controlCharacterMessage(inQuery), inQuery));
     return;
   }
   const inBody = findControlCharacter(req.body, BODY_FORBIDDEN);
   if (inBody !== null) {
-    next(BadRequest(`${inBody} contains a control character`, inBody));
+    next(BadRequest(controlCharacterMessage(inBody), inBody));
     return;
   }
   next();
