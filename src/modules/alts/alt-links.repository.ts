@@ -107,7 +107,7 @@ export async function saveDetectedLinks(ex: Executor, memberId: number, links: r
 }
 
 /**
- * Recomputes `alts_found` (distinct other members linked either way) and
+ * Recomputes `alts_found` (distinct other members linked either way at medium or certain) and
  * `is_linked_as_alt` (alt side of a certain link) from alt_links, in ONE statement
  * (`recount_alt_counters`, src/db/functions): the rows are locked in id order first, so the
  * recount runs on a fresh snapshot that includes links other transactions committed
