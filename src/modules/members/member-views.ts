@@ -31,6 +31,7 @@ export function toAltEntry(a: MemberAlt): AltEntry {
     confidence: a.confidence,
     detectionMethod: a.detectionMethod,
     fingerprintComponents: a.fingerprintComponents,
+    ...(a.deviceProfileShared ? { deviceProfileShared: a.deviceProfileShared } : {}),
   };
 }
 
