@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../src/db/client';
-import { findAltCandidates, scoreCandidate, signalsFromRow, type AttemptSignalsRow, type CandidateProbe } from '../../src/modules/alts';
+import { findAltCandidates, scoreCandidate, scoringContext, signalsFromRow, type AttemptSignalsRow, type CandidateProbe } from '../../src/modules/alts';
 import { ms, summarize, type FigureResult } from './results';
 
 interface AttemptRow extends AttemptSignalsRow {
@@ -45,9 +45,11 @@ export async function measureAltLookup(database: Database, options: { samples: n
     };
     const started = performance.now();
     // the attempt's own member verifying again: its own attempts are excluded, as in detectAlts
-    const { candidates: found, sharedNetwork } = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
+    const lookup = await findAltCandidates(database.db, probe, { excludeMemberId: memberId });
+    const found = lookup.candidates;
+    const context = scoringContext(attempt, lookup);
     let flagged = 0;
-    for (const candidate of found) if (scoreCandidate(attempt, candidate, { sharedNetwork }).confidence) flagged++;
+    for (const candidate of found) if (scoreCandidate(attempt, candidate, context).confidence) flagged++;
     const elapsed = performance.now() - started;
     if (i >= options.warmup) {
       samples.push(elapsed);

@@ -8,7 +8,7 @@
  *
  * Both rules see the signals exactly as the product stores them (keyed address hashes,
  * fingerprint hash, component hashes) and compare components with the product's own
- * `compareComponents`; "today" is the product's `scoreCandidate`, over every candidate it
+ * `compareComponents`; "today" is the product's `scoreCandidate` (since adopted: the proposal without the token), over every candidate it
  * can flag (no 50-candidate window, so it differs from P8's in-product figures where
  * popular fingerprints crowd candidates out). The proposal adds what the product does not
  * know yet: the anonymity set of the fingerprint and of each high-entropy component (how
@@ -16,7 +16,7 @@
  * address, and a first-party random browser token (kept as a keyed hash).
  */
 import crypto from 'node:crypto';
-import { compareComponents, HIGH_ENTROPY_COMPONENTS, scoreCandidate, type AttemptSignals } from '../../src/modules/alts';
+import { compareComponents, HIGH_ENTROPY_COMPONENTS, scoreCandidate, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
 import { formatQuality, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
@@ -93,6 +93,21 @@ function remember(memory: Memory, a: StoredAttempt) {
   push(memory.byKey, `fp:${a.fingerprintHash}`, a.index);
   push(memory.byKey, `net:${net}`, a.index);
   if (a.tokenHash) push(memory.byKey, `tok:${a.tokenHash}`, a.index);
+}
+
+/** The anonymity counts the product's lookup gives scoring (uncapped here: every stored attempt is in memory). */
+function productCounts(memory: Memory, x: StoredAttempt): AnonymityCounts {
+  const members = (key: string) => memory.members.count(key);
+  return {
+    fingerprint: members(`fp:${x.fingerprintHash}`),
+    fingerprintNetworks: memory.networks.count(`fp:${x.fingerprintHash}`),
+    address: members(`ip:${x.ipHash}`),
+    addressFingerprint: members(`ipfp:${x.ipHash}:${x.fingerprintHash}`),
+    canvas: x.canvasHash === null ? 0 : members(`canvas:${x.canvasHash}`),
+    webgl: x.webglHash === null ? 0 : members(`webgl:${x.webglHash}`),
+    audio: x.audioHash === null ? 0 : members(`audio:${x.audioHash}`),
+    fonts: x.fontsHash === null ? 0 : members(`fonts:${x.fontsHash}`),
+  };
 }
 
 /** Other members besides the candidate in an anonymity set (the new attempt is not stored yet). */
@@ -173,7 +188,7 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
       for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
       for (const i of candidates) {
         const y = attempts[i]!;
-        const score = scoreCandidate(x, y, { sharedNetwork: false });
+        const score = scoreCandidate(x, y, { sharedNetwork: false, counts: productCounts(memory, x) });
         if (score.confidence) today.push({ a: y.index, b: x.index, confidence: score.confidence });
         thresholds.forEach((t, k) => {
           const found = proposedVerdict(memory, x, y, t);
@@ -232,7 +247,7 @@ function main() {
   if (only) variants.splice(1);
   const started = Date.now();
   const { today, proposed, attempts } = replay(population, evaluateFrom, variants.map(([, t]) => t));
-  process.stdout.write(`${formatQuality("today's scoreCandidate, every candidate (no 50-candidate window)", verdictQuality(population, today, evaluateFrom))}\n\n`);
+  process.stdout.write(`${formatQuality("the product's scoreCandidate (rarity-weighted, no token), every candidate (no 50-candidate window)", verdictQuality(population, today, evaluateFrom))}\n\n`);
   variants.forEach(([label, t], k) => process.stdout.write(`${formatQuality(`${label}: ${JSON.stringify(t)}`, verdictQuality(population, proposed[k]!, evaluateFrom))}\n${k === 0 ? `${diagnose(population, evaluateFrom, proposed[0]!, attempts)}\n` : ''}\n`));
   process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }

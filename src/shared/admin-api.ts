@@ -51,6 +51,17 @@ export interface AltEntry {
   /** ip, fingerprint, both, network or manual */
   detectionMethod: string;
   fingerprintComponents: FingerprintComponents;
+  /**
+   * how many members besides the two share the matched device profile (fingerprint), on how
+   * many networks; atLeast when the count stopped at its cap; absent when the fingerprints differ
+   */
+  deviceProfileShared?: DeviceProfileShared;
+}
+
+export interface DeviceProfileShared {
+  others: number;
+  networks: number | null;
+  atLeast: boolean;
 }
 
 export interface AdminNoteView {

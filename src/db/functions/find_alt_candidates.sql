@@ -9,11 +9,11 @@
 --
 -- Exactly the candidates scoring can flag (canBeFlagged in src/modules/alts/alt-scoring.ts,
 -- given the probe candidateProbe makes; alt-candidates.agreement.int.test.ts checks the two agree):
--- the same fingerprint first (medium or certain), then the same address, then the same
--- network with at least one high-entropy component in common (the network alone never
--- flags, so without a component the network is not read); on a network staff marked shared only the fingerprint counts, so the address and
--- network branches are switched off (a one-time filter) and cannot crowd same-device
--- attempts out of the window. A device component alone never flags, so it is no lookup.
+-- the same fingerprint, the same address, and the same network with at least one
+-- high-entropy component in common (the network alone never flags, so without a component
+-- the network is not read); on a network staff marked shared only the fingerprint counts,
+-- so the address and network branches are switched off (a one-time filter). A device
+-- component alone never flags, so it is no lookup.
 --
 -- Each branch is `where <hash> >= $x and <hash> <= $x and member_id <> $m order by <hash>
 -- desc, id desc limit $n`: an index-only backward range scan of the (hash, id, member_id)
@@ -28,11 +28,23 @@
 -- branches already hold p_limit distinct attempts (its rank comes last, so none of its rows
 -- could make the window).
 --
--- The window: the p_limit best distinct ids (fingerprint, then address, then network;
--- newest first within a rank), each row then fetched by primary key through LATERAL
--- subqueries with LIMIT 1 (never a hash join over a scan of the whole table). One json
--- value: the shared-network marking and the candidates, newest first (one field to decode
--- instead of sixteen per candidate: PGlite decodes each field of each row on the main thread).
+-- The anonymity sets scoring weighs the evidence by: for the fingerprint, the address and
+-- each high-entropy component, how many distinct members other than the attempt's own made
+-- the newest 64 attempts carrying it (a backward range of the same indexes, index-only,
+-- however popular the value: a count of 64 means "64 or more"), and for the fingerprint
+-- also on how many distinct networks (its 64 newest rows, fetched by the index scan).
+--
+-- The window: the p_limit best distinct ids, in this order: the same address AND the same
+-- fingerprint (the address's newest p_limit attempts, each fingerprint read by primary key:
+-- one device, or a household's same-model phones), so that a member's own older account on
+-- its own address is never crowded out by the newest strangers sharing a popular
+-- fingerprint; then the rarer of the two kinds of evidence (the fingerprint when no more
+-- members show it than share the address, else the address); then the other; then the
+-- network; newest first within a rank. Each row is then fetched by primary key through
+-- LATERAL subqueries with LIMIT 1 (never a hash join over a scan of the whole table). One
+-- json value: the shared-network marking, the anonymity counts and the candidates, newest
+-- first (one field to decode instead of sixteen per candidate: PGlite decodes each field of
+-- each row on the main thread).
 CREATE OR REPLACE FUNCTION find_alt_candidates(
   p_ip_hash text,
   p_network_hash text,
@@ -60,6 +72,21 @@ BEGIN
       where not (select shared from flag) and ip_hash >= p_ip_hash and ip_hash <= p_ip_hash and member_id <> p_exclude_member_id
       order by ip_hash desc, id desc limit p_limit
     ),
+    address_device as materialized (
+      select b.id from by_address b
+      cross join lateral (select d.fingerprint_hash from verification_attempts d where d.id = b.id limit 1) as device
+      where device.fingerprint_hash = p_fingerprint_hash
+    ),
+    counts as materialized (
+      select
+        (select count(distinct f.member_id) from (select member_id from verification_attempts where fingerprint_hash >= p_fingerprint_hash and fingerprint_hash <= p_fingerprint_hash and member_id <> p_exclude_member_id order by fingerprint_hash desc, id desc limit 64) as f)::int as fingerprint,
+        (select count(distinct fn.network_hash) from (select network_hash from verification_attempts where fingerprint_hash >= p_fingerprint_hash and fingerprint_hash <= p_fingerprint_hash and member_id <> p_exclude_member_id order by fingerprint_hash desc, id desc limit 64) as fn)::int as fingerprint_networks,
+        (select count(distinct i.member_id) from (select member_id from verification_attempts where ip_hash >= p_ip_hash and ip_hash <= p_ip_hash and member_id <> p_exclude_member_id order by ip_hash desc, id desc limit 64) as i)::int as address,
+        (select count(distinct c.member_id) from (select member_id from verification_attempts where canvas_hash >= p_canvas_hash and canvas_hash <= p_canvas_hash and member_id <> p_exclude_member_id order by canvas_hash desc, id desc limit 64) as c)::int as canvas,
+        (select count(distinct w.member_id) from (select member_id from verification_attempts where webgl_hash >= p_webgl_hash and webgl_hash <= p_webgl_hash and member_id <> p_exclude_member_id order by webgl_hash desc, id desc limit 64) as w)::int as webgl,
+        (select count(distinct au.member_id) from (select member_id from verification_attempts where audio_hash >= p_audio_hash and audio_hash <= p_audio_hash and member_id <> p_exclude_member_id order by audio_hash desc, id desc limit 64) as au)::int as audio,
+        (select count(distinct fo.member_id) from (select member_id from verification_attempts where fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id order by fonts_hash desc, id desc limit 64) as fo)::int as fonts
+    ),
     by_network as (
       select id from (
         select id, canvas_hash, webgl_hash, audio_hash, fonts_hash from verification_attempts
@@ -73,13 +100,14 @@ BEGIN
     ),
     top as (
       select hits.id from (
-        select id, 1 as rank from by_fingerprint
-        union all select id, 2 from by_address
-        union all select id, 3 from by_network
+        select id, 1 as rank from address_device
+        union all select id, case when (select fingerprint <= address from counts) then 2 else 3 end from by_fingerprint
+        union all select id, case when (select fingerprint <= address from counts) then 3 else 2 end from by_address
+        union all select id, 4 from by_network
       ) as hits
       group by hits.id order by min(hits.rank), hits.id desc limit p_limit
     )
-    select json_build_object('shared_network', (select shared from flag), 'candidates', coalesce((
+    select json_build_object('shared_network', (select shared from flag), 'counts', (select row_to_json(counts) from counts), 'candidates', coalesce((
       select json_agg(c order by c.id desc) from (
         select a.id, a.member_id, a.ip_hash, a.network_hash, a.fingerprint_hash,
                a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,

@@ -1,14 +1,34 @@
 import fc from 'fast-check';
 import { describeEngines } from '../../test-support/database';
-import { candidateProbe, findAltCandidates } from './alt-candidates.repository';
-import { canBeFlagged, COMPARED_COMPONENTS, type AttemptSignals } from './alt-scoring';
+import { candidateProbe, findAltCandidates, scoringContext } from './alt-candidates.repository';
+import { canBeFlagged, COMPARED_COMPONENTS, hasDeviceIdentity, type AnonymityCounts, type AttemptSignals } from './alt-scoring';
 import { markSharedNetwork } from './shared-networks.repository';
 
 /**
  * Candidate eligibility is written twice: canBeFlagged in TypeScript, and the branches of
  * find_alt_candidates in SQL (src/db/functions). On generated attempts, the lookup must
- * return exactly the stored attempts canBeFlagged accepts.
+ * return exactly the stored attempts canBeFlagged accepts. The anonymity counts scoring
+ * weighs them by are also counted twice (in SQL over the indexes, and here over the
+ * generated rows) and must agree.
  */
+
+/** The counts of the rule's definition: distinct other members (networks) showing each of the attempt's values. */
+function expectedCounts(attempt: AttemptSignals, others: { member: string; signals: AttemptSignals }[]): AnonymityCounts {
+  const members = (keep: (s: AttemptSignals) => boolean) => new Set(others.filter((o) => keep(o.signals)).map((o) => o.member)).size;
+  const same = (a: string | null, b: string | null) => a !== null && a === b;
+  const fingerprint = hasDeviceIdentity(attempt) ? attempt.fingerprintHash : null;
+  const sameFingerprint = (s: AttemptSignals) => same(s.fingerprintHash, fingerprint);
+  return {
+    fingerprint: members(sameFingerprint),
+    fingerprintNetworks: new Set(others.filter((o) => sameFingerprint(o.signals) && o.signals.networkHash !== null).map((o) => o.signals.networkHash)).size,
+    address: members((s) => same(s.ipHash, attempt.ipHash)),
+    addressFingerprint: members((s) => same(s.ipHash, attempt.ipHash) && sameFingerprint(s)),
+    canvas: members((s) => same(s.canvasHash, attempt.canvasHash)),
+    webgl: members((s) => same(s.webglHash, attempt.webglHash)),
+    audio: members((s) => same(s.audioHash, attempt.audioHash)),
+    fonts: members((s) => same(s.fontsHash, attempt.fontsHash)),
+  };
+}
 
 type Device = Pick<AttemptSignals, `${(typeof COMPARED_COMPONENTS)[number]}Hash`>;
 
@@ -82,6 +102,7 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
         const eligible = candidates.flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork }) ? [discordIdOf(i)] : [])).sort();
         expect(found).toEqual(eligible);
         if (found.length > 0) expect(lookup.sharedNetwork).toBe(sharedNetwork);
+        if (found.length > 0) expect(scoringContext(attempt, lookup).counts).toEqual(expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals }))));
       }),
       { numRuns: 120 },
     );

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { hasDeviceIdentity, type AttemptSignals } from './alt-scoring';
+import { hasDeviceIdentity, type AnonymityCounts, type AttemptSignals, type ScoringContext } from './alt-scoring';
 
 /** A stored attempt that shares the address, the network or the fingerprint with the new one. */
 export type CandidateAttempt = AttemptSignals & {
@@ -14,7 +14,11 @@ export interface CandidateLookup {
   candidates: CandidateAttempt[];
   /** the attempt's network is marked shared (shared_networks): address and network matches do not count */
   sharedNetwork: boolean;
+  /** the anonymity sets of the attempt's values, except addressFingerprint (scoringContext counts that among the candidates) */
+  counts: Omit<AnonymityCounts, 'addressFingerprint'>;
 }
+
+const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0 };
 
 /** The hashes a lookup is made by, and the high-entropy components a same-network candidate must share one of. */
 type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash';
@@ -48,8 +52,12 @@ export interface CandidateQueryOptions {
 /**
  * Enough for every household, shared device and campus network we expect; an address
  * or device with more other accounts than this in the retention window is a shared
- * network (carrier NAT, school) in all but name, and staff should mark it so. The
- * newest are kept, fingerprint matches first, so a same-device alt is never crowded out.
+ * network (carrier NAT, school) in all but name, and staff should mark it so. The window
+ * puts the attempts on the same address with the same fingerprint first, so a member's
+ * own older account at home is never crowded out by the newest strangers sharing a popular
+ * fingerprint. An alt is still missed when it is older than the newest `limit` attempts of
+ * BOTH its address and its fingerprint (a popular phone behind a carrier NAT), or when
+ * it shares neither (another place and another device).
  */
 export const DEFAULT_CANDIDATE_LIMIT = 50;
 
@@ -75,7 +83,7 @@ function hasLookup(probe: CandidateProbe): boolean {
  * shared-network marking are spelled out),
  * a function so that PostgreSQL and PGlite plan it once per session instead of once per
  * attempt. Exactly the candidates scoring can flag (canBeFlagged in alt-scoring.ts),
- * fingerprint matches first, at most `limit`, by index lookups only
+ * same-address same-fingerprint attempts first, at most `limit`, by index lookups only
  * (alt-candidates.int.test.ts checks the plan on both engines, and
  * alt-candidates.agreement.int.test.ts the candidates against canBeFlagged). Null when the probe has
  * nothing to look up by.
@@ -129,8 +137,43 @@ interface CandidateJson extends AttemptSignalsRow {
   member_created_ms: number;
 }
 
+interface CountsJson {
+  fingerprint: number;
+  fingerprint_networks: number;
+  address: number;
+  canvas: number;
+  webgl: number;
+  audio: number;
+  fonts: number;
+}
+
 interface LookupRow {
-  lookup: { shared_network: boolean; candidates: CandidateJson[] };
+  lookup: { shared_network: boolean; counts: CountsJson; candidates: CandidateJson[] };
+}
+
+function toCounts(json: CountsJson): CandidateLookup['counts'] {
+  return {
+    fingerprint: Number(json.fingerprint),
+    fingerprintNetworks: Number(json.fingerprint_networks),
+    address: Number(json.address),
+    canvas: Number(json.canvas),
+    webgl: Number(json.webgl),
+    audio: Number(json.audio),
+    fonts: Number(json.fonts),
+  };
+}
+
+/**
+ * What scoring needs besides the pair: the shared marking, the looked-up anonymity sets,
+ * and how many other members on the attempt's address show its fingerprint, counted among
+ * the candidates (the lookup puts every same-address same-fingerprint attempt it read first).
+ */
+export function scoringContext(attempt: AttemptSignals, lookup: CandidateLookup): ScoringContext {
+  const sameDevice = new Set<number>();
+  if (attempt.ipHash !== null && attempt.fingerprintHash !== null && hasDeviceIdentity(attempt)) {
+    for (const c of lookup.candidates) if (c.ipHash === attempt.ipHash && c.fingerprintHash === attempt.fingerprintHash) sameDevice.add(c.memberId);
+  }
+  return { sharedNetwork: lookup.sharedNetwork, counts: { ...lookup.counts, addressFingerprint: sameDevice.size } };
 }
 
 function toCandidate(row: CandidateJson): CandidateAttempt {
@@ -146,10 +189,10 @@ function toCandidate(row: CandidateJson): CandidateAttempt {
 /** The candidates of one new attempt and its network's shared marking, in one round trip. */
 export async function findAltCandidates(ex: Executor, probe: CandidateProbe, options: CandidateQueryOptions): Promise<CandidateLookup> {
   const query = buildAltCandidateQuery(probe, options);
-  if (!query) return { candidates: [], sharedNetwork: false };
+  if (!query) return { candidates: [], sharedNetwork: false, counts: NO_COUNTS };
   const [row] = await selectRows<LookupRow>(ex, query);
   if (!row) throw new Error('find_alt_candidates returned no row');
-  return { candidates: row.lookup.candidates.map(toCandidate), sharedNetwork: row.lookup.shared_network };
+  return { candidates: row.lookup.candidates.map(toCandidate), sharedNetwork: row.lookup.shared_network, counts: toCounts(row.lookup.counts) };
 }
 
 export interface AltCandidateRepository {

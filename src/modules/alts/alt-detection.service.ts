@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
-import { candidateProbe, type AltCandidateRepository, type CandidateAttempt } from './alt-candidates.repository';
+import { candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt } from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
 import { isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
 
@@ -68,17 +68,15 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
   return {
     async detectAlts(tx, { member, attempt }) {
       const now = deps.clock.now();
-      // the candidates and the network's shared marking, in one statement
-      const { candidates, sharedNetwork } = await deps.attempts.findCandidates(
-        tx,
-        candidateProbe(attempt),
-        { excludeMemberId: member.id, limit: deps.candidateLimit },
-      );
+      // the candidates, the network's shared marking and the anonymity sets, in one statement
+      const lookup = await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit });
+      const { candidates } = lookup;
+      const context = scoringContext(attempt, lookup);
 
       const best = new Map<number, { candidate: CandidateAttempt; score: AltScore }>();
       for (const candidate of candidates) {
         if (candidate.memberId === member.id) continue;
-        const score = scoreCandidate(attempt, candidate, { sharedNetwork });
+        const score = scoreCandidate(attempt, candidate, context);
         if (!score.confidence) continue;
         const current = best.get(candidate.memberId);
         if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });

@@ -35,6 +35,8 @@ export interface MemberAlt {
   confidence: AltConfidence;
   detectionMethod: AltDetectionMethod;
   fingerprintComponents: FingerprintComponentsView;
+  /** how many other members share the matched fingerprint (absent when it did not match or was stored before counts were kept) */
+  deviceProfileShared?: DeviceProfileSharedView;
   /** what the other member is in the link: the older 'main' or the newer 'alt' */
   otherIs: 'main' | 'alt';
   linkedAt: Date;
@@ -51,6 +53,21 @@ export function componentsFromEvidence(evidence: unknown): FingerprintComponents
     if (typeof value === 'boolean') view[component] = value;
   }
   return view;
+}
+
+export interface DeviceProfileSharedView {
+  others: number;
+  networks: number | null;
+  atLeast: boolean;
+}
+
+/** Reads the fingerprint's anonymity count back from stored evidence (links saved before counts were kept have none). */
+export function deviceProfileFromEvidence(evidence: unknown): DeviceProfileSharedView | undefined {
+  const e = evidence as { fingerprintShared?: unknown; fingerprintNetworks?: unknown; sharedCountsCappedAt?: unknown } | null;
+  if (!e || typeof e.fingerprintShared !== 'number') return undefined;
+  const networks = typeof e.fingerprintNetworks === 'number' ? e.fingerprintNetworks : null;
+  const cap = typeof e.sharedCountsCappedAt === 'number' ? e.sharedCountsCappedAt : Infinity;
+  return { others: e.fingerprintShared, networks, atLeast: e.fingerprintShared >= cap };
 }
 
 export interface DetectedLinkInput {
@@ -107,7 +124,7 @@ export async function saveDetectedLinks(ex: Executor, memberId: number, links: r
 }
 
 /**
- * Recomputes `alts_found` (distinct other members linked either way) and
+ * Recomputes `alts_found` (distinct other members linked either way at medium or certain) and
  * `is_linked_as_alt` (alt side of a certain link) from alt_links, in ONE statement
  * (`recount_alt_counters`, src/db/functions): the rows are locked in id order first, so the
  * recount runs on a fresh snapshot that includes links other transactions committed
@@ -163,6 +180,7 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
     confidence: row.confidence,
     detectionMethod: row.detectionMethod,
     fingerprintComponents: componentsFromEvidence(row.evidence),
+    deviceProfileShared: deviceProfileFromEvidence(row.evidence),
     otherIs: row.mainMemberId === memberId ? 'alt' : 'main',
     linkedAt: row.linkedAt,
     updatedAt: row.updatedAt,

@@ -7,6 +7,7 @@ import {
   isStrongerScore,
   scoreCandidate,
   type AltConfidence,
+  type AnonymityCounts,
   type AttemptSignals,
   type ComparedComponent,
   type DetectedAltMethod,
@@ -35,35 +36,59 @@ const lowOnly: Spec = { canvas: 'canvas-B', webgl: 'webgl-B', audio: 'audio-B', 
 const allAbsent: Spec = { ip: null, net: null, fp: null, ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, null])) };
 const highAbsent: Spec = { canvas: null, webgl: null, audio: null, fonts: null };
 
-type Row = [label: string, candidate: Spec, shared: boolean, confidence: AltConfidence | null, method: DetectedAltMethod | null, newAttempt?: Spec];
+/**
+ * The anonymity sets as the lookup reports them for the new attempt (other members than
+ * its own, the candidate included). RARE: the candidate is the only other member showing
+ * any of the attempt's values (a home address, an uncommon device).
+ */
+const RARE: AnonymityCounts = { fingerprint: 1, fingerprintNetworks: 1, address: 1, addressFingerprint: 1, canvas: 1, webgl: 1, audio: 1, fonts: 1 };
+/** A popular phone model: hundreds of members on many networks show its fingerprint and each device component. */
+const popularDevice: Partial<AnonymityCounts> = { fingerprint: 64, fingerprintNetworks: 40, canvas: 64, webgl: 64, audio: 64, fonts: 64 };
+const context = (sharedNetwork: boolean, counts: Partial<AnonymityCounts> = {}) => ({ sharedNetwork, counts: { ...RARE, ...counts } });
+
+type Row = [label: string, candidate: Spec, shared: boolean, confidence: AltConfidence | null, method: DetectedAltMethod | null, newAttempt?: Spec, counts?: Partial<AnonymityCounts>];
 
 // the new attempt is attempt({}) (ip-A, net-A, fp-A, all components A) unless the row says otherwise
 const rows: Row[] = [
-  // certain
-  ['same IP + same fingerprint', {}, false, 'certain', 'both'],
-  ['same IP + canvas/webgl/audio equal, rest differs', { fp: 'fp-B', fonts: 'fonts-B', screen: 'screen-B', timezone: 'tz-B', language: 'l-B', platform: 'p-B' }, false, 'certain', 'both'],
-  ['same IP + canvas/webgl/fonts + screen equal, audio differs', { fp: 'fp-B', audio: 'audio-B', timezone: 'tz-B' }, false, 'certain', 'both'],
-  ['same IP + webgl/audio/fonts + screen equal, canvas differs', { fp: 'fp-B', canvas: 'canvas-B' }, false, 'certain', 'both'],
+  // certain: the same address and device evidence nobody else shows
+  ['same IP + same fingerprint no other member shows', {}, false, 'certain', 'both'],
+  ['incognito: fresh profile of the same browser, same address, rare fingerprint', {}, false, 'certain', 'both'],
+  ['same IP + canvas/webgl/audio equal and unseen elsewhere, rest differs', { fp: 'fp-B', fonts: 'fonts-B', screen: 'screen-B', timezone: 'tz-B', language: 'l-B', platform: 'p-B' }, false, 'certain', 'both', {}, { canvas: 1, webgl: 1, audio: 1 }],
   ['same IP + same fingerprint, other network hash (IPv6 privacy)', { net: 'net-B' }, false, 'certain', 'both'],
+  ['CGNAT: one rare device behind an address shared by thousands', {}, false, 'certain', 'both', {}, { address: 64 }],
   // medium
+  ['sibling: same popular phone model on the same home address', {}, false, 'medium', 'both', {}, { ...popularDevice, address: 2, addressFingerprint: 2 }],
+  ['household of four with the same popular phone model', {}, false, 'medium', 'both', {}, { ...popularDevice, address: 4, addressFingerprint: 4 }],
+  ['same IP + same fingerprint (and device) one other member shows elsewhere', {}, false, 'medium', 'both', {}, { fingerprint: 2, canvas: 2, webgl: 2, audio: 2 }],
+  ['same IP + canvas/webgl/audio equal, canvas shown by another member', { fp: 'fp-B', fonts: 'fonts-B' }, false, 'medium', 'both', {}, { canvas: 2 }],
+  ['same IP + canvas/webgl/fonts + screen equal, audio differs', { fp: 'fp-B', audio: 'audio-B', timezone: 'tz-B' }, false, 'medium', 'both'],
   ['same IP + three high-entropy equal but screen differs', { fp: 'fp-B', audio: 'audio-B', screen: 'screen-B' }, false, 'medium', 'both'],
+  ['private window: canvas and audio noised, webgl and fonts kept', { fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, 'medium', 'both'],
+  ['second browser on the same machine: settings equal, device probes differ', { ...lowOnly, fp: 'fp-B' }, false, 'medium', 'both'],
   ['same IP + canvas and webgl equal only', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A', webgl: 'webgl-A' }, false, 'medium', 'both'],
   ['same IP + fonts and time zone equal', { ...otherDevice, fp: 'fp-B', fonts: 'fonts-A', timezone: 'timezone-A' }, false, 'medium', 'both'],
-  ['same fingerprint from another place', { ...otherPlace }, false, 'medium', 'fingerprint'],
-  ['same fingerprint from the same network, other IP', { ip: 'ip-B' }, false, 'medium', 'fingerprint'],
-  ['same fingerprint on a shared network, same IP', {}, true, 'medium', 'fingerprint'],
-  ['same fingerprint on a shared network, other IP', { ip: 'ip-B' }, true, 'medium', 'fingerprint'],
+  ['same rare fingerprint from another place', { ...otherPlace }, false, 'medium', 'fingerprint'],
+  ['same rare fingerprint from the same network, other IP', { ip: 'ip-B' }, false, 'medium', 'fingerprint'],
+  ['same rare fingerprint on a shared network, same IP', {}, true, 'medium', 'fingerprint'],
+  ['same rare fingerprint on a shared network, other IP', { ip: 'ip-B' }, true, 'medium', 'fingerprint'],
   // possible
   ['same IP, different device', { ...otherDevice, fp: 'fp-B' }, false, 'possible', 'ip'],
-  ['same IP, only low-entropy components equal', { ...lowOnly, fp: 'fp-B' }, false, 'possible', 'ip'],
   ['same IP, one high-entropy component equal and nothing else', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }, false, 'possible', 'ip'],
   ['same IP, candidate device unreadable', { ...highAbsent, fp: 'fp-B' }, false, 'possible', 'ip'],
   ['same network + partial match (canvas + time zone)', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', canvas: 'canvas-A', timezone: 'timezone-A' }, false, 'possible', 'network'],
   ['same network + strong match, other IP', { ip: 'ip-B', fp: 'fp-B', screen: 'screen-B' }, false, 'possible', 'network'],
+  ['same network, one rare high-entropy component', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, 'possible', 'network'],
+  ['crowded address + a rare component', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }, false, 'possible', 'ip', {}, { address: 300 }],
   // nothing
+  ['dorm: same address as hundreds, same popular phone model', {}, false, null, null, {}, { ...popularDevice, address: 64, addressFingerprint: 20 }],
+  ['dorm: same /24 as hundreds, same popular phone model, other IP', { ip: 'ip-B' }, false, null, null, {}, { ...popularDevice, address: 64 }],
+  ['CGNAT: thousands on one address, popular phone model', {}, false, null, null, {}, { ...popularDevice, address: 64, addressFingerprint: 64 }],
+  ['CGNAT: thousands on one address, different device', { ...otherDevice, fp: 'fp-B' }, false, null, null, {}, { address: 64 }],
+  ['same popular fingerprint from another place', { ...otherPlace }, false, null, null, {}, popularDevice],
+  ['same fingerprint from another place, three others show it', { ...otherPlace }, false, null, null, {}, { fingerprint: 4 }],
   ['same network, different device', { ...otherDevice, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
   ['same network, only low-entropy components equal', { ...lowOnly, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
-  ['same network, one high-entropy component alone', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, null, null],
+  ['same network, one popular high-entropy component', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, null, null, {}, { fonts: 30 }],
   ['nothing in common', { ...otherDevice, ...otherPlace, fp: 'fp-B' }, false, null, null],
   ['strong component match from another place (identical phones)', { ...otherPlace, fp: 'fp-B', screen: 'screen-B' }, false, null, null],
   ['partial match from another place', { ...otherDevice, ...otherPlace, fp: 'fp-B', canvas: 'canvas-A', webgl: 'webgl-A' }, false, null, null],
@@ -79,23 +104,23 @@ const rows: Row[] = [
 ];
 
 describe('scoreCandidate', () => {
-  const table = rows.map(([label, candidate, shared, confidence, method, newAttempt]) => ({ label, candidate, shared, confidence, method, newAttempt: newAttempt ?? {} }));
+  const table = rows.map(([label, candidate, shared, confidence, method, newAttempt, counts]) => ({ label, candidate, shared, confidence, method, newAttempt: newAttempt ?? {}, counts }));
 
-  it.each(table)('$label → $confidence ($method)', ({ candidate, shared, confidence, method, newAttempt }) => {
-    const score = scoreCandidate(attempt(newAttempt), attempt(candidate), { sharedNetwork: shared });
+  it.each(table)('$label → $confidence ($method)', ({ candidate, shared, confidence, method, newAttempt, counts }) => {
+    const score = scoreCandidate(attempt(newAttempt), attempt(candidate), context(shared, counts));
     expect(score.confidence).toBe(confidence);
     expect(score.detectionMethod).toBe(method);
     expect(score.evidence.sharedNetwork).toBe(shared);
   });
 
   it('is symmetric in confidence', () => {
-    for (const { candidate, shared, confidence, newAttempt } of table) {
-      expect(scoreCandidate(attempt(candidate), attempt(newAttempt), { sharedNetwork: shared }).confidence).toBe(confidence);
+    for (const { candidate, shared, confidence, newAttempt, counts } of table) {
+      expect(scoreCandidate(attempt(candidate), attempt(newAttempt), context(shared, counts)).confidence).toBe(confidence);
     }
   });
 
   it('records the evidence', () => {
-    const { evidence } = scoreCandidate(attempt({}), attempt({ ip: 'ip-B', fp: 'fp-B', audio: 'audio-B', language: null }), { sharedNetwork: false });
+    const { evidence } = scoreCandidate(attempt({}), attempt({ ip: 'ip-B', fp: 'fp-B', audio: 'audio-B', language: null }), context(false, { canvas: 215, webgl: 3, fonts: 64 }));
     expect(evidence).toEqual({
       components: { canvas: true, webgl: true, audio: false, fonts: true, screen: true, timezone: true, language: undefined, platform: true },
       ipMatch: false,
@@ -104,15 +129,25 @@ describe('scoreCandidate', () => {
       sharedNetwork: false,
       strongComponentMatches: 3,
       componentMatches: 6,
-      score: 10 + 3 * 8 + 3 * 2,
+      // rarer shared components order first: webgl shown by 2 others adds 8, the popular ones nothing
+      score: 10 + 3 * 8 + 3 * 2 + 8,
+      // besides the two accounts: the moderator's "shared by N other members"
+      fingerprintShared: null,
+      fingerprintNetworks: null,
+      addressShared: null,
+      canvasShared: 214,
+      webglShared: 2,
+      audioShared: null,
+      fontsShared: 63,
+      sharedCountsCappedAt: 63,
     });
     // absent components vanish from the stored JSON: "absent" in the spec's fingerprintComponents
     expect(JSON.parse(JSON.stringify(evidence.components))).toEqual({ canvas: true, webgl: true, audio: false, fonts: true, screen: true, timezone: true, platform: true });
   });
 
   it('keeps the raw IP match in the evidence on a shared network, without counting it', () => {
-    const score = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), { sharedNetwork: true });
-    expect(score.evidence).toMatchObject({ ipMatch: true, networkMatch: true, sharedNetwork: true, score: 0 });
+    const score = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), context(true));
+    expect(score.evidence).toMatchObject({ ipMatch: true, networkMatch: true, sharedNetwork: true, score: 0, addressShared: 0 });
   });
 });
 
@@ -127,7 +162,7 @@ describe('canBeFlagged', () => {
 
   it('is false for a candidate that shares device components only, however many', () => {
     const sameDeviceElsewhere = attempt({ ...otherPlace, fp: 'fp-B' });
-    expect(scoreCandidate(attempt({}), sameDeviceElsewhere, { sharedNetwork: false }).confidence).toBeNull();
+    expect(scoreCandidate(attempt({}), sameDeviceElsewhere, context(false)).confidence).toBeNull();
     expect(canBeFlagged(attempt({}), sameDeviceElsewhere, { sharedNetwork: false })).toBe(false);
   });
 
@@ -141,8 +176,11 @@ describe('canBeFlagged', () => {
       ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, value(c)])),
     }) as fc.Arbitrary<Spec>;
     fc.assert(
-      fc.property(spec, spec, fc.boolean(), (a, b, sharedNetwork) => {
-        const flagged = scoreCandidate(attempt(a), attempt(b), { sharedNetwork }).confidence !== null;
+      // and any anonymity counts: rarity decides the confidence, never which candidates are read
+      fc.property(spec, spec, fc.boolean(), fc.array(fc.integer({ min: 0, max: 64 }), { minLength: 8, maxLength: 8 }), (a, b, sharedNetwork, n) => {
+        const [fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts] = n as [number, number, number, number, number, number, number, number];
+        const counts = { fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts };
+        const flagged = scoreCandidate(attempt(a), attempt(b), { sharedNetwork, counts }).confidence !== null;
         return !flagged || canBeFlagged(attempt(a), attempt(b), { sharedNetwork });
       }),
       { numRuns: 5000 },
@@ -167,7 +205,7 @@ describe('compareComponents', () => {
   it('never calls two absent components equal', () => {
     const none = compareComponents(attempt(allAbsent), attempt(allAbsent));
     expect(Object.values(none).every((v) => v === undefined)).toBe(true);
-    expect(scoreCandidate(attempt(allAbsent), attempt(allAbsent), { sharedNetwork: false }).confidence).toBeNull();
+    expect(scoreCandidate(attempt(allAbsent), attempt(allAbsent), context(false)).confidence).toBeNull();
   });
 });
 
@@ -179,10 +217,10 @@ describe('helpers', () => {
   });
 
   it('isStrongerScore orders by confidence, then score', () => {
-    const certain = scoreCandidate(attempt({}), attempt({}), { sharedNetwork: false });
-    const medium = scoreCandidate(attempt({}), attempt(otherPlace), { sharedNetwork: false });
-    const possibleRich = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }), { sharedNetwork: false });
-    const possiblePoor = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), { sharedNetwork: false });
+    const certain = scoreCandidate(attempt({}), attempt({}), context(false));
+    const medium = scoreCandidate(attempt({}), attempt(otherPlace), context(false));
+    const possibleRich = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }), context(false));
+    const possiblePoor = scoreCandidate(attempt({}), attempt({ ...otherDevice, fp: 'fp-B' }), context(false));
     expect(isStrongerScore(certain, medium)).toBe(true);
     expect(isStrongerScore(medium, certain)).toBe(false);
     expect(isStrongerScore(possibleRich, possiblePoor)).toBe(true);

@@ -3,20 +3,36 @@ import { COMPARED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 
 /**
- * Alt-account scoring (DESIGN.md §8), pure: the one place that decides how sure we
- * are that two verification attempts came from one person.
+ * Alt-account scoring, pure: the one place that decides how sure we are that two
+ * verification attempts came from one person. Evidence is weighted by its rarity: a
+ * fingerprint or component that many other members show (a popular phone model, a stock
+ * laptop) proves little, a crowded address (carrier NAT, campus, café) proves nothing by
+ * itself, and a rare fingerprint on the same address is strong. The counts come with the
+ * candidates (AnonymityCounts: how many OTHER members show the new attempt's fingerprint,
+ * address and each high-entropy component; "others" below excludes the two accounts
+ * compared).
  *
- *  - certain:  same IP and (same fingerprint or a strong component match)
- *  - medium:   same fingerprint alone, or same IP with a partial component match
- *  - possible: same IP alone, or same network with a partial component match
+ *  - certain:  same address, the same fingerprint that no other member shows, and a
+ *              high-entropy component at most one other member shows (the fingerprint hash
+ *              includes time zone and language, so a popular phone in a rare locale has a
+ *              rare hash while each of its device components is common); or same address
+ *              with canvas, WebGL and audio all equal and shown by no other member
+ *  - medium:   same address and same fingerprint with at most two other members showing
+ *              that fingerprint on this address (one device, or a household's same-model
+ *              phones, which is as far as the address lets us tell them apart); the same
+ *              fingerprint elsewhere when at most two others show it and a component is rare
+ *              (a device that moved); same address, a rare component and one more equal
+ *              component (a private window noises canvas and audio but keeps its fonts); on
+ *              an uncrowded address (a home) a partial component match, or screen, time
+ *              zone, language and platform all equal (a second browser on the same machine)
+ *  - possible: an uncrowded address alone; a rare component on the same address or network
+ *  - nothing:  a popular fingerprint or component across networks, a crowded address alone
  *
- * A strong component match is canvas + WebGL + audio all equal, or at least three of
- * the four high-entropy components (canvas, WebGL, audio, fonts) plus the screen. A
- * partial match is at least two equal components, one of them high-entropy: time zone,
- * language, platform and screen alone are shared by whole countries. A fingerprint
- * with no high-entropy component at all never counts as a fingerprint match. On a network
- * staff marked as shared (household, school, carrier NAT) the IP and network matches
- * do not count at all; only device evidence does.
+ * A partial match is at least two equal components, one of them high-entropy: time zone,
+ * language, platform and screen alone are shared by whole countries. A fingerprint with no
+ * high-entropy component at all never counts as a fingerprint match. On a network staff
+ * marked as shared (household, school, carrier NAT) the address and network matches do not
+ * count at all; only device evidence does.
  */
 
 export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
@@ -39,7 +55,64 @@ export type AttemptSignals = {
   fingerprintHash: string | null;
 } & Pick<FingerprintComponentHashes, ComparedHashKey>;
 
-export interface AltEvidence {
+/**
+ * The anonymity sets of the new attempt's values: how many members other than the
+ * attempt's own show each of them, counted by find_alt_candidates among the newest
+ * ANONYMITY_COUNT_CAP stored attempts carrying the value (an index range, never a scan),
+ * so a count reaches at most the cap. 0 when the attempt lacks the value.
+ */
+export interface AnonymityCounts {
+  fingerprint: number;
+  /** distinct networks (/24, /48) the other members showing the fingerprint were on */
+  fingerprintNetworks: number;
+  address: number;
+  /** members on this address with this fingerprint (counted among the candidates, which put them first) */
+  addressFingerprint: number;
+  canvas: number;
+  webgl: number;
+  audio: number;
+  fonts: number;
+}
+
+export const ANONYMITY_COUNT_CAP = 64;
+
+/** What scoring knows about the attempt beyond the pair: its network's shared marking and its anonymity sets. */
+export interface ScoringContext {
+  sharedNetwork: boolean;
+  counts: AnonymityCounts;
+}
+
+/** The rarity thresholds of the rule (measured on the labelled P8 population). */
+export const RARITY = {
+  /** same address + same fingerprint is certain when at most this many other members show the fingerprint */
+  certainFingerprintOthers: 0,
+  /** same fingerprint elsewhere (with a rare component) is medium up to this many other members */
+  mediumFingerprintOthers: 2,
+  /** same address + same fingerprint is medium up to this many other members showing both */
+  mediumSameAddressOthers: 2,
+  /** an address with more other members than this is crowded: the address alone proves nothing */
+  crowdedAddress: 10,
+  /** a high-entropy component is rare when at most this many other members show it */
+  rareComponentOthers: 1,
+} as const;
+
+/**
+ * How many members besides the two compared show a value (null when the two do not share
+ * it). Counts of the cap or more are "at least" figures: the evidence keeps them as counted.
+ */
+export interface SharedCounts {
+  fingerprintShared: number | null;
+  fingerprintNetworks: number | null;
+  addressShared: number | null;
+  canvasShared: number | null;
+  webglShared: number | null;
+  audioShared: number | null;
+  fontsShared: number | null;
+  /** a count at or above this is a lower bound (the newest attempts carrying the value were read, not all) */
+  sharedCountsCappedAt: number;
+}
+
+export interface AltEvidence extends SharedCounts {
   components: ComponentComparison;
   ipMatch: boolean;
   networkMatch: boolean;
@@ -114,48 +187,75 @@ function countHighEntropyMatches(components: ComponentComparison): number {
 }
 
 /**
- * True when scoreCandidate can flag the candidate at all (at any confidence): it must
- * share the fingerprint, or the address (on a network not marked shared), or the
- * network (not marked shared) together with at least one high-entropy component (a
- * network match flags only with a partial match, which needs one). Device components
- * alone never flag. The candidate lookup (src/db/functions/find_alt_candidates.sql, called
- * with candidateProbe) reads exactly these candidates, each branch through its own index.
+ * True when scoreCandidate can flag the candidate for some anonymity counts (at any
+ * confidence): it must share the fingerprint, or the address (on a network not marked
+ * shared), or the network (not marked shared) together with at least one high-entropy
+ * component. Device components alone never flag. The candidate lookup
+ * (src/db/functions/find_alt_candidates.sql, called with candidateProbe) reads exactly
+ * these candidates, each branch through its own index; how rare the shared values are
+ * decides the confidence afterwards, not which candidates are read.
  */
 export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
   const { ipCounts, networkCounts, fingerprintMatch } = matchSignals(attempt, candidate, context);
   return fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
 }
 
-export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): AltScore {
+/** Members besides the candidate in a set the candidate belongs to (the attempt's own member is never counted). */
+function othersBesides(count: number): number {
+  return Math.max(count - 1, 0);
+}
+
+function sharedCounts(components: ComponentComparison, matches: SignalMatches, counts: AnonymityCounts): SharedCounts {
+  const shared = (equal: boolean | undefined, count: number) => (equal === true ? othersBesides(count) : null);
+  return {
+    fingerprintShared: shared(matches.fingerprintMatch, counts.fingerprint),
+    fingerprintNetworks: matches.fingerprintMatch ? counts.fingerprintNetworks : null,
+    addressShared: shared(matches.ipMatch, counts.address),
+    canvasShared: shared(components.canvas, counts.canvas),
+    webglShared: shared(components.webgl, counts.webgl),
+    audioShared: shared(components.audio, counts.audio),
+    fontsShared: shared(components.fonts, counts.fonts),
+    sharedCountsCappedAt: ANONYMITY_COUNT_CAP - 1,
+  };
+}
+
+export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: ScoringContext): AltScore {
   const components = compareComponents(attempt, candidate);
-  const { ipMatch, networkMatch, fingerprintMatch, ipCounts, networkCounts } = matchSignals(attempt, candidate, context);
+  const matches = matchSignals(attempt, candidate, context);
+  const { ipMatch, networkMatch, fingerprintMatch, ipCounts, networkCounts } = matches;
+  const shared = sharedCounts(components, matches, context.counts);
 
   const strongComponentMatches = countHighEntropyMatches(components);
   const componentMatches = COMPARED_COMPONENTS.filter((c) => components[c] === true).length;
-  const strongMatch =
-    (components.canvas === true && components.webgl === true && components.audio === true) ||
-    (strongComponentMatches >= 3 && components.screen === true);
   const partialMatch = strongComponentMatches >= 1 && componentMatches >= 2;
+  const componentOthers = (c: (typeof HIGH_ENTROPY_COMPONENTS)[number]) => shared[`${c}Shared`] ?? Infinity;
+  const rareComponent = HIGH_ENTROPY_COMPONENTS.some((c) => componentOthers(c) <= RARITY.rareComponentOthers);
+  const fingerprintOthers = shared.fingerprintShared ?? Infinity;
+  const crowdedAddress = ipCounts && othersBesides(context.counts.address) > RARITY.crowdedAddress;
+  // a second browser on the same machine; only when both read some device component (the
+  // settings of browsers whose every device probe failed say nothing about the machine)
+  const bothReadDevice = HIGH_ENTROPY_COMPONENTS.some((c) => components[c] !== undefined);
+  const sameMachineSettings = bothReadDevice && components.screen === true && components.timezone === true && components.language === true && components.platform === true;
 
   let confidence: AltConfidence | null = null;
   let detectionMethod: DetectedAltMethod | null = null;
-  if (ipCounts && (fingerprintMatch || strongMatch)) {
-    confidence = 'certain';
-    detectionMethod = 'both';
-  } else if (fingerprintMatch) {
-    confidence = 'medium';
-    detectionMethod = 'fingerprint';
-  } else if (ipCounts && partialMatch) {
-    confidence = 'medium';
-    detectionMethod = 'both';
-  } else if (ipCounts) {
-    confidence = 'possible';
-    detectionMethod = 'ip';
-  } else if (networkCounts && partialMatch) {
-    confidence = 'possible';
-    detectionMethod = 'network';
-  }
+  const found = (c: AltConfidence, m: DetectedAltMethod) => {
+    confidence = c;
+    detectionMethod = m;
+  };
+  if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both');
+  else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both');
+  else if (ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.mediumSameAddressOthers) found('medium', 'both');
+  else if (fingerprintMatch && fingerprintOthers <= RARITY.mediumFingerprintOthers && rareComponent) found('medium', 'fingerprint');
+  else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both');
+  else if (ipCounts && !crowdedAddress && partialMatch) found('medium', 'both');
+  else if (ipCounts && !crowdedAddress && sameMachineSettings) found('medium', 'both');
+  else if (ipCounts && !crowdedAddress) found('possible', 'ip');
+  else if (ipCounts && rareComponent) found('possible', 'ip');
+  else if (networkCounts && rareComponent) found('possible', 'network');
 
+  // orders candidates of equal confidence: rarer shared evidence first
+  const rarityBonus = (others: number | null) => (others === null ? 0 : Math.max(0, 10 - Math.min(others, 10)));
   const highEqual = strongComponentMatches;
   const lowEqual = componentMatches - strongComponentMatches;
   const score =
@@ -163,7 +263,9 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
     (networkCounts && !ipCounts ? WEIGHTS.network : 0) +
     (fingerprintMatch ? WEIGHTS.fingerprint : 0) +
     highEqual * WEIGHTS.highComponent +
-    lowEqual * WEIGHTS.lowComponent;
+    lowEqual * WEIGHTS.lowComponent +
+    rarityBonus(shared.fingerprintShared) +
+    HIGH_ENTROPY_COMPONENTS.reduce((sum, c) => sum + rarityBonus(shared[`${c}Shared`]), 0);
 
   return {
     confidence,
@@ -177,6 +279,7 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
       strongComponentMatches,
       componentMatches,
       score,
+      ...shared,
     },
   };
 }

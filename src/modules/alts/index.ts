@@ -7,6 +7,11 @@ export {
   confidenceRank,
   COMPARED_COMPONENTS,
   HIGH_ENTROPY_COMPONENTS,
+  ANONYMITY_COUNT_CAP,
+  RARITY,
+  type AnonymityCounts,
+  type ScoringContext,
+  type SharedCounts,
   type AltConfidence,
   type AltEvidence,
   type AltScore,
@@ -25,7 +30,7 @@ export {
   type DetectedAlt,
 } from './alt-detection.service';
 export { linkChangeFor, type StoredLinkState, type AltLinkMethod } from './alt-link-policy';
-export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateProbe, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
+export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateProbe, scoringContext, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 export {
   altLinkRepository,
   saveDetectedLinks,

@@ -32,6 +32,7 @@ export function toAltEntry(a: MemberAlt): AltEntry {
     confidence: a.confidence,
     detectionMethod: a.detectionMethod,
     fingerprintComponents: a.fingerprintComponents,
+    ...(a.deviceProfileShared ? { deviceProfileShared: a.deviceProfileShared } : {}),
   };
 }
 

@@ -78,6 +78,17 @@ function AltAvatar({ alt }: { alt: AltEntry }) {
   );
 }
 
+/**
+ * How common the matched device profile is, in a moderator's words: a profile many other
+ * members show is weak evidence, one nobody else shows is strong.
+ */
+export function describeDeviceProfileShared(shared: NonNullable<AltEntry['deviceProfileShared']>): string {
+  if (shared.others === 0) return 'No other member shows this device profile.';
+  const members = `${shared.atLeast ? 'at least ' : ''}${shared.others} other member${shared.others === 1 ? '' : 's'}`;
+  const networks = shared.networks !== null && shared.networks > 1 ? ` on ${shared.networks} networks` : '';
+  return `This device profile is shared by ${members}${networks}.`;
+}
+
 /** The fingerprintComponents comparison of one certain alt: matched / different / unavailable. */
 function EvidenceComparison({ alt }: { alt: AltEntry }) {
   const matched = FINGERPRINT_COMPONENTS.filter((component) => alt.fingerprintComponents[component] === true).length;
@@ -86,6 +97,7 @@ function EvidenceComparison({ alt }: { alt: AltEntry }) {
       <p className="text-muted">
         {matched} of {FINGERPRINT_COMPONENTS.length} fingerprint components matched · detected by {describeDetectionMethod(alt.detectionMethod)}
       </p>
+      {alt.deviceProfileShared ? <p>{describeDeviceProfileShared(alt.deviceProfileShared)}</p> : null}
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         {FINGERPRINT_COMPONENTS.map((component) => {
           const verdict = verdictBadges[componentVerdict(alt.fingerprintComponents[component])];
