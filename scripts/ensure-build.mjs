@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { compressWeb } from './compress-web.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const force = process.argv.includes('--force');
@@ -53,7 +54,10 @@ if (!fs.existsSync(bin('tsc'))) {
 }
 
 const webStamp = 'dist/web/index.html';
-if (force || stampOf(webStamp) < newest(['web', 'src/shared', 'vite.config.ts'])) run('the web app', bin('vite'), ['build', '--logLevel', 'warn']);
+if (force || stampOf(webStamp) < newest(['web', 'src/shared', 'vite.config.ts'])) {
+  run('the web app', bin('vite'), ['build', '--logLevel', 'warn']);
+  compressWeb(path.join(root, 'dist/web'));
+}
 
 const serverStamp = 'dist/src/index.js';
 if (force || stampOf(serverStamp) < newest(['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json'])) {
