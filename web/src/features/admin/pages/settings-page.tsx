@@ -120,7 +120,7 @@ function SettingsForm({ data, onSaved }: { data: SettingsResponse; onSaved: (sav
           </CardContent>
         </Card>
       ))}
-      <div className="sticky bottom-0 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-bg/95 py-3">
+      <div className="sticky bottom-0 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-page/95 py-3">
         {dirty ? <p className="mr-auto text-sm text-muted">{Object.keys(changes).length} unsaved change(s)</p> : null}
         <Button type="button" variant="secondary" disabled={!dirty || saving} onClick={() => setDraft(draftOf(data.settings))}>
           Discard

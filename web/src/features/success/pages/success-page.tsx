@@ -70,8 +70,8 @@ export function SuccessPage() {
     const provider = vpnStatus.data?.vpnProvider;
     return (
       <CenteredCardPage title="Website Step Complete - Limited Access Only" icon={<WarningIcon className="text-warning" />} footer={actions}>
-        {gateNotice}
         <div className="flex flex-col gap-5">
+          {gateNotice}
           <Alert variant="warning" title="VPN or proxy detected">
             <p>
               Your connection appears to come through a VPN or proxy
@@ -88,7 +88,7 @@ export function SuccessPage() {
             </p>
             <p>To get full access, disconnect your VPN and verify again.</p>
           </Alert>
-          <FinalSteps limited />
+          <FinalSteps outcome={gate?.action === 'review' ? 'review' : 'limited'} />
         </div>
       </CenteredCardPage>
     );
@@ -102,7 +102,7 @@ export function SuccessPage() {
       footer={actions}
     >
       {gateNotice}
-      <FinalSteps />
+      <FinalSteps outcome={gate?.action ?? 'full'} />
     </CenteredCardPage>
   );
 }
@@ -111,15 +111,21 @@ function ChannelName({ name }: { name: string }) {
   return <strong className="font-semibold whitespace-nowrap">#{name}</strong>;
 }
 
-/** The 4-step guide to finish in Discord. */
-function FinalSteps({ limited = false }: { limited?: boolean }) {
+/**
+ * The 4-step guide to finish in Discord. The last step says what the button will give:
+ * full access, Limited Access (VPN, or a server rule such as lockdown or account age),
+ * or nothing until staff release a verification held for review.
+ */
+function FinalSteps({ outcome }: { outcome: 'full' | 'limited' | 'review' }) {
   const steps = [
     'Open the verification channel in Discord (use the button below).',
     'Read the server rules posted there.',
     <>
       Click the <strong className="font-semibold">Complete Verification!</strong> button in that channel.
     </>,
-    limited ? (
+    outcome === 'review' ? (
+      'Staff then review your verification; you get access once they release it.'
+    ) : outcome === 'limited' ? (
       <>
         You then get Limited Access: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
       </>
