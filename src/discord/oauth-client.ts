@@ -20,9 +20,20 @@ export interface DiscordOAuth {
 }
 
 export class OAuthExchangeError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Discord's HTTP status, null when it could not be reached */
+    readonly status: number | null = null,
+    /** on a 429, how long Discord asked us to wait before trying the same code again */
+    readonly retryAfterMs: number | null = null,
+  ) {
     super(message);
     this.name = 'OAuthExchangeError';
+  }
+
+  /** Rate-limited, unreachable or failing on Discord's side: the same code may still work later. */
+  get transient(): boolean {
+    return this.status === null || this.status === 429 || this.status >= 500;
   }
 }
 
@@ -48,6 +59,8 @@ export class DiscordHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** on a 429, the wait Discord asked for */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'DiscordHttpError';
@@ -64,14 +77,15 @@ export class DiscordHttpError extends Error {
  * token exchange and /users/@me wait for everyone else's (measured: ~25 verifications/s
  * at most, whatever the machine; at Discord's real latency far fewer). These calls carry
  * no bot token, so they count toward no bot limit: they run in parallel; a 429 is waited
- * out once when Discord asks for a short pause, a 5xx or network error retried once.
+ * out once when Discord asks for a short pause (except on the token exchange, whose caller
+ * waits within its own budget), a 5xx or network error retried once.
  */
 export function createDiscordOAuth(config: { apiBase: string; authorizeBase: string; clientId: string; clientSecret: string; timeoutMs?: number; fetch?: typeof fetch }): DiscordOAuth {
   const base = `${config.apiBase.replace(/\/$/, '')}/v10`;
   const doFetch = config.fetch ?? fetch;
   const timeoutMs = config.timeoutMs ?? 10_000;
 
-  async function call<T>(path: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<T> {
+  async function call<T>(path: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, options: { waitOn429: boolean } = { waitOn429: true }): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
@@ -83,15 +97,13 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
       }
       if (response.ok) return (await response.json()) as T;
       const text = await response.text().catch(() => '');
-      if (attempt < 2 && response.status === 429) {
-        const retryAfterMs = retryAfterOf(response, text);
-        if (retryAfterMs !== null && retryAfterMs <= MAX_RETRY_WAIT_MS) {
-          await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
-          continue;
-        }
+      const retryAfterMs = response.status === 429 ? retryAfterOf(response, text) : null;
+      if (attempt < 2 && options.waitOn429 && retryAfterMs !== null && retryAfterMs <= MAX_RETRY_WAIT_MS) {
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+        continue;
       }
       if (attempt < 2 && response.status >= 500) continue;
-      throw new DiscordHttpError(response.status, `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`);
+      throw new DiscordHttpError(response.status, `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`, retryAfterMs);
     }
   }
 
@@ -125,10 +137,13 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
           body: body.toString(),
-        });
+        }, { waitOn429: false });
         return { accessToken: result.access_token, scope: result.scope };
       } catch (error) {
-        throw new OAuthExchangeError(`Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`);
+        // a 429 is handed back with its Retry-After: the sign-in flow owns the waiting budget
+        const status = error instanceof DiscordHttpError ? error.status : null;
+        const retryAfterMs = error instanceof DiscordHttpError ? error.retryAfterMs : null;
+        throw new OAuthExchangeError(`Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`, status, retryAfterMs);
       }
     },
 

@@ -10,6 +10,8 @@ export interface VisitorSession {
   consentTokenHash?: string;
   consent?: { at: number; fingerprintHash: string; components: FingerprintComponentHashes; timezone: string };
   oauth?: { stateHash: string; verifier: string; at: number };
+  /** a sign-in the server is still finishing: the id of its job, never the code */
+  signIn?: { id: string; at: number };
   verified?: { discordId: string; at: number };
 }
 

@@ -91,7 +91,7 @@ export interface DiscordEmulator {
     requestReconnect(): void;
     /** Sends op 9 INVALID_SESSION (false): the client must identify again. */
     invalidateSessions(): void;
-    readonly injected: { error500: number; hang: number };
+    readonly injected: { error500: number; hang: number; rate429: number };
   };
   gateway: { readonly connectedSessions: number; readonly stats: { identifies: number; resumes: number; invalidSessions: number } };
   close(): Promise<void>;

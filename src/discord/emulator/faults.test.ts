@@ -51,4 +51,17 @@ describe('Discord emulator faults', () => {
     await expect(pending).rejects.toThrow();
     emulator = await createDiscordEmulator({ rateLimits: false }); // for afterEach
   });
+
+  it('answers a burst of 429s with Retry-After on the matching route, then the real answer', async () => {
+    emulator.faults.set('rate429', { routes: /^\/oauth2\/token$/, count: 2, retryAfterSeconds: 1.5 });
+    const token = () => fetch(`${emulator.apiBase}/v10/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+    for (let i = 0; i < 2; i++) {
+      const limited = await token();
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('2');
+      expect(await limited.json()).toMatchObject({ retry_after: 1.5, global: false });
+    }
+    expect((await token()).status).not.toBe(429);
+    expect(emulator.faults.injected.rate429).toBe(2);
+  });
 });

@@ -95,6 +95,7 @@ export function createRestHandler(deps: RestServerDeps) {
     const { route, params } = match;
     const bucketKey = `${route.bucket}:${majorParameter(params)}`;
 
+    const retryAfterSeconds = faults.retryAfterSeconds;
     const fault = faults.take(path);
     if (fault === 'hang') {
       log(0, route.path, bucketKey);
@@ -105,6 +106,13 @@ export function createRestHandler(deps: RestServerDeps) {
     if (fault === 'error500') {
       log(500, route.path, bucketKey);
       send(res, 500, { message: '500: Internal Server Error', code: 0 });
+      return;
+    }
+    if (fault === 'rate429') {
+      // shaped like Discord's own 429: the wait in the body (fractional) and in the headers
+      state.rateLimitHits++;
+      log(429, route.path, bucketKey);
+      send(res, 429, { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false }, { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' });
       return;
     }
 

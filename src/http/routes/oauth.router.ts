@@ -2,28 +2,32 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import { createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
-import { hashIp, resolveClientIp } from '../../modules/network';
+import { resolveClientIp } from '../../modules/network';
+import { createSignInFlow, SIGN_IN_EXCHANGE_BUDGET_MS, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
 import type { VerificationService } from '../../modules/verification/verification.service';
-import type { VpnCheckResult } from '../../modules/vpn/vpn.types';
 import { readVisitor, writeVisitor } from '../visitor-session';
+import { createPendingSignIns } from './pending-sign-ins';
+import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
 
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
 
-/** The VPN/proxy pipeline as the callback needs it (src/modules/vpn implements it). */
-export interface VpnCheckPort {
-  check(input: { ip: string; ipHash: string; browserTimezone?: string }): Promise<VpnCheckResult>;
-}
+export type { SandboxNetworkPort, VpnCheckPort } from '../../modules/verification/sign-in';
 
-/** Sandbox only: the address a fake Discord user "on a VPN" appears to come from. */
-export interface SandboxNetworkPort {
-  simulatedIpFor(discordId: string): string | null;
-}
+/** How long the callback itself waits for the sign-in before showing "Finishing sign-in…". */
+const INLINE_WAIT_MS = 2_500;
+/** How long one check of /oauth/finish waits for the sign-in before answering the page again. */
+const POLL_WAIT_MS = 1_500;
 
 /**
  * GET /oauth/start and /oauth/callback: state bound to the
  * session and single use, PKCE S256, scopes identify + guilds.join. Any failure before
  * the verification is stored sends the visitor to /error; nothing is written then.
+ *
+ * The callback hands the code to a server-side job and waits briefly; when Discord rate
+ * limits the exchange, the visitor sees "Finishing sign-in…" (GET /oauth/finish, which
+ * reloads itself) while the job waits out Retry-After. A code that cannot be exchanged
+ * in time ends on GET /oauth/retry: one button to sign in again, consent kept.
  */
 export function oauthRouter(deps: {
   clock: Clock;
@@ -35,6 +39,8 @@ export function oauthRouter(deps: {
   publicUrl?: string;
   sandboxNetwork?: SandboxNetworkPort;
   limit: express.RequestHandler;
+  /** how long a rate-limited code exchange is retried (tests shorten it) */
+  exchangeBudgetMs?: number;
 }): Router {
   const router = express.Router();
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
@@ -42,6 +48,34 @@ export function oauthRouter(deps: {
     deps.logger.warn({ reason, ...extra }, 'verification sign-in failed');
     writeVisitor(req, (v) => ({ ...(v.verified ? { verified: v.verified } : {}) }));
     res.redirect(303, '/error');
+  };
+  const exchangeBudgetMs = deps.exchangeBudgetMs ?? SIGN_IN_EXCHANGE_BUDGET_MS;
+  const finishSignIn = createSignInFlow({ ...deps, exchangeBudgetMs });
+  // a finished job is kept a minute past the budget for the visitor's next check to collect it
+  const pending = createPendingSignIns({ keepMs: exchangeBudgetMs + 60_000 });
+
+  const html = (res: Response, body: string) => {
+    res.status(200).set('Cache-Control', 'no-store').type('html').send(body);
+  };
+  /** Maps a finished sign-in to where the visitor goes next. */
+  const conclude = (req: Request, res: Response, result: SignInResult) => {
+    if (result.kind === 'verified') {
+      writeVisitor(req, () => ({ verified: { discordId: result.discordId, at: deps.clock.now().getTime() } }));
+      res.redirect(303, '/rules');
+      return;
+    }
+    if (!result.retryable) return fail(req, res, result.reason, result.detail);
+    deps.logger.warn({ reason: result.reason, ...result.detail }, 'verification sign-in not finished, offering a new sign-in');
+    // consent stays: the retry page's one button starts a new sign-in straight away
+    writeVisitor(req, (v) => ({ ...(v.consent ? { consent: v.consent } : {}), ...(v.verified ? { verified: v.verified } : {}) }));
+    res.redirect(303, '/oauth/retry');
+  };
+  /** Waits up to `waitMs` for the session's sign-in: its outcome, or the "Finishing sign-in…" page. */
+  const settle = async (req: Request, res: Response, id: string, waitMs: number) => {
+    const result = await pending.settle(id, waitMs);
+    if (result === 'pending') return html(res, finishingSignInPage());
+    if (result === 'unknown') return conclude(req, res, { kind: 'failed', reason: 'sign_in_job_lost', retryable: true });
+    return conclude(req, res, result);
   };
 
   router.get('/oauth/start', deps.limit, async (req, res) => {
@@ -70,35 +104,22 @@ export function oauthRouter(deps: {
     if (stateCheck !== 'ok') return fail(req, res, stateCheck);
     if (!code || code.length > 512) return fail(req, res, 'missing_code');
 
-    let identity;
-    let accessToken: string;
-    try {
-      ({ accessToken } = await deps.oauth.exchangeCode({ code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req) }));
-      identity = await deps.oauth.fetchIdentity(accessToken);
-    } catch (error) {
-      return fail(req, res, 'code_exchange_failed', { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' });
-    }
-    if (identity.bot) return fail(req, res, 'bot_account');
+    const consent = visitor.consent;
+    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent };
+    const id = pending.start(() => finishSignIn(input));
+    if (!id) return conclude(req, res, { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true });
+    writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { id, at: now.getTime() } }));
+    await settle(req, res, id, INLINE_WAIT_MS);
+  });
 
-    const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? resolveClientIp(req);
-    if (!ip) return fail(req, res, 'no_client_address');
-    const ipHashes = hashIp(deps.ipHashKey, ip);
-    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: visitor.consent.timezone });
+  router.get('/oauth/finish', async (req, res) => {
+    const id = readVisitor(req).signIn?.id;
+    if (!id) return fail(req, res, 'no_sign_in_in_session');
+    await settle(req, res, id, POLL_WAIT_MS);
+  });
 
-    try {
-      const result = await deps.verification.completeVerification({
-        identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
-        accessToken,
-        vpn,
-        evidence: { ip: ipHashes, fingerprintHash: visitor.consent.fingerprintHash, components: visitor.consent.components },
-      });
-      if (result.outcome === 'denied') return fail(req, res, 'vpn_policy_denied');
-      writeVisitor(req, () => ({ verified: { discordId: identity.id, at: now.getTime() } }));
-      res.redirect(303, '/rules');
-    } catch (error) {
-      deps.logger.error({ err: error }, 'storing the verification failed');
-      return fail(req, res, 'store_failed');
-    }
+  router.get('/oauth/retry', (req, res) => {
+    html(res, retrySignInPage());
   });
 
   return router;

@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import { OAuthExchangeError, type DiscordOAuth } from '../../discord/oauth-client';
+import { silentLogger } from '../../logger';
+import { createSignInFlow } from './sign-in';
+import type { VerificationService } from './verification.service';
+
+const consent = { at: 0, fingerprintHash: 'f'.repeat(64), components: {} as never, timezone: 'Europe/Amsterdam' };
+const input = { code: 'the-code', codeVerifier: 'v', redirectUri: 'http://x/oauth/callback', clientIp: '203.0.113.9', consent };
+
+/** An OAuth client whose token endpoint answers from a script: a 429 with its wait, a refusal, or a token. */
+function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
+  const calls: number[] = [];
+  const oauth: DiscordOAuth = {
+    authorizeUrl: () => '',
+    async exchangeCode() {
+      calls.push(performance.now());
+      const step = script.shift() ?? 'ok';
+      if (step === 'ok') return { accessToken: 'token', scope: 'identify guilds.join' };
+      if (step === 'refused') throw new OAuthExchangeError('invalid_grant', 400);
+      throw new OAuthExchangeError('rate limited', 429, step);
+    },
+    fetchIdentity: async () => ({ id: '123456789012345678', username: 'someone', globalName: null, avatarUrl: null, bot: false, createdAt: new Date(0) }),
+  };
+  return { oauth, calls };
+}
+
+function flow(oauth: DiscordOAuth, exchangeBudgetMs: number) {
+  const completeVerification = jest.fn(async () => ({ outcome: 'verified' as const, discordId: '123456789012345678', memberId: 1, vpnProvider: null, alts: [] }));
+  const signIn = createSignInFlow({
+    oauth,
+    vpn: { check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never },
+    verification: { completeVerification } as unknown as Pick<VerificationService, 'completeVerification'>,
+    ipHashKey: crypto.randomBytes(32),
+    logger: silentLogger,
+    exchangeBudgetMs,
+  });
+  return { signIn, completeVerification };
+}
+
+describe('sign-in flow: token exchange under 429s', () => {
+  it('waits out each Retry-After within the budget and then verifies', async () => {
+    const { oauth, calls } = scriptedOAuth([50, 50, 'ok']);
+    const { signIn, completeVerification } = flow(oauth, 1_000);
+    await expect(signIn(input)).resolves.toEqual({ kind: 'verified', discordId: '123456789012345678' });
+    expect(calls).toHaveLength(3);
+    expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(45);
+    expect(completeVerification).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up at once, as retryable, when the asked wait does not fit the budget', async () => {
+    const { oauth, calls } = scriptedOAuth([100, 5_000, 'ok']);
+    const { signIn, completeVerification } = flow(oauth, 1_000);
+    await expect(signIn(input)).resolves.toMatchObject({ kind: 'failed', reason: 'code_exchange_failed', retryable: true });
+    expect(calls).toHaveLength(2);
+    expect(completeVerification).not.toHaveBeenCalled();
+  });
+
+  it('treats a refused code as final', async () => {
+    const { oauth, calls } = scriptedOAuth(['refused']);
+    const { signIn } = flow(oauth, 1_000);
+    await expect(signIn(input)).resolves.toMatchObject({ kind: 'failed', reason: 'code_exchange_failed', retryable: false });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('refuses a sign-in without a client address, storing nothing', async () => {
+    const { oauth } = scriptedOAuth(['ok']);
+    const { signIn, completeVerification } = flow(oauth, 1_000);
+    await expect(signIn({ ...input, clientIp: null })).resolves.toMatchObject({ kind: 'failed', reason: 'no_client_address', retryable: false });
+    expect(completeVerification).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,103 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../logger';
+import { OAuthExchangeError, type DiscordOAuth } from '../../discord/oauth-client';
+import { hashIp } from '../network';
+import type { VpnCheckResult } from '../vpn/vpn.types';
+import type { GivenConsent, VerificationService } from './verification.service';
+
+/** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
+export interface VpnCheckPort {
+  check(input: { ip: string; ipHash: string; browserTimezone?: string }): Promise<VpnCheckResult>;
+}
+
+/** Sandbox only: the address a fake Discord user "on a VPN" appears to come from. */
+export interface SandboxNetworkPort {
+  simulatedIpFor(discordId: string): string | null;
+}
+
+/**
+ * How long one sign-in may keep retrying a rate-limited code exchange. Discord's codes live
+ * for minutes, but the visitor is watching a "Finishing sign-in…" page: past this, a fresh
+ * sign-in is the better offer.
+ */
+export const SIGN_IN_EXCHANGE_BUDGET_MS = 60_000;
+
+export type SignInResult =
+  | { kind: 'verified'; discordId: string }
+  /** `retryable`: Discord was busy or unreachable, so signing in again can work; otherwise the sign-in is refused */
+  | { kind: 'failed'; reason: string; retryable: boolean; detail?: Record<string, unknown> };
+
+export interface SignInInput {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+  /** the visitor's address as the request shows it; never stored, only hashed */
+  clientIp: string | null;
+  consent: GivenConsent;
+}
+
+/**
+ * A Discord sign-in from code to stored verification: exchange the code (waiting out
+ * 429s within the budget), read the identity, check the visitor's address for VPNs and
+ * record the verification.
+ */
+export function createSignInFlow(deps: {
+  oauth: DiscordOAuth;
+  vpn: VpnCheckPort;
+  verification: Pick<VerificationService, 'completeVerification'>;
+  ipHashKey: Buffer;
+  logger: Logger;
+  sandboxNetwork?: SandboxNetworkPort;
+  exchangeBudgetMs?: number;
+}) {
+  const budgetMs = deps.exchangeBudgetMs ?? SIGN_IN_EXCHANGE_BUDGET_MS;
+
+  /** Tries the code again after each 429 while Discord's Retry-After still fits the budget. */
+  async function exchangeWithinBudget(input: SignInInput) {
+    const deadline = performance.now() + budgetMs;
+    for (;;) {
+      try {
+        return await deps.oauth.exchangeCode({ code: input.code, codeVerifier: input.codeVerifier, redirectUri: input.redirectUri });
+      } catch (error) {
+        const wait = error instanceof OAuthExchangeError && error.status === 429 ? error.retryAfterMs : null;
+        if (wait === null || performance.now() + wait > deadline) throw error;
+        deps.logger.info({ retryAfterMs: wait }, 'token exchange rate-limited, waiting');
+        await sleep(wait, undefined, { ref: false });
+      }
+    }
+  }
+
+  return async function finishSignIn(input: SignInInput): Promise<SignInResult> {
+    let accessToken: string;
+    let identity;
+    try {
+      ({ accessToken } = await exchangeWithinBudget(input));
+      identity = await deps.oauth.fetchIdentity(accessToken);
+    } catch (error) {
+      const retryable = !(error instanceof OAuthExchangeError) || error.transient;
+      return { kind: 'failed', reason: 'code_exchange_failed', retryable, detail: { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' } };
+    }
+    if (identity.bot) return { kind: 'failed', reason: 'bot_account', retryable: false };
+
+    const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? input.clientIp;
+    if (!ip) return { kind: 'failed', reason: 'no_client_address', retryable: false };
+    const ipHashes = hashIp(deps.ipHashKey, ip);
+    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone });
+
+    try {
+      const result = await deps.verification.completeVerification({
+        identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
+        accessToken,
+        vpn,
+        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components },
+      });
+      if (result.outcome === 'denied') return { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
+      return { kind: 'verified', discordId: identity.id };
+    } catch (error) {
+      deps.logger.error({ err: error }, 'storing the verification failed');
+      return { kind: 'failed', reason: 'store_failed', retryable: false };
+    }
+  };
+}
+
+export type FinishSignIn = ReturnType<typeof createSignInFlow>;
