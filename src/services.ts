@@ -4,6 +4,8 @@ import { createCommandButtons, createCommandHandlers } from './discord/commands/
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
+import { createBotSetupMonitor } from './discord/bot-setup-monitor';
+import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
@@ -49,12 +51,14 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken });
   rest.on('rateLimited', (info) => metrics.discordRateLimits.inc({ global: String(info.global) }));
-  const directory = createGuildDirectory(rest, {
+  const guildNames = {
     guildId: discord.guildId,
     roles: { verified: env.DISCORD_VERIFIED_ROLE, limited: env.DISCORD_LIMITED_ROLE, unverified: env.DISCORD_UNVERIFIED_ROLE, staff: env.DISCORD_STAFF_ROLE },
     verificationChannel: env.DISCORD_VERIFICATION_CHANNEL,
     logsChannel: env.DISCORD_LOGS_CHANNEL,
-  });
+  };
+  const directory = createGuildDirectory(rest, guildNames);
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, certainAltAction: env.CERTAIN_ALT_ACTION, logger: logger.child({ role: 'setup-check' }) });
 
   const outboxWorker = createOutboxWorker({
     database,
@@ -151,13 +155,15 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     buttons: createCommandButtons(commandDeps),
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
+    setupMonitor,
   });
 
   const api: Router[] = [
     visitorRouter({ database, clock, verification, channel, limit: visitorLimit.middleware }),
-    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost }),
+    ...createStaffRouters({ ctx, discordUsers: { fetchUser: (id) => directory.fetchUser(id) }, outbox, setupCode: options.setupCode, bcryptCost: options.bcryptCost, discordSetup: setupMonitor }),
   ];
   const root: Router[] = [
+    discordHealthRouter(setupMonitor),
     oauthRouter({
       database,
       clock,

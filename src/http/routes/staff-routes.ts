@@ -15,6 +15,7 @@ import { adminSharedNetworksRoutes } from './admin-shared-networks.router';
 import { adminOutboxRoutes } from './admin-outbox.router';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import { adminStaffRoutes } from './admin-staff.router';
+import { discordSetupRoutes, type DiscordSetupReader } from './discord-setup.router';
 import { discordUserRoutes, type DiscordUserLookup } from './discord-user.router';
 import { setupRoutes } from './setup.router';
 import { staffAuthRoutes } from './staff-auth.router';
@@ -32,6 +33,8 @@ export interface StaffRouterDeps {
   /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
   bcryptCost?: number;
   loginThrottle?: LoginThrottlePolicy;
+  /** the bot's permission self-check (absent: the route is not mounted) */
+  discordSetup?: DiscordSetupReader;
 }
 
 /** Every staff-facing route (setup, sign-in, dashboard, staff management, audit) as a table. */
@@ -57,6 +60,7 @@ export function createStaffRoutes(deps: StaffRouterDeps): StaffRoute[] {
     ...adminAuditRoutes({ database: ctx.database }),
     ...adminOutboxRoutes({ database: ctx.database, clock: ctx.clock, outbox: createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => ctx.clock.now() }) }),
     ...discordUserRoutes({ discordUsers: deps.discordUsers }),
+    ...(deps.discordSetup ? discordSetupRoutes({ discordSetup: deps.discordSetup }) : []),
   ];
 }
 
