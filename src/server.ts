@@ -11,6 +11,7 @@ import { connectDiscord, type DiscordConnection } from './discord/discord-connec
 import { registerCommands } from './discord/commands/register-commands';
 import { createBotRest } from './discord/discord-rest';
 import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
+import { startBackupTrigger } from './modules/backup/backup-trigger';
 import { prepareSetupCode, type SetupCodeStore } from './modules/staff/setup-code';
 import { createServices, type Services } from './services';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
@@ -76,6 +77,11 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         onRetry: (attempt, delayMs, error) => logger.warn({ attempt, delayMs, reason: error.message }, 'database not reachable yet, retrying'),
       }));
     if (!options.database) stops.push(() => database.close());
+    if (database.kind === 'pglite' && !options.database) {
+      // `npm run backup` asks this process, the only one that may read the open database
+      const trigger = startBackupTrigger({ database, dataDir: env.dataDir, logger });
+      stops.push(async () => trigger.stop());
+    }
     await runMigrations(database);
     logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
 
@@ -121,7 +127,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
 
     if (roles.has('jobs')) {
-      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, retentionDays: env.RETENTION_DAYS }) });
+      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, retentionDays: env.RETENTION_DAYS, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }) });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);
       if (database.kind === 'pglite') {
