@@ -58,6 +58,8 @@ describe('backup and restore of the embedded database', () => {
           await buildMember(tx);
         });
         written += 2;
+        // writes arrive from I/O, as requests do: PGlite answers in microtasks, which would starve timers
+        await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 100));
