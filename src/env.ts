@@ -92,6 +92,8 @@ export const envSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  BACKUP_DAILY: bool.default(false),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   IP_HASH_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   TRUST_PROXY: trustProxy.default(false),

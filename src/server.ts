@@ -12,6 +12,7 @@ import { registerCommands } from './discord/commands/register-commands';
 import { createBotRest } from './discord/discord-rest';
 import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
 import { startAuditSealer } from './modules/audit/audit-seal-schedule';
+import { startBackupTrigger } from './modules/backup/backup-trigger';
 import { prepareSetupCode, type SetupCodeStore } from './modules/staff/setup-code';
 import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
@@ -81,6 +82,11 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         onRetry: (attempt, delayMs, error) => logger.warn({ attempt, delayMs, reason: error.message }, 'database not reachable yet, retrying'),
       }));
     if (!options.database) stops.push(() => database.close());
+    if (database.kind === 'pglite' && !options.database) {
+      // `npm run backup` asks this process, the only one that may read the open database
+      const trigger = startBackupTrigger({ database, dataDir: env.dataDir, logger });
+      stops.push(async () => trigger.stop());
+    }
     await runMigrations(database);
     logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
     // every role appends audit rows: each process seals them after commit; the jobs role
@@ -133,7 +139,11 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     await services.settings.refresh();
 
     if (roles.has('jobs')) {
-      const scheduler: Scheduler = await startScheduler({ database, logger, jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; } }) });
+      const scheduler: Scheduler = await startScheduler({
+        database,
+        logger,
+        jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
+      });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);
       if (database.kind === 'pglite') {

@@ -4,6 +4,8 @@ import { createCommandButtons, createCommandHandlers } from './discord/commands/
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
+import { createBotSetupMonitor } from './discord/bot-setup-monitor';
+import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
@@ -14,6 +16,7 @@ import { oauthRouter } from './http/routes/oauth.router';
 import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
 import { createStaffSessionGuard } from './http/middleware/staff-session';
 import { visitorRouter } from './http/routes/visitor.router';
+import type { DiscordSetupReader } from './http/routes/discord-setup.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
 import { hashIp, resolveClientIp } from './modules/network';
@@ -67,7 +70,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   // owner settings: the getters below read the live value at each use, so a change applies without a restart
   const settings = settingsFor(ctx);
   const live = () => settings.snapshot();
-  const directory = createGuildDirectory(rest, {
+  const guildNames = {
     guildId: discord.guildId,
     roles: {
       get verified() { return live().verifiedRole; },
@@ -77,7 +80,9 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     },
     get verificationChannel() { return live().verificationChannel; },
     get logsChannel() { return live().logsChannel; },
-  });
+  };
+  const directory = createGuildDirectory(rest, guildNames);
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
 
   const outboxWorker = createOutboxWorker({
     database,
@@ -153,6 +158,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
     admission,
+    discordSetup: setupMonitor,
   });
   const commandDeps = {
     database,
@@ -179,6 +185,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     buttons: createCommandButtons(commandDeps),
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
+    setupMonitor,
   });
 
   const api: Router[] = [
@@ -187,6 +194,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     ...createStaffRouters(staffServices),
   ];
   const root: Router[] = [
+    discordHealthRouter(setupMonitor),
     oauthRouter({
       clock,
       logger,
@@ -225,6 +233,8 @@ export function createStaffServices(deps: {
   /** checks role and channel names when settings change (skipped without) */
   guildNames?: GuildNamesCheck;
   admission: AdmissionService;
+  /** the bot's permission self-check, shown to staff */
+  discordSetup?: DiscordSetupReader;
 }): StaffServices {
   const { database, clock, outbox } = deps;
   const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
@@ -242,5 +252,6 @@ export function createStaffServices(deps: {
     guildNames: deps.guildNames,
     statistics: createStatisticsService({ database, clock }),
     admission: deps.admission,
+    discordSetup: deps.discordSetup,
   };
 }

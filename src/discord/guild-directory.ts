@@ -13,6 +13,11 @@ export interface GuildNames {
 const SNOWFLAKE = /^\d{15,21}$/;
 const CACHE_MS = 5 * 60 * 1000;
 
+/** A role or channel configured by id (a snowflake) or by name (case-insensitive). */
+export function findByNameOrId<T extends { id: string; name?: string | null }>(items: readonly T[], wanted: string): T | undefined {
+  return items.find((item) => (SNOWFLAKE.test(wanted) ? item.id === wanted : item.name?.toLowerCase() === wanted.toLowerCase()));
+}
+
 /**
  * Resolves the configured role and channel names (or ids) to the guild's ids through
  * REST, cached for a few minutes. Used by the outbox worker, the bot and the web role.
@@ -37,12 +42,10 @@ export function createGuildDirectory(rest: REST, names: GuildNames) {
     return loading;
   }
 
-  const match = <T extends { id: string; name?: string | null }>(items: T[], wanted: string) =>
-    items.find((item) => (SNOWFLAKE.test(wanted) ? item.id === wanted : item.name?.toLowerCase() === wanted.toLowerCase()));
 
   async function find<T extends { id: string; name?: string | null }>(pick: (c: NonNullable<typeof cache>) => T[], wanted: string, what: string): Promise<string> {
-    let hit = match(pick(await load()), wanted);
-    if (!hit) hit = match(pick(await load(true)), wanted);
+    let hit = findByNameOrId(pick(await load()), wanted);
+    if (!hit) hit = findByNameOrId(pick(await load(true)), wanted);
     if (!hit) throw new Error(`The ${what} '${wanted}' does not exist in guild ${names.guildId}`);
     return hit.id;
   }

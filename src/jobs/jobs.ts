@@ -1,15 +1,22 @@
 import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit.repository';
+import { runDailyBackup } from '../modules/backup/daily-backup';
 import { purgeExpired } from '../modules/retention/retention.service';
 import type { JobDefinition } from './scheduler';
 
 export const RETENTION_JOB = 'retention-purge';
 export const AUDIT_VERIFY_JOB = 'audit-verify';
+export const BACKUP_JOB = 'daily-backup';
 
 /** The scheduled jobs of the `jobs` role. */
-export function scheduledJobs(deps: { database: Database; clock: Clock; retentionDays: number }): JobDefinition[] {
+export function scheduledJobs(deps: { database: Database; clock: Clock; retentionDays: number; dailyBackup?: { dataDir: string; keep: number } }): JobDefinition[] {
+  const { dailyBackup } = deps;
   return [
+    // embedded database only: PostgreSQL is backed up with pg_dump by whoever runs the server
+    ...(dailyBackup && deps.database.kind === 'pglite'
+      ? [{ name: BACKUP_JOB, cron: '30 3 * * *', handler: () => runDailyBackup({ database: deps.database, dataDir: dailyBackup.dataDir, keep: dailyBackup.keep, now: deps.clock.now() }) }]
+      : []),
     {
       name: RETENTION_JOB,
       cron: '0 * * * *', // hourly

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import type { GuildDirectory } from '../guild-directory';
+import type { BotSetupMonitor } from '../bot-setup-monitor';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../discord-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
@@ -19,6 +20,9 @@ export interface BotConfig {
 }
 
 const LEADER_RETRY_MS = 5_000;
+/** Several changes in a burst (dragging roles dispatches one update per moved role) make one self-check. */
+const SETUP_CHECK_DEBOUNCE_MS = 1_000;
+const SETUP_EVENTS = new Set(['GUILD_UPDATE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 
 /**
  * The gateway bot (role `bot`). It logs in only while this process holds the leader
@@ -40,6 +44,8 @@ export function createBot(deps: {
   nudgeOutbox?: () => void;
   /** counts interaction results (metrics) */
   onInteraction?: (result: 'handled' | 'refused' | 'failed') => void;
+  /** the permission self-check, re-run when the server's roles, channels or the bot's own roles change */
+  setupMonitor?: BotSetupMonitor;
 }) {
   const logger = deps.logger.child({ role: 'bot' });
   const lock = createLeaderLock(deps.database);
@@ -65,6 +71,25 @@ export function createBot(deps: {
     onResult: deps.onInteraction,
   });
 
+  let setupTimer: NodeJS.Timeout | undefined;
+  function scheduleSetupCheck(): void {
+    if (!deps.setupMonitor || setupTimer) return;
+    setupTimer = setTimeout(() => {
+      setupTimer = undefined;
+      void deps.setupMonitor?.run();
+    }, SETUP_CHECK_DEBOUNCE_MS);
+    setupTimer.unref();
+  }
+
+  /** Raw gateway events: the bot caches nothing it would need to see these changes otherwise. */
+  function onRawEvent(packet: { t?: string | null; d?: unknown }, botUserId: string | undefined): void {
+    if (!packet.t) return;
+    const guildId = (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (packet.t === 'GUILD_UPDATE' ? (packet.d as { id?: string }).id : undefined);
+    if (guildId !== deps.config.guildId) return;
+    const ownMemberUpdate = packet.t === 'GUILD_MEMBER_UPDATE' && (packet.d as { user?: { id?: string } }).user?.id === botUserId;
+    if (SETUP_EVENTS.has(packet.t) || ownMemberUpdate) scheduleSetupCheck();
+  }
+
   async function isStaffMember(interaction: ChatInputCommandInteraction | ButtonInteraction): Promise<boolean> {
     if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
     const staffRoleId = await deps.directory.roleId('staff').catch(() => null);
@@ -78,9 +103,11 @@ export function createBot(deps: {
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
+    next.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => onRawEvent(packet, next.user?.id));
     next.once(Events.ClientReady, async (ready) => {
       state.ready = true;
       logger.info({ user: ready.user.tag }, 'bot connected to Discord');
+      await deps.setupMonitor?.run();
       try {
         const channelId = await deps.directory.channelId('verification');
         const panel = await ensureVerificationPanel(deps.rest, { channelId, botUserId: ready.user.id, websiteUrl: deps.config.websiteUrl, knownMessageId: state.panelMessageId });
@@ -144,6 +171,7 @@ export function createBot(deps: {
     async stop(): Promise<void> {
       stopped = true;
       if (retry) clearTimeout(retry);
+      if (setupTimer) clearTimeout(setupTimer);
       await client?.destroy();
       client = undefined;
       state.ready = false;

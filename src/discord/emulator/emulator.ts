@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayDispatchEvents, type APIMessage, type APIRole, type APITextChannel, type APIUser } from 'discord-api-types/v10';
+import { GatewayDispatchEvents, OverwriteType, type APIMessage, type APIRole, type APITextChannel, type APIUser } from 'discord-api-types/v10';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock';
 import type { EmulatorContext } from './context';
@@ -76,6 +76,10 @@ export interface DiscordEmulator {
   /** Sets a role's permissions (a member's interaction `member.permissions` follows their roles). */
   setRolePermissions(role: string, permissions: bigint): void;
   createChannel(name: string): APITextChannel;
+  /** Replaces a channel's permission overwrites (targets: a role by name or id, or a member by user id), dispatching CHANNEL_UPDATE. */
+  setChannelOverwrites(channel: string, overwrites: Array<{ role?: string; userId?: string; allow?: bigint; deny?: bigint }>): void;
+  /** Moves a role to `position`, shifting the others as Discord does, dispatching GUILD_ROLE_UPDATE for each moved role. */
+  setRolePosition(role: string, position: number): void;
   /** A member writes in a channel (dispatches MESSAGE_CREATE). */
   postMessageAs(userId: string, channelId: string, content: string): APIMessage;
   /** The message and custom_id of the first button labelled `label` in a channel (newest message first). */
@@ -257,6 +261,31 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       state.guild.channels.set(channel.id, channel);
       state.dispatch(GatewayDispatchEvents.ChannelCreate, { ...channel, guild_id: state.guild.id });
       return channel;
+    },
+    setChannelOverwrites(channel, overwrites) {
+      const id = state.channelByName(channel)?.id ?? channel;
+      const updated: APITextChannel = {
+        ...state.requireChannel(id),
+        permission_overwrites: overwrites.map((o) => ({
+          id: o.userId ?? resolveRole(o.role ?? ''),
+          type: o.userId ? OverwriteType.Member : OverwriteType.Role,
+          allow: String(o.allow ?? 0n),
+          deny: String(o.deny ?? 0n),
+        })),
+      };
+      state.guild.channels.set(id, updated);
+      state.dispatch(GatewayDispatchEvents.ChannelUpdate, { ...updated, guild_id: state.guild.id });
+    },
+    setRolePosition(role, position) {
+      const moving = state.requireRole(resolveRole(role));
+      const others = state.sortedRoles().filter((r) => r.id !== moving.id && r.id !== state.guild.id);
+      others.splice(Math.max(0, Math.min(position - 1, others.length)), 0, moving);
+      others.forEach((r, index) => {
+        if (r.position === index + 1) return;
+        const updated = { ...r, position: index + 1 };
+        state.guild.roles.set(r.id, updated);
+        state.dispatch(GatewayDispatchEvents.GuildRoleUpdate, { guild_id: state.guild.id, role: updated });
+      });
     },
     postMessageAs(userId, channelId, content) {
       state.requireMember(userId);

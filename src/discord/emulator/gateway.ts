@@ -262,9 +262,15 @@ export class Gateway {
     });
   }
 
+  /** Discord tells a bot about changes to its own membership (roles) without the GUILD_MEMBERS intent. */
+  private isOwnMemberUpdate<T extends GatewayDispatchEvents>(t: T, d: DispatchData<T>): boolean {
+    if (t !== GatewayDispatchEvents.GuildMemberUpdate) return false;
+    return (d as DispatchData<GatewayDispatchEvents.GuildMemberUpdate>).user.id === this.context.state.botUserId;
+  }
+
   private dispatchTo<T extends GatewayDispatchEvents>(session: Session, t: T, d: DispatchData<T>): void {
     const needed = EVENT_INTENTS[t];
-    if (needed !== undefined && (session.intents & needed) === 0) return;
+    if (needed !== undefined && (session.intents & needed) === 0 && !this.isOwnMemberUpdate(t, d)) return;
     session.seq++;
     // The union member for T: discord-api-types cannot relate a generic T to its payload, so this names it.
     const payload = { op: GatewayOpcodes.Dispatch, t, s: session.seq, d: this.withoutMessageContent(session, t, d) } as GatewayDispatchPayload;

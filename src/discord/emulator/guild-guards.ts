@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, RESTJSONErrorCodes, type APIRole } from 'discord-api-types/v10';
 import type { EmulatorContext } from './context';
-import { hasPermission, highestPosition } from './permissions';
+import { hasPermission } from './permissions';
 import { missingAccess, missingPermissions, RestError, unknownGuild } from './rest-error';
 import type { MemberRecord } from './state';
 
@@ -18,25 +18,28 @@ export function requireBotPermission(context: EmulatorContext, permission: bigin
   if (!hasPermission(permissions, permission)) throw missingPermissions();
 }
 
-function botTopPosition(context: EmulatorContext): number {
-  return highestPosition(context.state.memberRoles(context.application.botUserId));
+/**
+ * A channel the bot cannot see answers 50001 Missing Access (as Discord does: the
+ * channel's content does not exist for it); one it sees but lacks a permission in
+ * answers 50013 Missing Permissions. Overwrites count.
+ */
+export function requireBotChannelPermission(context: EmulatorContext, channelId: string, permission: bigint): void {
+  const permissions = context.state.memberChannelPermissions(context.application.botUserId, channelId);
+  if (!hasPermission(permissions, PermissionFlagsBits.ViewChannel)) throw missingAccess();
+  if (!hasPermission(permissions, permission)) throw missingPermissions();
 }
 
 /** Discord's role hierarchy: the bot may only grant or remove roles strictly below its highest role, never managed ones. */
 export function requireManageableRole(context: EmulatorContext, role: APIRole): void {
   requireBotPermission(context, PermissionFlagsBits.ManageRoles);
-  const isOwner = context.application.botUserId === context.state.guild.ownerId;
-  if (role.id === context.state.guild.id || role.managed || (!isOwner && role.position >= botTopPosition(context))) {
-    throw missingPermissions();
-  }
+  if (!context.state.memberCanManageRole(context.application.botUserId, role)) throw missingPermissions();
 }
 
 /** Kick/ban/timeout: never the owner, and only members whose highest role is below the bot's. */
 export function requireActionableMember(context: EmulatorContext, member: MemberRecord): void {
   const { state } = context;
   if (member.userId === state.guild.ownerId || member.userId === context.application.botUserId) throw missingPermissions();
-  const targetTop = highestPosition(state.memberRoles(member.userId));
-  if (targetTop >= botTopPosition(context)) throw missingPermissions();
+  if (state.memberTopPosition(member.userId) >= state.memberTopPosition(context.application.botUserId)) throw missingPermissions();
 }
 
 export const invalidAccessToken = () => new RestError(403, { message: 'Invalid OAuth2 access token', code: RESTJSONErrorCodes.InvalidOAuth2AccessToken });

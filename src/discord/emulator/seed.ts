@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
+import { OverwriteType, PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
 import type { EmulatorApplication } from './context';
 import { makeRole, makeTextChannel, makeUser } from './entity-factory';
 import { generateSnowflake } from './snowflake';
@@ -100,6 +100,16 @@ export function seedState(application: EmulatorApplication, seed: SeedName): Emu
       const channel = makeTextChannel(guildId, name, index, topics[name]);
       guild.channels.set(channel.id, channel);
     });
+    // #logs is staff-only, as the README suggests: hidden from @everyone, shown to Staff and to the bot's role.
+    const logs = state.channelByName('logs');
+    const view = String(PermissionFlagsBits.ViewChannel);
+    if (logs) {
+      logs.permission_overwrites = [
+        { id: guildId, type: OverwriteType.Role, allow: '0', deny: view },
+        { id: state.roleByName('Staff')?.id ?? '', type: OverwriteType.Role, allow: view, deny: '0' },
+        { id: botRole.id, type: OverwriteType.Role, allow: view, deny: '0' },
+      ];
+    }
     const staff = makeUser({ username: 'sandbox-staff', globalName: 'Sandbox Staff', createdAt: ago(1100) });
     const member = makeUser({ username: 'sandbox-member', globalName: 'Sandbox Member', createdAt: ago(500) });
     const newcomer = makeUser({ username: 'sandbox-newcomer', globalName: 'Sandbox Newcomer', createdAt: ago(3) });

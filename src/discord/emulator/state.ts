@@ -11,7 +11,7 @@ import {
   type GuildMemberFlags,
 } from 'discord-api-types/v10';
 import { makeUser } from './entity-factory';
-import { computeBasePermissions } from './permissions';
+import { canManageRole, computeBasePermissions, computeChannelPermissions, highestRolePosition, type GuildPermissionContext } from '../permissions';
 import type { InteractionRecord } from './interaction-record';
 import type { OAuthStore } from './oauth';
 import { generateSnowflake } from './snowflake';
@@ -215,13 +215,31 @@ export class EmulatorState {
     return this.getMember(userId)?.roles.map((id) => this.guild.roles.get(id)?.name ?? id) ?? [];
   }
 
+  /** The guild as the permission algorithm reads it. */
+  permissionContext(): GuildPermissionContext {
+    return { guildId: this.guild.id, ownerId: this.guild.ownerId, roles: [...this.guild.roles.values()] };
+  }
+
+  /** Guild-wide permissions (@everyone, roles, Administrator, owner). */
   memberPermissions(userId: string): bigint {
     const member = this.requireMember(userId);
-    return computeBasePermissions({
-      isOwner: userId === this.guild.ownerId,
-      everyone: this.everyoneRole,
-      roles: member.roles.map((id) => this.guild.roles.get(id)).filter((role): role is APIRole => role !== undefined),
-    });
+    return computeBasePermissions(this.permissionContext(), { userId, roleIds: member.roles });
+  }
+
+  /** Permissions in one channel, its overwrites applied. */
+  memberChannelPermissions(userId: string, channelId: string): bigint {
+    const member = this.requireMember(userId);
+    const channel = this.requireChannel(channelId);
+    return computeChannelPermissions(this.permissionContext(), { userId, roleIds: member.roles }, channel.permission_overwrites ?? []);
+  }
+
+  /** Whether the member may grant or remove the role (Manage Roles and the role hierarchy). */
+  memberCanManageRole(userId: string, role: APIRole): boolean {
+    return canManageRole(this.permissionContext(), { userId, roleIds: this.requireMember(userId).roles }, role);
+  }
+
+  memberTopPosition(userId: string): number {
+    return highestRolePosition(this.permissionContext(), { userId, roleIds: this.requireMember(userId).roles });
   }
 
   memberRoles(userId: string): APIRole[] {

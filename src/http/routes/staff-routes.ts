@@ -18,6 +18,7 @@ import { adminStatisticsRoutes } from './admin-statistics.router';
 import type { AdmissionService } from '../../modules/admission/admission.service';
 import type { GuildNamesCheck, SettingsService } from '../../modules/settings';
 import type { StatisticsService } from '../../modules/statistics/statistics.service';
+import { discordSetupRoutes, type DiscordSetupReader } from './discord-setup.router';
 import { discordUserRoutes, type DiscordUserLookup } from './discord-user.router';
 import { setupRoutes } from './setup.router';
 import { staffAuthRoutes } from './staff-auth.router';
@@ -41,6 +42,8 @@ export interface StaffServices {
   guildNames?: GuildNamesCheck;
   statistics: StatisticsService;
   admission: AdmissionService;
+  /** the bot's permission self-check (absent: the route is not mounted) */
+  discordSetup?: DiscordSetupReader;
 }
 
 /** Every staff-facing route (setup, sign-in, dashboard, staff management, audit) as a table. */
@@ -57,6 +60,7 @@ export function createStaffRoutes(services: StaffServices): StaffRoute[] {
     ...adminSettingsRoutes({ settings: services.settings, guildNames: services.guildNames }),
     ...adminStatisticsRoutes({ statistics: services.statistics }),
     ...adminLockdownRoutes({ admission: services.admission }),
+    ...(services.discordSetup ? discordSetupRoutes({ discordSetup: services.discordSetup }) : []),
   ];
 }
 

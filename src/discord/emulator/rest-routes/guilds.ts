@@ -1,5 +1,6 @@
 import type { EmulatorContext } from '../context';
-import { requireGuild } from '../guild-guards';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { requireBotChannelPermission, requireGuild } from '../guild-guards';
 import { toApiGuild } from '../guild-object';
 import { ok, type RouteDefinition } from '../rest-router';
 
@@ -46,7 +47,11 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
       path: '/channels/:channelId',
       auth: 'bot',
       bucket: 'channels',
-      handle: ({ params }) => ok(state.requireChannel(params.channelId ?? '')),
+      handle: ({ params }) => {
+        const channel = state.requireChannel(params.channelId ?? '');
+        requireBotChannelPermission(context, channel.id, PermissionFlagsBits.ViewChannel);
+        return ok(channel);
+      },
     },
   ];
 }

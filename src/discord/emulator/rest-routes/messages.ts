@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, RESTJSONErrorCodes, type APIMessage } from 'discord-api-types/v10';
 import type { EmulatorContext } from '../context';
-import { requireBotPermission } from '../guild-guards';
+import { requireBotChannelPermission } from '../guild-guards';
 import { createMessage, editMessage, parseMessageBody } from '../message-factory';
 import { RestError, unknownMessage } from '../rest-error';
 import { noContent, ok, type RouteDefinition } from '../rest-router';
@@ -29,6 +29,7 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
   const { state } = context;
   const findMessage = (channelId: string, messageId: string) => {
     state.requireChannel(channelId);
+    requireBotChannelPermission(context, channelId, PermissionFlagsBits.ViewChannel);
     const message = state.messages(channelId).find((m) => m.id === messageId);
     if (!message) throw unknownMessage();
     return message;
@@ -43,7 +44,7 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
       handle: ({ params, query }) => {
         const channelId = params.channelId ?? '';
         state.requireChannel(channelId);
-        requireBotPermission(context, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory);
+        requireBotChannelPermission(context, channelId, PermissionFlagsBits.ReadMessageHistory);
         return ok(pageMessages(state.messages(channelId), query));
       },
     },
@@ -53,7 +54,7 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
       auth: 'bot',
       bucket: 'messages-read',
       handle: ({ params }) => {
-        requireBotPermission(context, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory);
+        requireBotChannelPermission(context, params.channelId ?? '', PermissionFlagsBits.ReadMessageHistory);
         return ok(findMessage(params.channelId ?? '', params.messageId ?? ''));
       },
     },
@@ -65,7 +66,7 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
       handle: ({ params, body, files }) => {
         const channelId = params.channelId ?? '';
         state.requireChannel(channelId);
-        requireBotPermission(context, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages);
+        requireBotChannelPermission(context, channelId, PermissionFlagsBits.SendMessages);
         const parsed = parseMessageBody(body, { requireContent: true, files });
         const message = createMessage(state, { channelId, author: state.botUser, body: parsed, files });
         return ok(state.postMessage(message));
@@ -90,7 +91,7 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
       bucket: 'messages-write',
       handle: ({ params }) => {
         const message = findMessage(params.channelId ?? '', params.messageId ?? '');
-        if (message.author.id !== state.botUserId) requireBotPermission(context, PermissionFlagsBits.ManageMessages);
+        if (message.author.id !== state.botUserId) requireBotChannelPermission(context, message.channel_id, PermissionFlagsBits.ManageMessages);
         state.deleteMessage(message.channel_id, message.id);
         return noContent();
       },

@@ -12,6 +12,7 @@ import { deleteVerificationRecord, useUserList, type UserListPage, type UserReco
 import { useStaffAuth } from '../api/session';
 import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
+import { DiscordSetupBanner } from '../components/discord-setup-banner';
 import { MemberCard } from '../components/member-card';
 import { LockdownBanner } from '../components/lockdown-banner';
 import { SharedNetworksPanel } from '../components/shared-networks-panel';
@@ -73,6 +74,7 @@ export default function DashboardPage() {
 
   return (
     <PageShell width="xl">
+      <DiscordSetupBanner />
       <AdminPageHeader
         title="Admin Dashboard"
         subtitle="Manage verified users and alt accounts"

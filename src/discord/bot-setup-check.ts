@@ -1,0 +1,99 @@
+import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
+import type { ManagedRole } from '../modules/outbox/outbox.types';
+import { computeBasePermissions, computeChannelPermissions, highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+
+/**
+ * What the bot needs, and why:
+ * - View Channel, Send Messages, Embed Links, Read Message History: post the verification
+ *   panel (an embed) and find it again among the channel's recent messages; post log lines.
+ * - Manage Roles: grant and remove Verified, Limited Access and Unverified.
+ * - Create Instant Invite: add a verified visitor who is not yet in the server (guilds.join).
+ * - Kick Members, Ban Members: CERTAIN_ALT_ACTION=kick / ban.
+ */
+export const CHANNEL_PERMISSIONS = {
+  verification: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.ReadMessageHistory,
+  logs: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages,
+} as const;
+
+export const GUILD_PERMISSIONS = PermissionFlagsBits.ManageRoles | PermissionFlagsBits.CreateInstantInvite;
+
+export const ALT_ACTION_PERMISSIONS = { none: 0n, kick: PermissionFlagsBits.KickMembers, ban: PermissionFlagsBits.BanMembers } as const;
+
+/** The `permissions` integer of the invite URL: everything any configuration can need. */
+export const INVITE_PERMISSIONS = CHANNEL_PERMISSIONS.verification | CHANNEL_PERMISSIONS.logs | GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS.kick | ALT_ACTION_PERMISSIONS.ban;
+
+export interface SetupProblem {
+  /** what is wrong, naming the permission and the channel or role */
+  problem: string;
+  /** what a server admin does about it */
+  fix: string;
+}
+
+export interface SetupCheckInput {
+  guild: GuildPermissionContext;
+  bot: PermissionSubject & { name: string };
+  channels: Record<keyof typeof CHANNEL_PERMISSIONS, { configured: string; found: { id: string; name: string; permission_overwrites?: APIOverwrite[] } | undefined }>;
+  roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }>;
+  certainAltAction: keyof typeof ALT_ACTION_PERMISSIONS;
+}
+
+const list = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
+
+function checkGuildPermissions(input: SetupCheckInput): SetupProblem[] {
+  const base = computeBasePermissions(input.guild, input.bot);
+  const needed = GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS[input.certainAltAction];
+  const missing = permissionNames(needed & ~base);
+  if (missing.length === 0) return [];
+  return [
+    {
+      problem: `The bot lacks the server permission${missing.length > 1 ? 's' : ''} ${list(missing)}.`,
+      fix: `Server Settings → Roles → "${input.bot.name}": turn on ${list(missing)} (or re-invite the bot with the invite link in the README).`,
+    },
+  ];
+}
+
+function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMISSIONS): SetupProblem[] {
+  const { configured, found } = input.channels[which];
+  const setting = which === 'verification' ? 'DISCORD_VERIFICATION_CHANNEL' : 'DISCORD_LOGS_CHANNEL';
+  if (!found) {
+    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.` }];
+  }
+  const permissions = computeChannelPermissions(input.guild, input.bot, found.permission_overwrites ?? []);
+  const missing = permissionNames(CHANNEL_PERMISSIONS[which] & ~permissions);
+  if (missing.length === 0) return [];
+  return [
+    {
+      problem: `In #${found.name} the bot lacks ${list(missing)}.`,
+      fix: `Edit #${found.name} → Permissions: add the role "${input.bot.name}" and allow ${list(missing)} (a channel overwrite denying them to @everyone or to one of the bot's roles wins over the server role).`,
+    },
+  ];
+}
+
+function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
+  const { configured, found } = input.roles[which];
+  const setting = { verified: 'DISCORD_VERIFIED_ROLE', limited: 'DISCORD_LIMITED_ROLE', unverified: 'DISCORD_UNVERIFIED_ROLE' }[which];
+  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${setting} to an existing role's name or id.` }];
+  if (found.managed || found.id === input.guild.guildId) {
+    return [{ problem: `The role "${found.name}" belongs to an integration (or is @everyone): nobody can grant it.`, fix: `Set ${setting} to an ordinary role.` }];
+  }
+  if (input.bot.userId !== input.guild.ownerId && found.position >= highestRolePosition(input.guild, input.bot)) {
+    return [
+      {
+        problem: `The role "${found.name}" is above or level with the bot's highest role, so the bot cannot grant or remove it.`,
+        fix: `Server Settings → Roles: drag "${input.bot.name}" above "${found.name}".`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Everything that would make a Discord call fail with 403, each named with its fix; empty when the server is set up right. */
+export function checkBotSetup(input: SetupCheckInput): SetupProblem[] {
+  const guildProblems = checkGuildPermissions(input);
+  return [
+    ...guildProblems,
+    ...checkChannel(input, 'verification'),
+    ...checkChannel(input, 'logs'),
+    ...(['verified', 'limited', 'unverified'] as const).flatMap((role) => checkRole(input, role)),
+  ];
+}

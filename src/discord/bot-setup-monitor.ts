@@ -1,0 +1,84 @@
+import type { REST } from '@discordjs/rest';
+import { Routes, type APIGuild, type APIGuildChannel, type APIGuildMember, type APIUser, type GuildChannelType } from 'discord-api-types/v10';
+import type { Logger } from '../logger';
+import { checkBotSetup, type SetupCheckInput, type SetupProblem } from './bot-setup-check';
+import { findByNameOrId, type GuildNames } from './guild-directory';
+
+export interface SetupReport {
+  /** ISO time of the check */
+  checkedAt: string;
+  /** empty when the bot can do everything it needs */
+  problems: SetupProblem[];
+  /** set when Discord could not be asked (the problems are then unknown, not absent) */
+  error?: string;
+}
+
+const FRESH_MS = 60_000;
+
+/**
+ * Reads the guild as the bot sees it (roles, channels with their overwrites, the bot's
+ * own roles), runs the permission self-check and logs what changed since the last run.
+ * The bot runs it at start and on guild, role, channel and own-member updates; the web
+ * side reads `current()`, which re-checks when the last result is a minute old.
+ */
+export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; certainAltAction: SetupCheckInput['certainAltAction']; logger: Logger }) {
+  let latest: SetupReport | undefined;
+  let running: Promise<SetupReport> | undefined;
+  let botUser: APIUser | undefined;
+
+  async function read(): Promise<SetupCheckInput> {
+    const { rest, names } = deps;
+    botUser ??= (await rest.get(Routes.user('@me'))) as APIUser;
+    const guild = (await rest.get(Routes.guild(names.guildId))) as APIGuild;
+    const channels = (await rest.get(Routes.guildChannels(names.guildId))) as APIGuildChannel<GuildChannelType>[];
+    const member = (await rest.get(Routes.guildMember(names.guildId, botUser.id))) as APIGuildMember;
+    const channel = (configured: string) => {
+      const found = findByNameOrId(channels, configured);
+      return { configured, found: found ? { id: found.id, name: found.name ?? configured, permission_overwrites: found.permission_overwrites } : undefined };
+    };
+    const role = (configured: string) => ({ configured, found: findByNameOrId(guild.roles, configured) });
+    const botRoles = guild.roles.filter((r) => member.roles.includes(r.id));
+    const botRole = botRoles.find((r) => r.tags?.bot_id === botUser?.id) ?? botRoles.sort((a, b) => b.position - a.position)[0];
+    return {
+      guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles },
+      bot: { userId: botUser.id, roleIds: member.roles, name: botRole?.name ?? botUser.username },
+      channels: { verification: channel(names.verificationChannel), logs: channel(names.logsChannel) },
+      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified) },
+      certainAltAction: deps.certainAltAction,
+    };
+  }
+
+  function log(previous: SetupReport | undefined, next: SetupReport): void {
+    const key = (report: SetupReport | undefined) => JSON.stringify(report?.problems ?? null) + (report?.error ?? '');
+    if (key(previous) === key(next)) return;
+    if (next.error) deps.logger.warn({ error: next.error }, 'Discord permission self-check could not run');
+    for (const problem of next.problems) deps.logger.warn({ fix: problem.fix }, `Discord permission problem: ${problem.problem}`);
+    if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
+  }
+
+  async function run(): Promise<SetupReport> {
+    running ??= (async () => {
+      let report: SetupReport;
+      try {
+        report = { checkedAt: new Date().toISOString(), problems: checkBotSetup(await read()) };
+      } catch (error) {
+        report = { checkedAt: new Date().toISOString(), problems: latest?.problems ?? [], error: `Discord did not answer the self-check: ${(error as Error).message}` };
+      }
+      log(latest, report);
+      latest = report;
+      return report;
+    })().finally(() => (running = undefined));
+    return running;
+  }
+
+  return {
+    run,
+    /** The last report, re-checked when older than a minute. */
+    async current(): Promise<SetupReport> {
+      if (latest && Date.now() - Date.parse(latest.checkedAt) < FRESH_MS) return latest;
+      return run();
+    },
+  };
+}
+
+export type BotSetupMonitor = ReturnType<typeof createBotSetupMonitor>;
