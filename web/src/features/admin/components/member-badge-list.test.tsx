@@ -20,7 +20,7 @@ function rendered(overrides: Partial<BadgeSubject>): Array<[string, string | nul
   return badges;
 }
 
-describe('MemberBadgeList (spec §4 precedence, §9 colours)', () => {
+describe('MemberBadgeList (badge precedence and colours)', () => {
   it.each<[string, Partial<BadgeSubject>, Array<[string, string]>]>([
     ['limited access, not linked', { status: 'limited_access', rulesConfirmed: false }, [['Unverified', 'gray']]],
     ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, [['Certain Alt', 'red']]],
