@@ -3,22 +3,14 @@
  * the server builds and the dashboard reads. Types only: no runtime code.
  */
 import { COMPARED_FINGERPRINT_COMPONENTS } from './fingerprint';
-import type { ManualAltStatus, MemberStatus } from './member-badges';
+import type { BadgeSubject, ManualAltStatus, MemberStatus } from './member-badges';
 
-/** A user record in the list: exactly these fields. */
-export interface UserRecord {
+/** A user record in the list: exactly these fields, the badge fields included. */
+export interface UserRecord extends BadgeSubject {
   id: number;
   discordId: string;
   username: string;
   avatarUrl: string | null;
-  status: MemberStatus;
-  rulesConfirmed: boolean;
-  manualAltStatus: ManualAltStatus | null;
-  isLinkedAsAlt: boolean;
-  altsFound: number;
-  usedVpn: boolean;
-  vpnAttempts: number;
-  verificationCount: number;
   /** verifiedAt, ISO 8601 */
   timestamp: string;
 }
