@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// P5 (issue 7): how much JavaScript a visitor downloads, and proof that staff code is elsewhere.
+// P5: how much JavaScript a visitor downloads, and proof that staff code is elsewhere.
 //
 //   node scripts/measure-bundle.mjs [dist/web] [--json] [--check]
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: seeds data with the generator, runs the figures of issue 7 against
+ * `npm run bench`: seeds data with the generator, runs the benchmark figures against
  * PGlite and (when BENCH_DATABASE_URL is set) against a throwaway database on that
  * PostgreSQL server, and prints ONE table: figure, engine, value, target, pass/fail.
  *

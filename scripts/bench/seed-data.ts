@@ -14,7 +14,7 @@ import type { Database } from '../../src/db/client';
  *    WebGL renderers, 1,000 audio stacks, and a quarter have the default Windows fonts: the
  *    "popular hash" case the candidate lookup must survive;
  *  - VPN users: 5% of members are Limited Access, whose attempts keep no address or
- *    fingerprint (spec §1);
+ *    fingerprint (a Limited Access record keeps only the Discord ID and username);
  *  - 85% of members verified once, 7.5% twice, 7.5% have no attempt (manual entries).
  *
  * Hashes are hex like the product's (HMAC/SHA-256: 64 hex for addresses, 32 for

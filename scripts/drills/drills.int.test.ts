@@ -1,7 +1,7 @@
 import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, formatDrills, type DrillResult } from './drills';
 
 /**
- * The reliability drills in their short form (issue 7), in `npm test`: the product runs
+ * The reliability drills in their short form, in `npm test`: the product runs
  * from its TypeScript sources as a child process, the Discord and proxycheck emulators in
  * this process. Minutes-long faults and the PostgreSQL cluster restart are the long form:
  * `node dist/scripts/drills/index.js [--restart-cluster]`.

@@ -6,7 +6,7 @@ import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductP
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from '../bench/visitor-client';
 
 /**
- * Reliability drills (issue 7): the product runs as a child process on a real store,
+ * Reliability drills: the product runs as a child process on a real store,
  * Discord and proxycheck.io are the emulators in this process, and something breaks on
  * purpose while visitors verify. Each drill returns what it saw; `ok` is the verdict.
  * The same code runs the long form (`node dist/scripts/drills/index.js`) and the short

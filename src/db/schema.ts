@@ -18,7 +18,7 @@ import { MEMBER_FILTER_INDEXES, memberFilterSql } from './member-filters';
  * ./migrations is generated from it by drizzle-kit (plus a custom first migration
  * that enables pg_trgm). Column names are snake_case in SQL and camelCase here.
  *
- * Personal-data rules (DESIGN.md §6): no raw IP, token, password or secret is ever
+ * Personal-data rules (docs/behaviour.md#personal-data-and-retention): no raw IP, token, password or secret is ever
  * stored. IPs are kept only as keyed hashes; the one Discord access token the outbox
  * needs (to add a member to the guild) is stored encrypted with a key outside the
  * database and wiped as soon as the action ends.

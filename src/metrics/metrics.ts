@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { metricsAccess } from './metrics-access';
 
-/** Prometheus metrics (DESIGN.md §12), one registry per server so tests stay isolated. */
+/** Prometheus metrics, one registry per server so tests stay isolated. */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'gatekeeper_' });

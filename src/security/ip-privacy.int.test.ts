@@ -7,7 +7,7 @@ import { walkVisitorFlow } from '../test-support/gatekeeper';
 import { listTables, OWNER, ownerCookie, startSecurityGatekeeper } from '../test-support/security-kit';
 
 /**
- * DESIGN.md §6: IP addresses are never stored. After everything a visitor and staff do
+ * IP addresses are never stored. After everything a visitor and staff do
  * from distinctive addresses (a whole verification over IPv4 and IPv6, the button in
  * Discord, a VPN visitor, failed and successful staff logins, dashboard reads), no row of
  * any table, no log line at debug level, and nothing the bot sent to Discord may contain

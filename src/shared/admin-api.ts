@@ -1,24 +1,16 @@
 /**
- * The staff API's response and request shapes (spec §3, DESIGN.md §10): one contract
+ * The staff API's response and request shapes (docs/behaviour.md#records-and-their-fields): one contract
  * the server builds and the dashboard reads. Types only: no runtime code.
  */
 import { COMPARED_FINGERPRINT_COMPONENTS } from './fingerprint';
-import type { ManualAltStatus, MemberStatus } from './member-badges';
+import type { BadgeSubject, ManualAltStatus, MemberStatus } from './member-badges';
 
-/** Spec §3 user record (list): exactly these fields. */
-export interface UserRecord {
+/** A user record in the list: exactly these fields, the badge fields included. */
+export interface UserRecord extends BadgeSubject {
   id: number;
   discordId: string;
   username: string;
   avatarUrl: string | null;
-  status: MemberStatus;
-  rulesConfirmed: boolean;
-  manualAltStatus: ManualAltStatus | null;
-  isLinkedAsAlt: boolean;
-  altsFound: number;
-  usedVpn: boolean;
-  vpnAttempts: number;
-  verificationCount: number;
   /** verifiedAt, ISO 8601 */
   timestamp: string;
 }
@@ -37,12 +29,12 @@ export interface UserListPage {
 /** The fingerprint components a match reports on (the dashboard lists them in this order). */
 export const FINGERPRINT_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
 export type FingerprintComponent = (typeof FINGERPRINT_COMPONENTS)[number];
-/** true = matched/validated, false = different/failed, absent = data unavailable (spec §3). */
+/** true = matched/validated, false = different/failed, absent = data unavailable. */
 export type FingerprintComponents = Partial<Record<FingerprintComponent, boolean>>;
 
 export type AltConfidence = 'certain' | 'medium' | 'possible';
 
-/** Spec §3 alt entry. */
+/** One entry of "Identified Alternate Accounts". */
 export interface AltEntry {
   discordId: string;
   username: string;
@@ -88,7 +80,7 @@ export interface AttemptSummary {
 /** Where a member stands in Discord: 'verified' once access was granted. */
 export type GuildAccessView = 'pending' | 'verified' | 'limited' | 'denied';
 
-/** GET /api/admin/users/:discordId: spec §3 user detail plus what the detail page's sections show. */
+/** GET /api/admin/users/:discordId: the user detail record plus what the detail page's sections show. */
 export interface UserDetail extends UserRecord {
   /** account creation time read from the snowflake, ISO 8601 */
   creationDate: string;
@@ -109,7 +101,7 @@ export interface UserDetail extends UserRecord {
   admission?: { action: 'limited' | 'review'; reason: string | null } | null;
 }
 
-/** POST /api/admin/manual-entry, spec §3 manual entry payload. */
+/** POST /api/admin/manual-entry: the manual entry payload. */
 export interface ManualEntryPayload {
   discordId: string;
   username: string;

@@ -4,7 +4,7 @@
  * Pure TypeScript: no DOM, no Node APIs, no imports.
  */
 
-/** The fields of spec §3, in the order they are joined for the hash. Never reorder: stored hashes depend on it. */
+/** The fingerprint fields, in the order they are joined for the hash. Never reorder: stored hashes depend on it. */
 export const FINGERPRINT_FIELDS = [
   'canvas',
   'webgl',
@@ -34,11 +34,11 @@ export type FingerprintData = Record<FingerprintField, string>;
 /** Joins the field values; '|' never appears inside a value the collector produces. */
 export const FINGERPRINT_PREIMAGE_SEPARATOR = '|';
 
-/** fingerprintHash is the first 32 lowercase hex characters of SHA-256 over the preimage (spec §3, §9). */
+/** fingerprintHash is the first 32 lowercase hex characters of SHA-256 over the preimage. */
 export const FINGERPRINT_HASH_LENGTH = 32;
 export const FINGERPRINT_HASH_PATTERN = /^[0-9a-f]{32}$/;
 
-/** Spec §9 truncations, the font probe count, and the longest value the collector ever sends for one field. */
+/** Truncations (docs/behaviour.md#limits-and-constants), the font probe count, and the longest value the collector ever sends for one field. */
 export const FINGERPRINT_LIMITS = {
   webglExtensions: 100,
   audioSample: 50,
@@ -47,7 +47,7 @@ export const FINGERPRINT_LIMITS = {
   fieldMaxLength: 512,
 } as const;
 
-/** Spec §8 fallback markers: a field holding one of these carries no data ("absent" for alt scoring). */
+/** Fallback markers: a field holding one of these carries no data ("absent" for alt scoring). */
 export const FINGERPRINT_FALLBACK_MARKERS = [
   'canvas-unavailable',
   'canvas-error',
@@ -62,7 +62,7 @@ export const FINGERPRINT_FALLBACK_MARKERS = [
 
 export type FingerprintFallbackMarker = (typeof FINGERPRINT_FALLBACK_MARKERS)[number];
 
-/** Every field takes this value when collection fails altogether (spec §8). */
+/** Every field takes this value when collection fails altogether. */
 export const FINGERPRINT_TOTAL_FAILURE_MARKER = 'error';
 
 /** The string the hash is computed over: the field values in FINGERPRINT_FIELDS order joined with '|'. */

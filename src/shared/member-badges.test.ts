@@ -20,7 +20,7 @@ const base: BadgeSubject = {
 };
 const m = (overrides: Partial<BadgeSubject>): BadgeSubject => ({ ...base, ...overrides });
 
-describe('statusBadge (spec §4 precedence, first match wins)', () => {
+describe('statusBadge (badge precedence, first match wins)', () => {
   const table: [string, Partial<BadgeSubject>, string, string][] = [
     ['limited access, not linked', { status: 'limited_access' }, 'Unverified', 'neutral'],
     ['limited access beats manual certain alt', { status: 'limited_access', manualAltStatus: 'certain_alt' }, 'Unverified', 'neutral'],
@@ -58,7 +58,7 @@ describe('memberBadges (VPN and Nx badges)', () => {
   });
 });
 
-describe('list filters (spec §4)', () => {
+describe('list filters', () => {
   // [case, overrides, filters it belongs to besides 'all']
   const table: [string, Partial<BadgeSubject>, MemberFilter[]][] = [
     ['plain verified', {}, ['verified']],
@@ -78,7 +78,7 @@ describe('list filters (spec §4)', () => {
   });
 });
 
-describe('search (spec §4)', () => {
+describe('search', () => {
   const member = { username: 'CoolCat_99', discordId: '123456789012345678' };
   const table: [string, boolean][] = [
     ['', true],

@@ -1,5 +1,5 @@
 /**
- * Spec §4: the badges of a member card and the four list filters. One module for the
+ * The badges of a member card and the four list filters. One module for the
  * dashboard (web) and the server (which filters in SQL by the same definitions and is
  * tested against these predicates). Pure TypeScript: no DOM, no Node APIs, no imports.
  */
@@ -7,7 +7,7 @@
 export type MemberStatus = 'verified' | 'limited_access';
 export type ManualAltStatus = 'suspected_alt' | 'certain_alt';
 
-/** The fields of a user record (spec §3) that badges and filters read. */
+/** The fields of a user record that badges and filters read. */
 export interface BadgeSubject {
   status: MemberStatus;
   rulesConfirmed: boolean;
@@ -19,7 +19,7 @@ export interface BadgeSubject {
   verificationCount: number;
 }
 
-/** success = green, warning = amber, danger = red (spec §9 colours); neutral and info for the rest. */
+/** success = green, warning = amber, danger = red (docs/behaviour.md#badges-on-a-member-card); neutral and info for the rest. */
 export type BadgeTone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';
 
 export interface MemberBadge {
@@ -29,7 +29,7 @@ export interface MemberBadge {
   tone: BadgeTone;
 }
 
-/** Certain alt by staff override or by a certain link (spec §4, rule 2 and the certain_alts filter). */
+/** Certain alt by staff override or by a certain link (badge rule 2 and the certain_alts filter). */
 export function isCertainAlt(m: Pick<BadgeSubject, 'manualAltStatus' | 'isLinkedAsAlt'>): boolean {
   return m.manualAltStatus === 'certain_alt' || m.isLinkedAsAlt;
 }
@@ -40,7 +40,7 @@ function altCountBadge(altsFound: number): MemberBadge {
   return { kind: 'status', label: `${altsFound} Alts`, tone: 'danger' };
 }
 
-/** Spec §4 badge precedence, first match wins. */
+/** Badge precedence, first match wins (docs/behaviour.md#badges-on-a-member-card). */
 export function statusBadge(m: BadgeSubject): MemberBadge {
   if (m.status === 'limited_access' && !m.isLinkedAsAlt) return { kind: 'status', label: 'Unverified', tone: 'neutral' };
   if (isCertainAlt(m)) return { kind: 'status', label: 'Certain Alt', tone: 'danger' };
@@ -60,7 +60,7 @@ export function memberBadges(m: BadgeSubject): MemberBadge[] {
 export const MEMBER_FILTERS = ['all', 'verified', 'unverified', 'certain_alts'] as const;
 export type MemberFilter = (typeof MEMBER_FILTERS)[number];
 
-/** The dropdown labels of the dashboard (spec §2). */
+/** The dropdown labels of the dashboard. */
 export const MEMBER_FILTER_LABELS: Record<MemberFilter, string> = {
   all: 'All Users',
   verified: 'Verified Only',
@@ -70,7 +70,7 @@ export const MEMBER_FILTER_LABELS: Record<MemberFilter, string> = {
 
 type FilterSubject = Pick<BadgeSubject, 'status' | 'rulesConfirmed' | 'manualAltStatus' | 'isLinkedAsAlt'>;
 
-/** Spec §4 list filters. The server's SQL (members.repository.ts) is tested against these. */
+/** List filters (docs/behaviour.md#member-list-filters-and-search). The server's SQL (members.repository.ts) is tested against these. */
 export const MEMBER_FILTER_PREDICATES: Record<MemberFilter, (m: FilterSubject) => boolean> = {
   all: () => true,
   certain_alts: (m) => isCertainAlt(m),
@@ -82,7 +82,7 @@ export function matchesMemberFilter(m: FilterSubject, filter: MemberFilter): boo
   return MEMBER_FILTER_PREDICATES[filter](m);
 }
 
-/** Spec §4 search: case-insensitive substring of the username, or substring of the Discord ID. */
+/** Search: case-insensitive substring of the username, or substring of the Discord ID. */
 export function matchesMemberSearch(m: { username: string; discordId: string }, search: string): boolean {
   const needle = search.trim();
   if (needle === '') return true;

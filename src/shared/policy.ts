@@ -1,5 +1,5 @@
 /**
- * Business constants of spec §1 and §9 that both the web pages and the server state or enforce.
+ * Business constants (docs/behaviour.md#limits-and-constants) that both the web pages and the server state or enforce.
  * Pure TypeScript: no DOM, no Node APIs, no imports.
  */
 

@@ -53,7 +53,7 @@ function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: Messag
 }
 
 /**
- * The one place interactions are answered (STYLE.md habit 5): handlers do the work or
+ * The one place interactions are answered: handlers do the work or
  * throw; the dispatcher checks the guild and permissions, defers when work may pass
  * Discord's 3-second window, replies ephemerally, logs and counts.
  */

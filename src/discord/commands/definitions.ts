@@ -8,7 +8,7 @@ import {
 import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.service';
 
 /**
- * The slash commands, as typed data apart from their handlers (STYLE.md habit 6).
+ * The slash commands, as typed data apart from their handlers.
  * Staff commands default to members with Manage Server; the configured staff role is
  * also accepted by the dispatcher (server admins can widen access in Discord's settings).
  */

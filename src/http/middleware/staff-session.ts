@@ -6,7 +6,7 @@ import { Forbidden, Unauthorized } from '../../errors';
 import { findStaffById, type StaffAccount } from '../../modules/staff/staff.repository';
 
 /**
- * Staff sessions (DESIGN.md §5). The cookie-session cookie carries, under its `staff`
+ * Staff sessions (docs/behaviour.md#staff-roles-and-sessions). The cookie-session cookie carries, under its `staff`
  * key, `{staffId, epoch, iat, seen}`; visitor keys in the same cookie are left alone.
  * Every request re-reads the account and compares the epoch, so logout, a password
  * change, a demotion or a deletion (which bump or remove it) end every copy of the

@@ -49,7 +49,7 @@ describeEngines('admin member routes', (getDatabase) => {
   const auditCount = (action: string) => count('select count(*) as n from audit_log where action = $1', [action]);
 
   describe('GET /api/admin/users', () => {
-    it('returns spec §3 user records, newest first, with total and a cursor', async () => {
+    it('returns user records, newest first, with total and a cursor', async () => {
       const { db } = getDatabase();
       for (let i = 0; i < 5; i++) await buildMember(db, { discordId: `10000000000000000${i}`, username: `member${i}`, verifiedAt: new Date(Date.UTC(2026, 0, 1 + i)) });
       const first = await get('/api/admin/users?limit=2');

@@ -6,7 +6,7 @@ import { validated, type StaffRoute } from './staff-route-table';
 
 const DEFAULT_PAGE_SIZE = 50;
 
-/** The dashboard, the user detail page and Manual Entry (spec §2, §7). */
+/** The dashboard, the user detail page and Manual Entry (docs/behaviour.md#staff-screens). */
 export function adminMembersRoutes(deps: { members: MembersService }): StaffRoute[] {
   const { members } = deps;
   const byDiscordId = validate(discordIdParams, 'params');
@@ -48,7 +48,7 @@ export function adminMembersRoutes(deps: { members: MembersService }): StaffRout
       ],
     },
     {
-      // the detail page's Delete User (spec §6: super admin only)
+      // the detail page's Delete User (super admins only, docs/behaviour.md#staff-roles-and-sessions)
       method: 'delete',
       path: '/admin/users/:discordId',
       access: 'super_admin',

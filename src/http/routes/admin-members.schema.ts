@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMBER_FILTERS } from '../../shared/member-badges';
 import { decodeMemberCursor } from '../../modules/members/members.service';
 
-/** Request shapes of the member routes, with spec §5's messages where the spec has one. */
+/** Request shapes of the member routes, with the messages of docs/behaviour.md#validation-and-messages where one is defined. */
 
 /** A Discord user id (snowflake): 15–21 digits, as in env.ts. */
 export const SNOWFLAKE = /^\d{15,21}$/;
@@ -58,7 +58,7 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/** Spec §3 manual entry payload; rulesConfirmed arrives as the text 'true' or 'false'. */
+/** The manual entry payload (docs/behaviour.md#records-and-their-fields); rulesConfirmed arrives as the text 'true' or 'false'. */
 export const manualEntryBody = z.object({
   discordId: requiredDiscordId,
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100, 'Username must be at most 100 characters'),

@@ -5,7 +5,7 @@ import { discordIdParams } from './admin-members.schema';
 import { sharedNetworkBody } from './admin-shared-networks.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
-/** Shared networks (DESIGN.md §8): listed, and marked or unmarked through a member on them. */
+/** Shared networks (docs/behaviour.md#alt-detection): listed, and marked or unmarked through a member on them. */
 export function adminSharedNetworksRoutes(deps: { sharedNetworks: SharedNetworkService }): StaffRoute[] {
   const { sharedNetworks } = deps;
   const byDiscordId = validate(discordIdParams, 'params');

@@ -5,12 +5,12 @@ import { validate } from '../middleware/validate';
 import { createStaffBody, staffIdParams, staffManagementCreateBody, staffPasswordBody, superAdminBody } from './admin-staff.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
-/** Spec §3 staff account (plus isOwner, so the page can hide the owner's controls). */
+/** A staff account as the API returns it (plus isOwner, so the page can hide the owner's controls). */
 function staffView(s: StaffAccount) {
   return { id: s.id, username: s.username, isSuperAdmin: s.isSuperAdmin, isOwner: s.isOwner, discordId: s.discordId };
 }
 
-/** Create Staff (any staff) and Staff Management (super admins; DESIGN.md §10). */
+/** Create Staff (any staff) and Staff Management (super admins only; docs/behaviour.md#staff-roles-and-sessions). */
 export function adminStaffRoutes(deps: { accounts: StaffAccountsService }): StaffRoute[] {
   const { accounts } = deps;
   const byId = validate(staffIdParams, 'params');

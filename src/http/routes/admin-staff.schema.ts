@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newPassword, newUsername } from './staff-auth.schema';
 
-/** Request shapes of the staff-management routes, with spec §5's messages. */
+/** Request shapes of the staff-management routes, with the messages of docs/behaviour.md#validation-and-messages. */
 
 const FILL_ALL = 'Please fill in all fields';
 const BOTH_REQUIRED = 'Username and password are required.';

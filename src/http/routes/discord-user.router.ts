@@ -3,7 +3,7 @@ import { validate } from '../middleware/validate';
 import { discordIdParams } from './admin-members.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
-/** Port: reads a Discord user through the bot's REST client (the lead wires it). */
+/** Port: reads a Discord user through the bot's REST client (wired in when the server is assembled). */
 export interface DiscordUserLookup {
   /** null when Discord has no such user; throws when Discord cannot be reached */
   fetchUser(discordId: string): Promise<{ username: string; avatarUrl: string | null } | null>;
@@ -11,7 +11,7 @@ export interface DiscordUserLookup {
 
 export const DISCORD_UNREACHABLE = 'Discord is unreachable, try again later';
 
-/** The Manual Entry page's fetch button (spec §2, §7). */
+/** The Manual Entry page's fetch button (docs/behaviour.md#staff-screens). */
 export function discordUserRoutes(deps: { discordUsers: DiscordUserLookup }): StaffRoute[] {
   return [
     {

@@ -3,7 +3,7 @@ import { validate } from '../middleware/validate';
 import { setupBody } from './staff-auth.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
-/** /setup (DESIGN.md §10): open only while no staff account exists, and only with the setup code. */
+/** /setup (docs/behaviour.md#staff-roles-and-sessions): open only while no staff account exists, and only with the setup code. */
 export function setupRoutes(deps: { accounts: StaffAccountsService }): StaffRoute[] {
   return [
     {

@@ -29,7 +29,7 @@ export const setupBody = z.object({
   password: newPassword('Password is required'),
 });
 
-/** Spec §5: username and password required. Overlong input is refused before any hashing. */
+/** Username and password are required (docs/behaviour.md#validation-and-messages). Overlong input is refused before any hashing. */
 export const loginBody = z.object({
   username: required('Username is required').max(200, 'Invalid credentials'),
   password: required('Password is required').max(1024, 'Invalid credentials'),

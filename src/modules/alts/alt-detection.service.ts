@@ -49,7 +49,7 @@ export interface AltDetectionDeps {
 export interface AltDetectionService {
   /**
    * Finds the member's likely other accounts for a new attempt and stores the links
-   * with their evidence, inside the caller's transaction (DESIGN.md §4: member +
+   * with their evidence, inside the caller's transaction (member +
    * attempt + links commit together). The older account (member created first, then
    * lower id) is the main. Recounts `alts_found` / `is_linked_as_alt` on every member
    * whose link changed. Never changes `manual_alt_status`, never links a member to

@@ -26,7 +26,7 @@ export interface AltCounters {
 /** The spec's fingerprintComponents: true (equal), false (different); an absent key = data unavailable. */
 export type FingerprintComponentsView = Partial<Record<ComparedComponent, boolean>>;
 
-/** One entry of a member's "Identified Alternate Accounts" (spec §3 alt entry), the other member of a link. */
+/** One entry of a member's "Identified Alternate Accounts" (docs/behaviour.md#records-and-their-fields), the other member of a link. */
 export interface MemberAlt {
   memberId: number;
   discordId: string;

@@ -3,7 +3,7 @@ import { isFingerprintFallback, type FingerprintData, type FingerprintField } fr
 
 /**
  * One hash per fingerprint component, stored on the verification attempt so alt
- * detection can compare devices component by component (DESIGN.md §8) and find
+ * detection can compare devices component by component (docs/behaviour.md#alt-detection) and find
  * candidates by the high-entropy ones. A component holding a fallback marker
  * ('canvas-unavailable', 'no-fonts', 'error', …) carries no identity: two browsers
  * without WebGL are not the same device. Such components are stored as null ("absent").
@@ -59,7 +59,7 @@ export function hashFingerprintComponents(data: FingerprintData): FingerprintCom
   return hashes;
 }
 
-/** All components absent: what a Limited Access attempt stores (spec §1: only Discord ID and username). */
+/** All components absent: what a Limited Access attempt stores (only the Discord ID and username). */
 export const NO_COMPONENT_HASHES: Readonly<FingerprintComponentHashes> = Object.freeze({
   canvasHash: null,
   webglHash: null,

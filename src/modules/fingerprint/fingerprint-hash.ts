@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { BadRequest } from '../../errors';
 import { fingerprintHashFromDigest, fingerprintPreimage, type FingerprintData } from '../../shared/fingerprint';
 
-/** The hash the browser should have sent: first 32 hex of SHA-256 over the joined fields (spec §3). */
+/** The hash the browser should have sent: first 32 hex of SHA-256 over the joined fields. */
 export function computeFingerprintHash(data: FingerprintData): string {
   return fingerprintHashFromDigest(crypto.createHash('sha256').update(fingerprintPreimage(data), 'utf8').digest('hex'));
 }

@@ -10,7 +10,7 @@ export const FINGERPRINT_FIELD_MAX_LENGTH = 2000;
 
 const field = z.string().min(1).max(FINGERPRINT_FIELD_MAX_LENGTH);
 
-/** Exactly the nine fields of spec §3, each a non-empty bounded string; extra keys are refused. */
+/** Exactly the nine fingerprint fields, each a non-empty bounded string; extra keys are refused. */
 export const fingerprintDataSchema = z.strictObject(
   Object.fromEntries(FINGERPRINT_FIELDS.map((name) => [name, field])) as Record<FingerprintField, typeof field>,
 ) satisfies z.ZodType<FingerprintData>;

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client';
 import { COMPARED_COMPONENTS, type ComparedComponent, type FingerprintComponentsView } from '../alts';
 import { verificationAttempts } from '../../db/schema';
 
-/** true = matched/validated, false = different/failed, key absent = data unavailable (spec §3). */
+/** true = matched/validated, false = different/failed, key absent = data unavailable. */
 export type FingerprintComponents = FingerprintComponentsView;
 
 /**

@@ -11,7 +11,7 @@ export interface AdminNote {
 
 const NOTES_SHOWN = 100;
 
-/** Newest first: the detail page shows the first one (spec §3); the rest is the history. */
+/** Newest first: the detail page shows the first one; the rest is the history. */
 export async function listNotes(executor: Executor, memberId: number): Promise<AdminNote[]> {
   return executor
     .select({ id: adminNotes.id, note: adminNotes.note, authorName: adminNotes.authorName, createdAt: adminNotes.createdAt })

@@ -24,7 +24,7 @@ export type OwnDataDeletion = DeletedMember;
 const ATTEMPTS_LISTED = 10;
 
 /**
- * Self-service privacy (DESIGN.md §6): a member sees what is stored about them and when
+ * Self-service privacy (docs/behaviour.md#personal-data-and-retention): a member sees what is stored about them and when
  * it expires, and deletes all of it through the same code path as staff deletion.
  */
 export function createMemberPrivacyService(deps: { database: Database; clock: Clock; outbox: OutboxPort; retentionDays: number }) {

@@ -75,7 +75,7 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Spec §4 search: case-insensitive substring of the username (trigram index), or substring of the Discord ID. */
+/** Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID. */
 function searchSql(search: string | undefined): SQL | undefined {
   const needle = search?.trim();
   if (!needle) return undefined;

@@ -43,7 +43,7 @@ export type { UserListPage } from '../../shared/admin-api';
 /** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */
 export { decodeMemberCursor } from './members.repository';
 
-/** What staff do with member records from the dashboard (spec §2, §6, §7). */
+/** What staff do with member records from the dashboard (docs/behaviour.md#staff-screens). */
 export function createMembersService(deps: MembersServiceDeps) {
   const { db } = deps.database;
 
@@ -79,7 +79,7 @@ export function createMembersService(deps: MembersServiceDeps) {
     };
   }
 
-  /** Both deletes of the dashboard (spec §6); a line goes to the logs channel with the deletion. */
+  /** Both deletes of the dashboard; a line goes to the logs channel with the deletion. */
   async function remove(actor: ActingStaff, discordId: string, via: 'dashboard' | 'detail_page'): Promise<DeletedMember> {
     const now = deps.clock.now();
     return db.transaction(async (tx) => {
@@ -166,10 +166,10 @@ export function createMembersService(deps: MembersServiceDeps) {
     });
   }
 
-  /** Spec §2 Manual Entry: a record the alt engine and the Discord button treat like any other. */
+  /** Manual Entry: a record the alt engine and the Discord button treat like any other. */
   async function manualEntry(actor: ActingStaff, input: ManualMemberInput): Promise<UserRecord> {
     const now = deps.clock.now();
-    // spec §1: a Limited Access record keeps only the Discord ID and username
+    // a Limited Access record keeps only the Discord ID and username
     const values = input.status === 'limited_access' ? { ...input, avatarUrl: null } : input;
     return db.transaction(async (tx) => {
       const created = await insertManualMember(tx, values, now);

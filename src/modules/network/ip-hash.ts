@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { networkPrefixOf, normalizeIp } from './ip-address';
 
 /**
- * Keyed hashes of a client address (DESIGN.md §6). A plain or salted SHA-256 of an
+ * Keyed hashes of a client address (docs/behaviour.md#personal-data-and-retention). A plain or salted SHA-256 of an
  * IPv4 address falls to brute force in minutes (2^32 candidates); an HMAC with a key
  * kept outside the database does not. The prefixes separate the two uses of one key.
  */

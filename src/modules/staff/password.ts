@@ -3,7 +3,7 @@ import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-accou
 
 export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
 
-/** DESIGN.md §5: bcryptjs cost ≥ 12 in production; tests inject a lower cost through the deps. */
+/** bcryptjs cost ≥ 12 in production; tests inject a lower cost through the deps. */
 export const DEFAULT_BCRYPT_COST = 12;
 /** bcrypt reads only the first 72 bytes: longer passwords would be silently truncated. */
 export const PASSWORD_MAX_BYTES = 72;

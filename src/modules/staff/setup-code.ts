@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The one-time code /setup asks for (DESIGN.md §5): generated while no staff account
+ * The one-time code /setup asks for (docs/behaviour.md#staff-roles-and-sessions): generated while no staff account
  * exists, printed at start-up and written to DATA_DIR/setup-code.txt (mode 0600), and
  * deleted when the owner has been created. Whoever can read the server's console or
  * data folder is the operator; nobody else can claim the owner account first.

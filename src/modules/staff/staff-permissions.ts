@@ -1,5 +1,5 @@
 /**
- * Who may change which staff account (spec §6, DESIGN.md §5): the one place the rule
+ * Who may change which staff account (docs/behaviour.md#staff-roles-and-sessions): the one place the rule
  * lives. The protected owner can be neither demoted nor deleted, and only the owner
  * changes the owner's password; nobody deletes their own account.
  */

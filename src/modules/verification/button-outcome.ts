@@ -1,4 +1,4 @@
-/** What the 'Complete Verification!' button does for a member (DESIGN.md §4 step 7). */
+/** What the 'Complete Verification!' button does for a member (docs/behaviour.md#the-discord-button). */
 export type ButtonOutcome = 'no_record' | 'rules_pending' | 'denied_alt' | 'limited' | 'verified';
 
 export interface ButtonMemberView {

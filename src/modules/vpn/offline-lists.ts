@@ -5,7 +5,7 @@ import type { Logger } from '../../logger';
 import { createAddressMatcher, parseAddressList, type AddressMatcher } from './address-ranges';
 
 /**
- * The offline signals of DESIGN.md §7 that need no network: a Tor exit list and
+ * The offline VPN signals that need no network (docs/behaviour.md#vpn-and-proxy-detection): a Tor exit list and
  * datacenter ranges, read from text files the operator can replace at any time
  * (format: address-ranges.ts and README.md). Each file is re-checked at most once per
  * `recheckIntervalMs` and re-read when its size or mtime changed, so a refreshed

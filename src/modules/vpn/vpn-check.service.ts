@@ -58,7 +58,7 @@ interface ProviderLookup {
 const LIST_SOURCE: Record<OfflineSignal, VpnCheckResult['source']> = { tor: 'tor-list', datacenter: 'datacenter-list' };
 
 /**
- * DESIGN.md §7: cache (by IP hash) → proxycheck.io → offline signals (Tor exits,
+ * The pipeline (docs/behaviour.md#vpn-and-proxy-detection): cache (by IP hash) → proxycheck.io → offline signals (Tor exits,
  * datacenter ranges), plus the weak time-zone flag. The offline lists are consulted
  * whenever the provider did not already name a VPN/proxy (clean, failed or absent),
  * so a provider outage still catches listed Tor exits and datacenters.

@@ -53,7 +53,7 @@ describe('routes', () => {
     await settle();
   });
 
-  it('states the policy facts of spec §1 and §9 in the privacy policy, with the retention from /api/config', async () => {
+  it('states the policy facts in the privacy policy, with the retention from /api/config', async () => {
     renderApp('/privacy');
     await screen.findByRole('heading', { name: 'Privacy Policy' });
     await waitFor(() => expect(screen.getByText(/deleted automatically 14 days after/)).toBeInTheDocument());

@@ -22,7 +22,7 @@ const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'))
 const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
 const SettingsPage = lazy(() => import('@/features/admin/pages/settings-page'));
 
-/** Spec §2 routes. */
+/** The pages and their paths. */
 export function AppRoutes() {
   return (
     <Routes>

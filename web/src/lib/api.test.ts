@@ -27,7 +27,7 @@ describe('apiRequest', () => {
     expect((fetchMock.calls[0]?.init?.headers as Record<string, string>)['Content-Type']).toBeUndefined();
   });
 
-  it('raises "status: body" on a non-OK answer (spec §8)', async () => {
+  it('raises "status: body" on a non-OK answer', async () => {
     fetchMock = mockFetch({ 'GET /api/admin/users': { status: 401, body: { error: 'Not signed in', code: 'unauthorized' } } });
     const error = await apiRequest('GET', '/api/admin/users').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
@@ -56,7 +56,7 @@ describe('apiErrorMessage', () => {
 });
 
 describe('swrConfig', () => {
-  it('never retries or refetches by itself (spec §7)', () => {
+  it('never retries or refetches by itself', () => {
     expect(swrConfig).toMatchObject({
       shouldRetryOnError: false,
       revalidateOnFocus: false,

@@ -1,6 +1,6 @@
 import type { SWRConfiguration } from 'swr';
 
-/** A non-OK response. `message` is `${status}: ${body text or statusText}` (spec §8). */
+/** A non-OK response. `message` is `${status}: ${body text or statusText}`. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
 
@@ -51,7 +51,7 @@ export function fetcher<T = unknown>(path: string): Promise<T> {
 }
 
 /**
- * Spec §7: no retry, no refetch on focus, reconnect or interval, and data never goes stale
+ * No retry, no refetch on focus, reconnect or interval, and data never goes stale
  * (a key already in the cache is not refetched on mount). Call `mutate(key)` to refresh.
  */
 export const swrConfig: SWRConfiguration = {

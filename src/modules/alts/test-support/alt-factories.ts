@@ -44,7 +44,7 @@ export interface VisitOptions {
 }
 
 /**
- * The server side of one verification, as the lead's flow does it, in one transaction:
+ * The server side of one verification, as the verification flow does it, in one transaction:
  * upsert the member (verificationCount + 1), insert the attempt, detect alts.
  */
 export async function visit(db: Executor, service: AltDetectionService, options: VisitOptions) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { cn } from '@/lib/cn';
 
-/** Spec §2: the first two letters of the name, uppercased; '?' when there is no name. */
+/** The first two letters of the name, uppercased; '?' when there is no name. */
 export function avatarInitials(name: string | null | undefined): string {
   const letters = Array.from(name?.trim() ?? '').slice(0, 2).join('');
   return letters ? letters.toUpperCase() : '?';

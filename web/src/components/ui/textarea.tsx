@@ -6,7 +6,7 @@ export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElemen
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-/** Minimum height 100px (spec §9, the admin notes area). */
+/** Minimum height 100px (the admin notes area). */
 export function Textarea({ className, ...props }: TextareaProps) {
   return <textarea className={cn(fieldClasses, 'min-h-[100px] py-2', className)} {...props} />;
 }

@@ -3,7 +3,7 @@ import { Component, createContext, lazy, Suspense, useCallback, useContext, useE
 // The Radix renderer loads with the first toast: most visitors never see one, so it stays out of their bundle.
 const ToastViewport = lazy(() => import('./toast-viewport'));
 
-/** Spec §9: at most one toast is visible… */
+/** At most one toast is visible… */
 export const TOAST_LIMIT = 1;
 /** …and a dismissed toast is removed from the list after 1,000,000 ms. */
 export const TOAST_REMOVE_DELAY = 1_000_000;

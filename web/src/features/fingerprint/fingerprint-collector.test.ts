@@ -191,7 +191,7 @@ describe('collectFingerprint', () => {
     expect(second.fingerprintHash).not.toBe(first.fingerprintHash);
   });
 
-  describe('truncations (spec §9)', () => {
+  describe('truncations', () => {
     it('cuts the WebGL extension list to 100 characters', async () => {
       setup();
       const { fingerprintData } = await collectFingerprint();
@@ -221,7 +221,7 @@ describe('collectFingerprint', () => {
     });
   });
 
-  describe('fallback markers (spec §8)', () => {
+  describe('fallback markers', () => {
     it('canvas-unavailable, webgl-unavailable and fonts-unavailable without any canvas context', async () => {
       setup({ context2d: 'null', webgl: 'null' });
       const { fingerprintData, fingerprintHash } = await collectFingerprint();

@@ -31,7 +31,7 @@ export async function hashFingerprint(data: FingerprintData): Promise<string> {
   return fingerprintHashFromDigest(await sha256Hex(fingerprintPreimage(data)));
 }
 
-/** The fields of spec §3; every field 'error' when collection fails altogether (spec §8). */
+/** The fingerprint fields; every field 'error' when collection fails altogether. */
 export async function collectFingerprintData(): Promise<FingerprintData> {
   try {
     const [canvas, audio] = await Promise.all([collectCanvas(), collectAudio()]);

@@ -1,12 +1,12 @@
 /**
- * One collector per fingerprint field (spec §3). The four rich ones (canvas, webgl, audio, fonts)
- * catch their own failures and answer a spec §8 fallback marker; the simple descriptors throw,
+ * One collector per fingerprint field. The four rich ones (canvas, webgl, audio, fonts)
+ * catch their own failures and answer a fallback marker; the simple descriptors throw,
  * which makes the whole collection fail (every field 'error').
  */
 import { FINGERPRINT_LIMITS, type FingerprintFallbackMarker } from '../../../../src/shared/fingerprint';
 import { sha256Hex } from '@/lib/sha256';
 
-/** The 13 probed fonts (spec §9): common across Windows, macOS, Linux, Android and iOS, so their presence discriminates. */
+/** The 13 probed fonts (docs/behaviour.md#limits-and-constants): common across Windows, macOS, Linux, Android and iOS, so their presence discriminates. */
 export const PROBED_FONTS = [
   'Arial',
   'Calibri',
@@ -201,7 +201,7 @@ export function describeLanguage(): string {
   return cleanValue((languages || 'unknown').slice(0, 100));
 }
 
-/** The platform and the user agent (cut to 100 characters, spec §9). */
+/** The platform and the user agent (cut to 100 characters). */
 export function describePlatform(): string {
   return cleanValue(`${navigator.platform || 'unknown'}~${navigator.userAgent.slice(0, FINGERPRINT_LIMITS.userAgent)}`);
 }

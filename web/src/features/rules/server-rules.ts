@@ -1,4 +1,4 @@
-/** Spec §2: the five rules, in order, with the short explanation shown under each. */
+/** The five rules, in order, with the short explanation shown under each. */
 export const SERVER_RULES = [
   {
     title: 'Be Respectful',

@@ -5,7 +5,7 @@ import { userDetailKey } from './members';
 
 /**
  * One network staff marked as shared (household, school, carrier NAT): IP-only and same-network
- * matches from it do not count as alt evidence at the next verification (issue 6, DESIGN.md §8).
+ * matches from it do not count as alt evidence at the next verification (docs/behaviour.md#alt-detection).
  * GET /api/admin/shared-networks.
  */
 export interface SharedNetwork {

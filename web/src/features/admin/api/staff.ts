@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
 
-/** Spec §3 staff account, plus isOwner so the owner's controls can be hidden. */
+/** A staff account, plus isOwner so the owner's controls can be hidden. */
 export interface StaffAccount {
   id: number;
   username: string;
@@ -47,7 +47,7 @@ export function useStaffActions() {
         await apiRequest('PATCH', `${staffListKey}/${id}/password`, { newPassword });
         await refresh();
       },
-      /** Spec §4: sends the opposite of the current value. */
+      /** Sends the opposite of the current value. */
       toggleSuperAdmin: async (account: Pick<StaffAccount, 'id' | 'isSuperAdmin'>) => {
         await apiRequest('PATCH', `${staffListKey}/${account.id}/super-admin`, { isSuperAdmin: !account.isSuperAdmin });
         await refresh();

@@ -1,26 +1,16 @@
 import { render, screen } from '@testing-library/react';
 import type { BadgeSubject } from '../../../../../src/shared/member-badges';
+import { buildUser } from '../test-support/admin-fixtures';
 import { MemberBadgeList } from './member-badge-list';
 
-const base: BadgeSubject = {
-  status: 'verified',
-  rulesConfirmed: true,
-  manualAltStatus: null,
-  isLinkedAsAlt: false,
-  altsFound: 0,
-  usedVpn: false,
-  vpnAttempts: 0,
-  verificationCount: 1,
-};
-
 function rendered(overrides: Partial<BadgeSubject>): Array<[string, string | null]> {
-  const { unmount } = render(<MemberBadgeList member={{ ...base, ...overrides }} />);
+  const { unmount } = render(<MemberBadgeList member={buildUser(overrides)} />);
   const badges = screen.getAllByRole('listitem').map((item): [string, string | null] => [item.textContent ?? '', item.firstElementChild?.getAttribute('data-color') ?? null]);
   unmount();
   return badges;
 }
 
-describe('MemberBadgeList (spec §4 precedence, §9 colours)', () => {
+describe('MemberBadgeList (badge precedence and colours)', () => {
   it.each<[string, Partial<BadgeSubject>, Array<[string, string]>]>([
     ['limited access, not linked', { status: 'limited_access', rulesConfirmed: false }, [['Unverified', 'gray']]],
     ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, [['Certain Alt', 'red']]],

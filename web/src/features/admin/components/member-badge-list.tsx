@@ -1,7 +1,7 @@
 import { memberBadges, type BadgeSubject, type BadgeTone } from '../../../../../src/shared/member-badges';
 import { Badge, type BadgeColor } from '@/components/ui/badge';
 
-/** Spec §9 colours: green for 0 alts, amber for 1, red for 2+ and Certain Alt. */
+/** Colours (docs/behaviour.md#badges-on-a-member-card): green for 0 alts, amber for 1, red for 2+ and Certain Alt. */
 const toneColors: Record<BadgeTone, BadgeColor> = {
   success: 'green',
   warning: 'amber',
@@ -10,7 +10,7 @@ const toneColors: Record<BadgeTone, BadgeColor> = {
   neutral: 'gray',
 };
 
-/** The card's badges by spec §4's precedence (from the module the server filters by), then VPN and 'Nx'. */
+/** The card's badges in order of precedence (from the module the server filters by), then VPN and 'Nx'. */
 export function MemberBadgeList({ member }: { member: BadgeSubject }) {
   return (
     <ul className="flex flex-wrap gap-1.5" aria-label="Status">

@@ -21,7 +21,7 @@ export function unmarkConfirmText(network: Pick<SharedNetwork, 'label' | 'networ
 }
 
 /**
- * The dashboard's 'Shared Networks' panel (issue 6): the networks staff marked as shared, each
+ * The dashboard's 'Shared Networks' panel: the networks staff marked as shared, each
  * with an unmark action. Collapsed by default so the member grid stays first.
  */
 export function SharedNetworksPanel() {

@@ -11,7 +11,7 @@ import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
 type PendingAction = 'password' | 'super-admin' | 'delete' | null;
 
-/** Spec §5: the grant/removal confirmation names the user. */
+/** The grant/removal confirmation names the user. */
 export function superAdminConfirmText(account: Pick<StaffAccount, 'username' | 'isSuperAdmin'>): string {
   return account.isSuperAdmin
     ? `Are you sure you want to remove super admin privileges from ${account.username}?`
@@ -22,7 +22,7 @@ export function deleteStaffConfirmText(username: string): string {
   return `Are you sure you want to delete staff account ${username}? This action cannot be undone.`;
 }
 
-/** One staff account; the protected owner account shows no controls (spec §6). */
+/** One staff account; the protected owner account shows no controls (docs/behaviour.md#staff-roles-and-sessions). */
 export function StaffRow({ account, isSelf }: { account: StaffAccount; isSelf: boolean }) {
   const { changePassword, toggleSuperAdmin, deleteStaff } = useStaffActions();
   const handleUnauthorized = useSignInRedirect();

@@ -4,7 +4,7 @@ import { isApiStatus } from '@/lib/api';
 
 export const STAFF_LOGIN_PATH = '/admin/login';
 
-/** Spec §6: a 401 (no or expired staff session) sends staff to the login page. Returns a handler for failed mutations. */
+/** A 401 (no or expired staff session) sends staff to the login page. Returns a handler for failed mutations. */
 export function useSignInRedirect(...queryErrors: unknown[]): (error: unknown) => boolean {
   const navigate = useNavigate();
   const unauthorized = queryErrors.some((error) => isApiStatus(error, 401));

@@ -13,7 +13,7 @@ import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
-/** Spec §9: back to the dashboard 1.5 s after the account is created. */
+/** Back to the dashboard 1.5 s after the account is created. */
 export const RETURN_DELAY_MS = 1500;
 
 /** /admin/create-staff: any staff member can add a (regular) staff account. */

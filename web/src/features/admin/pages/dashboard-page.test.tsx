@@ -58,7 +58,7 @@ describe('admin dashboard', () => {
     expect(card('alice').querySelector('time')).toHaveAttribute('dateTime', alice.timestamp);
   });
 
-  it('renders the badges of spec §4 from the shared module, with their colours', async () => {
+  it('renders the badges from the shared module, with their colours', async () => {
     const users = [alice, bob, carol, dave, erin, frank, gina];
     setup({ [`GET ${usersUrl()}`]: { body: listPage(users) } });
     await screen.findByRole('heading', { name: 'Verified Users (7)' });

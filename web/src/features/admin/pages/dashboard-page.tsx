@@ -223,7 +223,7 @@ function LogoutButton() {
       loading={pending}
       onClick={() => {
         setPending(true);
-        // Spec §7: after the call, whatever it answered, to the login page.
+        // After the call, whatever it answered, to the login page.
         void logout()
           .catch(() => undefined)
           .finally(() => void navigate(STAFF_LOGIN_PATH, { replace: true }));

@@ -13,7 +13,7 @@ interface LoginErrors {
   form?: string;
 }
 
-/** Spec §8: 'Invalid credentials' whenever the server says success is false; otherwise its error, or 'Login failed'. */
+/** 'Invalid credentials' whenever the server says success is false; otherwise its error, or 'Login failed' (docs/behaviour.md#validation-and-messages). */
 function loginFailureMessage(error: unknown): string {
   if (error instanceof ApiError) {
     try {

@@ -11,7 +11,7 @@ import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 import { LoadError } from '@/components/ui/load-error';
 
-/** The tool's name titles the page (spec §2). */
+/** The tool's name titles the page. */
 export const TOOL_NAME = 'Gatekeeper';
 
 /** /admin/user/:discordId: identity, counters, fingerprint, alts with evidence, and the staff actions. */

@@ -16,7 +16,7 @@ interface FieldErrors {
   password?: string;
 }
 
-/** Spec §8: the server's error, or 'Setup failed'; 'Failed to connect to server' when the request never got an answer. */
+/** The server's error, or 'Setup failed'; 'Failed to connect to server' when the request never got an answer. */
 function setupFailureMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return 'Failed to connect to server';
   return apiErrorMessage(error, 'Setup failed');

@@ -27,7 +27,7 @@ export function deleteUserConfirmText(username: string): string {
   return `Are you sure you want to permanently delete all records for ${username}? This action cannot be undone.`;
 }
 
-/** The Admin Management accordion (spec §2, plus Shared Network from issue 6); Admin Notes starts open, Delete User is for super admins. */
+/** The Admin Management accordion (including Shared Network); Admin Notes starts open, Delete User is for super admins. */
 export function AdminManagement({ user, isSuperAdmin }: { user: UserDetail; isSuperAdmin: boolean }) {
   return (
     <DetailSection title="Admin Management">

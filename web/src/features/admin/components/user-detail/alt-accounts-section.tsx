@@ -13,7 +13,7 @@ const verdictBadges: Record<ComponentVerdict, { label: string; color: BadgeColor
   unavailable: { label: 'Unavailable', color: 'gray' },
 };
 
-/** Identified Alternate Accounts, grouped by confidence; shown only when altsFound > 0 (spec §2). */
+/** Identified Alternate Accounts, grouped by confidence; shown only when altsFound > 0. */
 export function AltAccountsSection({ alts }: { alts: readonly AltEntry[] }) {
   const certain = alts.filter((alt) => alt.confidence === 'certain');
   return (

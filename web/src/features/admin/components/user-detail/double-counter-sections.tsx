@@ -3,7 +3,7 @@ import { FINGERPRINT_COMPONENTS, type UserDetail } from '../../api/members';
 import { DetailSection } from './detail-section';
 import { COMPONENT_LABELS } from './fingerprint-labels';
 
-/** Double Counter Data: the three counters of spec §2. */
+/** Double Counter Data: its three counters. */
 export function DoubleCounterData({ user }: { user: UserDetail }) {
   const counters = [
     { label: 'Alt Accounts Found', value: user.altsFound },

@@ -19,7 +19,7 @@ export const CONFIDENCE_GROUPS: ReadonlyArray<{ confidence: AltConfidence; title
 
 export type ComponentVerdict = 'matched' | 'different' | 'unavailable';
 
-/** Spec §3: true = matched, false = different, absent = data unavailable. */
+/** true = matched, false = different, absent = data unavailable. */
 export function componentVerdict(value: boolean | undefined): ComponentVerdict {
   if (value === true) return 'matched';
   if (value === false) return 'different';

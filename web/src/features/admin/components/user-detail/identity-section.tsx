@@ -4,7 +4,7 @@ import type { UserDetail } from '../../api/members';
 import { formatDate } from '../../format-date';
 import { DetailSection } from './detail-section';
 
-/** Discord Account & Identity: who the record is about (spec §2). */
+/** Discord Account & Identity: who the record is about. */
 export function IdentitySection({ user }: { user: UserDetail }) {
   return (
     <DetailSection title="Discord Account & Identity">

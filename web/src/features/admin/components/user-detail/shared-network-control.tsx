@@ -17,7 +17,7 @@ export function noNetworkReason(user: Pick<UserDetail, 'status' | 'source' | 'ev
 }
 
 /**
- * The Admin Management 'Shared Network' section (issue 6): mark the network this member verified
+ * The Admin Management 'Shared Network' section: mark the network this member verified
  * from as shared (a household, school or carrier NAT), with an optional label, or unmark it.
  */
 export function SharedNetworkControl({ user }: { user: UserDetail }) {
