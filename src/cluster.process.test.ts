@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -53,6 +54,18 @@ function run(cwd: string, env: Record<string, string>): Running {
 const urlLine = (output: string) => /Gatekeeper is running at (http:\/\/\S+)/.exec(output)?.[1];
 
 /** One new connection per request, so the primary hands each to a worker in turn. */
+/** A port nothing listens on now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function getOnce(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http
@@ -102,7 +115,10 @@ onPostgres('WEB_CONCURRENCY=2 on PostgreSQL', () => {
   });
 
   it('serves from two worker processes, replaces a killed one, and stops all on SIGTERM with exit 0', async () => {
+    // PUBLIC_URL is required outside sandbox mode and is what the product prints: give it the port it listens on
+    const port = await freePort();
     const product = run(cwd, {
+      PORT: String(port),
       DATABASE_URL: withDatabase(serverUrl!, name),
       DATABASE_POOL_MAX: '4',
       WEB_CONCURRENCY: '2',
@@ -111,7 +127,7 @@ onPostgres('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       DISCORD_CLIENT_SECRET: emulator.application.clientSecret,
       DISCORD_GUILD_ID: emulator.guild.id,
       DISCORD_API_URL: emulator.apiBase,
-      PUBLIC_URL: 'http://127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     });
     const workerPids = () => product.logs().filter((l) => l.msg === 'Gatekeeper is running').map((l) => Number(l.pid));
     try {
