@@ -21,6 +21,7 @@ const StaffManagementPage = lazy(() => import('@/features/admin/pages/staff-mana
 const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'));
 const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
 const SettingsPage = lazy(() => import('@/features/admin/pages/settings-page'));
+const StatisticsPage = lazy(() => import('@/features/admin/pages/statistics-page'));
 
 /** The pages and their paths. */
 export function AppRoutes() {
@@ -42,6 +43,7 @@ export function AppRoutes() {
           <Route path="staff" element={<StaffManagementPage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="statistics" element={<StatisticsPage />} />
           <Route path="user/:discordId" element={<UserDetailPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

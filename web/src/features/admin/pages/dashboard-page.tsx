@@ -88,6 +88,9 @@ export default function DashboardPage() {
               <UserPlusIcon className="size-4" />
               Create Staff
             </Link>
+            <Link to="/admin/statistics" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+              Statistics
+            </Link>
             {isSuperAdmin ? (
               <>
                 <Link to="/admin/staff" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
