@@ -20,9 +20,13 @@ export type NarrowMemberFilter = Exclude<MemberFilter, 'all'>;
  * database holds against these (member-filters.agreement.int.test.ts).
  */
 export function memberFilterSql(c: MemberFilterColumns): Record<NarrowMemberFilter, SQL> {
+  // Certain alt (memberStanding): a manual 'certain_alt', or a detected link staff have not
+  // overridden with a manual status of their own. 'verified' negates each half in its
+  // null-safe form (manual_alt_status is null for most members, and "not null" is null).
+  const countingLink = sql`(${c.isLinkedAsAlt} and ${c.manualAltStatus} is null)`;
   return {
-    certain_alts: sql`(${c.manualAltStatus} = 'certain_alt' or ${c.isLinkedAsAlt})`,
-    verified: sql`(${c.rulesConfirmed} and ${c.status} = 'verified' and not ${c.isLinkedAsAlt} and ${c.manualAltStatus} is distinct from 'certain_alt')`,
+    certain_alts: sql`(${c.manualAltStatus} = 'certain_alt' or ${countingLink})`,
+    verified: sql`(${c.rulesConfirmed} and ${c.status} = 'verified' and ${c.manualAltStatus} is distinct from 'certain_alt' and not ${countingLink})`,
     unverified: sql`(not ${c.rulesConfirmed} or ${c.status} <> 'verified')`,
   };
 }

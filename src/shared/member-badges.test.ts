@@ -3,6 +3,7 @@ import {
   matchesMemberFilter,
   matchesMemberSearch,
   memberBadges,
+  memberStanding,
   statusBadge,
   type BadgeSubject,
   type MemberFilter,
@@ -27,7 +28,11 @@ describe('statusBadge (badge precedence, first match wins)', () => {
     ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
     ['manual certain alt', { manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
     ['linked as alt', { isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
-    ['linked as alt beats suspected', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Certain Alt', 'danger'],
+    // staff reviewed the link and downgraded it: the override wins over detection
+    ['staff suspected overrides a detected link', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
+    ['staff certain with a detected link', { isLinkedAsAlt: true, manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
+    ['limited access, link overridden by staff suspected', { status: 'limited_access', isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Unverified', 'neutral'],
+    ['linked, rules not confirmed', { isLinkedAsAlt: true, rulesConfirmed: false }, 'Certain Alt', 'danger'],
     ['manual suspected alt', { manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['suspected beats rules/alts', { manualAltStatus: 'suspected_alt', altsFound: 4 }, 'Suspected Alt', 'warning'],
     ['rules confirmed, no alts', {}, 'Verified', 'success'],
@@ -39,6 +44,24 @@ describe('statusBadge (badge precedence, first match wins)', () => {
   ];
   it.each(table)('%s → %s', (_name, overrides, label, tone) => {
     expect(statusBadge(m(overrides))).toEqual({ kind: 'status', label, tone });
+  });
+});
+
+describe('memberStanding', () => {
+  const table: [string, Partial<BadgeSubject>, string][] = [
+    ['plain verified', {}, 'verified'],
+    ['rules not confirmed', { rulesConfirmed: false }, 'pending'],
+    ['limited access', { status: 'limited_access' }, 'limited'],
+    ['limited access, rules not confirmed', { status: 'limited_access', rulesConfirmed: false }, 'limited'],
+    ['detected link', { isLinkedAsAlt: true }, 'certain_alt'],
+    ['detected link, limited access', { isLinkedAsAlt: true, status: 'limited_access' }, 'certain_alt'],
+    ['manual certain alt', { manualAltStatus: 'certain_alt' }, 'certain_alt'],
+    ['manual suspected alt', { manualAltStatus: 'suspected_alt' }, 'suspected_alt'],
+    ['detected link downgraded by staff to suspected', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'suspected_alt'],
+    ['manual suspected alt, limited access', { manualAltStatus: 'suspected_alt', status: 'limited_access' }, 'suspected_alt'],
+  ];
+  it.each(table)('%s → %s', (_name, overrides, standing) => {
+    expect(memberStanding(m(overrides))).toBe(standing);
   });
 });
 
@@ -70,6 +93,9 @@ describe('list filters', () => {
     ['linked as alt, rules not confirmed', { isLinkedAsAlt: true, rulesConfirmed: false }, ['unverified', 'certain_alts']],
     ['limited access and linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, ['unverified', 'certain_alts']],
     ['suspected alt still counts as verified', { manualAltStatus: 'suspected_alt' }, ['verified']],
+    ['linked, staff suspected: not a certain alt', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, ['verified']],
+    ['linked, staff certain', { isLinkedAsAlt: true, manualAltStatus: 'certain_alt' }, ['certain_alts']],
+    ['limited access, manual certain alt', { status: 'limited_access', manualAltStatus: 'certain_alt' }, ['unverified', 'certain_alts']],
   ];
   it.each(table)('%s', (_name, overrides, expected) => {
     const subject = m(overrides);

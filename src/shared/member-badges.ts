@@ -29,9 +29,37 @@ export interface MemberBadge {
   tone: BadgeTone;
 }
 
-/** Certain alt by staff override or by a certain link (badge rule 2 and the certain_alts filter). */
-export function isCertainAlt(m: Pick<BadgeSubject, 'manualAltStatus' | 'isLinkedAsAlt'>): boolean {
-  return m.manualAltStatus === 'certain_alt' || m.isLinkedAsAlt;
+/**
+ * A member's standing: the one answer to "what is this member" that the badges, the list
+ * filters (and the SQL filters tested against them), the Discord button, `/lookup` and the
+ * bot's log lines all read.
+ *
+ * A staff override wins over detection: a detected link counts only while staff have set no
+ * alt status. A manual 'suspected_alt' on a linked member means staff reviewed the link and
+ * downgraded it, so that member is suspected, not certain; a manual 'certain_alt' makes a
+ * member certain with or without a link.
+ */
+export type MemberStanding = 'certain_alt' | 'suspected_alt' | 'limited' | 'verified' | 'pending';
+
+export type StandingSubject = Pick<BadgeSubject, 'status' | 'rulesConfirmed' | 'manualAltStatus' | 'isLinkedAsAlt'>;
+
+/** A detected alt link that still counts: linked, and staff have not overridden it with a status of their own. */
+export function linkCounts(m: Pick<BadgeSubject, 'manualAltStatus' | 'isLinkedAsAlt'>): boolean {
+  return m.isLinkedAsAlt && m.manualAltStatus === null;
+}
+
+/** First match wins: certain alt, suspected alt, Limited Access, rules confirmed (verified), otherwise pending. */
+export function memberStanding(m: StandingSubject): MemberStanding {
+  if (m.manualAltStatus === 'certain_alt' || linkCounts(m)) return 'certain_alt';
+  if (m.manualAltStatus === 'suspected_alt') return 'suspected_alt';
+  if (m.status === 'limited_access') return 'limited';
+  if (m.rulesConfirmed) return 'verified';
+  return 'pending';
+}
+
+/** Whether the member's standing is certain alt (badge rule 2, the certain_alts filter, the button's denial). */
+export function isCertainAlt(m: StandingSubject): boolean {
+  return memberStanding(m) === 'certain_alt';
 }
 
 function altCountBadge(altsFound: number): MemberBadge {
@@ -40,13 +68,26 @@ function altCountBadge(altsFound: number): MemberBadge {
   return { kind: 'status', label: `${altsFound} Alts`, tone: 'danger' };
 }
 
-/** Badge precedence, first match wins (docs/behaviour.md#badges-on-a-member-card). */
+/**
+ * Badge precedence, first match wins (docs/behaviour.md#badges-on-a-member-card). "Linked as alt" in rules 1 and 2 is a link
+ * that counts (linkCounts): a link staff overrode with a manual status reads as no link.
+ * Rules 2 to 5 are the standing; rule 1 comes first so a Limited Access member without a
+ * counting link reads 'Unverified' whatever their standing.
+ */
 export function statusBadge(m: BadgeSubject): MemberBadge {
-  if (m.status === 'limited_access' && !m.isLinkedAsAlt) return { kind: 'status', label: 'Unverified', tone: 'neutral' };
-  if (isCertainAlt(m)) return { kind: 'status', label: 'Certain Alt', tone: 'danger' };
-  if (m.manualAltStatus === 'suspected_alt') return { kind: 'status', label: 'Suspected Alt', tone: 'warning' };
-  if (m.rulesConfirmed) return altCountBadge(m.altsFound);
-  return { kind: 'status', label: 'Pending', tone: 'neutral' };
+  if (m.status === 'limited_access' && !linkCounts(m)) return { kind: 'status', label: 'Unverified', tone: 'neutral' };
+  switch (memberStanding(m)) {
+    case 'certain_alt':
+      return { kind: 'status', label: 'Certain Alt', tone: 'danger' };
+    case 'suspected_alt':
+      return { kind: 'status', label: 'Suspected Alt', tone: 'warning' };
+    case 'verified':
+      return altCountBadge(m.altsFound);
+    case 'limited':
+      return { kind: 'status', label: 'Unverified', tone: 'neutral' };
+    case 'pending':
+      return { kind: 'status', label: 'Pending', tone: 'neutral' };
+  }
 }
 
 /** The precedence badge, then a VPN badge (with the count above 1) and an 'Nx' badge above 1 verification. */
@@ -68,13 +109,13 @@ export const MEMBER_FILTER_LABELS: Record<MemberFilter, string> = {
   certain_alts: 'Certain Alts Only',
 };
 
-type FilterSubject = Pick<BadgeSubject, 'status' | 'rulesConfirmed' | 'manualAltStatus' | 'isLinkedAsAlt'>;
+type FilterSubject = StandingSubject;
 
 /** List filters (docs/behaviour.md#member-list-filters-and-search). The server's SQL (members.repository.ts) is tested against these. */
 export const MEMBER_FILTER_PREDICATES: Record<MemberFilter, (m: FilterSubject) => boolean> = {
   all: () => true,
-  certain_alts: (m) => isCertainAlt(m),
-  verified: (m) => m.rulesConfirmed && m.status === 'verified' && !isCertainAlt(m),
+  certain_alts: (m) => memberStanding(m) === 'certain_alt',
+  verified: (m) => m.rulesConfirmed && m.status === 'verified' && memberStanding(m) !== 'certain_alt',
   unverified: (m) => !m.rulesConfirmed || m.status !== 'verified',
 };
 

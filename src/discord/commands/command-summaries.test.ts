@@ -126,6 +126,13 @@ describe('lookupSummary', () => {
     expect(reply.links).toEqual([{ label: 'Open in dashboard', url: `https://gate.example/admin/user/${member.discordId}` }]);
   });
 
+  it('reads a linked member staff marked suspected as suspected, and says the override replaces the link', () => {
+    const content = lookupSummary({ ...detail([alt(1, 'certain')]), manualAltStatus: 'suspected_alt' }, 'https://gate.example').content;
+    expect(content).toContain('**Status:** Suspected Alt · VPN (3) · 12x');
+    expect(content).toContain('**Alt-status override:** Suspected alt (overrides the detected link: not a certain alt)');
+    expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alt-status override:** no override\n');
+  });
+
   it('says so when no alt was found', () => {
     expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alts:** none found');
   });

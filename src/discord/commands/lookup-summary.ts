@@ -1,6 +1,6 @@
 import type { AltEntry, UserDetail } from '../../modules/members/member-views';
 import { ALT_STATUS_WORDS } from '../../modules/members/members.service';
-import { memberBadges } from '../../shared/member-badges';
+import { memberBadges, memberStanding } from '../../shared/member-badges';
 import type { HandlerReply } from '../bot/interaction-dispatcher';
 
 /** How each detection method reads in a reply. */
@@ -46,6 +46,11 @@ function altLines(alts: AltEntry[]): string[] {
   return lines;
 }
 
+/** A staff 'suspected' status on a linked member downgrades the link (memberStanding): say so, since the alts below still list it. */
+function overrideNote(user: UserDetail): string {
+  return user.isLinkedAsAlt && memberStanding(user) === 'suspected_alt' ? ' (overrides the detected link: not a certain alt)' : '';
+}
+
 /**
  * `/lookup`: the dashboard card in a few lines — badges by the dashboard's own
  * precedence function, Discord access, alts by confidence with their method, VPN use —
@@ -58,7 +63,7 @@ export function lookupSummary(user: UserDetail, websiteUrl: string): HandlerRepl
     `**${user.username}** <@${user.discordId}> · ID ${user.discordId}`,
     `**Status:** ${badges.join(' · ')}`,
     `**Discord access:** ${GUILD_ACCESS_WORDS[user.verificationStatus]} · rules accepted: ${user.rulesConfirmed ? 'yes' : 'no'} · record from ${user.source === 'manual' ? 'manual entry' : 'the website'}`,
-    `**Alt-status override:** ${ALT_STATUS_WORDS[user.manualAltStatus ?? 'none']}`,
+    `**Alt-status override:** ${ALT_STATUS_WORDS[user.manualAltStatus ?? 'none']}${overrideNote(user)}`,
     ...altLines(user.alts),
     `**VPN attempts:** ${user.vpnAttempts}${user.usedVpn ? vpnProvider : ''}`,
     `**Verifications:** ${user.verificationCount} · last ${discordTime(user.timestamp)}`,
