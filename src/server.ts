@@ -44,6 +44,8 @@ export interface StartOptions {
   bcryptCost?: number;
   /** shows the one-time setup code to the operator (the terminal), never to the logs */
   announceSetupCode?: (code: string, file: string) => void;
+  /** how long the audit sealer waits after a nudge (default 20 ms); tests that count a flow's own statements set it long */
+  auditSealDebounceMs?: number;
 }
 
 /** Where the built web app lives (dist/web), from source or from the build. */
@@ -91,7 +93,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
     // every role appends audit rows: each process seals them after commit; the jobs role
     // also on a timer, for rows no nudge saw committed (and those left by a crash)
-    const auditSealer = startAuditSealer({ database, logger, intervalMs: roles.has('jobs') ? 5_000 : undefined });
+    const auditSealer = startAuditSealer({ database, logger, debounceMs: options.auditSealDebounceMs, intervalMs: roles.has('jobs') ? 5_000 : undefined });
     stops.push(() => auditSealer.stop());
 
     const ctx: ServerContext = {

@@ -8,14 +8,14 @@ import { silentLogger } from '../logger';
 import { computeFingerprintHash } from '../modules/fingerprint';
 import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import type { FingerprintData } from '../shared/fingerprint';
-import { startGatekeeper, type GatekeeperHandle } from '../server';
+import { startGatekeeper, type GatekeeperHandle, type StartOptions } from '../server';
 
 /**
  * The whole product in-process for integration tests: web + bot on random ports, the
  * Discord and proxycheck emulators, a test database. The outbox is drained by the test
  * (`handle.services.outboxWorker.drain()`) so outcomes are deterministic.
  */
-export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}) {
+export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs'> = {}) {
   // real time plus an offset tests can move (token expiry, session timeouts); the emulator keeps real time
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
@@ -30,7 +30,7 @@ export async function startTestGatekeeper(database: Database, env: Record<string
       LOG_LEVEL: 'silent',
       ...env,
     }),
-    { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4 },
+    { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4, ...options },
   );
   await handle.services.bot.ready;
   return { handle, clock, setupCode };

@@ -10,7 +10,9 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
   let handle: GatekeeperHandle;
   beforeAll(async () => {
     await resetDatabase(getDatabase());
-    ({ handle } = await startTestGatekeeper(getDatabase()));
+    // the audit sealer chains rows after commit, in its own transaction: held off here so the
+    // statements counted are the flow's own
+    ({ handle } = await startTestGatekeeper(getDatabase(), {}, { auditSealDebounceMs: 600_000 }));
   });
   afterAll(async () => handle?.stop());
 
@@ -50,9 +52,11 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const all = Object.values(steps).flat();
         expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
         expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
-        // 11 with the two alt links this flow finds: saved and recounted in one call, and one
-        // multi-row insert queues all its Discord actions, in the statement of its audit row
-        expect(all.length).toBeLessThanOrEqual(11);
+        // 11 with the two alt links this flow finds (saved and recounted in one call, and one
+        // multi-row insert queues all its Discord actions, in the statement of its audit row),
+        // plus the admission step's 4 (raid window count, lockdown read, raid check, gate write):
+        // folding those into one statement is the next cut
+        expect(all.length).toBeLessThanOrEqual(15);
         expect(steps.callback!.filter((text) => /save_alt_links/.test(text))).toHaveLength(1);
         expect(steps.callback!.filter((text) => /discord_outbox/.test(text))).toEqual([expect.stringMatching(/audit_append/)]);
       }
