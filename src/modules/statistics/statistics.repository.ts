@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
+import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days. Each is
@@ -7,23 +8,7 @@ import { selectRows, type Executor } from '../../db/client';
  * every column it groups by, so the cost follows the period's rows, not the table's.
  */
 
-export const STATISTICS_PERIODS = [7, 30, 90] as const;
-export type StatisticsPeriod = (typeof STATISTICS_PERIODS)[number];
-
-export interface DayCount<K extends string> {
-  /** YYYY-MM-DD (UTC) */
-  day: string;
-  counts: Partial<Record<K, number>>;
-}
-
-export interface Statistics {
-  periodDays: StatisticsPeriod;
-  from: string;
-  verificationsPerDay: DayCount<'verified' | 'limited_access' | 'denied'>[];
-  altLinksPerDay: DayCount<'certain' | 'medium' | 'possible'>[];
-  vpn: { attempts: number; vpnAttempts: number; providers: { provider: string; attempts: number }[] };
-  raidAlarmsPerDay: { day: string; alarms: number }[];
-}
+export { STATISTICS_PERIODS, type StatisticsPeriod } from '../../shared/statistics';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

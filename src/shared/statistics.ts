@@ -1,0 +1,20 @@
+/** The statistics page's periods and the shape of GET /api/admin/statistics?days=N, shared by the server and the dashboard. */
+
+export const STATISTICS_PERIODS = [7, 30, 90] as const;
+export type StatisticsPeriod = (typeof STATISTICS_PERIODS)[number];
+
+/** One UTC day's counts per category (missing categories count zero). */
+export interface DayCount<K extends string> {
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  counts: Partial<Record<K, number>>;
+}
+
+export interface Statistics {
+  periodDays: StatisticsPeriod;
+  from: string;
+  verificationsPerDay: DayCount<'verified' | 'limited_access' | 'denied'>[];
+  altLinksPerDay: DayCount<'certain' | 'medium' | 'possible'>[];
+  vpn: { attempts: number; vpnAttempts: number; providers: { provider: string; attempts: number }[] };
+  raidAlarmsPerDay: { day: string; alarms: number }[];
+}
