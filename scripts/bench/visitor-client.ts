@@ -182,7 +182,12 @@ export async function runVisitorFlow(
     codeChallengeMethod: 'S256',
   });
   const query = new URLSearchParams({ code, state: authorize.searchParams.get('state')! });
-  const callback = await visitor.get('callback', `/oauth/callback?${query.toString()}`, t);
+  let callback = await visitor.get('callback', `/oauth/callback?${query.toString()}`, t);
+  // a slow exchange answers 200 "Finishing sign-in…", which a browser refreshes to /oauth/finish every 2 s
+  for (let polls = 0; callback.status === 200 && polls < 60; polls++) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    callback = await visitor.get('callback', '/oauth/finish', t);
+  }
   const landedOn = callback.headers.location ?? null;
   if (callback.status !== 303 || landedOn !== '/rules') return outcome('callback', landedOn, false, callback.status === 303);
   if (input.confirmRules === false) return outcome(null, landedOn, true, true);
