@@ -9,6 +9,7 @@ import { computeFingerprintHash } from '../modules/fingerprint';
 import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import type { FingerprintData } from '../shared/fingerprint';
 import { startGatekeeper, type GatekeeperHandle, type StartOptions } from '../server';
+import { resetDatabase } from './database';
 
 /**
  * The whole product in-process for integration tests: web + bot on random ports, the
@@ -34,6 +35,20 @@ export async function startTestGatekeeper(database: Database, env: Record<string
   );
   await handle.services.bot.ready;
   return { handle, clock, setupCode };
+}
+
+/**
+ * One Gatekeeper for a whole `describe`: started on the emptied database before its tests,
+ * stopped after them. Read `server.handle` (and the other fields) inside tests and hooks.
+ */
+export function useTestGatekeeper(getDatabase: () => Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs'> = {}) {
+  const server = {} as Awaited<ReturnType<typeof startTestGatekeeper>>;
+  beforeAll(async () => {
+    await resetDatabase(getDatabase());
+    Object.assign(server, await startTestGatekeeper(getDatabase(), env, options));
+  });
+  afterAll(async () => server.handle?.stop());
+  return server;
 }
 
 let fingerprintSeed = 0;
