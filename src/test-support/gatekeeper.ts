@@ -87,15 +87,8 @@ export async function walkVisitorFlow(
   await withIp(agent.post('/api/consent')).send({ consent: true, token: tokenBody.token, ...fingerprint }).expect(200);
   const start = await withIp(agent.get('/oauth/start')).expect(303);
   const authorize = new URL(start.headers.location as string);
-  const code = emulator.issueAuthorizationCode({
-    userId: input.userId,
-    clientId: authorize.searchParams.get('client_id')!,
-    redirectUri: authorize.searchParams.get('redirect_uri')!,
-    scope: authorize.searchParams.get('scope')!,
-    codeChallenge: authorize.searchParams.get('code_challenge')!,
-    codeChallengeMethod: 'S256',
-  });
-  const callback = await withIp(agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') })).expect(303);
+  const { code, state } = emulator.authorizeAs(input.userId, authorize);
+  const callback = await withIp(agent.get('/oauth/callback').query({ code, state })).expect(303);
   const landedOn = callback.headers.location as string;
   if (input.confirmRules && landedOn === '/rules') await withIp(agent.post('/api/rules/confirm')).expect(200);
   return { agent, landedOn, authorize };
