@@ -11,6 +11,19 @@ import type { FingerprintData } from '../shared/fingerprint';
 import { startGatekeeper, type GatekeeperHandle, type StartOptions } from '../server';
 import { resetDatabase } from './database';
 
+/** The settings of an in-process test server: web + bot on a random loopback port, a data folder of its own, no logs; `env` adds or overrides. */
+export function testServerEnv(env: Record<string, string> = {}) {
+  return parseEnv({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SERVICES: 'web,bot',
+    DATA_DIR: path.join(os.tmpdir(), `gatekeeper-it-${crypto.randomBytes(4).toString('hex')}`),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
 /**
  * The whole product in-process for integration tests: web + bot on random ports, the
  * Discord and proxycheck emulators, a test database. The outbox is drained by the test
@@ -21,17 +34,7 @@ export async function startTestGatekeeper(database: Database, env: Record<string
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
   const setupCode = createMemorySetupCodeStore('TEST-SETUP-CODE');
-  const handle = await startGatekeeper(
-    parseEnv({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SERVICES: 'web,bot',
-      DATA_DIR: path.join(os.tmpdir(), `gatekeeper-it-${crypto.randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'silent',
-      ...env,
-    }),
-    { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4, ...options },
+  const handle = await startGatekeeper(testServerEnv(env), { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4, ...options },
   );
   await handle.services.bot.ready;
   return { handle, clock, setupCode };
