@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +8,7 @@ import { openPostgres } from './db/client';
 import { createDiscordEmulator, type DiscordEmulator } from './discord/emulator';
 import { withDatabase } from './test-support/global-setup';
 import { adminUrl, TEST_DATABASE_PREFIX, testRunId } from './test-support/template';
+import { freePort } from '../scripts/bench/product-process';
 
 const root = path.resolve(__dirname, '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -54,18 +54,6 @@ function run(cwd: string, env: Record<string, string>): Running {
 const urlLine = (output: string) => /Gatekeeper is running at (http:\/\/\S+)/.exec(output)?.[1];
 
 /** One new connection per request, so the primary hands each to a worker in turn. */
-/** A port nothing listens on now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function getOnce(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http

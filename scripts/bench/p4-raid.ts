@@ -178,6 +178,15 @@ async function startRaidProduct(store: BenchStore, rateLimits: RateLimitOption, 
   }
 }
 
+/** A raid ready to run on a started product: its panel, the visitors, a client for the site, and where Discord's request log stood. */
+async function raidAgainst(started: { discord: ExternalDiscord; product: ProductProcess }, visitorCount: number, prefix: string, concurrency: number) {
+  const emulator = started.discord.emulator;
+  const panel = await waitForPanel(emulator);
+  const visitors = raidVisitors(emulator, visitorCount, prefix);
+  const target = createSiteTarget(started.product.url, concurrency * 2);
+  return { emulator, panel, visitors, target, logStart: emulator.state.requestLog.length };
+}
+
 /**
  * P4: a raid of `visitors` new members.
  *
@@ -203,11 +212,7 @@ export async function measureRaid(store: BenchStore, options: { visitors: number
   let windowSeconds = 0;
   try {
     a = await startRaidProduct(store, { buckets: OAUTH_LIFTED }, options.cpuProfileDir);
-    const emulator = a.discord.emulator;
-    const panel = await waitForPanel(emulator);
-    const visitors = raidVisitors(emulator, options.visitors, 'raid');
-    const target = createSiteTarget(a.product.url, options.concurrency * 2);
-    const logStart = emulator.state.requestLog.length;
+    const { emulator, panel, visitors, target, logStart } = await raidAgainst(a, options.visitors, 'raid', options.concurrency);
     const started = performance.now();
     const clicking = (async () => {
       while (performance.now() - started < 60_000) {
@@ -246,11 +251,7 @@ export async function measureRaid(store: BenchStore, options: { visitors: number
   try {
     if (!storeB) throw new Error('no second store for run B');
     b = await startRaidProduct(storeB, { timeScale: 0.02, minWindowMs: 100, buckets: OAUTH_LIFTED });
-    const emulator = b.discord.emulator;
-    const panel = await waitForPanel(emulator);
-    const visitors = raidVisitors(emulator, options.visitors, 'settle');
-    const target = createSiteTarget(b.product.url, options.concurrency * 2);
-    const logStart = emulator.state.requestLog.length;
+    const { emulator, panel, visitors, target, logStart } = await raidAgainst(b, options.visitors, 'settle', options.concurrency);
     const started = performance.now();
     const run = await runWebRaid(target, emulator, visitors, options.concurrency);
     target.agent.destroy();

@@ -115,8 +115,8 @@ function processTree(rootPid: number): number[] {
   return tree;
 }
 
-/** A port free right now, so PUBLIC_URL can name the port before the product listens on it. */
-async function freePort(): Promise<number> {
+/** A port free right now (the OS picks it), so PUBLIC_URL can name the port before the product listens on it. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -173,15 +173,8 @@ export async function runVisitorFlow(
   const location = start.headers.location;
   if (start.status !== 303 || !location || location === '/') return outcome('start');
   const authorize = new URL(location);
-  const code = emulator.issueAuthorizationCode({
-    userId: input.userId,
-    clientId: authorize.searchParams.get('client_id')!,
-    redirectUri: authorize.searchParams.get('redirect_uri')!,
-    scope: authorize.searchParams.get('scope')!,
-    codeChallenge: authorize.searchParams.get('code_challenge')!,
-    codeChallengeMethod: 'S256',
-  });
-  const query = new URLSearchParams({ code, state: authorize.searchParams.get('state')! });
+  const { code, state } = emulator.authorizeAs(input.userId, authorize);
+  const query = new URLSearchParams({ code, state });
   let callback = await visitor.get('callback', `/oauth/callback?${query.toString()}`, t);
   // a slow exchange answers 200 "Finishing sign-in…", which a browser refreshes to /oauth/finish every 2 s
   for (let polls = 0; callback.status === 200 && polls < 60; polls++) {

@@ -73,15 +73,8 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
     await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
     const authorize = new URL(start.headers.location as string);
-    const code = handle.discord.emulator!.issueAuthorizationCode({
-      userId: user.id,
-      clientId: authorize.searchParams.get('client_id')!,
-      redirectUri: authorize.searchParams.get('redirect_uri')!,
-      scope: authorize.searchParams.get('scope')!,
-      codeChallenge: authorize.searchParams.get('code_challenge')!,
-      codeChallengeMethod: 'S256',
-    });
-    const callback = await agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') }).set('X-Forwarded-For', address).expect(303);
+    const { code, state } = handle.discord.emulator!.authorizeAs(user.id, authorize);
+    const callback = await agent.get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).expect(303);
     expect(callback.headers.location).toBe('/rules');
     return cookieOf(callback);
   }

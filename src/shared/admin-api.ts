@@ -116,3 +116,20 @@ export interface DiscordUserLookupResult {
   username: string;
   avatarUrl: string | null;
 }
+
+/** Why a raid alarm was raised: too many verifications, too many young accounts, too much shared evidence. */
+export type RaidReason = 'rate' | 'young_accounts' | 'shared_evidence';
+
+/** One raid alarm as GET /api/admin/lockdown lists it (newest first). */
+export interface RaidAlarm {
+  id: number;
+  /** ISO 8601 */
+  raisedAt: string;
+  windowMinutes: number;
+  verifications: number;
+  baseline: number;
+  youngPercent: number;
+  sharedPercent: number;
+  reasons: RaidReason[];
+  lockdownStarted: boolean;
+}

@@ -8,18 +8,9 @@ import {
   type BadgeSubject,
   type MemberFilter,
 } from './member-badges';
+import { buildBadgeSubject } from './test-support/member-fixtures';
 
-const base: BadgeSubject = {
-  status: 'verified',
-  rulesConfirmed: true,
-  manualAltStatus: null,
-  isLinkedAsAlt: false,
-  altsFound: 0,
-  usedVpn: false,
-  vpnAttempts: 0,
-  verificationCount: 1,
-};
-const m = (overrides: Partial<BadgeSubject>): BadgeSubject => ({ ...base, ...overrides });
+const m = buildBadgeSubject;
 
 describe('statusBadge (badge precedence, first match wins)', () => {
   const table: [string, Partial<BadgeSubject>, string, string][] = [

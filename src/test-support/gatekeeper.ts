@@ -9,6 +9,20 @@ import { computeFingerprintHash } from '../modules/fingerprint';
 import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import type { FingerprintData } from '../shared/fingerprint';
 import { startGatekeeper, type GatekeeperHandle, type StartOptions } from '../server';
+import { resetDatabase } from './database';
+
+/** The settings of an in-process test server: web + bot on a random loopback port, a data folder of its own, no logs; `env` adds or overrides. */
+export function testServerEnv(env: Record<string, string> = {}) {
+  return parseEnv({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SERVICES: 'web,bot',
+    DATA_DIR: path.join(os.tmpdir(), `gatekeeper-it-${crypto.randomBytes(4).toString('hex')}`),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
 
 /**
  * The whole product in-process for integration tests: web + bot on random ports, the
@@ -20,20 +34,24 @@ export async function startTestGatekeeper(database: Database, env: Record<string
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
   const setupCode = createMemorySetupCodeStore('TEST-SETUP-CODE');
-  const handle = await startGatekeeper(
-    parseEnv({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SERVICES: 'web,bot',
-      DATA_DIR: path.join(os.tmpdir(), `gatekeeper-it-${crypto.randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'silent',
-      ...env,
-    }),
-    { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4, ...options },
+  const handle = await startGatekeeper(testServerEnv(env), { logger: silentLogger, clock, database, emulatorPort: 0, setupCode, bcryptCost: 4, ...options },
   );
   await handle.services.bot.ready;
   return { handle, clock, setupCode };
+}
+
+/**
+ * One Gatekeeper for a whole `describe`: started on the emptied database before its tests,
+ * stopped after them. Read `server.handle` (and the other fields) inside tests and hooks.
+ */
+export function useTestGatekeeper(getDatabase: () => Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs'> = {}) {
+  const server = {} as Awaited<ReturnType<typeof startTestGatekeeper>>;
+  beforeAll(async () => {
+    await resetDatabase(getDatabase());
+    Object.assign(server, await startTestGatekeeper(getDatabase(), env, options));
+  });
+  afterAll(async () => server.handle?.stop());
+  return server;
 }
 
 let fingerprintSeed = 0;
@@ -72,15 +90,8 @@ export async function walkVisitorFlow(
   await withIp(agent.post('/api/consent')).send({ consent: true, token: tokenBody.token, ...fingerprint }).expect(200);
   const start = await withIp(agent.get('/oauth/start')).expect(303);
   const authorize = new URL(start.headers.location as string);
-  const code = emulator.issueAuthorizationCode({
-    userId: input.userId,
-    clientId: authorize.searchParams.get('client_id')!,
-    redirectUri: authorize.searchParams.get('redirect_uri')!,
-    scope: authorize.searchParams.get('scope')!,
-    codeChallenge: authorize.searchParams.get('code_challenge')!,
-    codeChallengeMethod: 'S256',
-  });
-  const callback = await withIp(agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') })).expect(303);
+  const { code, state } = emulator.authorizeAs(input.userId, authorize);
+  const callback = await withIp(agent.get('/oauth/callback').query({ code, state })).expect(303);
   const landedOn = callback.headers.location as string;
   if (input.confirmRules && landedOn === '/rules') await withIp(agent.post('/api/rules/confirm')).expect(200);
   return { agent, landedOn, authorize };

@@ -1,13 +1,10 @@
-import crypto from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import type { Router } from 'express';
 import request from 'supertest';
 import type { Database } from '../db/client';
-import { parseEnv } from '../env';
 import { silentLogger, type Logger } from '../logger';
 import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import { startGatekeeper, type GatekeeperHandle } from '../server';
+import { testServerEnv } from './gatekeeper';
 
 /**
  * What the security suite shares: the whole product on a test database (web + bot, the
@@ -23,16 +20,7 @@ export const OWNER_ADDRESS = '192.0.2.44';
 
 export async function startSecurityGatekeeper(database: Database, options: { logger?: Logger; env?: Record<string, string> } = {}): Promise<GatekeeperHandle> {
   const handle = await startGatekeeper(
-    parseEnv({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SERVICES: 'web,bot',
-      TRUST_PROXY: 'loopback',
-      DATA_DIR: path.join(os.tmpdir(), `gatekeeper-sec-${crypto.randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'silent',
-      ...options.env,
-    }),
+    testServerEnv({ TRUST_PROXY: 'loopback', ...options.env }),
     { logger: options.logger ?? silentLogger, clock: { now: () => new Date() }, database, emulatorPort: 0, setupCode: createMemorySetupCodeStore(SETUP_CODE), bcryptCost: 4 },
   );
   // a second server on one PostgreSQL database never leads the bot (one leader): only wait when there is a bot to wait for

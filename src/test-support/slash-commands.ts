@@ -1,6 +1,7 @@
 import type { Database } from '../db/client';
 import type { SlashOptionValue } from '../discord/emulator/interaction-driver';
 import type { GatekeeperHandle } from '../server';
+import { useTestGatekeeper } from './gatekeeper';
 
 /** Helpers for driving slash commands against the emulator in integration tests. */
 export function slashCommandKit(handle: GatekeeperHandle) {
@@ -34,6 +35,17 @@ export function slashCommandKit(handle: GatekeeperHandle) {
     channelText: (name: string) => emulator.state.messages(channelId(name)).map((m) => m.content).join('\n'),
     drain: () => handle.services.outboxWorker.drain(),
   };
+}
+
+export type SlashCommandKit = ReturnType<typeof slashCommandKit>;
+
+/** A Gatekeeper for the whole `describe` (see `useTestGatekeeper`) with its slash command kit in `server.kit`. */
+export function useSlashCommandServer(getDatabase: () => Database, env: Record<string, string> = {}) {
+  const server = useTestGatekeeper(getDatabase, env) as ReturnType<typeof useTestGatekeeper> & { kit: SlashCommandKit };
+  beforeAll(() => {
+    server.kit = slashCommandKit(server.handle);
+  });
+  return server;
 }
 
 /** Row counts of every table a command may write, to prove that a refusal wrote nothing. */

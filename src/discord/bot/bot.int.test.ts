@@ -1,17 +1,17 @@
 import request from 'supertest';
 import { createManualClock } from '../../clock';
 import { openPostgres, type Database } from '../../db/client';
-import { parseEnv } from '../../env';
 import { silentLogger } from '../../logger';
 import { createVerificationService } from '../../modules/verification/verification.service';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import { startGatekeeper } from '../../server';
 import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
 import { createTestDatabase, describeEngines, resetDatabase } from '../../test-support/database';
+import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { buildMember } from '../../test-support/factories';
+import { testServerEnv } from '../../test-support/gatekeeper';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
-import { createGuildDirectory } from '../guild-directory';
 import { createBot, type Bot } from './bot';
 
 jest.setTimeout(60_000);
@@ -33,12 +33,7 @@ describeEngines('the bot', (getDatabase, engine) => {
 
   function makeBot(database: Database, token = emulator.application.botToken) {
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: token });
-    const directory = createGuildDirectory(rest, {
-      guildId: emulator.guild.id,
-      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
-      verificationChannel: 'verification',
-      logsChannel: 'logs',
-    });
+    const directory = emulatorGuildDirectory(rest, emulator);
     const clock = createManualClock();
     const bot = createBot({
       config: { token, apiBase: emulator.apiBase, guildId: emulator.guild.id, websiteUrl: 'http://gatekeeper.test' },
@@ -130,12 +125,7 @@ describe('a process whose bot token is rejected', () => {
     const emulator = await createDiscordEmulator();
     const database = await createTestDatabase();
     const handle = await startGatekeeper(
-      parseEnv({
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SERVICES: 'web,bot',
-        DATA_DIR: `/tmp/gk-badtoken-${process.pid}`,
+      testServerEnv({
         DISCORD_BOT_TOKEN: 'wrong-token',
         DISCORD_CLIENT_ID: emulator.application.clientId,
         DISCORD_CLIENT_SECRET: emulator.application.clientSecret,

@@ -1,10 +1,9 @@
 import type { APIButtonComponentWithCustomId } from 'discord-api-types/v10';
 import { listAudit, verifyAuditChain } from '../../modules/audit/audit.repository';
 import { buildNote } from '../../test-support/factories';
-import { describeEngines, resetDatabase } from '../../test-support/database';
-import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
-import { countRows, slashCommandKit } from '../../test-support/slash-commands';
-import type { GatekeeperHandle } from '../../server';
+import { describeEngines } from '../../test-support/database';
+import { buildFingerprint, walkVisitorFlow } from '../../test-support/gatekeeper';
+import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';
 import { NOTHING_STORED } from './privacy.command';
 
 jest.setTimeout(60_000);
@@ -12,15 +11,8 @@ jest.setTimeout(60_000);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describeEngines('/privacy show and delete against the emulator', (getDatabase) => {
-  let handle: GatekeeperHandle;
-  let kit: ReturnType<typeof slashCommandKit>;
-  beforeAll(async () => {
-    await resetDatabase(getDatabase());
-    // TRUST_PROXY: each scenario signs in from its own address, so scenarios never link to each other
-    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'loopback' }));
-    kit = slashCommandKit(handle);
-  });
-  afterAll(async () => handle?.stop());
+  // TRUST_PROXY: each scenario signs in from its own address, so scenarios never link to each other
+  const server = useSlashCommandServer(getDatabase, { TRUST_PROXY: 'loopback' });
 
   const query = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => getDatabase().query<T>(text, params).then((r) => r.rows);
 
@@ -31,12 +23,12 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
    */
   async function memberWithEverything(name: string, forwardedFor: string) {
     const device = buildFingerprint(`${name}-laptop`);
-    const user = kit.emulator.createUser({ username: name });
-    const other = kit.emulator.createUser({ username: `${name}-other` });
-    await walkVisitorFlow(handle, { userId: user.id, fingerprint: device, confirmRules: true, forwardedFor });
-    await walkVisitorFlow(handle, { userId: other.id, fingerprint: device, confirmRules: true, forwardedFor });
-    await kit.drain();
-    await walkVisitorFlow(handle, { userId: user.id, fingerprint: device, forwardedFor });
+    const user = server.kit.emulator.createUser({ username: name });
+    const other = server.kit.emulator.createUser({ username: `${name}-other` });
+    await walkVisitorFlow(server.handle, { userId: user.id, fingerprint: device, confirmRules: true, forwardedFor });
+    await walkVisitorFlow(server.handle, { userId: other.id, fingerprint: device, confirmRules: true, forwardedFor });
+    await server.kit.drain();
+    await walkVisitorFlow(server.handle, { userId: user.id, fingerprint: device, forwardedFor });
     const [row] = await query<{ id: number }>('select id from members where discord_id = $1', [user.id]);
     await buildNote(getDatabase().db, Number(row!.id), 'talked to them in voice');
     return { user, other, memberId: Number(row!.id) };
@@ -44,7 +36,7 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
 
   it('shows every field of the record in words, what each attempt holds without any hash value, and when it expires', async () => {
     const { user } = await memberWithEverything('shower', '198.18.10.10');
-    const result = await kit.run(user.id, 'privacy', {}, 'show');
+    const result = await server.kit.run(user.id, 'privacy', {}, 'show');
     expect(result.ephemeral).toBe(true);
     const text = result.text;
     const lines = text.split('\n');
@@ -79,15 +71,15 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
 
     const audit = (await listAudit(getDatabase().db, { action: 'privacy.show' })).entries;
     expect(audit.map((e) => [e.actorType, e.actorId, e.actorName, e.targetId])).toEqual([['discord', user.id, null, user.id]]);
-    await kit.drain();
-    expect(kit.channelText('logs')).toContain(`<@${user.id}> viewed their stored data with /privacy show`);
+    await server.kit.drain();
+    expect(server.kit.channelText('logs')).toContain(`<@${user.id}> viewed their stored data with /privacy show`);
   });
 
   it('tells a member without a record that nothing is stored, and writes nothing', async () => {
-    const stranger = kit.newMember('stranger');
+    const stranger = server.kit.newMember('stranger');
     const before = await countRows(getDatabase());
-    expect((await kit.run(stranger.id, 'privacy', {}, 'show')).text).toBe(NOTHING_STORED);
-    expect((await kit.run(stranger.id, 'privacy', {}, 'delete')).text).toBe(NOTHING_STORED);
+    expect((await server.kit.run(stranger.id, 'privacy', {}, 'show')).text).toBe(NOTHING_STORED);
+    expect((await server.kit.run(stranger.id, 'privacy', {}, 'delete')).text).toBe(NOTHING_STORED);
     expect(await countRows(getDatabase())).toEqual(before);
   });
 
@@ -98,14 +90,14 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     const finished = await query("select 1 from discord_outbox where discord_id = $1 and status = 'done'", [user.id]);
     expect(finished.length).toBeGreaterThan(0);
 
-    const asked = await kit.run(user.id, 'privacy', {}, 'delete');
+    const asked = await server.kit.run(user.id, 'privacy', {}, 'delete');
     expect(asked.text).toContain('This permanently deletes every record Gatekeeper holds about you: your verification record, 2 verification attempts, 1 alt link and 1 staff note.');
     const button = (asked.reply!.components![0] as { components: APIButtonComponentWithCustomId[] }).components[0]!;
     expect(button).toMatchObject({ label: 'Delete my data', custom_id: `gatekeeper:privacy-delete:${user.id}`, style: 4 });
     // asking writes nothing yet
     expect(await query('select 1 from members where discord_id = $1', [user.id])).toHaveLength(1);
 
-    const confirmed = await kit.emulator.clickButton({ userId: user.id, channelId: kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
+    const confirmed = await server.kit.emulator.clickButton({ userId: user.id, channelId: server.kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
     expect(confirmed.ephemeral).toBe(true);
     expect(confirmed.text).toBe(
       '🗑️ Done: every record about you has been deleted (2 verification attempts, 1 alt link, 1 staff note). The audit log keeps only your Discord ID and the fact that you deleted your data.',
@@ -127,11 +119,11 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     expect(JSON.stringify(await query('select * from audit_log'))).not.toContain('leaver');
     expect(await verifyAuditChain(getDatabase().db)).toMatchObject({ verified: true });
 
-    await kit.drain();
-    expect(kit.channelText('logs')).toContain(`<@${user.id}> deleted their verification records with /privacy delete`);
+    await server.kit.drain();
+    expect(server.kit.channelText('logs')).toContain(`<@${user.id}> deleted their verification records with /privacy delete`);
 
-    const twice = await kit.emulator.clickButton({ userId: user.id, channelId: kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
+    const twice = await server.kit.emulator.clickButton({ userId: user.id, channelId: server.kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
     expect(twice.text).toBe('There is nothing left to delete: Gatekeeper stores nothing about you.');
-    expect((await kit.run(user.id, 'privacy', {}, 'show')).text).toBe(NOTHING_STORED);
+    expect((await server.kit.run(user.id, 'privacy', {}, 'show')).text).toBe(NOTHING_STORED);
   });
 });

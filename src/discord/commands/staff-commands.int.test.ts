@@ -1,24 +1,15 @@
 import { PermissionFlagsBits, type ButtonStyle } from 'discord-api-types/v10';
 import { listAudit } from '../../modules/audit/audit.repository';
 import { buildLink, buildMember } from '../../test-support/factories';
-import { describeEngines, resetDatabase } from '../../test-support/database';
-import { startTestGatekeeper } from '../../test-support/gatekeeper';
-import { countRows, slashCommandKit } from '../../test-support/slash-commands';
-import type { GatekeeperHandle } from '../../server';
+import { describeEngines } from '../../test-support/database';
+import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';
 
 jest.setTimeout(60_000);
 
 const STAFF_ONLY = 'Sorry, this command is for server staff only.';
 
 describeEngines('staff slash commands against the emulator', (getDatabase) => {
-  let handle: GatekeeperHandle;
-  let kit: ReturnType<typeof slashCommandKit>;
-  beforeAll(async () => {
-    await resetDatabase(getDatabase());
-    ({ handle } = await startTestGatekeeper(getDatabase()));
-    kit = slashCommandKit(handle);
-  });
-  afterAll(async () => handle?.stop());
+  const server = useSlashCommandServer(getDatabase);
 
   const db = () => getDatabase().db;
   const member = async (discordId: string) => (await getDatabase().query<Record<string, unknown>>('select * from members where discord_id = $1', [discordId])).rows[0];
@@ -27,34 +18,34 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
   /** A plain member (no Manage Server, no Staff role) runs a staff command: polite refusal, nothing written. */
   async function expectRefused(name: string, options: Record<string, string> = {}, subcommand?: string) {
     const before = await countRows(getDatabase());
-    const result = await kit.run(kit.plainId, name, options, subcommand);
+    const result = await server.kit.run(server.kit.plainId, name, options, subcommand);
     expect(result.ephemeral).toBe(true);
     expect(result.text).toBe(STAFF_ONLY);
     expect(await countRows(getDatabase())).toEqual(before);
   }
 
   describe('/panel', () => {
-    const panels = (channel: string) => handle.discord.emulator!.state.messages(kit.channelId(channel)).filter((m) => m.embeds[0]?.title === 'Server Verification');
+    const panels = (channel: string) => server.handle.discord.emulator!.state.messages(server.kit.channelId(channel)).filter((m) => m.embeds[0]?.title === 'Server Verification');
 
     it('posts a fresh panel in the verification channel by default, and in the channel given', async () => {
       const before = panels('verification').length;
-      const here = await kit.run(kit.staffId, 'panel');
+      const here = await server.kit.run(server.kit.staffId, 'panel');
       expect(here.ephemeral).toBe(true);
-      expect(here.text).toBe(`📌 Posted the verification panel in <#${kit.channelId('verification')}>.`);
+      expect(here.text).toBe(`📌 Posted the verification panel in <#${server.kit.channelId('verification')}>.`);
       expect(panels('verification')).toHaveLength(before + 1);
 
-      const there = await kit.run(kit.staffId, 'panel', { channel: kit.channelId('rules') });
-      expect(there.text).toContain(`<#${kit.channelId('rules')}>`);
+      const there = await server.kit.run(server.kit.staffId, 'panel', { channel: server.kit.channelId('rules') });
+      expect(there.text).toContain(`<#${server.kit.channelId('rules')}>`);
       expect(panels('rules')).toHaveLength(1);
       expect(JSON.stringify(panels('rules')[0]!.components)).toContain('gatekeeper:verify');
 
       const audit = (await listAudit(db(), { action: 'command.panel' })).entries;
       expect(audit.map((e) => [e.actorType, e.actorId, e.targetId])).toEqual([
-        ['discord', kit.staffId, kit.channelId('rules')],
-        ['discord', kit.staffId, kit.channelId('verification')],
+        ['discord', server.kit.staffId, server.kit.channelId('rules')],
+        ['discord', server.kit.staffId, server.kit.channelId('verification')],
       ]);
-      await kit.drain();
-      expect(kit.channelText('logs')).toContain(`sandbox-staff posted the verification panel in <#${kit.channelId('rules')}>`);
+      await server.kit.drain();
+      expect(server.kit.channelText('logs')).toContain(`sandbox-staff posted the verification panel in <#${server.kit.channelId('rules')}>`);
     });
 
     it('is refused to a plain member', async () => {
@@ -66,7 +57,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
 
   describe('/lookup', () => {
     it('summarises status badges, alts by confidence with method, VPN use, and links to the detail page', async () => {
-      const target = kit.newMember('lookedup');
+      const target = server.kit.newMember('lookedup');
       const subject = await buildMember(db(), { discordId: target.id, username: 'lookedup', altsFound: 3, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', verificationCount: 3 });
       const certain = await buildMember(db(), { username: 'certainalt' });
       const medium = await buildMember(db(), { username: 'mediumalt' });
@@ -75,7 +66,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       await buildLink(db(), subject.id, medium.id, { confidence: 'medium', detectionMethod: 'fingerprint' });
       await buildLink(db(), possible.id, subject.id, { confidence: 'possible', detectionMethod: 'ip' });
 
-      const result = await kit.run(kit.staffId, 'lookup', { user: target.id });
+      const result = await server.kit.run(server.kit.staffId, 'lookup', { user: target.id });
       expect(result.ephemeral).toBe(true);
       const lines = result.text.split('\n');
       expect(lines[0]).toBe(`**lookedup** <@${target.id}> · ID ${target.id}`);
@@ -89,74 +80,74 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(lines.some((l) => l.startsWith('**Verifications:** 3 · last <t:'))).toBe(true);
 
       const link = result.reply!.components![0]! as { components: { style: ButtonStyle; url?: string; label?: string }[] };
-      expect(link.components[0]).toMatchObject({ label: 'Open in dashboard', url: `${handle.url}/admin/user/${target.id}` });
+      expect(link.components[0]).toMatchObject({ label: 'Open in dashboard', url: `${server.handle.url}/admin/user/${target.id}` });
 
       const audit = await auditOf(target.id);
-      expect(audit.map((e) => [e.action, e.actorType, e.actorId, e.actorName])).toEqual([['command.lookup', 'discord', kit.staffId, 'sandbox-staff']]);
-      await kit.drain();
-      expect(kit.channelText('logs')).toContain(`sandbox-staff looked up <@${target.id}>`);
+      expect(audit.map((e) => [e.action, e.actorType, e.actorId, e.actorName])).toEqual([['command.lookup', 'discord', server.kit.staffId, 'sandbox-staff']]);
+      await server.kit.drain();
+      expect(server.kit.channelText('logs')).toContain(`sandbox-staff looked up <@${target.id}>`);
     });
 
     it('is refused to a plain member', async () => {
-      const target = kit.newMember('notlookedup');
+      const target = server.kit.newMember('notlookedup');
       await buildMember(db(), { discordId: target.id });
       await expectRefused('lookup', { user: target.id });
     });
 
     it('accepts a member with the configured Staff role even without Manage Server', async () => {
-      const staffRole = handle.discord.emulator!.state.roleByName('Staff')!;
+      const staffRole = server.handle.discord.emulator!.state.roleByName('Staff')!;
       const permissions = BigInt(staffRole.permissions);
-      handle.discord.emulator!.setRolePermissions('Staff', 0n);
+      server.handle.discord.emulator!.setRolePermissions('Staff', 0n);
       try {
-        const helper = kit.newMember('rolehelper', ['Staff']);
-        expect(handle.discord.emulator!.state.memberPermissions(helper.id) & PermissionFlagsBits.ManageGuild).toBe(0n);
-        const target = kit.newMember('rolelookup');
+        const helper = server.kit.newMember('rolehelper', ['Staff']);
+        expect(server.handle.discord.emulator!.state.memberPermissions(helper.id) & PermissionFlagsBits.ManageGuild).toBe(0n);
+        const target = server.kit.newMember('rolelookup');
         await buildMember(db(), { discordId: target.id, username: 'rolelookup' });
-        const result = await kit.run(helper.id, 'lookup', { user: target.id });
+        const result = await server.kit.run(helper.id, 'lookup', { user: target.id });
         expect(result.text).toContain('**rolelookup**');
       } finally {
-        handle.discord.emulator!.setRolePermissions('Staff', permissions);
+        server.handle.discord.emulator!.setRolePermissions('Staff', permissions);
       }
     });
   });
 
   describe('/manverify and /unverify', () => {
     it('verifies through the outbox with the Discord staff member as audit actor, then takes it back', async () => {
-      const target = kit.newMember('byhand', ['Unverified', 'Limited Access']);
+      const target = server.kit.newMember('byhand', ['Unverified', 'Limited Access']);
       await buildMember(db(), { discordId: target.id, username: 'byhand', status: 'limited_access', guildAccess: 'limited' });
 
-      const verified = await kit.run(kit.staffId, 'manverify', { user: target.id });
+      const verified = await server.kit.run(server.kit.staffId, 'manverify', { user: target.id });
       expect(verified.text).toBe(`✅ <@${target.id}> (byhand) is now verified: the Verified role is being granted (Unverified and Limited Access removed).`);
       expect(await member(target.id)).toMatchObject({ status: 'verified', guild_access: 'verified' });
-      await kit.drain();
-      expect(kit.roleNames(target.id)).toEqual(['Verified']);
+      await server.kit.drain();
+      expect(server.kit.roleNames(target.id)).toEqual(['Verified']);
 
-      const again = await kit.run(kit.staffId, 'manverify', { user: target.id });
+      const again = await server.kit.run(server.kit.staffId, 'manverify', { user: target.id });
       expect(again.text).toBe(`<@${target.id}> (byhand) is already verified: nothing changed.`);
 
-      const unverified = await kit.run(kit.staffId, 'unverify', { user: target.id });
+      const unverified = await server.kit.run(server.kit.staffId, 'unverify', { user: target.id });
       expect(unverified.text).toBe(
         `<@${target.id}> (byhand) is no longer verified: the Verified and Limited Access roles are being removed and Unverified given back. They must accept the rules on the website again.`,
       );
       expect(await member(target.id)).toMatchObject({ guild_access: 'pending', rules_confirmed: false, rules_confirmed_at: null });
-      await kit.drain();
-      expect(kit.roleNames(target.id)).toEqual(['Unverified']);
+      await server.kit.drain();
+      expect(server.kit.roleNames(target.id)).toEqual(['Unverified']);
 
-      const twice = await kit.run(kit.staffId, 'unverify', { user: target.id });
+      const twice = await server.kit.run(server.kit.staffId, 'unverify', { user: target.id });
       expect(twice.text).toBe(`<@${target.id}> (byhand) is not verified: there is nothing to take away.`);
 
       const audit = await auditOf(target.id);
       expect(audit.map((e) => [e.action, e.actorType, e.actorId, e.actorName])).toEqual([
-        ['member.unverify', 'discord', kit.staffId, 'sandbox-staff'],
-        ['member.manual_verify', 'discord', kit.staffId, 'sandbox-staff'],
+        ['member.unverify', 'discord', server.kit.staffId, 'sandbox-staff'],
+        ['member.manual_verify', 'discord', server.kit.staffId, 'sandbox-staff'],
       ]);
-      const logs = kit.channelText('logs');
+      const logs = server.kit.channelText('logs');
       expect(logs).toContain(`<@${target.id}> manually verified by staff member sandbox-staff (Discord)`);
       expect(logs).toContain(`<@${target.id}> unverified by staff member sandbox-staff (Discord)`);
     });
 
     it('are refused to a plain member', async () => {
-      const target = kit.newMember('notbyhand');
+      const target = server.kit.newMember('notbyhand');
       await buildMember(db(), { discordId: target.id, guildAccess: 'verified' });
       await expectRefused('manverify', { user: target.id });
       await expectRefused('unverify', { user: target.id });
@@ -165,15 +156,15 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
 
   describe('/alt-status', () => {
     it('sets, changes and clears the override, refusing a change to the same status', async () => {
-      const target = kit.newMember('overridden');
+      const target = server.kit.newMember('overridden');
       await buildMember(db(), { discordId: target.id, username: 'overridden' });
 
-      expect((await kit.run(kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(`Alt status of <@${target.id}> (overridden) set to "Suspected alt".`);
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(`Alt status of <@${target.id}> (overridden) set to "Suspected alt".`);
       expect((await member(target.id))!.manual_alt_status).toBe('suspected_alt');
-      expect((await kit.run(kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain('set to "Certain alt"');
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain('set to "Certain alt"');
       expect((await member(target.id))!.manual_alt_status).toBe('certain_alt');
-      expect((await kit.run(kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(`<@${target.id}> (overridden) already has the alt status "Certain alt": nothing changed.`);
-      expect((await kit.run(kit.staffId, 'alt-status', { user: target.id, status: 'none' })).text).toContain('set to "no override"');
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(`<@${target.id}> (overridden) already has the alt status "Certain alt": nothing changed.`);
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'none' })).text).toContain('set to "no override"');
       expect((await member(target.id))!.manual_alt_status).toBeNull();
 
       const audit = await auditOf(target.id);
@@ -182,12 +173,12 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
         ['member.alt_status', 'discord', { from: 'suspected_alt', to: 'certain_alt' }],
         ['member.alt_status', 'discord', { from: null, to: 'suspected_alt' }],
       ]);
-      await kit.drain();
-      expect(kit.channelText('logs')).toContain(`set the alt status of <@${target.id}> to Suspected alt`);
+      await server.kit.drain();
+      expect(server.kit.channelText('logs')).toContain(`set the alt status of <@${target.id}> to Suspected alt`);
     });
 
     it('is refused to a plain member', async () => {
-      const target = kit.newMember('notoverridden');
+      const target = server.kit.newMember('notoverridden');
       await buildMember(db(), { discordId: target.id });
       await expectRefused('alt-status', { user: target.id, status: 'certain' });
     });
@@ -195,31 +186,31 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
 
   describe('/note', () => {
     it('saves a note authored by the Discord staff member, keeping its text out of the audit log and logs channel', async () => {
-      const target = kit.newMember('noted');
+      const target = server.kit.newMember('noted');
       await buildMember(db(), { discordId: target.id, username: 'noted' });
-      const result = await kit.run(kit.staffId, 'note', { user: target.id, text: '  Same household as @someone, checked by voice  ' });
+      const result = await server.kit.run(server.kit.staffId, 'note', { user: target.id, text: '  Same household as @someone, checked by voice  ' });
       expect(result.text).toBe(`📝 Note saved on <@${target.id}> (noted). Staff see it on the detail page.`);
       const notes = (await getDatabase().query<{ note: string; author_name: string; author_staff_id: number | null }>('select n.note, n.author_name, n.author_staff_id from admin_notes n join members m on m.id = n.member_id where m.discord_id = $1', [target.id])).rows;
       expect(notes).toEqual([{ note: 'Same household as @someone, checked by voice', author_name: 'sandbox-staff (Discord)', author_staff_id: null }]);
       const audit = await auditOf(target.id);
-      expect(audit.map((e) => [e.action, e.actorType, e.actorId])).toEqual([['member.note_add', 'discord', kit.staffId]]);
+      expect(audit.map((e) => [e.action, e.actorType, e.actorId])).toEqual([['member.note_add', 'discord', server.kit.staffId]]);
       expect(JSON.stringify(audit)).not.toContain('household');
-      await kit.drain();
-      expect(kit.channelText('logs')).toContain(`sandbox-staff (Discord) added a note to <@${target.id}>`);
-      expect(kit.channelText('logs')).not.toContain('household');
+      await server.kit.drain();
+      expect(server.kit.channelText('logs')).toContain(`sandbox-staff (Discord) added a note to <@${target.id}>`);
+      expect(server.kit.channelText('logs')).not.toContain('household');
     });
 
     it('is refused to a plain member', async () => {
-      const target = kit.newMember('notnoted');
+      const target = server.kit.newMember('notnoted');
       await buildMember(db(), { discordId: target.id });
       await expectRefused('note', { user: target.id, text: 'hello' });
     });
   });
 
   it('answers every command within the acknowledgement window', async () => {
-    const target = kit.newMember('quick');
+    const target = server.kit.newMember('quick');
     await buildMember(db(), { discordId: target.id });
-    const result = await kit.run(kit.staffId, 'lookup', { user: target.id });
+    const result = await server.kit.run(server.kit.staffId, 'lookup', { user: target.id });
     expect(result.acknowledged).toBe(true);
     expect(result.failed).toBe(false);
   });

@@ -10,7 +10,7 @@ import { Gateway } from './gateway';
 import { createMessage } from './message-factory';
 import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type ClickButtonInput, type SlashCommandInput } from './interaction-driver';
 import type { InteractionResult, WaitOptions } from './interaction-record';
-import { issueAuthorizationCode } from './oauth';
+import { approveAuthorizationRequest, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
 import { handleAuthorizePage } from './oauth-authorize-page';
 import { RateLimiter, resolveRateLimits, type RateLimitOption } from './rate-limiter';
 import { createRestHandler } from './rest-server';
@@ -85,6 +85,11 @@ export interface DiscordEmulator {
   /** The message and custom_id of the first button labelled `label` in a channel (newest message first). */
   findButton(channelId: string, label: string): { messageId: string; customId: string } | undefined;
   issueAuthorizationCode(input: { userId: string; clientId: string; redirectUri: string; scope: string; codeChallenge?: string; codeChallengeMethod?: 'S256' }): string;
+  /**
+   * `userId` approves the authorize page the app sent its visitor to (`authorizeUrl`), as the
+   * sandbox sign-in form does: the code and the app's `state` that Discord's redirect back carries.
+   */
+  authorizeAs(userId: string, authorizeUrl: string | URL): { code: string; state: string };
   clickButton(input: ClickButtonInput, wait?: WaitOptions): Promise<InteractionResult>;
   runSlashCommand(input: SlashCommandInput, wait?: WaitOptions): Promise<InteractionResult>;
   faults: {
@@ -300,6 +305,11 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       return undefined;
     },
     issueAuthorizationCode: (input) => issueAuthorizationCode(state.oauth, context.oauthApp, input, context.now()),
+    authorizeAs(userId, authorizeUrl) {
+      const params = new URL(authorizeUrl).searchParams;
+      const code = approveAuthorizationRequest(state.oauth, context.oauthApp, userId, authorizationRequestFrom(params), context.now());
+      return { code, state: params.get('state') ?? '' };
+    },
     clickButton,
     runSlashCommand,
     faults: {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorContext } from './context';
 import { html, readForm, redirect, renderPage, sandboxUserCookie, sendHtml, type RawHtml } from './html-layout';
-import { issueAuthorizationCode, parseScopes, validateAuthorizationRequest, type AuthorizationRequest } from './oauth';
+import { approveAuthorizationRequest, authorizationRequestFrom, parseScopes, validateAuthorizationRequest } from './oauth';
 
 const SCOPE_TEXT: Record<string, string> = {
   identify: 'Access your username, avatar, and banner',
@@ -17,18 +17,6 @@ const FORWARDED_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope',
 
 /** Discord's username characters, plus '-' so sandbox names such as 'sandbox-staff' can be typed. */
 const USERNAME = /^[a-z0-9_.-]{2,32}$/;
-
-function requestFrom(params: URLSearchParams): AuthorizationRequest {
-  const challenge = params.get('code_challenge');
-  const method = params.get('code_challenge_method');
-  return {
-    clientId: params.get('client_id') ?? '',
-    redirectUri: params.get('redirect_uri') ?? '',
-    responseType: params.get('response_type') ?? '',
-    scope: params.get('scope') ?? '',
-    ...(challenge ? { codeChallenge: challenge, codeChallengeMethod: method ?? 'plain' } : {}),
-  };
-}
 
 function errorPage(res: ServerResponse, message: string): void {
   sendHtml(
@@ -83,7 +71,7 @@ function withQuery(uri: string, values: Record<string, string | null>): string {
 /** GET shows the consent page; POST (the form) redirects to redirect_uri with `code` or `error=access_denied`, echoing `state`. */
 export async function handleAuthorizePage(context: EmulatorContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
   const params = req.method === 'POST' ? await readForm(req) : query;
-  const request = requestFrom(params);
+  const request = authorizationRequestFrom(params);
   const problem = validateAuthorizationRequest(context.oauthApp, { ...request, responseType: request.responseType ?? '' });
   if (problem) return errorPage(res, problem);
   if (req.method !== 'POST') return sendHtml(res, 200, renderForm(context, params));
@@ -106,17 +94,6 @@ export async function handleAuthorizePage(context: EmulatorContext, req: Incomin
   }
   const record = context.state.users.get(userId);
   if (record) record.onVpn = params.get('vpn') === '1';
-  const code = issueAuthorizationCode(
-    context.state.oauth,
-    context.oauthApp,
-    {
-      userId,
-      clientId: request.clientId,
-      redirectUri: request.redirectUri,
-      scope: request.scope,
-      ...(request.codeChallenge ? { codeChallenge: request.codeChallenge, codeChallengeMethod: 'S256' as const } : {}),
-    },
-    context.now(),
-  );
+  const code = approveAuthorizationRequest(context.state.oauth, context.oauthApp, userId, request, context.now());
   redirect(res, withQuery(request.redirectUri, { code, state }), { 'Set-Cookie': sandboxUserCookie(userId) });
 }

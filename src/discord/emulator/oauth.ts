@@ -111,6 +111,37 @@ export function issueAuthorizationCode(
   return code;
 }
 
+/** The authorization request an authorize URL's query carries (what Discord's authorize page reads). */
+export function authorizationRequestFrom(params: URLSearchParams): AuthorizationRequest {
+  const challenge = params.get('code_challenge');
+  const method = params.get('code_challenge_method');
+  return {
+    clientId: params.get('client_id') ?? '',
+    redirectUri: params.get('redirect_uri') ?? '',
+    responseType: params.get('response_type') ?? '',
+    scope: params.get('scope') ?? '',
+    ...(challenge ? { codeChallenge: challenge, codeChallengeMethod: method ?? 'plain' } : {}),
+  };
+}
+
+/** `userId` presses "Authorize" on `request`: a code bound to exactly that request (refused as the page would refuse it). */
+export function approveAuthorizationRequest(store: OAuthStore, app: OAuthApplication, userId: string, request: AuthorizationRequest, now: number): string {
+  const problem = validateAuthorizationRequest(app, request);
+  if (problem) throw new Error(`approveAuthorizationRequest: ${problem}`);
+  return issueAuthorizationCode(
+    store,
+    app,
+    {
+      userId,
+      clientId: request.clientId,
+      redirectUri: request.redirectUri,
+      scope: request.scope,
+      ...(request.codeChallenge ? { codeChallenge: request.codeChallenge, codeChallengeMethod: 'S256' as const } : {}),
+    },
+    now,
+  );
+}
+
 /** Client credentials from HTTP Basic auth or the form body; `invalid_client` (401) when they do not match. */
 function authenticateClient(app: OAuthApplication, form: URLSearchParams, authorization: string | undefined): void {
   let clientId = form.get('client_id') ?? undefined;

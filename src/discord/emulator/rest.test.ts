@@ -123,6 +123,10 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(fetched.roles).toEqual(patched.roles);
     const list = (await bot.get(Routes.guildMembers(emulator.guild.id), { query: new URLSearchParams({ limit: '1000' }) })) as APIGuildMember[];
     expect(list.map((m) => m.user?.username)).toEqual(expect.arrayContaining(['sandbox-member', 'sandbox-staff', 'Gatekeeper']));
+    // without a limit Discord answers one member; search matches the start of a name
+    expect((await bot.get(Routes.guildMembers(emulator.guild.id))) as APIGuildMember[]).toHaveLength(1);
+    const found = (await bot.get(Routes.guildMembersSearch(emulator.guild.id), { query: new URLSearchParams({ query: 'sandbox-s', limit: '10' }) })) as APIGuildMember[];
+    expect(found.map((m) => m.user?.username)).toEqual(['sandbox-staff']);
 
     await bot.delete(Routes.guildMember(emulator.guild.id, userId));
     expect(emulator.state.getMember(userId)).toBeUndefined();

@@ -2,10 +2,10 @@ import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
+import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
-import { createGuildDirectory } from '../guild-directory';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
@@ -40,12 +40,7 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
   function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void } = {}) {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const directory = createGuildDirectory(rest, {
-      guildId: emulator.guild.id,
-      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
-      verificationChannel: 'verification',
-      logsChannel: 'logs',
-    });
+    const directory = emulatorGuildDirectory(rest, emulator);
     const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, ...options });
     return { outbox, worker };
   }

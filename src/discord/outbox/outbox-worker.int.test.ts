@@ -3,10 +3,10 @@ import { silentLogger } from '../../logger';
 import { listAudit } from '../../modules/audit/audit.repository';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { DiscordAction } from '../../modules/outbox/outbox.types';
+import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../emulator';
-import { createGuildDirectory } from '../guild-directory';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
@@ -46,12 +46,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const directory = createGuildDirectory(rest, {
-      guildId: emulator.guild.id,
-      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
-      verificationChannel: 'verification',
-      logsChannel: 'logs',
-    });
+    const directory = emulatorGuildDirectory(rest, emulator);
     const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: silentLogger, batchSize: 100, concurrency: 20 });
     return { outbox, worker, database };
   }

@@ -105,15 +105,7 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
     const start = await v.get('/oauth/start').expect(303);
     const authorize = new URL(start.headers.location as string);
     const user = handle.discord.emulator!.createUser({ username: `bad${ip}` });
-    const code = () =>
-      handle.discord.emulator!.issueAuthorizationCode({
-        userId: user.id,
-        clientId: authorize.searchParams.get('client_id')!,
-        redirectUri: authorize.searchParams.get('redirect_uri')!,
-        scope: authorize.searchParams.get('scope')!,
-        codeChallenge: authorize.searchParams.get('code_challenge')!,
-        codeChallengeMethod: 'S256',
-      });
+    const code = () => handle.discord.emulator!.authorizeAs(user.id, authorize).code;
     return { v, state: authorize.searchParams.get('state')!, code };
   }
 

@@ -33,15 +33,8 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const start = await agent.get('/oauth/start').expect(303);
         steps.start = log.take();
         const authorize = new URL(start.headers.location as string);
-        const code = emulator.issueAuthorizationCode({
-          userId: user.id,
-          clientId: authorize.searchParams.get('client_id')!,
-          redirectUri: authorize.searchParams.get('redirect_uri')!,
-          scope: authorize.searchParams.get('scope')!,
-          codeChallenge: authorize.searchParams.get('code_challenge')!,
-          codeChallengeMethod: 'S256',
-        });
-        await agent.get('/oauth/callback').query({ code, state: authorize.searchParams.get('state') }).expect(303);
+        const { code, state } = emulator.authorizeAs(user.id, authorize);
+        await agent.get('/oauth/callback').query({ code, state }).expect(303);
         steps.callback = log.take();
         await agent.post('/api/rules/confirm').expect(200);
         steps.rules = log.take();

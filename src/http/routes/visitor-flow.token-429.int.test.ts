@@ -30,15 +30,8 @@ describeEngines('visitor flow: a rate-limited token endpoint loses no verificati
     const authorize = new URL(start.headers.location as string);
     const emulator = handle.discord.emulator!;
     const user = emulator.createUser({ username });
-    const code = emulator.issueAuthorizationCode({
-      userId: user.id,
-      clientId: authorize.searchParams.get('client_id')!,
-      redirectUri: authorize.searchParams.get('redirect_uri')!,
-      scope: authorize.searchParams.get('scope')!,
-      codeChallenge: authorize.searchParams.get('code_challenge')!,
-      codeChallengeMethod: 'S256',
-    });
-    return { get, user, code, state: authorize.searchParams.get('state')! };
+    const { code, state } = emulator.authorizeAs(user.id, authorize);
+    return { get, user, code, state };
   }
 
   async function memberCount(discordId: string) {

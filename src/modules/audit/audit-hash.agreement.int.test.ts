@@ -3,7 +3,7 @@ import { AUDIT_ACTOR_TYPES } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { hashAuditContent, hashAuditEntry } from './audit-hash';
 import { sealAuditLog } from './audit-sealer';
-import { appendAudit, listAudit, verifyAuditChain, type AuditEntryInput } from './audit.repository';
+import { appendAudit, auditContentOf, listAudit, verifyAuditChain, type AuditEntryInput } from './audit.repository';
 
 /**
  * The content hash is computed in SQL when a row is appended (audit_append, src/db/functions)
@@ -53,16 +53,7 @@ describeEngines('audit hash: SQL and TypeScript agree', (getDatabase) => {
         expect(entry.id).toBe(appended.id);
         if (prevHash !== null) expect(entry.prevHash).toBe(prevHash);
         prevHash = entry.hash;
-        const sent = {
-          at: entry.at,
-          actorType: input.actor.type,
-          actorId: input.actor.id ?? null,
-          actorName: input.actor.name ?? null,
-          action: input.action,
-          targetType: input.targetType ?? null,
-          targetId: input.targetId ?? null,
-          details: input.details ?? {},
-        };
+        const sent = { at: entry.at, ...auditContentOf(input) };
         expect(appended.contentHash).toBe(hashAuditContent(sent));
         expect(entry.hash).toBe(hashAuditEntry(entry.prevHash!, sent));
         const [stored] = (await database.query<{ details: unknown; at_ms: number | string }>('select details, (extract(epoch from at) * 1000)::float8 as at_ms from audit_log where id = $1', [entry.id])).rows;

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { splitHashInputAtTime } from './audit-hash';
+import { splitHashInputAtTime, type AuditHashInput } from './audit-hash';
 import type { AuditRow } from './audit-row';
 import { nudgeAuditSealers } from './audit-seal-schedule';
 
@@ -75,6 +75,19 @@ interface AppendedRow {
   content_hash: string;
 }
 
+/** What an entry's content hash covers besides its time: the input as stored, an absent field as null (details as {}). */
+export function auditContentOf(input: AuditEntryInput): Omit<AuditHashInput, 'at'> {
+  return {
+    actorType: input.actor.type,
+    actorId: input.actor.id ?? null,
+    actorName: input.actor.name ?? null,
+    action: input.action,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId ?? null,
+    details: input.details ?? {},
+  };
+}
+
 /**
  * The call `audit_append(…)` (src/db/functions/audit_append.sql) for one entry: it inserts
  * the row unsealed, with its content hash, in one statement and without any lock. `perRowOf`
@@ -84,15 +97,7 @@ interface AppendedRow {
  */
 export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQL): SQL {
   nudgeAuditSealers();
-  const content = {
-    actorType: input.actor.type,
-    actorId: input.actor.id ?? null,
-    actorName: input.actor.name ?? null,
-    action: input.action,
-    targetType: input.targetType ?? null,
-    targetId: input.targetId ?? null,
-    details: input.details ?? {},
-  };
+  const content = auditContentOf(input);
   const { beforeAt, afterAt } = splitHashInputAtTime(content);
   // the same value either way; the reference only ties the call to the outer row
   const targetId = perRowOf ? sql`case when ${perRowOf} is null then null else ${content.targetId}::text end` : sql`${content.targetId}::text`;

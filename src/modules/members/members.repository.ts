@@ -2,26 +2,18 @@ import { desc, and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
 import { members } from '../../db/schema';
-import type { ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
+import type { BadgeSubject, ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
 export type GuildAccess = (typeof members.$inferSelect)['guildAccess'];
 
-/** A member record as the rest of the code sees it. */
-export interface Member {
+/** A member record as the rest of the code sees it: the badge fields and what else the row holds. */
+export interface Member extends BadgeSubject {
   id: number;
   discordId: string;
   username: string;
   avatarUrl: string | null;
-  status: MemberStatus;
   source: 'web' | 'manual';
-  rulesConfirmed: boolean;
-  manualAltStatus: ManualAltStatus | null;
-  isLinkedAsAlt: boolean;
-  altsFound: number;
-  usedVpn: boolean;
-  vpnAttempts: number;
   vpnProvider: string | null;
-  verificationCount: number;
   fingerprintHash: string | null;
   /** keyed hash of the member's latest /24 or /64 network, null for Limited Access records */
   networkHash: string | null;

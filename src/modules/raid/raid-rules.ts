@@ -1,3 +1,5 @@
+import type { RaidReason } from '../../shared/admin-api';
+
 /**
  * The raid alarm's rule. It looks at the verifications of the last window (default ten
  * minutes) and compares their number with the server's own usual pace: the average
@@ -27,7 +29,7 @@ export interface RaidWindow {
   shared: number;
 }
 
-export type RaidReason = 'rate' | 'young_accounts' | 'shared_evidence';
+export type { RaidReason };
 
 export interface RaidVerdict {
   raise: boolean;

@@ -2,7 +2,8 @@ import { desc, gte, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { raidAlarms } from '../../db/schema';
 import { accountAgeDays } from '../admission/admission-rules';
-import type { RaidReason, RaidVerdict, RaidWindow } from './raid-rules';
+import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
+import type { RaidVerdict, RaidWindow } from './raid-rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -64,19 +65,7 @@ export async function insertRaidAlarm(executor: Executor, input: { now: Date; wi
   return row!;
 }
 
-export interface RaidAlarmView {
-  id: number;
-  raisedAt: string;
-  windowMinutes: number;
-  verifications: number;
-  baseline: number;
-  youngPercent: number;
-  sharedPercent: number;
-  reasons: RaidReason[];
-  lockdownStarted: boolean;
-}
-
-export async function recentRaidAlarms(executor: Executor, limit = 5): Promise<RaidAlarmView[]> {
+export async function recentRaidAlarms(executor: Executor, limit = 5): Promise<RaidAlarm[]> {
   const rows = await executor.select().from(raidAlarms).orderBy(desc(raidAlarms.raisedAt)).limit(limit);
   return rows.map((r) => ({
     id: r.id,

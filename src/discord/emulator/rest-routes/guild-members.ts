@@ -13,7 +13,7 @@ import {
 import { findAccessToken } from '../oauth';
 import { unknownBan } from '../rest-error';
 import { created, noContent, ok, type RouteContext, type RouteDefinition } from '../rest-router';
-import type { AuditEntry } from '../state';
+import type { AuditEntry, MemberRecord } from '../state';
 
 const snowflake = z.string().regex(/^\d{17,20}$/);
 
@@ -54,6 +54,11 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
   const { state } = context;
   const audit = (request: RouteContext, entry: Omit<AuditEntry, 'at' | 'reason'>) =>
     state.auditLog.push({ ...entry, at: context.now(), reason: auditReason(request) });
+  /** A member list answer: the first `limit` members (1 to 1000, 1 when absent), as Discord sends them. */
+  const firstOf = (members: MemberRecord[], query: URLSearchParams): RESTGetAPIGuildMembersResult => {
+    const limit = Math.min(Math.max(Number(query.get('limit') ?? 1), 1), 1000);
+    return members.slice(0, limit).map((member) => state.toApiMember(member));
+  };
   const memberOf = (params: Record<string, string>) => {
     requireGuild(context, params.guildId);
     return state.requireMember(params.userId ?? '');
@@ -67,14 +72,11 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
       bucket: 'member-read',
       handle: ({ params, query }) => {
         requireGuild(context, params.guildId);
-        const limit = Math.min(Math.max(Number(query.get('limit') ?? 1), 1), 1000);
         const after = BigInt(query.get('after') ?? '0');
-        const members: RESTGetAPIGuildMembersResult = [...state.guild.members.values()]
+        const members = [...state.guild.members.values()]
           .filter((member) => BigInt(member.userId) > after)
-          .sort((a, b) => (BigInt(a.userId) < BigInt(b.userId) ? -1 : 1))
-          .slice(0, limit)
-          .map((member) => state.toApiMember(member));
-        return ok(members);
+          .sort((a, b) => (BigInt(a.userId) < BigInt(b.userId) ? -1 : 1));
+        return ok(firstOf(members, query));
       },
     },
     {
@@ -85,15 +87,11 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
       handle: ({ params, query }) => {
         requireGuild(context, params.guildId);
         const needle = (query.get('query') ?? '').toLowerCase();
-        const limit = Math.min(Math.max(Number(query.get('limit') ?? 1), 1), 1000);
-        const members = [...state.guild.members.values()]
-          .filter((member) => {
-            const user = state.requireUser(member.userId);
-            return [user.username, user.global_name ?? '', member.nick ?? ''].some((name) => name.toLowerCase().startsWith(needle));
-          })
-          .slice(0, limit)
-          .map((member) => state.toApiMember(member));
-        return ok(members);
+        const members = [...state.guild.members.values()].filter((member) => {
+          const user = state.requireUser(member.userId);
+          return [user.username, user.global_name ?? '', member.nick ?? ''].some((name) => name.toLowerCase().startsWith(needle));
+        });
+        return ok(firstOf(members, query));
       },
     },
     {

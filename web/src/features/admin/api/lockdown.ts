@@ -1,17 +1,8 @@
 import useSWR from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
+import type { RaidAlarm } from '../../../../../src/shared/admin-api';
 
-export interface RaidAlarm {
-  id: number;
-  raisedAt: string;
-  windowMinutes: number;
-  verifications: number;
-  baseline: number;
-  youngPercent: number;
-  sharedPercent: number;
-  reasons: ('rate' | 'young_accounts' | 'shared_evidence')[];
-  lockdownStarted: boolean;
-}
+export type { RaidAlarm };
 
 /** GET /api/admin/lockdown */
 export interface LockdownStatus {

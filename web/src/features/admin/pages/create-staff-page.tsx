@@ -5,12 +5,10 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { PageShell } from '@/components/ui/page-shell';
 import { TextField } from '@/components/ui/text-field';
-import { useToast } from '@/components/ui/toast';
-import { apiErrorMessage } from '@/lib/api';
 import { useStaffActions } from '../api/staff';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { useAdminSession } from '../hooks/use-admin-session';
-import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
+import { useStaffCreation } from '../hooks/use-staff-creation';
 import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
 /** Back to the dashboard 1.5 s after the account is created. */
@@ -20,15 +18,18 @@ export const RETURN_DELAY_MS = 1500;
 export default function CreateStaffPage() {
   useAdminSession();
   const { createStaffAccount } = useStaffActions();
-  const handleUnauthorized = useSignInRedirect();
-  const { toast } = useToast();
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState(false);
   const returnTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { submitting, createAccount } = useStaffCreation(createStaffAccount, () => {
+    setUsername('');
+    setPassword('');
+    setCreated(true);
+    returnTimer.current = setTimeout(() => void navigate('/admin'), RETURN_DELAY_MS);
+  });
   const ids = { username: useId(), password: useId(), problem: useId() };
 
   useEffect(() => () => clearTimeout(returnTimer.current), []);
@@ -38,21 +39,7 @@ export default function CreateStaffPage() {
     if (!username.trim() || !password) return setProblem('Please fill in all fields');
     if (isPasswordTooShort(password)) return setProblem(PASSWORD_TOO_SHORT);
     setProblem(null);
-    setSubmitting(true);
-    try {
-      const name = username.trim();
-      await createStaffAccount({ username: name, password });
-      toast({ title: 'Staff account created', description: `${name} can now sign in to the dashboard.` });
-      setUsername('');
-      setPassword('');
-      setCreated(true);
-      returnTimer.current = setTimeout(() => void navigate('/admin'), RETURN_DELAY_MS);
-    } catch (error) {
-      toast({ variant: 'destructive', title: apiErrorMessage(error, 'Failed to create staff account') });
-      handleUnauthorized(error);
-    } finally {
-      setSubmitting(false);
-    }
+    await createAccount(username, password);
   };
 
   return (

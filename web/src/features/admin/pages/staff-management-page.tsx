@@ -5,7 +5,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FieldError } from '@/components/ui/field-error';
 import { PageShell } from '@/components/ui/page-shell';
 import { TextField } from '@/components/ui/text-field';
-import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
 import { useStaffActions, useStaffList } from '../api/staff';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -13,6 +12,7 @@ import { SessionProblem } from '../components/session-problem';
 import { StaffRow } from '../components/staff-row';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
+import { useStaffCreation } from '../hooks/use-staff-creation';
 import { LoadError } from '@/components/ui/load-error';
 import { USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
 
@@ -66,31 +66,20 @@ export default function StaffManagementPage() {
 
 function CreateStaffCard() {
   const { createManagedStaff } = useStaffActions();
-  const handleUnauthorized = useSignInRedirect();
-  const { toast } = useToast();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, createAccount } = useStaffCreation(createManagedStaff, () => {
+    setUsername('');
+    setPassword('');
+  });
   const ids = { username: useId(), password: useId(), problem: useId() };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!username.trim() || !password) return setProblem('Username and password are required.');
     setProblem(undefined);
-    setSubmitting(true);
-    try {
-      const name = username.trim();
-      await createManagedStaff({ username: name, password });
-      toast({ title: 'Staff account created', description: `${name} can now sign in to the dashboard.` });
-      setUsername('');
-      setPassword('');
-    } catch (error) {
-      toast({ variant: 'destructive', title: apiErrorMessage(error, 'Failed to create staff account') });
-      handleUnauthorized(error);
-    } finally {
-      setSubmitting(false);
-    }
+    await createAccount(username, password);
   };
 
   return (

@@ -3,6 +3,7 @@ import type { UserDetail, UserListPage, UserRecord } from '../api/members';
 import { USERS_PAGE_SIZE } from '../api/members';
 import type { StaffSession } from '../api/session';
 import type { StaffAccount } from '../api/staff';
+import { buildBadgeSubject } from '../../../../../src/shared/test-support/member-fixtures';
 
 /** Fixtures and small helpers for the staff screens' tests. */
 
@@ -15,14 +16,7 @@ export function buildUser(overrides: Partial<UserRecord> = {}): UserRecord {
     discordId: '100000000000000001',
     username: 'alice',
     avatarUrl: null,
-    status: 'verified',
-    rulesConfirmed: true,
-    manualAltStatus: null,
-    isLinkedAsAlt: false,
-    altsFound: 0,
-    usedVpn: false,
-    vpnAttempts: 0,
-    verificationCount: 1,
+    ...buildBadgeSubject(),
     timestamp: '2025-03-05T12:00:00.000Z',
     ...overrides,
   };
