@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { TOAST_REMOVE_DELAY, ToastProvider, useToast, type ToastApi } from './toast';
+import { TOAST_REMOVE_DELAY, ToastProvider, toastPlacementFor, useToast, type ToastApi } from './toast';
 
 let api: ToastApi;
 function Capture() {
@@ -62,5 +62,56 @@ describe('toasts', () => {
   it('needs the provider', () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => render(<Capture />)).toThrow('useToast must be used inside <ToastProvider>');
+  });
+});
+
+describe('toastPlacementFor', () => {
+  it.each([
+    ['no control known', null, 800, 'bottom'],
+    ['a control near the top', { top: 40, bottom: 80 }, 800, 'bottom'],
+    ['a control in the upper half', { top: 300, bottom: 340 }, 800, 'bottom'],
+    ['a control in the lower half (the last row’s Update button)', { top: 700, bottom: 740 }, 800, 'top'],
+    ['a control at the bottom of a phone screen', { top: 560, bottom: 600 }, 640, 'top'],
+    ['an empty viewport', { top: 10, bottom: 20 }, 0, 'bottom'],
+  ] as const)('%s → %s', (_case, control, height, placement) => {
+    expect(toastPlacementFor(control, height)).toBe(placement);
+  });
+});
+
+describe('toast placement', () => {
+  function renderWithButton(top: number) {
+    render(
+      <ToastProvider>
+        <Capture />
+        <button type="button">Update</button>
+      </ToastProvider>,
+    );
+    const button = screen.getByRole('button', { name: 'Update' });
+    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue({ top, bottom: top + 36, left: 0, right: 80, width: 80, height: 36, x: 0, y: top, toJSON: () => ({}) });
+    return button;
+  }
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('goes to the top when the control pressed last is in the lower half of the screen', async () => {
+    await userEvent.click(renderWithButton(window.innerHeight - 60));
+    act(() => void api.toast({ title: 'Password updated' }));
+    await screen.findByText('Password updated');
+    expect(api.toasts[0]?.placement).toBe('top');
+    expect(document.querySelector('[data-placement]')).toHaveAttribute('data-placement', 'top');
+  });
+
+  it('stays at the bottom when the control is in the upper half', async () => {
+    await userEvent.click(renderWithButton(20));
+    act(() => void api.toast({ title: 'Password updated' }));
+    await screen.findByText('Password updated');
+    expect(document.querySelector('[data-placement]')).toHaveAttribute('data-placement', 'bottom');
+  });
+
+  it('takes an explicit placement', async () => {
+    await userEvent.click(renderWithButton(window.innerHeight - 60));
+    act(() => void api.toast({ title: 'Saved', placement: 'bottom' }));
+    await screen.findByText('Saved');
+    expect(api.toasts[0]?.placement).toBe('bottom');
   });
 });

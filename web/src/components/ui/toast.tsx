@@ -12,17 +12,33 @@ export const TOAST_DURATION = 5_000;
 
 export type ToastVariant = 'default' | 'destructive';
 
+/** Where the toast shows: bottom right (full width on phones), or at the top when that would cover what the user just used. */
+export type ToastPlacement = 'top' | 'bottom';
+
+/**
+ * A toast must not cover the control that caused it (a 'Password updated' toast over the
+ * last row's 'Update' button): when that control sits in the lower half of the viewport the
+ * toast goes to the top, otherwise to the bottom. Without a known control, the bottom.
+ */
+export function toastPlacementFor(control: { top: number; bottom: number } | null, viewportHeight: number): ToastPlacement {
+  if (!control || viewportHeight <= 0) return 'bottom';
+  return (control.top + control.bottom) / 2 > viewportHeight / 2 ? 'top' : 'bottom';
+}
+
 export interface ToastOptions {
   title?: ReactNode;
   description?: ReactNode;
   variant?: ToastVariant;
   /** Milliseconds before it closes itself (default TOAST_DURATION). */
   duration?: number;
+  /** Default: away from the control last pressed or focused (toastPlacementFor). */
+  placement?: ToastPlacement;
 }
 
 export interface ToastItem extends ToastOptions {
   id: string;
   open: boolean;
+  placement: ToastPlacement;
 }
 
 export interface ToastHandle {
@@ -59,6 +75,20 @@ let nextToastId = 0;
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, dispatch] = useReducer(reducer, []);
   const removalTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  // the control last pressed or focused: a toast it causes (often after an awaited request) stays clear of it
+  const lastControl = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const remember = (event: Event) => {
+      if (event.target instanceof Element) lastControl.current = event.target;
+    };
+    document.addEventListener('pointerdown', remember, true);
+    document.addEventListener('focusin', remember, true);
+    return () => {
+      document.removeEventListener('pointerdown', remember, true);
+      document.removeEventListener('focusin', remember, true);
+    };
+  }, []);
 
   useEffect(() => {
     const timers = removalTimers.current;
@@ -92,7 +122,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const toast = useCallback(
     (options: ToastOptions): ToastHandle => {
       const id = `toast-${++nextToastId}`;
-      dispatch({ type: 'add', toast: { ...options, id, open: true } });
+      const control = lastControl.current?.isConnected ? lastControl.current.getBoundingClientRect() : null;
+      const placement = options.placement ?? toastPlacementFor(control, window.innerHeight);
+      dispatch({ type: 'add', toast: { ...options, id, open: true, placement } });
       return { id, dismiss: () => dismiss(id) };
     },
     [dismiss],
@@ -129,7 +161,7 @@ class ToastLoadBoundary extends Component<{ fallback: ReactNode; children: React
 
 function PlainToasts({ toasts, onDismiss }: { toasts: readonly ToastItem[]; onDismiss: (id: string) => void }) {
   return (
-    <div role="status" aria-live="polite" className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4">
+    <div role="status" aria-live="polite" data-placement={toasts[0]?.placement ?? 'bottom'} className={`fixed right-0 ${toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0'} z-[100] flex w-full max-w-sm flex-col gap-2 p-4`}>
       {toasts
         .filter((item) => item.open)
         .map((item) => (
