@@ -66,7 +66,10 @@ export default function ManualEntryPage() {
   const update = <K extends keyof ManualEntryForm>(field: K, value: ManualEntryForm[K]) => {
     setForm((current) => ({ ...current, [field]: value }));
     // a required field's message goes as soon as the field holds something: it no longer applies
-    if ((field === 'discordId' || field === 'username') && value.trim() !== '') setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+    if ((field === 'discordId' || field === 'username') && value.trim() !== '') {
+      const key: keyof FormErrors = field;
+      setErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
+    }
   };
 
   const fetchUser = async () => {
