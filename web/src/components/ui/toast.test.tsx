@@ -66,15 +66,19 @@ describe('toasts', () => {
 });
 
 describe('toastPlacementFor', () => {
+  const desktop = { width: 1280, height: 900 };
+  const phone = { width: 360, height: 780 };
   it.each([
-    ['no control known', null, 800, 'bottom'],
-    ['a control near the top', { top: 40, bottom: 80 }, 800, 'bottom'],
-    ['a control in the upper half', { top: 300, bottom: 340 }, 800, 'bottom'],
-    ['a control in the lower half (the last row’s Update button)', { top: 700, bottom: 740 }, 800, 'top'],
-    ['a control at the bottom of a phone screen', { top: 560, bottom: 600 }, 640, 'top'],
-    ['an empty viewport', { top: 10, bottom: 20 }, 0, 'bottom'],
-  ] as const)('%s → %s', (_case, control, height, placement) => {
-    expect(toastPlacementFor(control, height)).toBe(placement);
+    ['no control known', null, desktop, 'bottom'],
+    ['a control near the top right', { right: 1200, bottom: 80 }, desktop, 'bottom'],
+    ['a centred button low on a wide screen (clear of the right corner)', { right: 870, bottom: 880 }, desktop, 'bottom'],
+    ['the last row’s Update button, bottom right', { right: 967, bottom: 840 }, desktop, 'top'],
+    ['a bottom-right control just above the corner', { right: 1200, bottom: 700 }, desktop, 'bottom'],
+    ['a button at the bottom of a phone screen', { right: 100, bottom: 760 }, phone, 'top'],
+    ['a button in the middle of a phone screen', { right: 320, bottom: 400 }, phone, 'bottom'],
+    ['an empty viewport', { right: 10, bottom: 20 }, { width: 0, height: 0 }, 'bottom'],
+  ] as const)('%s → %s', (_case, control, viewport, placement) => {
+    expect(toastPlacementFor(control, viewport)).toBe(placement);
   });
 });
 
@@ -87,13 +91,14 @@ describe('toast placement', () => {
       </ToastProvider>,
     );
     const button = screen.getByRole('button', { name: 'Update' });
-    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue({ top, bottom: top + 36, left: 0, right: 80, width: 80, height: 36, x: 0, y: top, toJSON: () => ({}) });
+    const right = window.innerWidth - 20;
+    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue({ top, bottom: top + 36, left: right - 80, right, width: 80, height: 36, x: right - 80, y: top, toJSON: () => ({}) });
     return button;
   }
 
   afterEach(() => jest.restoreAllMocks());
 
-  it('goes to the top when the control pressed last is in the lower half of the screen', async () => {
+  it('goes to the top when the control pressed last sits in the bottom-right corner', async () => {
     await userEvent.click(renderWithButton(window.innerHeight - 60));
     act(() => void api.toast({ title: 'Password updated' }));
     await screen.findByText('Password updated');
@@ -101,7 +106,7 @@ describe('toast placement', () => {
     expect(document.querySelector('[data-placement]')).toHaveAttribute('data-placement', 'top');
   });
 
-  it('stays at the bottom when the control is in the upper half', async () => {
+  it('stays at the bottom when the control is higher up', async () => {
     await userEvent.click(renderWithButton(20));
     act(() => void api.toast({ title: 'Password updated' }));
     await screen.findByText('Password updated');

@@ -16,13 +16,20 @@ export type ToastVariant = 'default' | 'destructive';
 export type ToastPlacement = 'top' | 'bottom';
 
 /**
- * A toast must not cover the control that caused it (a 'Password updated' toast over the
- * last row's 'Update' button): when that control sits in the lower half of the viewport the
- * toast goes to the top, otherwise to the bottom. Without a known control, the bottom.
+ * The corner a bottom toast takes: the viewport's rightmost 400 px (max-w-sm and its padding;
+ * the whole width on a phone) and its lowest 180 px (a toast with a two-line description).
  */
-export function toastPlacementFor(control: { top: number; bottom: number } | null, viewportHeight: number): ToastPlacement {
-  if (!control || viewportHeight <= 0) return 'bottom';
-  return (control.top + control.bottom) / 2 > viewportHeight / 2 ? 'top' : 'bottom';
+export const TOAST_ZONE = { width: 400, height: 180 } as const;
+
+/**
+ * A toast must not cover the control that caused it (a 'Password updated' toast over the
+ * last row's 'Update' button): when that control reaches into the bottom toast's corner the
+ * toast goes to the top, otherwise it stays at the bottom. Without a known control, the bottom.
+ */
+export function toastPlacementFor(control: { right: number; bottom: number } | null, viewport: { width: number; height: number }): ToastPlacement {
+  if (!control || viewport.height <= 0) return 'bottom';
+  const inCorner = control.right > viewport.width - TOAST_ZONE.width && control.bottom > viewport.height - TOAST_ZONE.height;
+  return inCorner ? 'top' : 'bottom';
 }
 
 export interface ToastOptions {
@@ -123,7 +130,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (options: ToastOptions): ToastHandle => {
       const id = `toast-${++nextToastId}`;
       const control = lastControl.current?.isConnected ? lastControl.current.getBoundingClientRect() : null;
-      const placement = options.placement ?? toastPlacementFor(control, window.innerHeight);
+      const placement = options.placement ?? toastPlacementFor(control, { width: window.innerWidth, height: window.innerHeight });
       dispatch({ type: 'add', toast: { ...options, id, open: true, placement } });
       return { id, dismiss: () => dismiss(id) };
     },

@@ -42,11 +42,12 @@ export function StandingHeader({ user }: { user: UserDetail }) {
         <p className="text-base font-medium text-heading" data-testid="standing-reason">
           {user.standingReason ?? 'Nothing flagged: no alt link, staff override or hold.'}
         </p>
-        <dl className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-4">
+        {/* label above value, so the values line up whatever their length; two columns even on a phone */}
+        <dl className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-4">
           {facts.map((fact) => (
-            <div key={fact.label} className="flex flex-col-reverse gap-1 rounded-lg bg-surface-sunken/60 p-3">
-              <dt className="text-sm text-muted">{fact.label}</dt>
-              <dd className="font-semibold break-words text-heading">{fact.at ? <time dateTime={fact.at}>{fact.value}</time> : fact.value}</dd>
+            <div key={fact.label} className="flex flex-col gap-1 rounded-lg bg-surface-sunken/60 p-3">
+              <dt className="text-xs text-muted sm:text-sm">{fact.label}</dt>
+              <dd className="text-sm font-semibold break-words text-heading sm:text-base">{fact.at ? <time dateTime={fact.at}>{fact.value}</time> : fact.value}</dd>
             </div>
           ))}
         </dl>
