@@ -136,6 +136,8 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback` });
     stops.push(() => discord.close());
     if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;
+    // the emulator accepts the printed address's callback only: other loopback names are sent to it first
+    if (discord.emulator && !env.PUBLIC_URL && localUrl) ctx.canonicalLoopbackOrigin = localUrl;
 
     const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
     await services.settings.refresh();

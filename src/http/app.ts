@@ -3,6 +3,7 @@ import cookieSession from 'cookie-session';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
 import { rejectControlCharacters } from './middleware/control-characters';
+import { canonicalLoopbackRedirect } from './middleware/canonical-loopback';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { requestLog } from './middleware/request-log';
 import { requireSameOrigin } from './middleware/same-origin';
@@ -31,6 +32,8 @@ export interface AppDeps {
   webDist?: string;
   /** origins besides https: that images may come from (the sandbox's Discord emulator) */
   imageOrigins?: string[];
+  /** sandbox without PUBLIC_URL: the printed local address; pages opened under another loopback name are sent there */
+  canonicalLoopbackOrigin?: string;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -41,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(securityHeaders({ https: deps.secureCookies, imageOrigins: deps.imageOrigins }));
   app.use(healthRouter(deps.database));
+  if (deps.canonicalLoopbackOrigin) app.use(canonicalLoopbackRedirect(deps.canonicalLoopbackOrigin));
   app.use(requestLog(deps.logger));
   app.use(
     cookieSession({

@@ -23,6 +23,8 @@ export interface ServerContext {
   };
   /** in sandbox mode: origin of the in-process Discord emulator */
   sandboxDiscordUrl?: string;
+  /** in sandbox mode without PUBLIC_URL: the printed local address (its callback is the one the emulator accepts) */
+  canonicalLoopbackOrigin?: string;
   /** origins besides our own allowed to make state-changing calls (Vite dev server) */
   allowedOrigins?: string[];
   webDist?: string;
@@ -56,5 +58,6 @@ export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
     allowedOrigins: ctx.allowedOrigins,
     webDist: ctx.webDist,
     imageOrigins: ctx.sandboxDiscordUrl ? [new URL(ctx.sandboxDiscordUrl).origin] : [],
+    canonicalLoopbackOrigin: ctx.canonicalLoopbackOrigin,
   });
 }

@@ -99,6 +99,11 @@ export interface UserDetail extends UserRecord {
   sharedNetwork: { marked: boolean; label: string | null };
   /** an admission rule (lockdown, account age) at the last verification: Limited Access, or held until staff release */
   admission?: { action: 'limited' | 'review'; reason: string | null } | null;
+  /** the first and the latest verification, ISO 8601; null for a record that never verified (Manual Entry) */
+  firstVerifiedAt: string | null;
+  lastVerifiedAt: string | null;
+  /** why the member stands where they stand, in one sentence ("Same address as @main"); null when there is nothing to explain */
+  standingReason: string | null;
 }
 
 /** POST /api/admin/manual-entry: the manual entry payload. */

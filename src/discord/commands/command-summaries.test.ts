@@ -114,6 +114,9 @@ describe('lookupSummary', () => {
     source: 'web',
     evidence: [],
     sharedNetwork: { marked: true, label: 'x'.repeat(100) },
+    firstVerifiedAt: AT.toISOString(),
+    lastVerifiedAt: AT.toISOString(),
+    standingReason: 'Same address as @main',
   });
 
   it('uses the dashboard badge precedence and fits one message with many alts', () => {

@@ -143,6 +143,30 @@ describeEngines('admin member routes', (getDatabase) => {
       expect(JSON.stringify(res.body)).not.toContain('net-hash');
     });
 
+    it('says where the member stands: verifications, their times, and the reason in one sentence', async () => {
+      const { db } = getDatabase();
+      const first = new Date('2026-11-01T10:00:00Z');
+      const last = new Date('2026-11-02T11:00:00Z');
+      const main = await buildMember(db, { username: 'main' });
+      const alt = await buildMember(db, { username: 'second', isLinkedAsAlt: true, altsFound: 1, verificationCount: 2, createdAt: first, verifiedAt: last });
+      await buildLink(db, main.id, alt.id, { confidence: 'certain', detectionMethod: 'both', evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true } });
+      const limited = await buildMember(db, { username: 'hidden', status: 'limited_access', rulesConfirmed: false, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN' });
+      const marked = await buildMember(db, { username: 'marked', manualAltStatus: 'suspected_alt' });
+      const clean = await buildMember(db, { username: 'clean' });
+      const manual = await buildMember(db, { username: 'typed', source: 'manual', verificationCount: 0 });
+
+      const standing = async (discordId: string) => {
+        const body = (await get(`/api/admin/users/${discordId}`)).body as Record<string, unknown>;
+        return { reason: body.standingReason, first: body.firstVerifiedAt, last: body.lastVerifiedAt, count: body.verificationCount };
+      };
+      expect(await standing(alt.discordId)).toEqual({ reason: 'Shared device profile and address with @main', first: first.toISOString(), last: last.toISOString(), count: 2 });
+      expect((await standing(main.discordId)).reason).toBe('Shared device profile and address with @second');
+      expect((await standing(limited.discordId)).reason).toBe('Limited Access after a VPN check (NordVPN)');
+      expect((await standing(marked.discordId)).reason).toBe('Marked suspected alt by staff');
+      expect((await standing(clean.discordId)).reason).toBeNull();
+      expect(await standing(manual.discordId)).toEqual({ reason: null, first: null, last: null, count: 0 });
+    });
+
     it('answers 404 User not found and 400 for a malformed ID', async () => {
       const missing = await get('/api/admin/users/123456789012345678');
       expect(missing.status).toBe(404);

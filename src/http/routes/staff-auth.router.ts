@@ -1,17 +1,18 @@
 import type { Clock } from '../../clock';
 import { TooManyRequests } from '../../errors';
 import { resolveClientIp } from '../../modules/network';
+import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
 import type { StaffLoginService } from '../../modules/staff/staff-login.service';
-import { currentStaff, endStaffSession, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
+import { currentStaff, endStaffSession, renewStaffSessionEpoch, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
-import { loginBody } from './staff-auth.schema';
+import { loginBody, ownPasswordBody } from './staff-auth.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';
 
-/** Staff sign-in, sign-out and the session probe the dashboard starts with. */
-export function staffAuthRoutes(deps: { login: StaffLoginService; guard: StaffSessionGuard; clock: Clock }): StaffRoute[] {
+/** Staff sign-in, sign-out, the session probe the dashboard starts with, and changing one's own password. */
+export function staffAuthRoutes(deps: { login: StaffLoginService; accounts: StaffAccountsService; guard: StaffSessionGuard; clock: Clock }): StaffRoute[] {
   return [
     {
       method: 'post',
@@ -53,6 +54,20 @@ export function staffAuthRoutes(deps: { login: StaffLoginService; guard: StaffSe
         (_req, res) => {
           const staff = currentStaff(res);
           res.json({ username: staff.username, staffId: staff.id, isSuperAdmin: staff.isSuperAdmin, isOwner: staff.isOwner });
+        },
+      ],
+    },
+    {
+      method: 'post',
+      path: '/admin/me/password',
+      access: 'staff',
+      handlers: [
+        validate(ownPasswordBody),
+        async (req, res) => {
+          const { epoch } = await deps.accounts.changeOwnPassword(currentStaff(res), validated(req, ownPasswordBody));
+          // every other session of the account has ended; the one that made the change carries on
+          renewStaffSessionEpoch(req, epoch);
+          res.json({ success: true });
         },
       ],
     },

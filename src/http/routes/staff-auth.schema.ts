@@ -34,3 +34,9 @@ export const loginBody = z.object({
   username: required('Username is required').max(200, 'Invalid credentials'),
   password: required('Password is required').max(1024, 'Invalid credentials'),
 });
+
+/** POST /api/admin/me/password: a staff member's own password; the current one is checked by the service. */
+export const ownPasswordBody = z.object({
+  currentPassword: required('Current password is required').max(1024, 'Current password is incorrect'),
+  newPassword: newPassword('New password is required'),
+});

@@ -28,7 +28,8 @@ const ACCOUNT = { staff: TEAM.mod, superAdmin: TEAM.admin, owner: TEAM.owner } a
 type Expected = Record<Caller, number>;
 interface Row extends Expected {
   path: string;
-  body?: Record<string, unknown>;
+  /** a function when the body depends on who sends it (their own current password) */
+  body?: Record<string, unknown> | ((caller: Caller) => Record<string, unknown>);
 }
 
 const MATRIX: Record<string, Row> = {
@@ -47,6 +48,15 @@ const MATRIX: Record<string, Row> = {
   'POST /staff/logout': { path: '/api/staff/logout', anonymous: 200, staff: 200, superAdmin: 200, owner: 200 },
   // any signed-in staff member
   'GET /admin/session': { path: '/api/admin/session', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  // every account changes its own password, the owner's included
+  'POST /admin/me/password': {
+    path: '/api/admin/me/password',
+    body: (caller) => ({ currentPassword: caller === 'anonymous' ? 'whatever-password' : ACCOUNT[caller].password, newPassword: 'a-new-password' }),
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   'GET /admin/users': { path: '/api/admin/users?filter=all&limit=10', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /privacy/delete': { path: '/api/privacy/delete', body: { discordId: MEMBER }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
@@ -153,7 +163,8 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
     }
   });
 
-  function send(method: string, path: string, caller: Caller, body?: Record<string, unknown>) {
+  function send(method: string, path: string, caller: Caller, rowBody?: Row['body']) {
+    const body = typeof rowBody === 'function' ? rowBody(caller) : rowBody;
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     let req = request(kit.app)[verb](path);
     if (caller !== 'anonymous') req = req.set('Cookie', cookies[caller]!);

@@ -50,7 +50,7 @@ export interface StaffServices {
 export function createStaffRoutes(services: StaffServices): StaffRoute[] {
   return [
     ...setupRoutes({ accounts: services.accounts }),
-    ...staffAuthRoutes({ login: services.login, guard: services.guard, clock: services.clock }),
+    ...staffAuthRoutes({ login: services.login, accounts: services.accounts, guard: services.guard, clock: services.clock }),
     ...adminMembersRoutes({ members: services.members }),
     ...adminSharedNetworksRoutes({ sharedNetworks: services.sharedNetworks }),
     ...adminStaffRoutes({ accounts: services.accounts }),

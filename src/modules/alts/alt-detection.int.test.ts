@@ -182,6 +182,8 @@ describeEngines('alt detection', (getDatabase, engine) => {
         detectionMethod: 'both',
         fingerprintComponents: { canvas: true, webgl: true, audio: true, fonts: true, screen: true, timezone: true, platform: true },
         otherIs: 'alt',
+        // the stored evidence, as the detail page's standing sentence reads it
+        evidence: expect.objectContaining({ ipMatch: true, componentMatches: 7 }),
         linkedAt: expect.any(Date),
         updatedAt: expect.any(Date),
       },

@@ -39,6 +39,8 @@ export interface MemberAlt {
   deviceProfileShared?: DeviceProfileSharedView;
   /** what the other member is in the link: the older 'main' or the newer 'alt' */
   otherIs: 'main' | 'alt';
+  /** the link's stored evidence as saved (the detail page's standing sentence reads it) */
+  evidence: Record<string, unknown>;
   linkedAt: Date;
   updatedAt: Date;
 }
@@ -182,6 +184,7 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
     fingerprintComponents: componentsFromEvidence(row.evidence),
     deviceProfileShared: deviceProfileFromEvidence(row.evidence),
     otherIs: row.mainMemberId === memberId ? 'alt' : 'main',
+    evidence: (row.evidence ?? {}) as Record<string, unknown>,
     linkedAt: row.linkedAt,
     updatedAt: row.updatedAt,
   }));

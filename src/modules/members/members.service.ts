@@ -2,7 +2,7 @@ import type { UserListPage } from '../../shared/admin-api';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { Conflict, NotFound } from '../../errors';
-import type { ManualAltStatus, MemberFilter } from '../../shared/member-badges';
+import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
 import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
@@ -12,6 +12,7 @@ import { latestFingerprintComponents, listAttemptSummaries } from './member-evid
 import { insertNote, listNotes } from './member-notes.repository';
 import { snowflakeCreationDate, toAltEntry, toNoteView, toUserRecord, type AdminNoteView, type UserDetail, type UserRecord } from './member-views';
 import { listWithTotal } from './member-list-total';
+import { standingReason, strongestCountingLink } from './standing-reason';
 import {
   findMemberByDiscordId,
   insertManualMember,
@@ -62,6 +63,19 @@ export function createMembersService(deps: MembersServiceDeps) {
       listAttemptSummaries(db, member.id),
       findSharedNetwork(db, member.networkHash),
     ]);
+    const admission = member.gateAction ? { action: member.gateAction, reason: member.gateReason ?? null } : null;
+    const strongest = strongestCountingLink(alts, member.isLinkedAsAlt);
+    const reason = standingReason({
+      standing: memberStanding(member),
+      manualAltStatus: member.manualAltStatus,
+      status: member.status,
+      admission,
+      usedVpn: member.usedVpn,
+      vpnProvider: member.vpnProvider,
+      link: strongest ? { ...strongest, method: strongest.detectionMethod } : null,
+      now: deps.clock.now(),
+    });
+    const everVerified = member.verificationCount > 0;
     return {
       ...toUserRecord(member),
       creationDate: snowflakeCreationDate(member.discordId),
@@ -75,7 +89,10 @@ export function createMembersService(deps: MembersServiceDeps) {
       source: member.source,
       evidence,
       sharedNetwork: { marked: sharedNetwork !== null, label: sharedNetwork?.label ?? null },
-      admission: member.gateAction ? { action: member.gateAction, reason: member.gateReason ?? null } : null,
+      admission,
+      firstVerifiedAt: everVerified ? member.createdAt.toISOString() : null,
+      lastVerifiedAt: everVerified ? member.verifiedAt.toISOString() : null,
+      standingReason: reason,
     };
   }
 

@@ -10,6 +10,7 @@ import {
   anyStaffExists,
   deleteStaff,
   findStaffById,
+  findStaffPasswordHash,
   insertStaff,
   listStaff,
   setStaffPassword,
@@ -27,6 +28,8 @@ export interface StaffAccountsDeps {
 export const SETUP_CLOSED = 'Setup has already been completed';
 export const INVALID_SETUP_CODE = 'Invalid setup code';
 export const USERNAME_TAKEN = 'Username already exists';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+export const SAME_PASSWORD = 'The new password must differ from the current one';
 
 function assertPassword(password: string, field: string): void {
   const problem = passwordProblem(password);
@@ -94,6 +97,32 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
     });
   }
 
+  /**
+   * A staff member changes their own password (every account, the owner included): the current
+   * password must be given, and every session of the account ends; the route moves the session
+   * that made the change to the new epoch. Returns that epoch.
+   */
+  async function changeOwnPassword(actor: StaffAccount, input: { currentPassword: string; newPassword: string }): Promise<{ epoch: number }> {
+    assertPassword(input.newPassword, 'newPassword');
+    const storedHash = await findStaffPasswordHash(db, actor.id);
+    if (storedHash === null) throw NotFound('Staff account');
+    if (!(await deps.hasher.verify(input.currentPassword, storedHash))) {
+      await appendAudit(db, { actor: staffActor(actor), action: 'staff.password_change_failed', targetType: 'staff', targetId: String(actor.id), details: { reason: 'wrong_current_password' } }, deps.clock.now());
+      throw BadRequest(WRONG_CURRENT_PASSWORD, 'currentPassword');
+    }
+    if (input.currentPassword === input.newPassword) throw BadRequest(SAME_PASSWORD, 'newPassword');
+    const passwordHash = await deps.hasher.hash(input.newPassword);
+    const now = deps.clock.now();
+    return db.transaction(async (tx) => {
+      // the hash is read again under the row lock: a concurrent change in between wins, this one is refused
+      const lockedHash = await findStaffPasswordHash(tx, actor.id, { forUpdate: true });
+      if (lockedHash !== storedHash) throw BadRequest(WRONG_CURRENT_PASSWORD, 'currentPassword');
+      const epoch = (await setStaffPassword(tx, actor.id, passwordHash, now))!;
+      await appendAudit(tx, { actor: staffActor(actor), action: 'staff.password_change', targetType: 'staff', targetId: String(actor.id), details: { username: actor.username, own: true } }, now);
+      return { epoch };
+    });
+  }
+
   async function setSuperAdmin(actor: StaffAccount, targetId: number, isSuperAdmin: boolean): Promise<void> {
     const now = deps.clock.now();
     await db.transaction(async (tx) => {
@@ -117,7 +146,7 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
     });
   }
 
-  return { setupAvailable, setupOwner, createStaff, listStaff: () => listStaff(db), changePassword, setSuperAdmin, removeStaff };
+  return { setupAvailable, setupOwner, createStaff, listStaff: () => listStaff(db), changePassword, changeOwnPassword, setSuperAdmin, removeStaff };
 }
 
 export type StaffAccountsService = ReturnType<typeof createStaffAccountsService>;

@@ -52,6 +52,13 @@ export async function findStaffById(executor: Executor, id: number, options: { f
   return row ? toAccount(row) : null;
 }
 
+/** The account's password hash, for checking the current password before it is changed. */
+export async function findStaffPasswordHash(executor: Executor, id: number, options: { forUpdate?: boolean } = {}): Promise<string | null> {
+  const query = executor.select({ passwordHash: staff.passwordHash }).from(staff).where(eq(staff.id, id));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row?.passwordHash ?? null;
+}
+
 /** Usernames are unique case-insensitively (the staff_username_lower_key index). */
 export async function findStaffCredentials(executor: Executor, username: string): Promise<StaffCredentials | null> {
   const [row] = await executor.select().from(staff).where(sql`lower(${staff.username}) = lower(${username})`);

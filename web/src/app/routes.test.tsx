@@ -22,6 +22,7 @@ describe('routes', () => {
     ['/admin', 'Admin Dashboard'],
     ['/admin/manual-entry', 'Manual Entry Creation'],
     ['/admin/create-staff', 'Create Staff Account'],
+    ['/admin/account', 'Change Password'],
     ['/admin/staff', 'Staff Management'],
     ['/admin/audit', 'Audit Log'],
     ['/admin/user/123456789012345678', 'Gatekeeper'],

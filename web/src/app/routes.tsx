@@ -17,6 +17,7 @@ const StaffLoginPage = lazy(() => import('@/features/admin/pages/staff-login-pag
 const DashboardPage = lazy(() => import('@/features/admin/pages/dashboard-page'));
 const ManualEntryPage = lazy(() => import('@/features/admin/pages/manual-entry-page'));
 const CreateStaffPage = lazy(() => import('@/features/admin/pages/create-staff-page'));
+const ChangePasswordPage = lazy(() => import('@/features/admin/pages/change-password-page'));
 const StaffManagementPage = lazy(() => import('@/features/admin/pages/staff-management-page'));
 const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'));
 const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
@@ -40,6 +41,7 @@ export function AppRoutes() {
           <Route path="login" element={<StaffLoginPage />} />
           <Route path="manual-entry" element={<ManualEntryPage />} />
           <Route path="create-staff" element={<CreateStaffPage />} />
+          <Route path="account" element={<ChangePasswordPage />} />
           <Route path="staff" element={<StaffManagementPage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="settings" element={<SettingsPage />} />

@@ -1,6 +1,6 @@
 import type { HTMLAttributes, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
-import { WarningIcon } from './icons';
+import { CheckCircleIcon, InfoIcon, WarningIcon } from './icons';
 
 export type AlertVariant = 'info' | 'warning' | 'danger' | 'success';
 
@@ -18,6 +18,14 @@ const iconClasses: Record<AlertVariant, string> = {
   success: 'text-success',
 };
 
+/** The icon says the box's kind: a check for success, an "i" for information, the triangle only for warnings and errors. */
+const variantIcons: Record<AlertVariant, { Icon: typeof WarningIcon; name: string }> = {
+  info: { Icon: InfoIcon, name: 'info' },
+  warning: { Icon: WarningIcon, name: 'warning' },
+  danger: { Icon: WarningIcon, name: 'warning' },
+  success: { Icon: CheckCircleIcon, name: 'check' },
+};
+
 export interface AlertProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
   variant?: AlertVariant;
   title?: ReactNode;
@@ -25,9 +33,10 @@ export interface AlertProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'
 
 /** An inline notice box. Uses role="alert" only for danger; others are plain notes. */
 export function Alert({ variant = 'info', title, className, children, ...props }: AlertProps) {
+  const { Icon, name } = variantIcons[variant];
   return (
     <div role={variant === 'danger' ? 'alert' : 'note'} className={cn('flex gap-3 rounded-lg border p-4 text-sm', variantClasses[variant], className)} {...props}>
-      <WarningIcon className={cn('mt-0.5 size-5 shrink-0', iconClasses[variant])} />
+      <Icon data-icon={name} className={cn('mt-0.5 size-5 shrink-0', iconClasses[variant])} />
       <div className="flex flex-col gap-1">
         {title ? <p className="font-semibold text-heading">{title}</p> : null}
         {children}

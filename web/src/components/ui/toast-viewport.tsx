@@ -15,7 +15,11 @@ export default function ToastViewport({ toasts, onDismiss }: ToastViewportProps)
       {toasts.map((item) => (
         <ToastView key={item.id} item={item} onOpenChange={(open) => (open ? undefined : onDismiss(item.id))} />
       ))}
-      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
+      {/* one toast at a time (TOAST_LIMIT): the viewport sits where the newest one asked to */}
+      <ToastPrimitive.Viewport
+        data-placement={toasts[0]?.placement ?? 'bottom'}
+        className={cn('fixed right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none', toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0')}
+      />
     </ToastPrimitive.Provider>
   );
 }

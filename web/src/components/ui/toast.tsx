@@ -12,17 +12,40 @@ export const TOAST_DURATION = 5_000;
 
 export type ToastVariant = 'default' | 'destructive';
 
+/** Where the toast shows: bottom right (full width on phones), or at the top when that would cover what the user just used. */
+export type ToastPlacement = 'top' | 'bottom';
+
+/**
+ * The corner a bottom toast takes: the viewport's rightmost 400 px (max-w-sm and its padding;
+ * the whole width on a phone) and its lowest 180 px (a toast with a two-line description).
+ */
+export const TOAST_ZONE = { width: 400, height: 180 } as const;
+
+/**
+ * A toast must not cover the control that caused it (a 'Password updated' toast over the
+ * last row's 'Update' button): when that control reaches into the bottom toast's corner the
+ * toast goes to the top, otherwise it stays at the bottom. Without a known control, the bottom.
+ */
+export function toastPlacementFor(control: { right: number; bottom: number } | null, viewport: { width: number; height: number }): ToastPlacement {
+  if (!control || viewport.height <= 0) return 'bottom';
+  const inCorner = control.right > viewport.width - TOAST_ZONE.width && control.bottom > viewport.height - TOAST_ZONE.height;
+  return inCorner ? 'top' : 'bottom';
+}
+
 export interface ToastOptions {
   title?: ReactNode;
   description?: ReactNode;
   variant?: ToastVariant;
   /** Milliseconds before it closes itself (default TOAST_DURATION). */
   duration?: number;
+  /** Default: away from the control last pressed or focused (toastPlacementFor). */
+  placement?: ToastPlacement;
 }
 
 export interface ToastItem extends ToastOptions {
   id: string;
   open: boolean;
+  placement: ToastPlacement;
 }
 
 export interface ToastHandle {
@@ -59,6 +82,20 @@ let nextToastId = 0;
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, dispatch] = useReducer(reducer, []);
   const removalTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  // the control last pressed or focused: a toast it causes (often after an awaited request) stays clear of it
+  const lastControl = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const remember = (event: Event) => {
+      if (event.target instanceof Element) lastControl.current = event.target;
+    };
+    document.addEventListener('pointerdown', remember, true);
+    document.addEventListener('focusin', remember, true);
+    return () => {
+      document.removeEventListener('pointerdown', remember, true);
+      document.removeEventListener('focusin', remember, true);
+    };
+  }, []);
 
   useEffect(() => {
     const timers = removalTimers.current;
@@ -92,7 +129,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const toast = useCallback(
     (options: ToastOptions): ToastHandle => {
       const id = `toast-${++nextToastId}`;
-      dispatch({ type: 'add', toast: { ...options, id, open: true } });
+      const control = lastControl.current?.isConnected ? lastControl.current.getBoundingClientRect() : null;
+      const placement = options.placement ?? toastPlacementFor(control, { width: window.innerWidth, height: window.innerHeight });
+      dispatch({ type: 'add', toast: { ...options, id, open: true, placement } });
       return { id, dismiss: () => dismiss(id) };
     },
     [dismiss],
@@ -129,7 +168,7 @@ class ToastLoadBoundary extends Component<{ fallback: ReactNode; children: React
 
 function PlainToasts({ toasts, onDismiss }: { toasts: readonly ToastItem[]; onDismiss: (id: string) => void }) {
   return (
-    <div role="status" aria-live="polite" className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4">
+    <div role="status" aria-live="polite" data-placement={toasts[0]?.placement ?? 'bottom'} className={`fixed right-0 ${toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0'} z-[100] flex w-full max-w-sm flex-col gap-2 p-4`}>
       {toasts
         .filter((item) => item.open)
         .map((item) => (

@@ -8,6 +8,19 @@ import { Checkbox } from './checkbox';
 import { ConfirmDialog } from './dialog';
 import { SimpleSelect } from './select';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from './accordion';
+import { Alert, type AlertVariant } from './alert';
+
+describe('Alert', () => {
+  it.each<[AlertVariant, string, string]>([
+    ['success', 'check', 'note'],
+    ['info', 'info', 'note'],
+    ['warning', 'warning', 'note'],
+    ['danger', 'warning', 'alert'],
+  ])('a %s box shows the %s icon (role %s)', (variant, icon, role) => {
+    render(<Alert variant={variant} title="Title">Body</Alert>);
+    expect(screen.getByRole(role).querySelector('svg')).toHaveAttribute('data-icon', icon);
+  });
+});
 
 describe('avatarInitials', () => {
   it.each([

@@ -59,3 +59,8 @@ export function useStaffActions() {
     };
   }, [mutate]);
 }
+
+/** POST /api/admin/me/password: the signed-in account's own password (the current one is checked; other sessions end). */
+export function changeOwnPassword(currentPassword: string, newPassword: string): Promise<unknown> {
+  return apiRequest('POST', '/api/admin/me/password', { currentPassword, newPassword });
+}

@@ -68,3 +68,10 @@ export const ChartIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="M3 3v18h18M7 16v-4M12 16V8M17 16v-7" />
   </Icon>
 );
+
+export const KeyIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <circle cx="7.5" cy="15.5" r="5.5" />
+    <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
+  </Icon>
+);

@@ -54,6 +54,9 @@ describe('create staff page', () => {
     expect(screen.getByText('newmod can now sign in to the dashboard.').closest('[data-variant]')).toHaveTextContent('Staff account created');
     expect(screen.getByLabelText('Username')).toHaveValue('');
     expect(screen.getByLabelText('Password')).toHaveValue('');
+    // the success box carries a check, not the warning triangle
+    const successBox = screen.getByText('Returning to the dashboard...').closest('[role="note"]');
+    expect(successBox?.querySelector('svg')).toHaveAttribute('data-icon', 'check');
 
     expect(RETURN_DELAY_MS).toBe(1500);
     await act(() => jest.advanceTimersByTimeAsync(RETURN_DELAY_MS - 1 - AFTER_NEXT_FRAME_MS));

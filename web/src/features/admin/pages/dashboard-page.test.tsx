@@ -150,6 +150,7 @@ describe('admin dashboard', () => {
     await screen.findByText('Signed in as mod');
     expect(screen.getByRole('link', { name: 'Manual Entry' })).toHaveAttribute('href', '/admin/manual-entry');
     expect(screen.getByRole('link', { name: 'Create Staff' })).toHaveAttribute('href', '/admin/create-staff');
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/account');
     expect(screen.queryByRole('link', { name: 'Staff Management' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Audit Log' })).not.toBeInTheDocument();
   });
@@ -158,6 +159,8 @@ describe('admin dashboard', () => {
     setup({}, { body: superAdminSession });
     expect(await screen.findByRole('link', { name: 'Staff Management' })).toHaveAttribute('href', '/admin/staff');
     expect(screen.getByRole('link', { name: 'Audit Log' })).toHaveAttribute('href', '/admin/audit');
+    // the owner changes their own password from the same header
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/account');
   });
 
   it('logs out and goes to the login page', async () => {

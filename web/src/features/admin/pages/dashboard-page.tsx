@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
 import { useStaffAuth } from '../api/session';
-import { FilePlusIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
+import { FilePlusIcon, KeyIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { DiscordSetupBanner } from '../components/discord-setup-banner';
 import { MemberCard } from '../components/member-card';
@@ -107,6 +107,10 @@ export default function DashboardPage() {
                 </Link>
               </>
             ) : null}
+            <Link to="/admin/account" className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+              <KeyIcon className="size-4" />
+              Change Password
+            </Link>
             <LogoutButton />
           </>
         }

@@ -100,6 +100,31 @@ describe('manual entry page', () => {
     expect(fetchMock.callsTo('POST', '/api/admin/manual-entry')).toHaveLength(0);
   });
 
+  it('clears each required message once its field is filled, and only that one', async () => {
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create Entry' }));
+    await userEvent.type(idInput(), ID);
+    expect(screen.queryByText('Discord ID is required')).not.toBeInTheDocument();
+    expect(idInput()).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByText('Username is required')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), 'typed');
+    expect(screen.queryByText('Username is required')).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Username' })).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('keeps a message while the field holds only spaces, and shows it again on the next empty submit', async () => {
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create Entry' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), '   ');
+    expect(screen.getByText('Username is required')).toBeInTheDocument();
+    await userEvent.type(idInput(), ID);
+    await userEvent.clear(idInput());
+    expect(screen.queryByText('Discord ID is required')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Create Entry' }));
+    expect(screen.getByText('Discord ID is required')).toBeInTheDocument();
+    expect(fetchMock.callsTo('POST', '/api/admin/manual-entry')).toHaveLength(0);
+  });
+
   it('creates the entry with the spec payload, toasts, and resets the form', async () => {
     let answer: (reply: MockReply) => void = () => undefined;
     setup({ 'POST /api/admin/manual-entry': () => new Promise<MockReply>((resolve) => (answer = resolve)) });

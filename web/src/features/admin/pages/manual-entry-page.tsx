@@ -63,7 +63,14 @@ export default function ManualEntryPage() {
   const [submitting, setSubmitting] = useState(false);
   const ids = { discordId: useId(), username: useId(), avatarUrl: useId(), status: useId(), rules: useId(), alt: useId(), hint: useId() };
 
-  const update = <K extends keyof ManualEntryForm>(field: K, value: ManualEntryForm[K]) => setForm((current) => ({ ...current, [field]: value }));
+  const update = <K extends keyof ManualEntryForm>(field: K, value: ManualEntryForm[K]) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    // a required field's message goes as soon as the field holds something: it no longer applies
+    if ((field === 'discordId' || field === 'username') && value.trim() !== '') {
+      const key: keyof FormErrors = field;
+      setErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
+    }
+  };
 
   const fetchUser = async () => {
     const discordId = form.discordId.trim();

@@ -69,6 +69,15 @@ describe('user detail page', () => {
     expect(screen.getByText('0123456789abcdef0123456789abcdef')).toBeInTheDocument();
   });
 
+  it('opens with the standing: the card’s badges and the reason before the identity', async () => {
+    setup({ body: buildDetail({ isLinkedAsAlt: true, verificationCount: 2, standingReason: 'Same address as @main' }) });
+    const standing = await screen.findByTestId('standing');
+    expect(within(standing).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Certain Alt', '2x']);
+    expect(within(standing).getByText('Same address as @main')).toBeInTheDocument();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.indexOf('Standing')).toBeLessThan(headings.indexOf('Discord Account & Identity'));
+  });
+
   it('says when the member is on a network marked as shared', async () => {
     setup({ body: buildDetail({ sharedNetwork: { marked: true, label: 'Campus Wi-Fi' } }) });
     expect(await screen.findByText(/Shared network \(Campus Wi-Fi\)/)).toBeInTheDocument();
@@ -76,7 +85,8 @@ describe('user detail page', () => {
 
   it("shows 'Unverified' when the rules are not confirmed, and no alt section without alts", async () => {
     setup({ body: buildDetail({ rulesConfirmed: false, altsFound: 0 }) });
-    expect(await screen.findByText('Unverified')).toBeInTheDocument();
+    const identity = (await screen.findByRole('heading', { name: 'Discord Account & Identity' })).closest('div.rounded-xl') as HTMLElement;
+    expect(within(identity).getByText('Unverified')).toBeInTheDocument();
     expect(screen.queryByText('Offline')).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Identified Alternate Accounts' })).not.toBeInTheDocument();
   });

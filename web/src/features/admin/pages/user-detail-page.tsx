@@ -7,6 +7,7 @@ import { AdminManagement } from '../components/user-detail/admin-management';
 import { AltAccountsSection } from '../components/user-detail/alt-accounts-section';
 import { DoubleCounterData, DoubleCounterFingerprint } from '../components/user-detail/double-counter-sections';
 import { IdentitySection } from '../components/user-detail/identity-section';
+import { StandingHeader } from '../components/user-detail/standing-header';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 import { LoadError } from '@/components/ui/load-error';
@@ -14,7 +15,7 @@ import { LoadError } from '@/components/ui/load-error';
 /** The tool's name titles the page. */
 export const TOOL_NAME = 'Gatekeeper';
 
-/** /admin/user/:discordId: identity, counters, fingerprint, alts with evidence, and the staff actions. */
+/** /admin/user/:discordId: the member's standing, identity, counters, fingerprint, alts with evidence, and the staff actions. */
 export default function UserDetailPage() {
   const { discordId } = useParams<{ discordId: string }>();
   const { isSuperAdmin } = useAdminSession();
@@ -39,6 +40,7 @@ Check your connection and try again.
   } else {
     body = (
       <div className="flex flex-col gap-6">
+        <StandingHeader user={user} />
         <IdentitySection user={user} />
         <DoubleCounterData user={user} />
         <DoubleCounterFingerprint user={user} />

@@ -36,6 +36,9 @@ export function buildDetail(overrides: Partial<UserDetail> = {}): UserDetail {
     source: 'web',
     evidence: [],
     sharedNetwork: { marked: false, label: null },
+    firstVerifiedAt: '2026-11-01T09:00:00.000Z',
+    lastVerifiedAt: '2026-11-02T10:00:00.000Z',
+    standingReason: null,
     ...overrides,
   };
 }

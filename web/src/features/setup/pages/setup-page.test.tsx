@@ -33,7 +33,10 @@ describe('setup page', () => {
     expect(fetchMock.callsTo('POST', '/api/setup-admin')[0]?.body).toEqual({ setupCode: 'ABCD-1234', username: 'owner', password: 'correct horse' });
     answer({ status: 201, body: { success: true, username: 'owner' } });
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Go to Login' }));
+    const goToLogin = await screen.findByRole('button', { name: 'Go to Login' });
+    // the success box carries a check, not the warning triangle
+    expect(screen.getByText('Setup complete').closest('[role="note"]')?.querySelector('svg')).toHaveAttribute('data-icon', 'check');
+    await userEvent.click(goToLogin);
     expect(screen.getByTestId('location')).toHaveTextContent('/admin/login');
     expect(await screen.findByRole('heading', { name: 'Staff Login' })).toBeInTheDocument();
   });
