@@ -67,7 +67,7 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
     await screenshot(page, test, 'dismissed-360');
     // the alts section alone, at the phone's width, to read it at full size
     // bounding boxes are in the viewport, a full-page clip in the page
-    const scrollY = await page.evaluate(() => window.scrollY);
+    const scrollY = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
     const top = (await page.getByRole('heading', { name: 'Identified Alternate Accounts' }).boundingBox())!;
     const bottom = (await page.getByRole('button', { name: /^Evidence - / }).boundingBox())!;
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${test}-dismissed-360-section.png`), fullPage: true, clip: { x: 0, y: scrollY + top.y - 24, width: 360, height: bottom.y + bottom.height + 48 - top.y } });
