@@ -174,6 +174,7 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const alts = await listAltsForMember(db(), main.id);
     expect(alts).toEqual([
       {
+        linkId: expect.any(Number),
         memberId: twin.id,
         discordId: '81',
         username: 'twin',
@@ -186,6 +187,7 @@ describeEngines('alt detection', (getDatabase, engine) => {
         evidence: expect.objectContaining({ ipMatch: true, componentMatches: 7 }),
         linkedAt: expect.any(Date),
         updatedAt: expect.any(Date),
+        dismissal: null,
       },
       expect.objectContaining({ discordId: '82', confidence: 'possible', detectionMethod: 'ip', otherIs: 'alt' }),
     ]);
