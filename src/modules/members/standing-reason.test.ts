@@ -60,7 +60,7 @@ describe('standingReason', () => {
 });
 
 describe('strongestCountingLink', () => {
-  const l = (confidence: string, otherIs: 'main' | 'alt', username: string) => ({ confidence, otherIs, username });
+  const l = (confidence: string, otherIs: 'main' | 'alt', username: string, dismissal: { at: Date } | null = null) => ({ confidence, otherIs, username, dismissal });
   it.each([
     ['no links', [], false, null],
     ['only possible links', [l('possible', 'main', 'a')], false, null],
@@ -68,6 +68,8 @@ describe('strongestCountingLink', () => {
     ['skips possible links', [l('possible', 'main', 'a'), l('medium', 'main', 'b')], false, 'b'],
     ['the main of a certain link for a member linked as alt', [l('certain', 'alt', 'a'), l('certain', 'main', 'b')], true, 'b'],
     ['the first counting link when no certain main exists', [l('certain', 'alt', 'a')], true, 'a'],
+    ['skips a dismissed link ("Not the same person")', [l('certain', 'main', 'a', { at: LINKED }), l('medium', 'main', 'b')], false, 'b'],
+    ['only dismissed links name nobody', [l('certain', 'main', 'a', { at: LINKED })], true, null],
   ] as const)('%s', (_case, links, linkedAsAlt, expected) => {
     expect(strongestCountingLink(links, linkedAsAlt)?.username ?? null).toBe(expected);
   });

@@ -34,12 +34,16 @@ export interface StandingReasonInput {
 const COUNTING_CONFIDENCES = new Set(['certain', 'medium']);
 
 /**
- * The link the sentence names: only medium and certain links count (altsFound); a member linked
+ * The link the sentence names: only open (not dismissed) medium and certain links count
+ * (altsFound, docs/behaviour.md#alt-detection); a member linked
  * as alt is named after the main of a certain link; otherwise the first counting link of the
  * list, which comes strongest first (certain, then medium, newest first).
  */
-export function strongestCountingLink<L extends Pick<ReasonLink, 'confidence' | 'otherIs'>>(links: readonly L[], isLinkedAsAlt: boolean): L | null {
-  const counting = links.filter((l) => COUNTING_CONFIDENCES.has(l.confidence));
+export function strongestCountingLink<L extends Pick<ReasonLink, 'confidence' | 'otherIs'> & { dismissal?: unknown }>(
+  links: readonly L[],
+  isLinkedAsAlt: boolean,
+): L | null {
+  const counting = links.filter((l) => !l.dismissal && COUNTING_CONFIDENCES.has(l.confidence));
   if (isLinkedAsAlt) {
     const main = counting.find((l) => l.confidence === 'certain' && l.otherIs === 'main');
     if (main) return main;
