@@ -43,10 +43,9 @@ export function visitorRouter(deps: {
     res.cookie(BROWSER_TOKEN_COOKIE, browserToken, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies ?? false, maxAge: BROWSER_TOKEN_MAX_AGE_MS, path: '/' });
 
   router.get('/consent/token', deps.limit, async (req, res) => {
-    const { token, tokenHash, browserToken } = await deps.verification.issueConsentToken({ browserTokenFromCookie: browserTokenFromCookieHeader(req.headers.cookie) });
+    const { token, tokenHash } = await deps.verification.issueConsentToken();
     writeVisitor(req, (v) => ({ ...v, consentTokenHash: tokenHash }));
-    setBrowserTokenCookie(res, browserToken);
-    res.json({ token, browserToken });
+    res.json({ token });
   });
 
   router.post('/consent', deps.limit, validate(consentBody), async (req, res) => {
@@ -59,10 +58,10 @@ export function visitorRouter(deps: {
       browserTokenFromPage: body.browserToken,
       browserTokenFromCookie: browserTokenFromCookieHeader(req.headers.cookie),
     });
-    // the cookie follows the token the consent carries (the page's copy survives a cleared cookie)
-    if (browserToken) setBrowserTokenCookie(res, browserToken);
     writeVisitor(req, (v) => ({ consent, ...(v.verified ? { verified: v.verified } : {}) }));
-    res.json({ success: true });
+    // the browser keeps its token twice: this cookie, and the page's copy of the value answered here
+    if (browserToken) setBrowserTokenCookie(res, browserToken);
+    res.json(browserToken ? { success: true, browserToken } : { success: true });
   });
 
   const verifiedVisitor = (req: Request) => {

@@ -88,19 +88,16 @@ export function createVerificationService(deps: {
 }) {
   const { db } = deps.database;
   return {
-    /**
-     * A single-use consent token (the session keeps its hash to bind the consent to the
-     * visitor), and the browser's token: the one its cookie holds, else a new one.
-     */
-    async issueConsentToken(input: { browserTokenFromCookie?: string | null } = {}): Promise<{ token: string; tokenHash: string; browserToken: string }> {
-      const issued = await oneTimeTokensRepository.issue(db, 'consent', CONSENT_TOKEN_TTL_MS, deps.clock.now());
-      return { ...issued, browserToken: parseBrowserToken(input.browserTokenFromCookie) ?? generateBrowserToken() };
-    },
+    /** A single-use consent token; the session keeps its hash to bind the consent to the visitor. */
+    issueConsentToken: () => oneTimeTokensRepository.issue(db, 'consent', CONSENT_TOKEN_TTL_MS, deps.clock.now()),
 
     /**
      * Accepts a consent: the token must be the one this session was given and still live,
      * and the fingerprint hash must match its data. The token is used up only when all
      * else holds, so a visitor whose browser sent a bad hash can try again with it.
+     * The browser token is set here, at consent and never before: the page's copy, else
+     * the cookie's, else a new one (a malformed copy is ignored); the caller gives it back
+     * to the browser, and the consent keeps only its keyed hash.
      */
     async acceptConsent(input: {
       sessionTokenHash: string | undefined;
@@ -120,7 +117,7 @@ export function createVerificationService(deps: {
       }
       // everything else checked: checking the token and using it up is one statement
       if (!(await oneTimeTokensRepository.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
-      const browserToken = deps.browserTokenKey ? chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) : null;
+      const browserToken = deps.browserTokenKey ? (chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) ?? generateBrowserToken()) : null;
       return {
         at: now.getTime(),
         fingerprintHash: input.fingerprintHash,
