@@ -43,6 +43,7 @@ const attempt: StoredAttempt = {
   ipHashStored: false,
   networkHashStored: false,
   fingerprintHashStored: false,
+  browserTokenHashStored: false,
   componentHashesStored: [],
 };
 
@@ -68,8 +69,8 @@ describe('privacySummary', () => {
   it('lists every attempt when there are few, and never prints a stored hash', () => {
     const text = privacySummary(report(2));
     expect(text.split('\n').filter((l) => l.startsWith('• <t:'))).toEqual([
-      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ components 0/9',
-      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ components 0/9',
+      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ browser token ✗ components 0/9',
+      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ browser token ✗ components 0/9',
     ]);
     expect(text).not.toContain('older attempt');
     expect(text).not.toContain('f'.repeat(12));

@@ -95,6 +95,8 @@ const rows: Row[] = [
   // a token is one signal among others: never a link to a stranger by itself
   ["another visitor's token on a different device, other place", { ...token, ...otherDevice, ...otherPlace, fp: 'fp-B' }, false, null, null, token],
   ["another visitor's token on a different device behind the same carrier NAT", { ...token, ...otherDevice, fp: 'fp-B' }, false, null, null, token, { address: 64 }],
+  ["another visitor's token on a different phone of a common setup (default fonts, screen, locale)", { ...token, ...otherPlace, fp: 'fp-B', canvas: 'canvas-B', webgl: 'webgl-B', audio: 'audio-B' }, false, null, null, token, popularDevice],
+  ["another visitor's token, two device components equal, same home address: the address decides", { ...token, fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, 'medium', 'both', token],
   ['token carried on more than three networks, popular phone elsewhere', { ...token, ...otherPlace }, false, null, null, token, { ...popularDevice, browserTokenNetworks: 4 }],
   ['token carried on more than three networks, same home address and rare fingerprint (falls back to the rest)', token, false, 'certain', 'both', token, { browserTokenNetworks: 40 }],
   ['different tokens: the rest decides (sibling, same popular phone at home)', { tok: 'tok-B' }, false, 'medium', 'both', token, { ...popularDevice, address: 2, addressFingerprint: 2 }],

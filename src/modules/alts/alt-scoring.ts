@@ -13,8 +13,9 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
  * compared).
  *
  *  - certain:  the same browser token (one browser profile: a first-party random value the
- *              consent page keeps, stored as a keyed hash) with the same fingerprint or a
- *              partial component match, whatever the address or the device's popularity,
+ *              consent page keeps, stored as a keyed hash) on the same device (the same
+ *              fingerprint, or three of the four high-entropy components equal, which a
+ *              browser update leaves), whatever the address or the device's popularity,
  *              as long as other members carried the token on at most
  *              RARITY.browserTokenNetworks networks (a token copied around stops counting,
  *              and a token on a different device is never evidence by itself); or
@@ -106,6 +107,8 @@ export const RARITY = {
   rareComponentOthers: 1,
   /** the browser token stops counting when other members carried it on more networks than this (a copied cookie) */
   browserTokenNetworks: 3,
+  /** with the token, this many equal high-entropy components (of canvas, WebGL, audio, fonts) are the same device */
+  browserSameDeviceComponents: 3,
 } as const;
 
 /**
@@ -262,9 +265,11 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
     confidence = c;
     detectionMethod = m;
   };
-  // one browser profile: the token, on the same device (a token on another device is a copied cookie, no evidence by itself)
+  // one browser profile: the token, on the same device (a token on another device is a copied
+  // cookie, no evidence by itself; default fonts and a common screen are no device either)
   const browserCounts = browserMatch && context.counts.browserTokenNetworks <= RARITY.browserTokenNetworks;
-  if (browserCounts && (fingerprintMatch || partialMatch)) found('certain', 'browser');
+  const sameDevice = fingerprintMatch || strongComponentMatches >= RARITY.browserSameDeviceComponents;
+  if (browserCounts && sameDevice) found('certain', 'browser');
   else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both');
   else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both');
   else if (ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.mediumSameAddressOthers) found('medium', 'both');
