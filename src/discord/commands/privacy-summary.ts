@@ -44,7 +44,7 @@ export function privacySummary(report: StoredDataReport): string {
     `• First record ${discordTime(member.createdAt)}, last verification ${discordTime(member.verifiedAt)}, last seen ${discordTime(member.lastSeenAt)}; verifications: ${member.verificationCount}`,
     `• VPN: ${vpn}`,
     `• Device fingerprint (a hash of your browser's features): ${storedOrNot(member.fingerprintHash !== null)}`,
-    `• Browser token (a random value the verification page keeps in your browser, as a cookie and in local storage, to recognise the same browser): kept here only as a keyed hash, on ${plural(report.attempts.filter((a) => a.browserTokenHashStored).length, 'attempt')} listed below`,
+    `• Browser token (random, in your browser's cookie and storage): only a keyed hash, ${storedOrNot(report.attempts.some((a) => a.browserTokenHashStored))}`,
     `• Network: ${network}`,
     `• Alt-status set by staff: ${ALT_STATUS_WORDS[member.manualAltStatus ?? 'none']}; marked as an alt of another account: ${member.isLinkedAsAlt ? 'yes' : 'no'}; links to other accounts: ${counts.altLinks} (not named here: that is their data)`,
     `• Staff notes: ${counts.notes} (their text is internal to staff)`,

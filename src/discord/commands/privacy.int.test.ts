@@ -63,7 +63,7 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     const attemptLines = lines.filter((l) => l.startsWith('• <t:'));
     expect(attemptLines).toHaveLength(2);
     for (const line of attemptLines) expect(line).toMatch(/ verified · no VPN · hashes: IP ✓ network ✓ fingerprint ✓ browser token ✓ components 9\/9$/);
-    expect(text).toContain('• Browser token (a random value the verification page keeps in your browser, as a cookie and in local storage, to recognise the same browser): kept here only as a keyed hash, on 2 attempts listed below');
+    expect(text).toContain("• Browser token (random, in your browser's cookie and storage): only a keyed hash, stored");
 
     // never a hash value: not of the IP, the network, the fingerprint or any component
     const [attempt] = await query<Record<string, string | null>>(
