@@ -2,7 +2,8 @@ import type { StoredAttempt } from '../../modules/members/member-privacy.reposit
 import type { StoredDataReport } from '../../modules/members/member-privacy.service';
 import type { Member } from '../../modules/members/members.repository';
 import type { AltEntry, UserDetail } from '../../modules/members/member-views';
-import { lookupSummary } from './lookup-summary';
+import { DETECTION_METHODS } from '../../db/schema';
+import { DETECTION_METHOD_WORDS, lookupSummary } from './lookup-summary';
 import { privacySummary } from './privacy-summary';
 
 const AT = new Date('2026-02-01T10:00:00Z');
@@ -136,5 +137,12 @@ describe('lookupSummary', () => {
 
   it('says so when no alt was found', () => {
     expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alts:** none found');
+  });
+});
+
+describe('detection method words', () => {
+  it('has words for every method a link can carry, the browser token included', () => {
+    expect(Object.keys(DETECTION_METHOD_WORDS).sort()).toEqual([...DETECTION_METHODS].sort());
+    expect(DETECTION_METHOD_WORDS.browser).toBe('same browser profile');
   });
 });
