@@ -40,7 +40,7 @@ export interface AltEntry {
   username: string;
   avatarUrl: string | null;
   confidence: AltConfidence;
-  /** ip, fingerprint, both, network or manual */
+  /** browser, ip, fingerprint, both, network or manual */
   detectionMethod: string;
   fingerprintComponents: FingerprintComponents;
   /**
