@@ -108,6 +108,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     alts,
     get vpnFailurePolicy() { return live().vpnCheckFailure; },
     get certainAltAction() { return live().certainAltAction; },
+    // the address hashing key, under its own purpose label: one key to configure (IP_HASH_KEY) for every host
+    browserTokenKey: ctx.secrets.ipHashKey,
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
@@ -189,7 +191,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   });
 
   const api: Router[] = [
-    visitorRouter({ verification, channel, limit: visitorLimit.middleware }),
+    visitorRouter({ verification, channel, limit: visitorLimit.middleware, secureCookies: (env.PUBLIC_URL ?? '').startsWith('https://') }),
     admissionStatusRouter({ admission }),
     ...createStaffRouters(staffServices),
   ];

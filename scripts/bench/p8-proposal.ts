@@ -107,6 +107,7 @@ function productCounts(memory: Memory, x: StoredAttempt): AnonymityCounts {
     webgl: x.webglHash === null ? 0 : members(`webgl:${x.webglHash}`),
     audio: x.audioHash === null ? 0 : members(`audio:${x.audioHash}`),
     fonts: x.fontsHash === null ? 0 : members(`fonts:${x.fontsHash}`),
+    browserTokenNetworks: x.tokenHash === null ? 0 : memory.networks.count(`tok:${x.tokenHash}`),
   };
 }
 

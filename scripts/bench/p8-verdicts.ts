@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/logger';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
+import { hashBrowserToken } from '../../src/modules/browser-token';
 import { members, verificationAttempts } from '../../src/db/schema';
 import { NO_COMPONENT_HASHES } from '../../src/modules/fingerprint';
 import { createOutboxRepository } from '../../src/modules/outbox/outbox.repository';
@@ -23,7 +24,13 @@ export const P8_TARGETS = { certainPrecision: 0.995, sameDeviceRecall: 0.95 } as
 
 /** The hashes the product stores for an account's visit (none for a VPN-flagged one: Limited Access). */
 function evidenceOf(ipKey: Buffer, account: BenchAccount) {
-  return { ip: hashIp(ipKey, account.ip), fingerprintHash: computeFingerprintHash(account.fingerprint), components: hashFingerprintComponents(account.fingerprint) };
+  return {
+    ip: hashIp(ipKey, account.ip),
+    fingerprintHash: computeFingerprintHash(account.fingerprint),
+    components: hashFingerprintComponents(account.fingerprint),
+    // the browser profile's token as the consent page would keep it (same profile, same token)
+    browserTokenHash: hashBrowserToken(ipKey, account.profileToken),
+  };
 }
 
 /**
@@ -63,6 +70,7 @@ async function seedHistory(database: Database, population: Population, until: nu
         networkHash: evidence[i]?.ip.networkHash ?? null,
         fingerprintHash: evidence[i]?.fingerprintHash ?? null,
         ...(evidence[i]?.components ?? NO_COMPONENT_HASHES),
+        browserTokenHash: evidence[i]?.browserTokenHash ?? null,
         vpnVerdict: a.vpn ? ('vpn' as const) : ('clean' as const),
         vpnSource: 'proxycheck' as const,
         outcome: a.vpn ? ('limited_access' as const) : ('verified' as const),

@@ -115,6 +115,8 @@ export const verificationAttempts = pgTable(
     languageHash: text('language_hash'),
     platformHash: text('platform_hash'),
     hardwareHash: text('hardware_hash'),
+    /** HMAC-SHA256 of the browser profile's first-party random token (src/modules/browser-token); null when none was sent or kept */
+    browserTokenHash: text('browser_token_hash'),
     vpnVerdict: text('vpn_verdict', { enum: VPN_VERDICTS }).notNull().default('clean'),
     vpnProvider: text('vpn_provider'),
     vpnSource: text('vpn_source'),
@@ -137,6 +139,8 @@ export const verificationAttempts = pgTable(
     index('attempts_webgl_hash_idx').on(t.webglHash, t.id, t.memberId),
     index('attempts_audio_hash_idx').on(t.audioHash, t.id, t.memberId),
     index('attempts_fonts_hash_idx').on(t.fontsHash, t.id, t.memberId),
+    // the same-browser branch of the alt lookup and the count of networks a token was seen on, index-only
+    index('attempts_browser_token_hash_idx').on(t.browserTokenHash, t.id, t.memberId, t.networkHash),
     index('attempts_created_at_idx').on(t.createdAt),
     // the statistics page's per-day counts: an index-only range scan over the period
     index('attempts_created_at_outcome_idx').on(t.createdAt, t.outcome, t.vpnVerdict, t.vpnProvider),
@@ -146,7 +150,7 @@ export const verificationAttempts = pgTable(
 );
 
 export const ALT_CONFIDENCES = ['certain', 'medium', 'possible'] as const;
-export const DETECTION_METHODS = ['ip', 'fingerprint', 'both', 'network', 'manual'] as const;
+export const DETECTION_METHODS = ['ip', 'fingerprint', 'both', 'network', 'browser', 'manual'] as const;
 
 /** A suspected link between two accounts: the older one is the main. */
 export const altLinks = pgTable(

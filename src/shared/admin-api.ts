@@ -42,7 +42,7 @@ export interface AltEntry {
   username: string;
   avatarUrl: string | null;
   confidence: AltConfidence;
-  /** ip, fingerprint, both, network or manual */
+  /** browser, ip, fingerprint, both, network or manual */
   detectionMethod: string;
   fingerprintComponents: FingerprintComponents;
   /**

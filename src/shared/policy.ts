@@ -20,7 +20,7 @@ export const TERMS_CHANGE_NOTICE_DAYS = 30;
 export const LIABILITY_CAP_USD = 100;
 
 /** "Last updated" date printed on the Privacy Policy and Terms of Service. */
-export const POLICY_LAST_UPDATED = 'November 2, 2025';
+export const POLICY_LAST_UPDATED = 'November 23, 2026';
 
 /** The only channels a Limited Access (VPN) member can see. */
 export const LIMITED_ACCESS_CHANNELS = ['raffle-confirmation-chat', 'stream-general-chat'] as const;

@@ -76,23 +76,27 @@ export function buildFingerprint(device = `device-${++fingerprintSeed}`, overrid
 /**
  * Walks the website flow as a browser would (cookies kept), signing in on the emulator as
  * `userId`: consent → /oauth/start → authorize → /oauth/callback → (optionally) rules.
- * Returns the agent and where the callback redirected.
+ * Returns the agent and where the callback redirected. Pass `agent` to walk again in the
+ * same browser profile (its cookies, the browser token's included), `browserToken` for the
+ * page's stored copy of it (any value: a tampered one is ignored by the server).
  */
 export async function walkVisitorFlow(
   handle: GatekeeperHandle,
-  input: { userId: string; fingerprint?: ReturnType<typeof buildFingerprint>; confirmRules?: boolean; forwardedFor?: string },
+  input: { userId: string; fingerprint?: ReturnType<typeof buildFingerprint>; confirmRules?: boolean; forwardedFor?: string; agent?: ReturnType<typeof request.agent>; browserToken?: unknown },
 ) {
-  const agent = request.agent(handle.url);
+  const agent = input.agent ?? request.agent(handle.url);
   const emulator = handle.discord.emulator!;
   const withIp = <T extends request.Test>(test: T) => (input.forwardedFor ? test.set('X-Forwarded-For', input.forwardedFor) : test);
   const { body: tokenBody } = await withIp(agent.get('/api/consent/token')).expect(200);
   const fingerprint = input.fingerprint ?? buildFingerprint();
-  await withIp(agent.post('/api/consent')).send({ consent: true, token: tokenBody.token, ...fingerprint }).expect(200);
+  const consented = await withIp(agent.post('/api/consent'))
+    .send({ consent: true, token: tokenBody.token, ...fingerprint, ...(input.browserToken !== undefined ? { browserToken: input.browserToken } : {}) })
+    .expect(200);
   const start = await withIp(agent.get('/oauth/start')).expect(303);
   const authorize = new URL(start.headers.location as string);
   const { code, state } = emulator.authorizeAs(input.userId, authorize);
   const callback = await withIp(agent.get('/oauth/callback').query({ code, state })).expect(303);
   const landedOn = callback.headers.location as string;
   if (input.confirmRules && landedOn === '/rules') await withIp(agent.post('/api/rules/confirm')).expect(200);
-  return { agent, landedOn, authorize };
+  return { agent, landedOn, authorize, browserToken: consented.body.browserToken as string | undefined };
 }

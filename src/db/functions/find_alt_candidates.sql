@@ -13,7 +13,8 @@
 -- high-entropy component in common (the network alone never flags, so without a component
 -- the network is not read); on a network staff marked shared only the fingerprint counts,
 -- so the address and network branches are switched off (a one-time filter). A device
--- component alone never flags, so it is no lookup.
+-- component alone never flags, so it is no lookup. The same browser token (its keyed hash)
+-- is read on every network, shared or not: it names one browser profile, not a place.
 --
 -- Each branch is `where <hash> >= $x and <hash> <= $x and member_id <> $m order by <hash>
 -- desc, id desc limit $n`: an index-only backward range scan of the (hash, id, member_id)
@@ -32,9 +33,12 @@
 -- each high-entropy component, how many distinct members other than the attempt's own made
 -- the newest 64 attempts carrying it (a backward range of the same indexes, index-only,
 -- however popular the value: a count of 64 means "64 or more"), and for the fingerprint
--- also on how many distinct networks (its 64 newest rows, fetched by the index scan).
+-- also on how many distinct networks (its 64 newest rows, fetched by the index scan); for
+-- the browser token, on how many distinct networks other members' attempts carried it (a
+-- token copied around stops counting; index-only: the token index carries the network).
 --
--- The window: the p_limit best distinct ids, in this order: the same address AND the same
+-- The window: the p_limit best distinct ids, in this order: the same browser token (one
+-- browser profile, at most a handful of accounts); the same address AND the same
 -- fingerprint (the address's newest p_limit attempts, each fingerprint read by primary key:
 -- one device, or a household's same-model phones), so that a member's own older account on
 -- its own address is never crowded out by the newest strangers sharing a popular
@@ -53,6 +57,7 @@ CREATE OR REPLACE FUNCTION find_alt_candidates(
   p_webgl_hash text,
   p_audio_hash text,
   p_fonts_hash text,
+  p_browser_token_hash text,
   p_exclude_member_id bigint,
   p_limit integer,
   p_network_scan_limit integer
@@ -66,6 +71,11 @@ BEGIN
       select id from verification_attempts
       where fingerprint_hash >= p_fingerprint_hash and fingerprint_hash <= p_fingerprint_hash and member_id <> p_exclude_member_id
       order by fingerprint_hash desc, id desc limit p_limit
+    ),
+    by_browser as materialized (
+      select id from verification_attempts
+      where browser_token_hash >= p_browser_token_hash and browser_token_hash <= p_browser_token_hash and member_id <> p_exclude_member_id
+      order by browser_token_hash desc, id desc limit p_limit
     ),
     by_address as materialized (
       select id from verification_attempts
@@ -85,13 +95,14 @@ BEGIN
         (select count(distinct c.member_id) from (select member_id from verification_attempts where canvas_hash >= p_canvas_hash and canvas_hash <= p_canvas_hash and member_id <> p_exclude_member_id order by canvas_hash desc, id desc limit 64) as c)::int as canvas,
         (select count(distinct w.member_id) from (select member_id from verification_attempts where webgl_hash >= p_webgl_hash and webgl_hash <= p_webgl_hash and member_id <> p_exclude_member_id order by webgl_hash desc, id desc limit 64) as w)::int as webgl,
         (select count(distinct au.member_id) from (select member_id from verification_attempts where audio_hash >= p_audio_hash and audio_hash <= p_audio_hash and member_id <> p_exclude_member_id order by audio_hash desc, id desc limit 64) as au)::int as audio,
+        (select count(distinct bn.network_hash) from (select network_hash from verification_attempts where browser_token_hash >= p_browser_token_hash and browser_token_hash <= p_browser_token_hash and member_id <> p_exclude_member_id order by browser_token_hash desc, id desc limit 64) as bn)::int as browser_token_networks,
         (select count(distinct fo.member_id) from (select member_id from verification_attempts where fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id order by fonts_hash desc, id desc limit 64) as fo)::int as fonts
     ),
     by_network as (
       select id from (
         select id, canvas_hash, webgl_hash, audio_hash, fonts_hash from verification_attempts
         where not (select shared from flag) and coalesce(p_canvas_hash, p_webgl_hash, p_audio_hash, p_fonts_hash) is not null
-          and (select count(distinct id) from (select id from by_fingerprint union all select id from by_address) as earlier) < p_limit
+          and (select count(distinct id) from (select id from by_browser union all select id from by_fingerprint union all select id from by_address) as earlier) < p_limit
           and network_hash >= p_network_hash and network_hash <= p_network_hash and member_id <> p_exclude_member_id
         order by network_hash desc, id desc limit p_network_scan_limit
       ) as recent
@@ -100,7 +111,8 @@ BEGIN
     ),
     top as (
       select hits.id from (
-        select id, 1 as rank from address_device
+        select id, 0 as rank from by_browser
+        union all select id, 1 from address_device
         union all select id, case when (select fingerprint <= address from counts) then 2 else 3 end from by_fingerprint
         union all select id, case when (select fingerprint <= address from counts) then 3 else 2 end from by_address
         union all select id, 4 from by_network
@@ -111,7 +123,7 @@ BEGIN
       select json_agg(c order by c.id desc) from (
         select a.id, a.member_id, a.ip_hash, a.network_hash, a.fingerprint_hash,
                a.canvas_hash, a.webgl_hash, a.audio_hash, a.fonts_hash, a.screen_hash, a.timezone_hash,
-               a.language_hash, a.platform_hash,
+               a.language_hash, a.platform_hash, a.browser_token_hash,
                m.discord_id as member_discord_id, m.username as member_username,
                (extract(epoch from m.created_at) * 1000)::float8 as member_created_ms
         from top

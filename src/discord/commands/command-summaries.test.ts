@@ -2,7 +2,8 @@ import type { StoredAttempt } from '../../modules/members/member-privacy.reposit
 import type { StoredDataReport } from '../../modules/members/member-privacy.service';
 import type { Member } from '../../modules/members/members.repository';
 import type { AltEntry, UserDetail } from '../../modules/members/member-views';
-import { lookupSummary } from './lookup-summary';
+import { DETECTION_METHODS } from '../../db/schema';
+import { DETECTION_METHOD_WORDS, lookupSummary } from './lookup-summary';
 import { privacySummary } from './privacy-summary';
 
 const AT = new Date('2026-02-01T10:00:00Z');
@@ -43,6 +44,7 @@ const attempt: StoredAttempt = {
   ipHashStored: false,
   networkHashStored: false,
   fingerprintHashStored: false,
+  browserTokenHashStored: false,
   componentHashesStored: [],
 };
 
@@ -68,8 +70,8 @@ describe('privacySummary', () => {
   it('lists every attempt when there are few, and never prints a stored hash', () => {
     const text = privacySummary(report(2));
     expect(text.split('\n').filter((l) => l.startsWith('• <t:'))).toEqual([
-      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ components 0/9',
-      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ components 0/9',
+      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ browser token ✗ components 0/9',
+      '• <t:1769940000:d> Limited Access (VPN) · datacenter (A Rather Long Commercial VPN Provider Name) · VPN check unavailable, time zone unlike the IP country · hashes: IP ✗ network ✗ fingerprint ✗ browser token ✗ components 0/9',
     ]);
     expect(text).not.toContain('older attempt');
     expect(text).not.toContain('f'.repeat(12));
@@ -141,5 +143,12 @@ describe('lookupSummary', () => {
 
   it('says so when no alt was found', () => {
     expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alts:** none found');
+  });
+});
+
+describe('detection method words', () => {
+  it('has words for every method a link can carry, the browser token included', () => {
+    expect(Object.keys(DETECTION_METHOD_WORDS).sort()).toEqual([...DETECTION_METHODS].sort());
+    expect(DETECTION_METHOD_WORDS.browser).toBe('same browser profile');
   });
 });

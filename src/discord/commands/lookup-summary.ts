@@ -9,6 +9,7 @@ export const DETECTION_METHOD_WORDS: Record<string, string> = {
   fingerprint: 'same device fingerprint',
   both: 'same IP and device',
   network: 'same network and a partial device match',
+  browser: 'same browser profile',
   manual: 'linked by staff',
 };
 

@@ -19,7 +19,7 @@ function attemptLine(attempt: StoredAttempt): string {
   const vpn = attempt.vpnVerdict === 'clean' ? 'no VPN' : `${attempt.vpnVerdict}${attempt.vpnProvider ? ` (${attempt.vpnProvider})` : ''}`;
   const flags = [attempt.vpnCheckFailed ? 'VPN check unavailable' : null, attempt.timezoneMismatch ? 'time zone unlike the IP country' : null].filter(Boolean);
   const mark = (stored: boolean) => (stored ? '✓' : '✗');
-  const hashes = `IP ${mark(attempt.ipHashStored)} network ${mark(attempt.networkHashStored)} fingerprint ${mark(attempt.fingerprintHashStored)} components ${attempt.componentHashesStored.length}/${STORED_COMPONENTS.length}`;
+  const hashes = `IP ${mark(attempt.ipHashStored)} network ${mark(attempt.networkHashStored)} fingerprint ${mark(attempt.fingerprintHashStored)} browser token ${mark(attempt.browserTokenHashStored)} components ${attempt.componentHashesStored.length}/${STORED_COMPONENTS.length}`;
   return `• ${discordTime(attempt.at, 'd')} ${OUTCOME_WORDS[attempt.outcome]} · ${vpn}${flags.length ? ` · ${flags.join(', ')}` : ''} · hashes: ${hashes}`;
 }
 
@@ -44,6 +44,7 @@ export function privacySummary(report: StoredDataReport): string {
     `• First record ${discordTime(member.createdAt)}, last verification ${discordTime(member.verifiedAt)}, last seen ${discordTime(member.lastSeenAt)}; verifications: ${member.verificationCount}`,
     `• VPN: ${vpn}`,
     `• Device fingerprint (a hash of your browser's features): ${storedOrNot(member.fingerprintHash !== null)}`,
+    `• Browser token (random, in your browser's cookie and storage): only a keyed hash, ${storedOrNot(report.attempts.some((a) => a.browserTokenHashStored))}`,
     `• Network: ${network}`,
     `• Alt-status set by staff: ${ALT_STATUS_WORDS[member.manualAltStatus ?? 'none']}; marked as an alt of another account: ${member.isLinkedAsAlt ? 'yes' : 'no'}; links to other accounts: ${counts.altLinks} (not named here: that is their data)`,
     `• Staff notes: ${counts.notes} (their text is internal to staff)`,

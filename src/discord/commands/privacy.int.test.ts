@@ -54,7 +54,8 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     expect(text).toContain('**Verification attempts (2)**');
     const attemptLines = lines.filter((l) => l.startsWith('• <t:'));
     expect(attemptLines).toHaveLength(2);
-    for (const line of attemptLines) expect(line).toMatch(/ verified · no VPN · hashes: IP ✓ network ✓ fingerprint ✓ components 9\/9$/);
+    for (const line of attemptLines) expect(line).toMatch(/ verified · no VPN · hashes: IP ✓ network ✓ fingerprint ✓ browser token ✓ components 9\/9$/);
+    expect(text).toContain("• Browser token (random, in your browser's cookie and storage): only a keyed hash, stored");
 
     // never a hash value: not of the IP, the network, the fingerprint or any component
     const [attempt] = await query<Record<string, string | null>>(

@@ -1,6 +1,7 @@
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { NotFound, ServiceUnavailable, Unauthorized } from '../../errors';
+import { BROWSER_TOKEN_COOKIE, BROWSER_TOKEN_MAX_AGE_MS, browserTokenFromCookieHeader } from '../../modules/browser-token';
 import { fingerprintDataSchema, fingerprintHashSchema } from '../../modules/fingerprint';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import { validate } from '../middleware/validate';
@@ -23,6 +24,8 @@ const consentBody = z.strictObject({
   token: z.string('Consent token is required').min(1, 'Consent token is required').max(200),
   fingerprintData: fingerprintDataSchema,
   fingerprintHash: fingerprintHashSchema,
+  /** the page's copy of the browser token; any value is accepted here and a malformed one ignored (never a 4xx: it is optional evidence) */
+  browserToken: z.unknown().optional(),
 });
 
 export function visitorRouter(deps: {
@@ -30,8 +33,14 @@ export function visitorRouter(deps: {
   channel: VerificationChannelPort;
   /** per-visitor rate limit (keyed by IP hash) */
   limit: express.RequestHandler;
+  /** Secure cookies (served over https) */
+  secureCookies?: boolean;
 }): Router {
   const router = express.Router();
+
+  // the browser token's cookie: HttpOnly (the page keeps its own copy in local storage), a year
+  const setBrowserTokenCookie = (res: express.Response, browserToken: string) =>
+    res.cookie(BROWSER_TOKEN_COOKIE, browserToken, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies ?? false, maxAge: BROWSER_TOKEN_MAX_AGE_MS, path: '/' });
 
   router.get('/consent/token', deps.limit, async (req, res) => {
     const { token, tokenHash } = await deps.verification.issueConsentToken();
@@ -41,14 +50,18 @@ export function visitorRouter(deps: {
 
   router.post('/consent', deps.limit, validate(consentBody), async (req, res) => {
     const body = req.body as z.infer<typeof consentBody>;
-    const consent = await deps.verification.acceptConsent({
+    const { browserToken, ...consent } = await deps.verification.acceptConsent({
       sessionTokenHash: readVisitor(req).consentTokenHash,
       token: body.token,
       fingerprintData: body.fingerprintData,
       fingerprintHash: body.fingerprintHash,
+      browserTokenFromPage: body.browserToken,
+      browserTokenFromCookie: browserTokenFromCookieHeader(req.headers.cookie),
     });
     writeVisitor(req, (v) => ({ consent, ...(v.verified ? { verified: v.verified } : {}) }));
-    res.json({ success: true });
+    // the browser keeps its token twice: this cookie, and the page's copy of the value answered here
+    if (browserToken) setBrowserTokenCookie(res, browserToken);
+    res.json(browserToken ? { success: true, browserToken } : { success: true });
   });
 
   const verifiedVisitor = (req: Request) => {

@@ -27,6 +27,7 @@ function expectedCounts(attempt: AttemptSignals, others: { member: string; signa
     webgl: members((s) => same(s.webglHash, attempt.webglHash)),
     audio: members((s) => same(s.audioHash, attempt.audioHash)),
     fonts: members((s) => same(s.fontsHash, attempt.fontsHash)),
+    browserTokenNetworks: new Set(others.filter((o) => same(o.signals.browserTokenHash ?? null, attempt.browserTokenHash ?? null) && o.signals.networkHash !== null).map((o) => o.signals.networkHash)).size,
   };
 }
 
@@ -44,12 +45,13 @@ const deviceArbitrary: fc.Arbitrary<Device> = fc.record(
  * otherwise the fingerprint hash covers every component (equal fingerprints mean equal
  * components), and may exist with no high-entropy component (every probe failed).
  */
-function attemptOf(limited: boolean, place: { ipHash: string | null; networkHash: string | null }, device: Device): AttemptSignals {
-  if (limited) return { ipHash: null, networkHash: null, fingerprintHash: null, ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, null])) } as AttemptSignals;
+function attemptOf(limited: boolean, place: { ipHash: string | null; networkHash: string | null; browserTokenHash: string | null }, device: Device): AttemptSignals {
+  if (limited) return { ipHash: null, networkHash: null, fingerprintHash: null, browserTokenHash: null, ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, null])) } as AttemptSignals;
   return { ...place, ...device, fingerprintHash: `fp:${COMPARED_COMPONENTS.map((c) => device[`${c}Hash`] ?? '-').join('|')}` };
 }
 
-const placeArbitrary = fc.record({ ipHash: value('ip'), networkHash: value('net') });
+// the browser token travels with the browser, not the place; generated with it for brevity (any pairing is possible)
+const placeArbitrary = fc.record({ ipHash: value('ip'), networkHash: value('net'), browserTokenHash: value('tok') });
 const attemptArbitrary = fc.tuple(placeArbitrary, deviceArbitrary).map(([place, device]) => attemptOf(false, place, device));
 
 const caseArbitrary = attemptArbitrary.chain((attempt) => {
@@ -84,12 +86,12 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
         await database.query(
           `with input as (
              select * from jsonb_to_recordset($1::jsonb) as x(ord int, member text, ip_hash text, network_hash text, fingerprint_hash text, canvas_hash text, webgl_hash text,
-                                                            audio_hash text, fonts_hash text, screen_hash text, timezone_hash text, language_hash text, platform_hash text)
+                                                            audio_hash text, fonts_hash text, screen_hash text, timezone_hash text, language_hash text, platform_hash text, browser_token_hash text)
            ), new_members as (
              insert into members (discord_id, username) select m, m from (select $2::text as m union select member from input) as all_members returning id, discord_id
            )
-           insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash, screen_hash, timezone_hash, language_hash, platform_hash, outcome)
-           select nm.id, i.ip_hash, i.network_hash, i.fingerprint_hash, i.canvas_hash, i.webgl_hash, i.audio_hash, i.fonts_hash, i.screen_hash, i.timezone_hash, i.language_hash, i.platform_hash, 'verified'
+           insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash, screen_hash, timezone_hash, language_hash, platform_hash, browser_token_hash, outcome)
+           select nm.id, i.ip_hash, i.network_hash, i.fingerprint_hash, i.canvas_hash, i.webgl_hash, i.audio_hash, i.fonts_hash, i.screen_hash, i.timezone_hash, i.language_hash, i.platform_hash, i.browser_token_hash, 'verified'
            from input i join new_members nm on nm.discord_id = i.member order by i.ord`,
           [JSON.stringify(input), SELF],
         );

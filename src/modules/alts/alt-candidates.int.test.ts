@@ -29,7 +29,7 @@ async function explainLookupStatement(database: Database, args: string): Promise
   // one session (a transaction holds one pool client); the prepared statement is dropped after
   return database.db.transaction(async (tx) => {
     await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
-    await tx.execute(sql.raw(`prepare alt_lookup_plan(text, text, text, text, text, text, text, bigint, integer, integer) as ${statement}`));
+    await tx.execute(sql.raw(`prepare alt_lookup_plan(text, text, text, text, text, text, text, text, bigint, integer, integer) as ${statement}`));
     try {
       const plan = await selectRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`explain execute alt_lookup_plan(${args})`));
       return plan.map((r) => r['QUERY PLAN']).join('\n');
@@ -200,15 +200,15 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
-    // ip, network, fingerprint, canvas, webgl, audio, fonts, excluded member, limit, network scan limit
-    const plan = await explainLookupStatement(getDatabase(), `'ip-10', 'hot-net', 'fp-10', 'canvas-iphone', 'webgl-raid', null, null, 10, 50, 1000`);
+    // ip, network, fingerprint, canvas, webgl, audio, fonts, browser token, excluded member, limit, network scan limit
+    const plan = await explainLookupStatement(getDatabase(), `'ip-10', 'hot-net', 'fp-10', 'canvas-iphone', 'webgl-raid', null, null, 'tok-10', 10, 50, 1000`);
     expect(plan).not.toMatch(/Seq Scan/);
     // each branch is a range of its own index, never a filter over another scan; the
     // same-network branch filters its range on the components the index carries
     // (the same-address rows' fingerprints are read by primary key, to put one device first)
     expect(plan).not.toMatch(/Filter: \((?!\(?(recent|device)\.)[^\n]*_hash/);
     expect(plan).toMatch(/Filter: \(\(recent\.canvas_hash = [^\n]*recent\.webgl_hash = /);
-    for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx']) {
+    for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx', 'attempts_browser_token_hash_idx']) {
       expect(plan).toContain(index);
     }
     // the component indexes are read only for the anonymity counts (the newest 64 entries of each)

@@ -18,12 +18,12 @@ export interface CandidateLookup {
   counts: Omit<AnonymityCounts, 'addressFingerprint'>;
 }
 
-const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0 };
+const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0, browserTokenNetworks: 0 };
 
 /** The hashes a lookup is made by, and the high-entropy components a same-network candidate must share one of. */
-type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash';
+type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash' | 'browserTokenHash';
 
-export type CandidateProbe = { [K in ProbeKey]: string | null };
+export type CandidateProbe = { [K in Exclude<ProbeKey, 'browserTokenHash'>]: string | null } & { browserTokenHash?: string | null };
 
 /**
  * What the lookup of a new attempt is made by: its hashes, without a fingerprint that has
@@ -40,6 +40,7 @@ export function candidateProbe(attempt: AttemptSignals): CandidateProbe {
     webglHash: attempt.webglHash,
     audioHash: attempt.audioHash,
     fontsHash: attempt.fontsHash,
+    browserTokenHash: attempt.browserTokenHash ?? null,
   };
 }
 
@@ -69,12 +70,12 @@ export const DEFAULT_CANDIDATE_LIMIT = 50;
 export const NETWORK_SCAN_LIMIT = 1000;
 
 /**
- * True when the probe can have a candidate at all: a fingerprint, an address, or a
- * network together with a high-entropy component (the network alone never flags).
+ * True when the probe can have a candidate at all: a browser token, a fingerprint, an
+ * address, or a network together with a high-entropy component (the network alone never flags).
  */
 function hasLookup(probe: CandidateProbe): boolean {
   const known = (key: ProbeKey) => (probe[key] ?? null) !== null;
-  return known('fingerprintHash') || known('ipHash') || (known('networkHash') && (known('canvasHash') || known('webglHash') || known('audioHash') || known('fontsHash')));
+  return known('browserTokenHash') || known('fingerprintHash') || known('ipHash') || (known('networkHash') && (known('canvasHash') || known('webglHash') || known('audioHash') || known('fontsHash')));
 }
 
 /**
@@ -93,7 +94,7 @@ export function buildAltCandidateQuery(probe: CandidateProbe, options: Candidate
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_CANDIDATE_LIMIT), 1), 1000);
   // `?? null`: a JavaScript caller leaving a hash out means unknown, never an empty parameter
   const hash = (key: ProbeKey) => sql`${probe[key] ?? null}::text`;
-  return sql`select find_alt_candidates(${hash('ipHash')}, ${hash('networkHash')}, ${hash('fingerprintHash')}, ${hash('canvasHash')}, ${hash('webglHash')}, ${hash('audioHash')}, ${hash('fontsHash')}, ${options.excludeMemberId}::bigint, ${limit}::integer, ${NETWORK_SCAN_LIMIT}::integer) as lookup`;
+  return sql`select find_alt_candidates(${hash('ipHash')}, ${hash('networkHash')}, ${hash('fingerprintHash')}, ${hash('canvasHash')}, ${hash('webglHash')}, ${hash('audioHash')}, ${hash('fontsHash')}, ${hash('browserTokenHash')}, ${options.excludeMemberId}::bigint, ${limit}::integer, ${NETWORK_SCAN_LIMIT}::integer) as lookup`;
 }
 
 /** The stored hashes of an attempt, as SQL returns them (snake_case columns). */
@@ -109,6 +110,7 @@ export interface AttemptSignalsRow {
   timezone_hash: string | null;
   language_hash: string | null;
   platform_hash: string | null;
+  browser_token_hash: string | null;
 }
 
 /** An attempt's signals from its row: the one mapping of column to signal. */
@@ -125,6 +127,7 @@ export function signalsFromRow(row: AttemptSignalsRow): AttemptSignals {
     timezoneHash: row.timezone_hash,
     languageHash: row.language_hash,
     platformHash: row.platform_hash,
+    browserTokenHash: row.browser_token_hash,
   };
 }
 
@@ -145,6 +148,7 @@ interface CountsJson {
   webgl: number;
   audio: number;
   fonts: number;
+  browser_token_networks: number;
 }
 
 interface LookupRow {
@@ -160,6 +164,7 @@ function toCounts(json: CountsJson): CandidateLookup['counts'] {
     webgl: Number(json.webgl),
     audio: Number(json.audio),
     fonts: Number(json.fonts),
+    browserTokenNetworks: Number(json.browser_token_networks),
   };
 }
 

@@ -14,10 +14,11 @@ import {
 } from './alt-scoring';
 
 /**
- * Attempts are written as short specs: `ip`, `net`, `fp` name the hash values; each
- * component is a value name, or null for absent. Equal names = equal hashes.
+ * Attempts are written as short specs: `ip`, `net`, `fp` name the hash values, `tok` the
+ * browser token's (none unless given); each component is a value name, or null for
+ * absent. Equal names = equal hashes.
  */
-type Spec = { ip?: string | null; net?: string | null; fp?: string | null } & Partial<Record<ComparedComponent, string | null>>;
+type Spec = { ip?: string | null; net?: string | null; fp?: string | null; tok?: string | null } & Partial<Record<ComparedComponent, string | null>>;
 
 function attempt(spec: Spec): AttemptSignals {
   const components = Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, spec[c] === undefined ? `${c}-A` : spec[c]]));
@@ -25,6 +26,7 @@ function attempt(spec: Spec): AttemptSignals {
     ipHash: spec.ip === undefined ? 'ip-A' : spec.ip,
     networkHash: spec.net === undefined ? 'net-A' : spec.net,
     fingerprintHash: spec.fp === undefined ? 'fp-A' : spec.fp,
+    browserTokenHash: spec.tok ?? null,
     ...components,
   } as AttemptSignals;
 }
@@ -41,9 +43,13 @@ const highAbsent: Spec = { canvas: null, webgl: null, audio: null, fonts: null }
  * its own, the candidate included). RARE: the candidate is the only other member showing
  * any of the attempt's values (a home address, an uncommon device).
  */
-const RARE: AnonymityCounts = { fingerprint: 1, fingerprintNetworks: 1, address: 1, addressFingerprint: 1, canvas: 1, webgl: 1, audio: 1, fonts: 1 };
+const RARE: AnonymityCounts = { fingerprint: 1, fingerprintNetworks: 1, address: 1, addressFingerprint: 1, canvas: 1, webgl: 1, audio: 1, fonts: 1, browserTokenNetworks: 1 };
 /** A popular phone model: hundreds of members on many networks show its fingerprint and each device component. */
 const popularDevice: Partial<AnonymityCounts> = { fingerprint: 64, fingerprintNetworks: 40, canvas: 64, webgl: 64, audio: 64, fonts: 64 };
+/** Hundreds on one address (a dorm, a carrier NAT) and a popular phone model. */
+const crowdedPopular: Partial<AnonymityCounts> = { ...popularDevice, address: 64, addressFingerprint: 64 };
+/** One browser profile: both attempts carry the same token. */
+const token: Spec = { tok: 'tok-A' };
 const context = (sharedNetwork: boolean, counts: Partial<AnonymityCounts> = {}) => ({ sharedNetwork, counts: { ...RARE, ...counts } });
 
 type Row = [label: string, candidate: Spec, shared: boolean, confidence: AltConfidence | null, method: DetectedAltMethod | null, newAttempt?: Spec, counts?: Partial<AnonymityCounts>];
@@ -79,8 +85,30 @@ const rows: Row[] = [
   ['same network + strong match, other IP', { ip: 'ip-B', fp: 'fp-B', screen: 'screen-B' }, false, 'possible', 'network'],
   ['same network, one rare high-entropy component', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, 'possible', 'network'],
   ['crowded address + a rare component', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }, false, 'possible', 'ip', {}, { address: 300 }],
+  // the browser token: one browser profile, whatever the address or the device's popularity
+  ['same browser token: popular phone behind a carrier NAT', token, false, 'certain', 'browser', token, crowdedPopular],
+  ['same browser token: popular phone in a dorm, other IP of the campus', { ...token, ip: 'ip-B' }, false, 'certain', 'browser', token, crowdedPopular],
+  ['same browser token: popular phone from another place', { ...token, ...otherPlace }, false, 'certain', 'browser', token, popularDevice],
+  ['same browser token on a network marked shared', token, true, 'certain', 'browser', token, crowdedPopular],
+  ['same browser token after a browser update (canvas changed, rest equal)', { ...token, fp: 'fp-B', canvas: 'canvas-B' }, false, 'certain', 'browser', token, crowdedPopular],
+  ['same browser token, other members carried it on three networks', token, false, 'certain', 'browser', token, { ...crowdedPopular, browserTokenNetworks: 3 }],
+  // a token is one signal among others: never a link to a stranger by itself
+  ["another visitor's token on a different device, other place", { ...token, ...otherDevice, ...otherPlace, fp: 'fp-B' }, false, null, null, token],
+  ["another visitor's token on a different device behind the same carrier NAT", { ...token, ...otherDevice, fp: 'fp-B' }, false, null, null, token, { address: 64 }],
+  ["another visitor's token on a different phone of a common setup (default fonts, screen, locale)", { ...token, ...otherPlace, fp: 'fp-B', canvas: 'canvas-B', webgl: 'webgl-B', audio: 'audio-B' }, false, null, null, token, popularDevice],
+  ["another visitor's token, two device components equal, same home address: the address decides", { ...token, fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, 'medium', 'both', token],
+  ['token carried on more than three networks, popular phone elsewhere', { ...token, ...otherPlace }, false, null, null, token, { ...popularDevice, browserTokenNetworks: 4 }],
+  ['token carried on more than three networks, same home address and rare fingerprint (falls back to the rest)', token, false, 'certain', 'both', token, { browserTokenNetworks: 40 }],
+  ['different tokens: the rest decides (sibling, same popular phone at home)', { tok: 'tok-B' }, false, 'medium', 'both', token, { ...popularDevice, address: 2, addressFingerprint: 2 }],
+  ['tampered token (matches nobody): the rest decides', { tok: 'tok-B' }, false, 'certain', 'both', { tok: 'garbage' }],
+  // incognito and fresh profiles lose the token and fall back to the other evidence
+  ['incognito (Chromium keeps canvas and audio): popular phone behind a carrier NAT', { tok: null }, false, null, null, token, crowdedPopular],
+  ['incognito (Chromium): popular phone at home with its household', { tok: null }, false, 'medium', 'both', token, { ...popularDevice, address: 3, addressFingerprint: 2 }],
+  ['incognito (Safari/Firefox noise canvas and audio): popular phone behind a carrier NAT', { tok: null, fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, null, null, token, crowdedPopular],
+  ['incognito (Safari/Firefox noise canvas and audio): own fonts, behind a carrier NAT', { tok: null, fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, 'medium', 'both', token, { ...crowdedPopular, fonts: 1 }],
   // nothing
   ['dorm: same address as hundreds, same popular phone model', {}, false, null, null, {}, { ...popularDevice, address: 64, addressFingerprint: 20 }],
+  ['dorm: two residents with the same popular phone, each its own token', { tok: 'tok-B' }, false, null, null, token, { ...popularDevice, address: 64, addressFingerprint: 20 }],
   ['dorm: same /24 as hundreds, same popular phone model, other IP', { ip: 'ip-B' }, false, null, null, {}, { ...popularDevice, address: 64 }],
   ['CGNAT: thousands on one address, popular phone model', {}, false, null, null, {}, { ...popularDevice, address: 64, addressFingerprint: 64 }],
   ['CGNAT: thousands on one address, different device', { ...otherDevice, fp: 'fp-B' }, false, null, null, {}, { address: 64 }],
@@ -126,6 +154,8 @@ describe('scoreCandidate', () => {
       ipMatch: false,
       networkMatch: true,
       fingerprintMatch: false,
+      browserTokenMatch: false,
+      browserTokenNetworks: null,
       sharedNetwork: false,
       strongComponentMatches: 3,
       componentMatches: 6,
@@ -166,20 +196,21 @@ describe('canBeFlagged', () => {
     expect(canBeFlagged(attempt({}), sameDeviceElsewhere, { sharedNetwork: false })).toBe(false);
   });
 
-  it('holds for every flagged candidate: scoring never flags one that shares no address, network or fingerprint', () => {
+  it('holds for every flagged candidate: scoring never flags one that shares no token, address, network or fingerprint', () => {
     // two values per signal (or absent) so that equal and different both come up often
     const value = (name: string) => fc.constantFrom(`${name}-A`, `${name}-B`, null);
     const spec = fc.record({
       ip: value('ip'),
       net: value('net'),
       fp: value('fp'),
+      tok: value('tok'),
       ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, value(c)])),
     }) as fc.Arbitrary<Spec>;
     fc.assert(
       // and any anonymity counts: rarity decides the confidence, never which candidates are read
-      fc.property(spec, spec, fc.boolean(), fc.array(fc.integer({ min: 0, max: 64 }), { minLength: 8, maxLength: 8 }), (a, b, sharedNetwork, n) => {
-        const [fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts] = n as [number, number, number, number, number, number, number, number];
-        const counts = { fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts };
+      fc.property(spec, spec, fc.boolean(), fc.array(fc.integer({ min: 0, max: 64 }), { minLength: 9, maxLength: 9 }), (a, b, sharedNetwork, n) => {
+        const [fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts, browserTokenNetworks] = n as [number, number, number, number, number, number, number, number, number];
+        const counts = { fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts, browserTokenNetworks };
         const flagged = scoreCandidate(attempt(a), attempt(b), { sharedNetwork, counts }).confidence !== null;
         return !flagged || canBeFlagged(attempt(a), attempt(b), { sharedNetwork });
       }),

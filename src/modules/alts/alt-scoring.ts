@@ -12,7 +12,14 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
  * address and each high-entropy component; "others" below excludes the two accounts
  * compared).
  *
- *  - certain:  same address, the same fingerprint that no other member shows, and a
+ *  - certain:  the same browser token (one browser profile: a first-party random value the
+ *              consent page keeps, stored as a keyed hash) on the same device (the same
+ *              fingerprint, or three of the four high-entropy components equal, which a
+ *              browser update leaves), whatever the address or the device's popularity,
+ *              as long as other members carried the token on at most
+ *              RARITY.browserTokenNetworks networks (a token copied around stops counting,
+ *              and a token on a different device is never evidence by itself); or
+ *              same address, the same fingerprint that no other member shows, and a
  *              high-entropy component at most one other member shows (the fingerprint hash
  *              includes time zone and language, so a popular phone in a rare locale has a
  *              rare hash while each of its device components is common); or same address
@@ -44,7 +51,7 @@ export type ComponentComparison = { [K in ComparedComponent]: boolean | undefine
 
 export type AltConfidence = (typeof ALT_CONFIDENCES)[number];
 /** How a detected link was found ('manual' links are made by staff, never by scoring). */
-export type DetectedAltMethod = 'ip' | 'fingerprint' | 'both' | 'network';
+export type DetectedAltMethod = 'ip' | 'fingerprint' | 'both' | 'network' | 'browser';
 
 type ComparedHashKey = `${ComparedComponent}Hash`;
 
@@ -53,6 +60,8 @@ export type AttemptSignals = {
   ipHash: string | null;
   networkHash: string | null;
   fingerprintHash: string | null;
+  /** keyed hash of the browser profile's token (src/modules/browser-token); absent or null when none was kept */
+  browserTokenHash?: string | null;
 } & Pick<FingerprintComponentHashes, ComparedHashKey>;
 
 /**
@@ -72,6 +81,8 @@ export interface AnonymityCounts {
   webgl: number;
   audio: number;
   fonts: number;
+  /** distinct networks other members' attempts carrying the attempt's browser token were on */
+  browserTokenNetworks: number;
 }
 
 export const ANONYMITY_COUNT_CAP = 64;
@@ -94,6 +105,10 @@ export const RARITY = {
   crowdedAddress: 10,
   /** a high-entropy component is rare when at most this many other members show it */
   rareComponentOthers: 1,
+  /** the browser token stops counting when other members carried it on more networks than this (a copied cookie) */
+  browserTokenNetworks: 3,
+  /** with the token, this many equal high-entropy components (of canvas, WebGL, audio, fonts) are the same device */
+  browserSameDeviceComponents: 3,
 } as const;
 
 /**
@@ -114,6 +129,10 @@ export interface SharedCounts {
 
 export interface AltEvidence extends SharedCounts {
   components: ComponentComparison;
+  /** both attempts carried the same browser token (one browser profile) */
+  browserTokenMatch: boolean;
+  /** networks other members carried the token on (null when the tokens differ); above RARITY.browserTokenNetworks it did not count */
+  browserTokenNetworks: number | null;
   ipMatch: boolean;
   networkMatch: boolean;
   fingerprintMatch: boolean;
@@ -164,13 +183,15 @@ export function compareComponents(a: AttemptSignals, b: AttemptSignals): Compone
   return result;
 }
 
-const WEIGHTS = { ip: 40, network: 10, fingerprint: 50, highComponent: 8, lowComponent: 2 } as const;
+const WEIGHTS = { browser: 60, ip: 40, network: 10, fingerprint: 50, highComponent: 8, lowComponent: 2 } as const;
 
 /** The address, network and fingerprint matches, and which of them count on this network. */
 interface SignalMatches {
   ipMatch: boolean;
   networkMatch: boolean;
   fingerprintMatch: boolean;
+  /** the same browser token on both attempts */
+  browserMatch: boolean;
   ipCounts: boolean;
   networkCounts: boolean;
 }
@@ -179,7 +200,8 @@ function matchSignals(attempt: AttemptSignals, candidate: AttemptSignals, contex
   const ipMatch = sameValue(attempt.ipHash, candidate.ipHash);
   const networkMatch = sameValue(attempt.networkHash, candidate.networkHash);
   const fingerprintMatch = sameValue(attempt.fingerprintHash, candidate.fingerprintHash) && hasDeviceIdentity(attempt) && hasDeviceIdentity(candidate);
-  return { ipMatch, networkMatch, fingerprintMatch, ipCounts: ipMatch && !context.sharedNetwork, networkCounts: networkMatch && !context.sharedNetwork };
+  const browserMatch = sameValue(attempt.browserTokenHash ?? null, candidate.browserTokenHash ?? null);
+  return { ipMatch, networkMatch, fingerprintMatch, browserMatch, ipCounts: ipMatch && !context.sharedNetwork, networkCounts: networkMatch && !context.sharedNetwork };
 }
 
 function countHighEntropyMatches(components: ComponentComparison): number {
@@ -188,16 +210,16 @@ function countHighEntropyMatches(components: ComponentComparison): number {
 
 /**
  * True when scoreCandidate can flag the candidate for some anonymity counts (at any
- * confidence): it must share the fingerprint, or the address (on a network not marked
- * shared), or the network (not marked shared) together with at least one high-entropy
- * component. Device components alone never flag. The candidate lookup
+ * confidence): it must share the browser token (on any network), the fingerprint, or the
+ * address (on a network not marked shared), or the network (not marked shared) together
+ * with at least one high-entropy component. Device components alone never flag. The candidate lookup
  * (src/db/functions/find_alt_candidates.sql, called with candidateProbe) reads exactly
  * these candidates, each branch through its own index; how rare the shared values are
  * decides the confidence afterwards, not which candidates are read.
  */
 export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
-  const { ipCounts, networkCounts, fingerprintMatch } = matchSignals(attempt, candidate, context);
-  return fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
+  const { ipCounts, networkCounts, fingerprintMatch, browserMatch } = matchSignals(attempt, candidate, context);
+  return browserMatch || fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
 }
 
 /** Members besides the candidate in a set the candidate belongs to (the attempt's own member is never counted). */
@@ -222,7 +244,7 @@ function sharedCounts(components: ComponentComparison, matches: SignalMatches, c
 export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: ScoringContext): AltScore {
   const components = compareComponents(attempt, candidate);
   const matches = matchSignals(attempt, candidate, context);
-  const { ipMatch, networkMatch, fingerprintMatch, ipCounts, networkCounts } = matches;
+  const { ipMatch, networkMatch, fingerprintMatch, browserMatch, ipCounts, networkCounts } = matches;
   const shared = sharedCounts(components, matches, context.counts);
 
   const strongComponentMatches = countHighEntropyMatches(components);
@@ -243,7 +265,12 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
     confidence = c;
     detectionMethod = m;
   };
-  if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both');
+  // one browser profile: the token, on the same device (a token on another device is a copied
+  // cookie, no evidence by itself; default fonts and a common screen are no device either)
+  const browserCounts = browserMatch && context.counts.browserTokenNetworks <= RARITY.browserTokenNetworks;
+  const sameDevice = fingerprintMatch || strongComponentMatches >= RARITY.browserSameDeviceComponents;
+  if (browserCounts && sameDevice) found('certain', 'browser');
+  else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both');
   else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both');
   else if (ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.mediumSameAddressOthers) found('medium', 'both');
   else if (fingerprintMatch && fingerprintOthers <= RARITY.mediumFingerprintOthers && rareComponent) found('medium', 'fingerprint');
@@ -259,6 +286,7 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const highEqual = strongComponentMatches;
   const lowEqual = componentMatches - strongComponentMatches;
   const score =
+    (browserCounts ? WEIGHTS.browser : 0) +
     (ipCounts ? WEIGHTS.ip : 0) +
     (networkCounts && !ipCounts ? WEIGHTS.network : 0) +
     (fingerprintMatch ? WEIGHTS.fingerprint : 0) +
@@ -272,6 +300,8 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
     detectionMethod,
     evidence: {
       components,
+      browserTokenMatch: browserMatch,
+      browserTokenNetworks: browserMatch ? context.counts.browserTokenNetworks : null,
       ipMatch,
       networkMatch,
       fingerprintMatch,

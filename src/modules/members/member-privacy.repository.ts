@@ -18,6 +18,8 @@ export interface StoredAttempt {
   ipHashStored: boolean;
   networkHashStored: boolean;
   fingerprintHashStored: boolean;
+  /** a keyed hash of the browser token (the same-browser signal) */
+  browserTokenHashStored: boolean;
   componentHashesStored: StoredComponent[];
 }
 
@@ -46,6 +48,7 @@ export async function listStoredAttempts(executor: Executor, memberId: number, l
       ipHashStored: r.ipHash !== null,
       networkHashStored: r.networkHash !== null,
       fingerprintHashStored: r.fingerprintHash !== null,
+      browserTokenHashStored: r.browserTokenHash !== null,
       componentHashesStored: STORED_COMPONENTS.filter((c) => hashes[c] !== null),
     };
   });

@@ -21,9 +21,10 @@ describeEngines('retention purge', (getDatabase) => {
 
     const gone = await buildMember(db, { lastSeenAt: old, verifiedAt: old, altsFound: 1 });
     const kept = await buildMember(db, { lastSeenAt: recent, altsFound: 1 });
-    await buildAttempt(db, gone.id, { createdAt: old });
-    await buildAttempt(db, kept.id, { createdAt: old }); // an old attempt of an active member
-    await buildAttempt(db, kept.id, { createdAt: recent });
+    // the browser token's hash lives on the attempt: it expires with it
+    await buildAttempt(db, gone.id, { createdAt: old, browserTokenHash: 'token-of-gone' });
+    await buildAttempt(db, kept.id, { createdAt: old, browserTokenHash: 'old-token-of-kept' }); // an old attempt of an active member
+    await buildAttempt(db, kept.id, { createdAt: recent, browserTokenHash: 'token-of-kept' });
     await buildLink(db, gone.id, kept.id, { updatedAt: old });
     await buildNote(db, gone.id, 'old member note', { createdAt: old });
     await buildNote(db, kept.id, 'old note', { createdAt: old });
@@ -44,6 +45,8 @@ describeEngines('retention purge', (getDatabase) => {
     expect(remaining[0]!.altsFound).toBe(0); // its only link went with the purged member
     const { rows } = await database.query<{ n: number }>('select count(*)::int as n from verification_attempts');
     expect(rows[0]!.n).toBe(1);
+    const tokens = await database.query<{ browser_token_hash: string | null }>('select browser_token_hash from verification_attempts');
+    expect(tokens.rows.map((r) => r.browser_token_hash)).toEqual(['token-of-kept']);
     const notes = await database.query<{ note: string }>('select note from admin_notes');
     expect(notes.rows.map((r) => r.note)).toEqual(['fresh note']);
 

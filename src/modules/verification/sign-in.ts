@@ -89,7 +89,7 @@ export function createSignInFlow(deps: {
         identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
         accessToken,
         vpn,
-        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components },
+        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null },
       });
       if (result.outcome === 'denied') return { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
       return { kind: 'verified', discordId: identity.id };

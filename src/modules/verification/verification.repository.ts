@@ -20,6 +20,8 @@ export interface AttemptEvidence {
   ip: IpHashes | null;
   fingerprintHash: string | null;
   components: FingerprintComponentHashes | null;
+  /** keyed hash of the browser profile's token; null when none was kept */
+  browserTokenHash?: string | null;
 }
 
 /** The member of a sign-in, as alt detection needs it. */
@@ -87,6 +89,7 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
     fingerprintHash: input.evidence.fingerprintHash,
     ...NO_COMPONENT_HASHES,
     ...(input.evidence.components ?? {}),
+    browserTokenHash: input.evidence.browserTokenHash ?? null,
     vpnVerdict: input.vpn.verdict,
     vpnProvider: input.vpn.provider,
     vpnSource: input.vpn.source,

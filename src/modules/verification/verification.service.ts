@@ -1,3 +1,4 @@
+import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -51,13 +52,15 @@ const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 export interface GivenConsent {
   at: number;
   fingerprintHash: string;
+  /** keyed hash of the browser profile's token (src/modules/browser-token); absent when none was kept */
+  browserTokenHash?: string;
   components: FingerprintComponentHashes;
   timezone: string;
 }
 
 const invalidConsentToken = () => new AppError(400, 'invalid_consent_token', 'Invalid or expired consent token', 'token');
 
-const NO_EVIDENCE: AttemptEvidence = { ip: null, fingerprintHash: null, components: null };
+const NO_EVIDENCE: AttemptEvidence = { ip: null, fingerprintHash: null, components: null, browserTokenHash: null };
 
 /**
  * The heart of the visitor flow: one completed Discord sign-in becomes a member, an
@@ -74,6 +77,8 @@ export function createVerificationService(deps: {
   vpnFailurePolicy: VpnFailurePolicy;
   /** what the button does to an account that is a certain alt */
   certainAltAction: CertainAltAction;
+  /** the key browser tokens are hashed with; without it no browser token is kept */
+  browserTokenKey?: Buffer;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
   /** counts outcomes (metrics) */
@@ -90,8 +95,19 @@ export function createVerificationService(deps: {
      * Accepts a consent: the token must be the one this session was given and still live,
      * and the fingerprint hash must match its data. The token is used up only when all
      * else holds, so a visitor whose browser sent a bad hash can try again with it.
+     * The browser token is set here, at consent and never before: the page's copy, else
+     * the cookie's, else a new one (a malformed copy is ignored); the caller gives it back
+     * to the browser, and the consent keeps only its keyed hash.
      */
-    async acceptConsent(input: { sessionTokenHash: string | undefined; token: string; fingerprintData: FingerprintData; fingerprintHash: string }): Promise<GivenConsent> {
+    async acceptConsent(input: {
+      sessionTokenHash: string | undefined;
+      token: string;
+      fingerprintData: FingerprintData;
+      fingerprintHash: string;
+      /** the page's copy of the browser token, unchecked (a malformed one is ignored) */
+      browserTokenFromPage?: unknown;
+      browserTokenFromCookie?: string | null;
+    }): Promise<GivenConsent & { browserToken: string | null }> {
       const now = deps.clock.now();
       if (!input.sessionTokenHash || input.sessionTokenHash !== hashToken(input.token)) throw invalidConsentToken();
       if (!verifyFingerprint(input.fingerprintData, input.fingerprintHash)) {
@@ -101,7 +117,15 @@ export function createVerificationService(deps: {
       }
       // everything else checked: checking the token and using it up is one statement
       if (!(await oneTimeTokensRepository.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
-      return { at: now.getTime(), fingerprintHash: input.fingerprintHash, components: hashFingerprintComponents(input.fingerprintData), timezone: input.fingerprintData.timezone.slice(0, 64) };
+      const browserToken = deps.browserTokenKey ? (chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) ?? generateBrowserToken()) : null;
+      return {
+        at: now.getTime(),
+        fingerprintHash: input.fingerprintHash,
+        ...(browserToken && deps.browserTokenKey ? { browserTokenHash: hashBrowserToken(deps.browserTokenKey, browserToken) } : {}),
+        components: hashFingerprintComponents(input.fingerprintData),
+        timezone: input.fingerprintData.timezone.slice(0, 64),
+        browserToken,
+      };
     },
 
     /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */

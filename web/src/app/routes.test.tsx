@@ -47,7 +47,7 @@ describe('routes', () => {
   ])('shows %s with its date and a way back to verification', async (path, title) => {
     renderApp(path);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
-    expect(screen.getByText('Last updated November 2, 2025')).toBeInTheDocument();
+    expect(screen.getByText('Last updated November 23, 2026')).toBeInTheDocument();
     const backButtons = screen.getAllByRole('button', { name: 'Back to Verification' });
     await userEvent.click(backButtons[0]!);
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);

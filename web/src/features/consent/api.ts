@@ -10,6 +10,14 @@ export interface ConsentPayload {
   token: string;
   fingerprintData: FingerprintData;
   fingerprintHash: string;
+  /** the page's copy of the browser token, when it has one */
+  browserToken?: string;
+}
+
+export interface ConsentResponse {
+  success: boolean;
+  /** the browser token the server set as a cookie, for the page's own copy */
+  browserToken?: string;
 }
 
 /** GET /api/consent/token: a single-use token bound to this visitor's session. */
@@ -20,8 +28,8 @@ export async function fetchConsentToken(): Promise<string> {
 }
 
 /** POST /api/consent. */
-export function recordConsent(payload: ConsentPayload): Promise<unknown> {
-  return apiRequest('POST', '/api/consent', payload);
+export function recordConsent(payload: ConsentPayload): Promise<ConsentResponse> {
+  return apiRequest<ConsentResponse>('POST', '/api/consent', payload);
 }
 
 /** Where the browser goes after consent: the Discord sign-in redirect (a full-page navigation). */

@@ -33,8 +33,11 @@ function routes(consentStatus: number) {
   };
 }
 
+const browserToken = 'b'.repeat(43);
+
 beforeEach(() => {
   tokenCount = 0;
+  window.localStorage.clear();
   jest.mocked(collectFingerprint).mockResolvedValue({ fingerprintData, fingerprintHash });
   jest.mocked(navigateToUrl).mockReset();
 });
@@ -80,6 +83,35 @@ describe('consent page', () => {
     expect(post?.body).toEqual({ consent: true, token: 'token-1', fingerprintData, fingerprintHash });
     expect(post?.init?.credentials).toBe('include');
     expect(collectFingerprint).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the browser token the server answers in local storage and sends it with the next consent", async () => {
+    fetchMock = mockFetch({ ...routes(200), 'POST /api/consent': { body: { success: true, browserToken } } });
+    const first = renderApp('/');
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Discord' }));
+    await waitFor(() => expect(navigateToUrl).toHaveBeenCalledWith('/oauth/start'));
+    expect(fetchMock.callsTo('POST', '/api/consent')[0]?.body).not.toHaveProperty('browserToken');
+    expect(window.localStorage.getItem('gk_browser')).toBe(browserToken);
+
+    // the visitor comes back later with another account (the cookie may be gone; the page's copy is sent)
+    first.unmount();
+    renderApp('/');
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Discord' }));
+    await waitFor(() => expect(fetchMock.callsTo('POST', '/api/consent')).toHaveLength(2));
+    expect(fetchMock.callsTo('POST', '/api/consent')[1]?.body).toMatchObject({ browserToken });
+  });
+
+  it('never sends a malformed stored token, and never stores a malformed answer', async () => {
+    window.localStorage.setItem('gk_browser', 'not a token');
+    fetchMock = mockFetch({ ...routes(200), 'POST /api/consent': { body: { success: true, browserToken: '<script>' } } });
+    renderApp('/');
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Discord' }));
+    await waitFor(() => expect(navigateToUrl).toHaveBeenCalledWith('/oauth/start'));
+    expect(fetchMock.callsTo('POST', '/api/consent')[0]?.body).not.toHaveProperty('browserToken');
+    expect(window.localStorage.getItem('gk_browser')).toBe('not a token');
   });
 
   it('shows the destructive Error toast and stays when consent fails, and can try again with a fresh token', async () => {

@@ -10,6 +10,7 @@ import { useRetentionDays } from '@/features/config/api';
 import { collectFingerprint } from '@/features/fingerprint/fingerprint-collector';
 import { navigateToUrl } from '@/lib/navigation';
 import { fetchConsentToken, OAUTH_START_PATH, recordConsent } from '../api';
+import { readStoredBrowserToken, storeBrowserToken } from '../browser-token';
 
 export function ConsentPage() {
   const [consented, setConsented] = useState(false);
@@ -48,7 +49,9 @@ export function ConsentPage() {
     try {
       const token = await (tokenRequest.current ?? requestToken()).catch(() => requestToken());
       const { fingerprintData, fingerprintHash } = await collectFingerprint();
-      await recordConsent({ consent: true, token, fingerprintData, fingerprintHash });
+      const browserToken = readStoredBrowserToken();
+      const answer = await recordConsent({ consent: true, token, fingerprintData, fingerprintHash, ...(browserToken ? { browserToken } : {}) });
+      storeBrowserToken(answer?.browserToken);
       navigateToUrl(OAUTH_START_PATH); // The page unloads; the button stays busy until then.
     } catch {
       setSubmitting(false);
@@ -84,6 +87,7 @@ export function ConsentPage() {
             <li>Your Discord username, user ID and avatar</li>
             <li>A keyed (salted) hash of your IP address — never the address itself</li>
             <li>A hash of your device&apos;s browser fingerprint</li>
+            <li>A keyed hash of a random browser token this site stores in your browser (a cookie and local storage) to recognise the same browser</li>
             <li>Whether a VPN or proxy was detected, and when you verified and agreed to the rules</li>
           </ul>
           <p className="mt-3">

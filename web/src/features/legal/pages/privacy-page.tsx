@@ -39,6 +39,11 @@ export function PrivacyPage() {
             characteristics so that staff can see which of them match another account. It does not contain your name or any content from your device.
           </li>
           <li>
+            <strong>A browser token hash:</strong> when you consent, the verification page stores a random browser token in your browser (a cookie and
+            local storage) so that a later verification from the same browser can be recognised. We keep only a keyed hash of the token, with your
+            verification record, and it is deleted with that record.
+          </li>
+          <li>
             <strong>Admin notes:</strong> notes that staff write about your record.
           </li>
           <li>
@@ -54,7 +59,7 @@ export function PrivacyPage() {
       <LegalSection heading="3. Why we use it">
         <ul>
           <li>To verify you and add you to the server with the right role.</li>
-          <li>To detect alternate accounts, by comparing your IP hash and device fingerprint hash with those of other verified accounts.</li>
+          <li>To detect alternate accounts, by comparing your IP hash, device fingerprint hash and browser token hash with those of other verified accounts.</li>
           <li>To detect raids and VPN or proxy use.</li>
           <li>To let staff review records, correct mistakes and keep a log of what they did.</li>
         </ul>
@@ -118,7 +123,8 @@ export function PrivacyPage() {
       <LegalSection heading="9. Security and cookies">
         <p>
           IP addresses are hashed with a secret key kept outside the database. Only authenticated staff can see verification records, and every staff action
-          is logged. We use one session cookie, needed for the verification steps and for staff sign-in; no tracking or advertising cookies.
+          is logged. We use one session cookie, needed for the verification steps and for staff sign-in, and, once you consent, the browser token described above (a
+          cookie and a local storage entry that last a year, used only for alt detection on this site); no tracking or advertising cookies.
         </p>
       </LegalSection>
 

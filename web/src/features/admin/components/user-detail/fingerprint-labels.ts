@@ -26,10 +26,11 @@ export function componentVerdict(value: boolean | undefined): ComponentVerdict {
   return 'unavailable';
 }
 
-/** The detection method in words; the server sends ip, fingerprint, both, network or manual. */
+/** The detection method in words; the server sends ip, fingerprint, both, network, browser or manual. */
 export function describeDetectionMethod(method: string): string {
   const text = method.toLowerCase();
   if (text.includes('manual')) return 'Manual (linked by staff)';
+  if (text.includes('browser')) return 'Same browser profile (browser token)';
   if (text.includes('both') || (text.includes('ip') && text.includes('fingerprint'))) return 'IP address and device fingerprint';
   if (text.includes('fingerprint')) return 'Device fingerprint';
   if (text.includes('network')) return 'Same network and similar device';
