@@ -12,7 +12,6 @@ import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
 import { createRateLimiter } from './http/middleware/rate-limit';
-import { Conflict } from './errors';
 import { oauthRouter } from './http/routes/oauth.router';
 import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
 import { createStaffSessionGuard } from './http/middleware/staff-session';
@@ -262,7 +261,7 @@ export function createStaffServices(deps: {
     accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode }),
     login: createStaffLoginService({ database, clock, hasher, throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE, hmacKey: deps.ipHashKey }),
     members,
-    appeals: createAppealsService({ database, clock, outbox, altLinks: altLinkDismissalPending }),
+    appeals: createAppealsService({ database, clock, outbox, altLinks: members }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
     auditLog: createAuditLogService({ database }),
     outboxAdmin: createOutboxAdminService({ database, clock, outbox }),
@@ -275,9 +274,3 @@ export function createStaffServices(deps: {
   };
 }
 
-/** Until the members service can dismiss alt links, approving the appeal of a linked certain alt is refused and changes nothing. */
-const altLinkDismissalPending = {
-  async dismissAllAltLinks(): Promise<never> {
-    throw Conflict('Dismissing alt links is not available yet: undo the links on the member page first');
-  },
-};

@@ -163,6 +163,16 @@ export const altLinks = pgTable(
     detectionMethod: text('detection_method', { enum: DETECTION_METHODS }).notNull(),
     /** {components: {canvas: true, …}, ipMatch, networkMatch, fingerprintMatch, score} */
     evidence: jsonb('evidence').notNull().default({}),
+    /**
+     * Staff said "Not the same person": a dismissed link counts nowhere (counters, standing,
+     * badges, filters, the button) and no detection re-creates or changes it; its evidence
+     * stays listed. Null while the link is open (never dismissed, or reopened).
+     */
+    dismissedAt: ts('dismissed_at'),
+    dismissedByStaffId: bigint('dismissed_by_staff_id', { mode: 'number' }).references(() => staff.id, { onDelete: 'set null' }),
+    /** who dismissed it, as named then (kept when the staff account is deleted, or for a Discord actor) */
+    dismissedByName: text('dismissed_by_name'),
+    dismissReason: text('dismiss_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -36,6 +36,8 @@ export type AltConfidence = 'certain' | 'medium' | 'possible';
 
 /** One entry of "Identified Alternate Accounts". */
 export interface AltEntry {
+  /** the link's id: POST …/alt-links/:linkId/dismiss and …/reopen */
+  linkId: number;
   discordId: string;
   username: string;
   avatarUrl: string | null;
@@ -48,6 +50,20 @@ export interface AltEntry {
    * many networks; atLeast when the count stopped at its cap; absent when the fingerprints differ
    */
   deviceProfileShared?: DeviceProfileShared;
+  /** what the other member is in the link: the older 'main' or the newer 'alt' */
+  otherIs: 'main' | 'alt';
+  /**
+   * staff said "Not the same person": the link counts nowhere (its evidence stays listed);
+   * null while the link is open
+   */
+  dismissed: AltDismissal | null;
+}
+
+export interface AltDismissal {
+  /** ISO 8601 */
+  at: string;
+  byName: string | null;
+  reason: string | null;
 }
 
 export interface DeviceProfileShared {

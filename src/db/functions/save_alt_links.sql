@@ -3,7 +3,9 @@
 -- Stores one detection's links for member p_member_id, in the order given (the caller
 -- sorts them, so concurrent detections lock in the same order). Each link follows the link
 -- upgrade policy, linkChangeFor in src/modules/alts/alt-link-policy.ts: a new pair is
--- inserted ('created'); an existing link (either direction, which it keeps) is kept as it
+-- inserted ('created'); an existing link (either direction, which it keeps) staff dismissed
+-- ("Not the same person") is left exactly as it is ('dismissed'): the pair is never linked
+-- again by detection; otherwise it is kept as it
 -- is when staff made it ('manual') or the new confidence ranks lower, strengthened when it
 -- ranks higher, its evidence refreshed when equal. The ranks come from the caller
 -- (confidenceRank): p_ranks = {"certain": 3, …}. A pair another transaction inserts first
@@ -45,6 +47,10 @@ BEGIN
         END IF;
       END IF;
     END IF;
+    IF change IS NULL AND existing.dismissed_at IS NOT NULL THEN
+      change := 'dismissed';
+      saved := existing;
+    END IF;
     IF change IS NULL THEN
       IF existing.detection_method = 'manual' OR (p_ranks ->> l.confidence)::int < (p_ranks ->> existing.confidence)::int THEN
         change := 'kept';
@@ -56,7 +62,7 @@ BEGIN
           RETURNING * INTO saved;
       END IF;
     END IF;
-    IF change <> 'kept' THEN
+    IF change NOT IN ('kept', 'dismissed') THEN
       touched := touched || CASE WHEN l.main_member_id = p_member_id THEN l.alt_member_id ELSE l.main_member_id END;
     END IF;
     links := links || jsonb_build_array(jsonb_build_object(

@@ -82,12 +82,15 @@ describe('privacySummary', () => {
 
 describe('lookupSummary', () => {
   const alt = (i: number, confidence: AltEntry['confidence']): AltEntry => ({
+    linkId: i,
     discordId: `9${String(i).padStart(17, '0')}`,
     username: LONG_NAME,
     avatarUrl: null,
     confidence,
     detectionMethod: 'network',
     fingerprintComponents: {},
+    otherIs: 'alt',
+    dismissed: null,
   });
   const detail = (alts: AltEntry[]): UserDetail => ({
     id: 1,

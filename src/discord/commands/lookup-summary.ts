@@ -33,15 +33,26 @@ export function discordTime(iso: string | Date, style: 'f' | 'd' | 'R' = 'f'): s
   return `<t:${Math.floor(new Date(iso).getTime() / 1000)}:${style}>`;
 }
 
-function altLines(alts: AltEntry[]): string[] {
-  if (alts.length === 0) return ['**Alts:** none found'];
-  const lines = [`**Alts (${alts.length}):**`];
+function altMention(a: AltEntry): string {
+  return `<@${a.discordId}> ${a.username} (${DETECTION_METHOD_WORDS[a.detectionMethod] ?? a.detectionMethod})`;
+}
+
+/** The open links by confidence; links staff dismissed ("Not the same person") count nowhere and are listed apart. */
+function altLines(all: AltEntry[]): string[] {
+  const alts = all.filter((a) => !a.dismissed);
+  const dismissed = all.filter((a) => a.dismissed);
+  const lines = alts.length === 0 ? ['**Alts:** none found'] : [`**Alts (${alts.length}):**`];
   for (const group of CONFIDENCE_GROUPS) {
     const inGroup = alts.filter((a) => a.confidence === group.confidence);
     if (inGroup.length === 0) continue;
-    const shown = inGroup.slice(0, ALTS_SHOWN_PER_GROUP).map((a) => `<@${a.discordId}> ${a.username} (${DETECTION_METHOD_WORDS[a.detectionMethod] ?? a.detectionMethod})`);
+    const shown = inGroup.slice(0, ALTS_SHOWN_PER_GROUP).map(altMention);
     const more = inGroup.length > ALTS_SHOWN_PER_GROUP ? `, and ${inGroup.length - ALTS_SHOWN_PER_GROUP} more` : '';
     lines.push(`• ${group.title} (${inGroup.length}): ${shown.join(', ')}${more}`);
+  }
+  if (dismissed.length > 0) {
+    const shown = dismissed.slice(0, ALTS_SHOWN_PER_GROUP).map(altMention);
+    const more = dismissed.length > ALTS_SHOWN_PER_GROUP ? `, and ${dismissed.length - ALTS_SHOWN_PER_GROUP} more` : '';
+    lines.push(`• Dismissed by staff, not the same person (${dismissed.length}): ${shown.join(', ')}${more}`);
   }
   return lines;
 }

@@ -107,8 +107,8 @@ describeEngines('admin member routes', (getDatabase) => {
       const member = await buildMember(db, { discordId, username: 'subject', fingerprintHash: 'a'.repeat(32), usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', altsFound: 2 });
       const older = await buildMember(db, { discordId: '100000000000000020', username: 'older' });
       const newer = await buildMember(db, { discordId: '100000000000000021', username: 'newer' });
-      await buildLink(db, older.id, member.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { components: { canvas: true, webgl: false, hardware: true, bogus: 'x' } } });
-      await buildLink(db, member.id, newer.id, { confidence: 'certain', detectionMethod: 'both', evidence: { components: { canvas: true, audio: true } } });
+      const olderLink = await buildLink(db, older.id, member.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { components: { canvas: true, webgl: false, hardware: true, bogus: 'x' } } });
+      const newerLink = await buildLink(db, member.id, newer.id, { confidence: 'certain', detectionMethod: 'both', evidence: { components: { canvas: true, audio: true } } });
       await buildAttempt(db, member.id, { ipHash: 'secret-ip-hash', networkHash: 'net-hash', fingerprintHash: 'b'.repeat(32), canvasHash: 'c1', webglHash: 'w1' });
       await buildAttempt(db, member.id, { ipHash: null, outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN' });
       await buildNote(db, member.id, 'older note', { authorName: 'Mod', createdAt: new Date('2026-01-01T00:00:00Z') });
@@ -133,8 +133,8 @@ describeEngines('admin member routes', (getDatabase) => {
         ['older note', 'Mod'],
       ]);
       expect(res.body.alts).toEqual([
-        { discordId: '100000000000000021', username: 'newer', avatarUrl: null, confidence: 'certain', detectionMethod: 'both', fingerprintComponents: { canvas: true, audio: true } },
-        { discordId: '100000000000000020', username: 'older', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: { canvas: true, webgl: false } },
+        { linkId: newerLink.id, discordId: '100000000000000021', username: 'newer', avatarUrl: null, confidence: 'certain', detectionMethod: 'both', fingerprintComponents: { canvas: true, audio: true }, otherIs: 'alt', dismissed: null },
+        { linkId: olderLink.id, discordId: '100000000000000020', username: 'older', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: { canvas: true, webgl: false }, otherIs: 'main', dismissed: null },
       ]);
       expect(res.body.evidence).toHaveLength(2);
       expect(res.body.evidence[0]).toMatchObject({ outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN', ipRecorded: false, fingerprintRecorded: false });

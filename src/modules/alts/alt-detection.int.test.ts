@@ -174,6 +174,7 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const alts = await listAltsForMember(db(), main.id);
     expect(alts).toEqual([
       {
+        linkId: expect.any(Number),
         memberId: twin.id,
         discordId: '81',
         username: 'twin',
@@ -184,6 +185,7 @@ describeEngines('alt detection', (getDatabase, engine) => {
         otherIs: 'alt',
         linkedAt: expect.any(Date),
         updatedAt: expect.any(Date),
+        dismissal: null,
       },
       expect.objectContaining({ discordId: '82', confidence: 'possible', detectionMethod: 'ip', otherIs: 'alt' }),
     ]);

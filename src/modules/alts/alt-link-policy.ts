@@ -1,8 +1,8 @@
 import type { DETECTION_METHODS } from '../../db/schema';
 import { confidenceRank, type AltConfidence, type DetectedAltMethod } from './alt-scoring';
 
-/** What saving a detected link did to the stored one. */
-export type LinkChange = 'created' | 'strengthened' | 'refreshed' | 'kept';
+/** What saving a detected link did to the stored one ('dismissed': staff dismissed the pair, nothing written). */
+export type LinkChange = 'created' | 'strengthened' | 'refreshed' | 'kept' | 'dismissed';
 
 /** How a stored link was made: by a detection, or by staff ('manual'). */
 export type AltLinkMethod = (typeof DETECTION_METHODS)[number];
@@ -11,12 +11,16 @@ export type AltLinkMethod = (typeof DETECTION_METHODS)[number];
 export interface StoredLinkState {
   confidence: AltConfidence;
   detectionMethod: AltLinkMethod;
+  /** staff said "Not the same person" (and have not reopened it) */
+  dismissed: boolean;
 }
 
 /**
  * The link upgrade policy: what a new detection of a pair does to the link already stored
  * for that pair, in either direction.
  *  - no stored link: the detection is stored ('created');
+ *  - a link staff dismissed ("Not the same person") is never re-created, strengthened or
+ *    refreshed ('dismissed'): the pair stays apart until staff reopen it;
  *  - a link staff made ('manual') is never rewritten by a detection ('kept');
  *  - a detection ranking lower (confidenceRank) than the stored link leaves it as it is
  *    ('kept'): a stronger earlier finding stands;
@@ -30,6 +34,7 @@ export interface StoredLinkState {
  */
 export function linkChangeFor(stored: StoredLinkState | null, detected: { confidence: AltConfidence; detectionMethod: DetectedAltMethod }): LinkChange {
   if (!stored) return 'created';
+  if (stored.dismissed) return 'dismissed';
   if (stored.detectionMethod === 'manual') return 'kept';
   const byRank = confidenceRank(detected.confidence) - confidenceRank(stored.confidence);
   if (byRank < 0) return 'kept';

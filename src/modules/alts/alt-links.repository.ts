@@ -28,6 +28,8 @@ export type FingerprintComponentsView = Partial<Record<ComparedComponent, boolea
 
 /** One entry of a member's "Identified Alternate Accounts" (docs/behaviour.md#records-and-their-fields), the other member of a link. */
 export interface MemberAlt {
+  /** the link's id (staff dismiss or reopen it by this) */
+  linkId: number;
   memberId: number;
   discordId: string;
   username: string;
@@ -41,6 +43,8 @@ export interface MemberAlt {
   otherIs: 'main' | 'alt';
   linkedAt: Date;
   updatedAt: Date;
+  /** staff said "Not the same person": the link counts nowhere; null while open */
+  dismissal: { at: Date; byName: string | null; reason: string | null } | null;
 }
 
 /** Reads the comparison back from stored evidence, keeping only booleans of known components. */
@@ -152,11 +156,12 @@ export async function listLinkedMemberIds(ex: Executor, memberId: number): Promi
   return [...new Set(rows.map((r) => (r.main === memberId ? r.alt : r.main)))];
 }
 
-/** For the detail page: the other member of each link, certain first, then medium, then possible. */
+/** For the detail page: the other member of each link, open links first, certain first, then medium, then possible. */
 export async function listAltsForMember(ex: Executor, memberId: number): Promise<MemberAlt[]> {
   const otherId = sql`case when ${altLinks.mainMemberId} = ${memberId} then ${altLinks.altMemberId} else ${altLinks.mainMemberId} end`;
   const rows = await ex
     .select({
+      linkId: altLinks.id,
       memberId: members.id,
       discordId: members.discordId,
       username: members.username,
@@ -167,12 +172,16 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
       mainMemberId: altLinks.mainMemberId,
       linkedAt: altLinks.createdAt,
       updatedAt: altLinks.updatedAt,
+      dismissedAt: altLinks.dismissedAt,
+      dismissedByName: altLinks.dismissedByName,
+      dismissReason: altLinks.dismissReason,
     })
     .from(altLinks)
     .innerJoin(members, sql`${members.id} = ${otherId}`)
     .where(or(eq(altLinks.mainMemberId, memberId), eq(altLinks.altMemberId, memberId)))
-    .orderBy(sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`, desc(altLinks.updatedAt), asc(members.id));
+    .orderBy(sql`${altLinks.dismissedAt} is not null`, sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`, desc(altLinks.updatedAt), asc(members.id));
   return rows.map((row) => ({
+    linkId: row.linkId,
     memberId: row.memberId,
     discordId: row.discordId,
     username: row.username,
@@ -184,6 +193,7 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
     otherIs: row.mainMemberId === memberId ? 'alt' : 'main',
     linkedAt: row.linkedAt,
     updatedAt: row.updatedAt,
+    dismissal: row.dismissedAt ? { at: row.dismissedAt, byName: row.dismissedByName, reason: row.dismissReason } : null,
   }));
 }
 

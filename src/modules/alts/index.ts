@@ -48,3 +48,4 @@ export {
   type MemberAlt,
 } from './alt-links.repository';
 export { sharedNetworkRepository, isSharedNetwork, findSharedNetwork, markSharedNetwork, unmarkSharedNetwork, listSharedNetworks, type SharedNetwork, type SharedNetworkRepository } from './shared-networks.repository';
+export { findLinkOfMemberForUpdate, listCountingLinksOfMemberForUpdate, markLinksDismissed, markLinkReopened, type LinkForReview, type Dismisser } from './alt-link-dismissal.repository';

@@ -12,11 +12,11 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listOpenAppeals, type Appeal } from './appeals.repository';
 
 /**
- * Takes back the alt links that make a member a certain alt (the members service
- * implements it as dismissAllAltLinks): an approved appeal of a certain alt needs it.
+ * Dismisses the alt links that make a member a certain alt ('not the same person'; the
+ * members service's rule): an approved appeal of a linked certain alt needs it.
  */
 export interface AltLinkDismissal {
-  dismissAllAltLinks(actor: MemberActor, memberId: number, reason?: string): Promise<unknown>;
+  dismissAllAltLinks(actor: MemberActor, discordId: string, reason?: string | null): Promise<unknown>;
 }
 
 export const APPEAL_NOT_FOUND = 'Appeal';
@@ -114,7 +114,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     const before = await openForDecision(appealId);
     if (before.member.isLinkedAsAlt && memberStanding(before.member) === 'certain_alt') {
       // its own transaction (the members service's rule); a retry after a failure finds the links already gone
-      await deps.altLinks.dismissAllAltLinks(actor, before.member.id, `Appeal #${appealId} approved`);
+      await deps.altLinks.dismissAllAltLinks(actor, before.member.discordId, `Appeal #${appealId} approved`);
     }
     const now = deps.clock.now();
     const result = await db.transaction(async (tx) => {

@@ -26,6 +26,7 @@ export function toUserRecord(m: Member): UserRecord {
 
 export function toAltEntry(a: MemberAlt): AltEntry {
   return {
+    linkId: a.linkId,
     discordId: a.discordId,
     username: a.username,
     avatarUrl: a.avatarUrl,
@@ -33,6 +34,8 @@ export function toAltEntry(a: MemberAlt): AltEntry {
     detectionMethod: a.detectionMethod,
     fingerprintComponents: a.fingerprintComponents,
     ...(a.deviceProfileShared ? { deviceProfileShared: a.deviceProfileShared } : {}),
+    otherIs: a.otherIs,
+    dismissed: a.dismissal ? { at: a.dismissal.at.toISOString(), byName: a.dismissal.byName, reason: a.dismissal.reason } : null,
   };
 }
 

@@ -6,7 +6,17 @@ import type { ManualAltStatus, MemberFilter } from '../../shared/member-badges';
 import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
-import { findSharedNetwork, listAltsForMember } from '../alts';
+import {
+  findLinkOfMemberForUpdate,
+  findSharedNetwork,
+  listAltsForMember,
+  listCountingLinksOfMemberForUpdate,
+  markLinkReopened,
+  markLinksDismissed,
+  recomputeAltCounters,
+  type Dismisser,
+  type LinkForReview,
+} from '../alts';
 import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberActor } from './member-actor';
 import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
 import { insertNote, listNotes } from './member-notes.repository';
@@ -35,6 +45,20 @@ export const ALREADY_VERIFIED = 'User is already verified';
 export const NOT_VERIFIED = 'User is not verified';
 export const ALT_STATUS_UNCHANGED = 'The alt status is already set to that';
 export const RECORD_EXISTS = 'A verification record for this Discord ID already exists';
+export const ALT_LINK_NOT_FOUND = 'Alt link';
+export const ALT_LINK_ALREADY_DISMISSED = 'This link is already dismissed';
+export const ALT_LINK_NOT_DISMISSED = 'This link is not dismissed';
+
+/** Who dismissed a link, as kept on it: the staff account when there is one. */
+function dismisserOf(actor: MemberActor): Dismisser {
+  const author = noteAuthorOf(actor);
+  return { staffId: author.authorStaffId, name: author.authorName };
+}
+
+/** The audit row's details of a dismissed or reopened link: both members by Discord ID (a reason's text stays on the link, out of the append-only log). */
+function linkAuditDetails(link: LinkForReview, extra: Record<string, unknown> = {}) {
+  return { linkId: link.id, mainDiscordId: link.mainDiscordId, altDiscordId: link.altDiscordId, confidence: link.confidence, detectionMethod: link.detectionMethod, ...extra };
+}
 
 /** The alt-status override in words (logs channel, slash command replies). */
 export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: 'Suspected alt', certain_alt: 'Certain alt' };
@@ -189,7 +213,86 @@ export function createMembersService(deps: MembersServiceDeps) {
     });
   }
 
-  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, manualEntry };
+  /**
+   * "Not the same person": staff dismiss one detected (or manual) link of a member. The
+   * link stops counting everywhere (both members are recounted in this transaction), no
+   * detection re-creates or changes it, and its evidence stays listed as dismissed.
+   * 404 when the member or link is unknown or the link is another member's; 409 when it
+   * is already dismissed. `discordId` names the member whose page it is done from.
+   */
+  async function dismissAltLink(actor: MemberActor, discordId: string, linkId: number, reason?: string | null): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId);
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      // the link is locked before the members' rows (the recount), the order detection takes
+      const link = await findLinkOfMemberForUpdate(tx, member.id, linkId);
+      if (!link) throw NotFound(ALT_LINK_NOT_FOUND);
+      if (link.dismissedAt) throw Conflict(ALT_LINK_ALREADY_DISMISSED);
+      const why = reason?.trim() || null;
+      await markLinksDismissed(tx, [link.id], dismisserOf(actor), why, now);
+      await recomputeAltCounters(tx, [link.mainMemberId, link.altMemberId]);
+      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_dismiss', targetType: 'member', targetId: discordId, details: linkAuditDetails(link, { withReason: why !== null }) }, now);
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `🔗 Staff member ${actorLabel(actor)} dismissed the alt link between <@${link.mainDiscordId}> and <@${link.altDiscordId}>: not the same person`,
+      });
+    });
+  }
+
+  /** Undoes a dismissal: the link counts again (both members recounted). 404 as for dismissing; 409 when the link is open. */
+  async function reopenAltLink(actor: MemberActor, discordId: string, linkId: number): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId);
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      const link = await findLinkOfMemberForUpdate(tx, member.id, linkId);
+      if (!link) throw NotFound(ALT_LINK_NOT_FOUND);
+      if (!link.dismissedAt) throw Conflict(ALT_LINK_NOT_DISMISSED);
+      await markLinkReopened(tx, link.id, now);
+      await recomputeAltCounters(tx, [link.mainMemberId, link.altMemberId]);
+      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_reopen', targetType: 'member', targetId: discordId, details: linkAuditDetails(link) }, now);
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `🔗 Staff member ${actorLabel(actor)} reopened the alt link between <@${link.mainDiscordId}> and <@${link.altDiscordId}>`,
+      });
+    });
+  }
+
+  /**
+   * Dismisses every open link that makes this member an alt or counts on it (medium or
+   * certain, either direction; possible links count nowhere and stay open), e.g. when an
+   * appeal is upheld. Returns how many were dismissed (0 changes nothing and writes no
+   * audit row). One audit row per link; every member involved is recounted.
+   */
+  async function dismissAllAltLinks(actor: MemberActor, discordId: string, reason?: string | null): Promise<number> {
+    const now = deps.clock.now();
+    return db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId);
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      const links = await listCountingLinksOfMemberForUpdate(tx, member.id);
+      if (links.length === 0) return 0;
+      const why = reason?.trim() || null;
+      await markLinksDismissed(tx, links.map((l) => l.id), dismisserOf(actor), why, now);
+      await recomputeAltCounters(tx, [member.id, ...links.flatMap((l) => [l.mainMemberId, l.altMemberId])]);
+      for (const link of links) {
+        await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_dismiss', targetType: 'member', targetId: discordId, details: linkAuditDetails(link, { withReason: why !== null, all: true }) }, now);
+      }
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `🔗 Staff member ${actorLabel(actor)} dismissed ${links.length === 1 ? 'the alt link' : `all ${links.length} alt links`} of <@${discordId}>: not the same person`,
+      });
+      return links.length;
+    });
+  }
+
+  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, manualEntry, dismissAltLink, reopenAltLink, dismissAllAltLinks };
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;

@@ -4,7 +4,8 @@ import type { AltDetector } from './verification.service';
 
 /**
  * The verification flow's view of alt detection: the other member of each link the
- * attempt produced, and which side of it this member is. `onCreated` sees every link
+ * attempt produced, and which side of it this member is. A pair staff dismissed ("Not the
+ * same person") is no alt: it is left out (no log line, nothing in the audit row). `onCreated` sees every link
  * that did not exist before (the composition root counts them in a metric).
  */
 export function createAltDetector(altService: AltDetectionService, onCreated?: (confidence: AltConfidence) => void): AltDetector {
@@ -12,7 +13,7 @@ export function createAltDetector(altService: AltDetectionService, onCreated?: (
     async detect(tx, { member, attempt }) {
       const result = await altService.detectAlts(tx, { member, attempt });
       if (onCreated) for (const alt of result.alts) if (alt.change === 'created') onCreated(alt.confidence);
-      return result.alts.map((alt) => ({
+      return result.alts.filter((alt) => alt.change !== 'dismissed').map((alt) => ({
         discordId: alt.otherDiscordId,
         username: alt.otherUsername,
         confidence: alt.confidence,
