@@ -144,6 +144,11 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     expect(approved.status).toBe(200);
     expect((await v.get()).body.standing).toBe('verified');
     expect(await rows(`select kind from discord_outbox where kind = 'update_roles'`)).toHaveLength(1);
+    expect(await rows(`select dismissed_at is not null as dismissed from alt_links`)).toEqual([{ dismissed: true }]);
+    expect(await rows(`select is_linked_as_alt, guild_access from members where id = $1`, [alt.id])).toEqual([{ is_linked_as_alt: false, guild_access: 'verified' }]);
+    const actions = (await rows<{ action: string }>(`select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`)).map((r) => r.action);
+    expect(actions).toEqual(['appeal.filed', 'member.alt_link_dismiss', 'appeal.approved']);
+    expect((await staff.queue()).body).toEqual({ appeals: [], open: 0 });
   });
 
   describe('bad input: a clear 4xx with a JSON error, nothing written', () => {

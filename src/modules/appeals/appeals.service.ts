@@ -69,7 +69,8 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
   }
 
   async function evidenceOf(member: Member): Promise<AppealEvidence> {
-    const alts = await listAltsForMember(db, member.id);
+    // a dismissed link ('not the same person') is no evidence any more
+    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null);
     const links = { certain: 0, medium: 0, possible: 0 };
     for (const alt of alts) links[alt.confidence] += 1;
     return {
