@@ -45,6 +45,7 @@ describe('appeals (Chromium, sandbox mode)', () => {
   async function openQueue(page: Page, open: number) {
     await page.goto(`${e2e().url}/admin`);
     const link = await visible(page.getByRole('link', { name: `Appeals, ${open} open` }));
+    await bothWidths(page, 'appeal-dashboard', `header-${open}-open`);
     await link.click();
     await page.waitForURL(`${e2e().url}/admin/appeals`);
     await heading(page, 'Appeals');
@@ -97,7 +98,7 @@ describe('appeals (Chromium, sandbox mode)', () => {
     const card = staff.getByRole('listitem').filter({ hasText: 'e2e-appeal-alt' }).first();
     await visible(card.getByText('Certain Alt', { exact: true }));
     await visible(card.getByText(message, { exact: true }));
-    await visible(card.getByText(/certain link to e2e-appeal-main/));
+    await visible(card.getByText(/Certain link to e2e-appeal-main/));
     await bothWidths(staff, test, '04-staff-queue');
     await card.getByRole('button', { name: 'Approve' }).click();
     await visible(staff.getByRole('alertdialog').getByText(/dismisses the alt links of e2e-appeal-alt/));

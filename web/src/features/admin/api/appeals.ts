@@ -1,4 +1,5 @@
-import useSWR, { mutate } from 'swr';
+import { useCallback } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 import { apiRequest } from '@/lib/api';
 import type { AppealQueue } from '../../../../../src/shared/appeals';
 
@@ -17,16 +18,23 @@ export function useOpenAppealCount() {
   return useSWR<{ open: number }>(appealCountKey, { refreshInterval: 60_000, revalidateOnMount: true });
 }
 
-async function refresh() {
-  await Promise.all([mutate(appealsKey), mutate(appealCountKey)]);
-}
-
-export async function approveAppeal(id: number) {
-  await apiRequest('POST', `${appealsKey}/${id}/approve`, {});
-  await refresh();
-}
-
-export async function rejectAppeal(id: number, reason: string) {
-  await apiRequest('POST', `${appealsKey}/${id}/reject`, { reason });
-  await refresh();
+/** Approve and reject; both refresh the queue and the header's count afterwards. */
+export function useAppealDecisions() {
+  const { mutate } = useSWRConfig();
+  const refresh = useCallback(() => Promise.all([mutate(appealsKey), mutate(appealCountKey)]), [mutate]);
+  const approve = useCallback(
+    async (id: number) => {
+      await apiRequest('POST', `${appealsKey}/${id}/approve`, {});
+      await refresh();
+    },
+    [refresh],
+  );
+  const reject = useCallback(
+    async (id: number, reason: string) => {
+      await apiRequest('POST', `${appealsKey}/${id}/reject`, { reason });
+      await refresh();
+    },
+    [refresh],
+  );
+  return { approve, reject };
 }

@@ -12,7 +12,7 @@ import { PageShell } from '@/components/ui/page-shell';
 import { Textarea } from '@/components/ui/textarea';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
-import { approveAppeal, rejectAppeal, useAppealQueue, type StaffAppealView } from '../api/appeals';
+import { useAppealDecisions, useAppealQueue, type StaffAppealView } from '../api/appeals';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { MemberBadgeList } from '../components/member-badge-list';
 import { formatDateTime } from '../format-date';
@@ -64,7 +64,7 @@ function evidenceLines(appeal: StaffAppealView): string[] {
   const lines: string[] = [];
   const total = links.certain + links.medium + links.possible;
   if (total > 0) lines.push(`Alt links: ${links.certain} certain, ${links.medium} medium, ${links.possible} possible`);
-  for (const link of topLinks) lines.push(`${link.confidence} link to ${link.username} (${link.discordId}), found by ${link.detectionMethod}`);
+  for (const link of topLinks) lines.push(`${link.confidence[0]!.toUpperCase()}${link.confidence.slice(1)} link to ${link.username} (${link.discordId}), found by ${link.detectionMethod}`);
   if (vpnProvider) lines.push(`VPN or proxy: ${vpnProvider}`);
   if (gateReason) lines.push(`Server rule: ${gateReason}`);
   if (lines.length === 0) lines.push(appeal.standing === 'certain_alt' ? 'Marked certain alt by staff (no detected link)' : 'No recorded evidence');
@@ -81,11 +81,12 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
   const [reasonProblem, setReasonProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const { member } = appeal;
+  const decisions = useAppealDecisions();
 
   const approve = async () => {
     setApproving(true);
     try {
-      await approveAppeal(appeal.id);
+      await decisions.approve(appeal.id);
       toast({ title: 'Appeal approved', description: `${member.username} gets the Verified role.` });
     } catch (error) {
       if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
@@ -104,7 +105,7 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
     setSending(true);
     setReasonProblem(null);
     try {
-      await rejectAppeal(appeal.id, checked.text);
+      await decisions.reject(appeal.id, checked.text);
       toast({ title: 'Appeal rejected', description: `${member.username} can read your reason on the appeal page.` });
     } catch (error) {
       if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to reject the appeal.') });
@@ -119,16 +120,15 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
         <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
           <div className="flex flex-wrap items-start gap-3">
             <Avatar src={member.avatarUrl} name={member.username} />
-            <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <div className="flex min-w-[10rem] flex-1 flex-col gap-1">
               <Link to={`/admin/user/${member.discordId}`} className="truncate font-semibold text-heading hover:underline">
                 {member.username}
               </Link>
               <span className="font-mono text-xs break-all text-muted">{member.discordId}</span>
               <MemberBadgeList member={member} />
             </div>
-            <div className="text-right text-xs text-muted">
-              <div>#{appeal.id}</div>
-              <div>{formatDateTime(appeal.createdAt)}</div>
+            <div className="w-full text-xs text-muted sm:w-auto sm:text-right">
+              <span>#{appeal.id}</span> <span>{formatDateTime(appeal.createdAt)}</span>
             </div>
           </div>
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">

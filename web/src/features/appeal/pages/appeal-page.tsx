@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { mutate } from 'swr';
 import { APPEAL_MESSAGE_MAX, checkAppealText, type VisitorAppealView } from '../../../../../src/shared/appeals';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -10,7 +9,7 @@ import { CenteredCardPage } from '@/components/ui/page-shell';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { apiErrorMessage, isApiStatus } from '@/lib/api';
-import { appealKey, APPEAL_SIGN_IN_PATH, fileAppeal, useAppealState } from '../api';
+import { APPEAL_SIGN_IN_PATH, fileAppeal, useAppealState } from '../api';
 
 const STANDING_SENTENCE = {
   certain_alt: 'Your verification was denied: this Discord account is linked to another account that is already verified on this server.',
@@ -25,7 +24,7 @@ const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { date
  * produced the verdict, or from a new Discord sign-in that verifies nothing.
  */
 export function AppealPage() {
-  const { data, error, isLoading } = useAppealState();
+  const { data, error, isLoading, mutate } = useAppealState();
   const [params] = useSearchParams();
 
   if (isLoading) {
@@ -91,7 +90,7 @@ export function AppealPage() {
         </p>
         {appeal ? <AppealStatus appeal={appeal} /> : null}
         {canAppeal ? (
-          <AppealForm again={appeal !== null} />
+          <AppealForm again={appeal !== null} onFiled={() => mutate()} />
         ) : !appealable && !appeal ? (
           <Alert variant="info" title="Nothing to review">
             <p>Your verification was not denied or limited, so there is nothing to ask staff about.</p>
@@ -133,7 +132,7 @@ function AppealStatus({ appeal }: { appeal: VisitorAppealView }) {
   );
 }
 
-function AppealForm({ again }: { again: boolean }) {
+function AppealForm({ again, onFiled }: { again: boolean; onFiled: () => Promise<unknown> }) {
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -149,7 +148,7 @@ function AppealForm({ again }: { again: boolean }) {
     setProblem(null);
     try {
       await fileAppeal(checked.text);
-      await mutate(appealKey);
+      await onFiled();
     } catch (error) {
       setProblem(apiErrorMessage(error, 'Your request could not be sent. Please try again.'));
     } finally {
@@ -168,7 +167,10 @@ function AppealForm({ again }: { again: boolean }) {
         placeholder="For example: my brother and I share this computer; this is my only account."
         aria-describedby="appeal-message-help"
         aria-invalid={problem ? true : undefined}
-        onChange={(event) => setMessage(event.target.value)}
+        onChange={(event) => {
+          setMessage(event.target.value);
+          setProblem(null);
+        }}
       />
       <p id="appeal-message-help" className="flex justify-between gap-2 text-xs text-muted">
         <span>Plain text only. Staff see exactly what you write.</span>
