@@ -2,6 +2,7 @@ import type { AppealQueue } from '../../shared/appeals';
 import type { MemberStanding } from '../../shared/member-badges';
 import type { AppealsService } from '../../modules/appeals/appeals.service';
 import type { CommandHandler, HandlerReply } from '../bot/interaction-dispatcher';
+import { auditActorOfInteraction, recordCommandUse, type CommandWriteDeps } from './command-support';
 
 /** How many open appeals the reply names; the rest are counted. */
 export const APPEALS_LISTED = 10;
@@ -27,12 +28,19 @@ export function appealsSummary(queue: AppealQueue, websiteUrl: string): HandlerR
   return { content: [heading, ...lines, ...(more > 0 ? [`…and ${more} more on the dashboard.`] : [])].join('\n'), links: [link] };
 }
 
-/** `/appeals` (staff): the open appeals, oldest first, with a link to decide them on the dashboard. */
-export function appealsCommand(deps: { appeals: Pick<AppealsService, 'queue'>; websiteUrl: string }): CommandHandler {
+/** `/appeals` (staff): the open appeals, oldest first, with a link to decide them on the dashboard; the use is recorded like every command's. */
+export function appealsCommand(deps: CommandWriteDeps & { appeals: Pick<AppealsService, 'queue'>; websiteUrl: string }): CommandHandler {
   return {
     staffOnly: true,
-    async run() {
-      return appealsSummary(await deps.appeals.queue(), deps.websiteUrl);
+    async run(interaction) {
+      const queue = await deps.appeals.queue();
+      await recordCommandUse(deps, {
+        actor: auditActorOfInteraction(interaction),
+        action: 'command.appeals',
+        details: { open: queue.open },
+        log: `📨 Staff member ${interaction.user.username} listed the open appeals (${queue.open})`,
+      });
+      return appealsSummary(queue, deps.websiteUrl);
     },
   };
 }

@@ -231,6 +231,8 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(result.text).toContain('Certain alt');
       expect(result.text).not.toContain('private words');
       expect(JSON.stringify(result)).toContain('/admin/appeals');
+      const audit = (await listAudit(db(), { action: 'command.appeals' })).entries;
+      expect(audit.map((e) => [e.actorType, e.actorId])).toEqual([['discord', kit.staffId], ['discord', kit.staffId]]);
     });
 
     it('is refused to a plain member', async () => {
