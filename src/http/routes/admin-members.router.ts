@@ -1,7 +1,7 @@
 import type { MembersService } from '../../modules/members/members.service';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
-import { altStatusBody, discordIdParams, manualEntryBody, noteBody, privacyDeleteBody, userListQuery } from './admin-members.schema';
+import { altLinkParams, altStatusBody, discordIdParams, dismissAltLinkBody, manualEntryBody, noteBody, privacyDeleteBody, userListQuery } from './admin-members.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -95,6 +95,34 @@ export function adminMembersRoutes(deps: { members: MembersService }): StaffRout
         byDiscordId,
         async (req, res) => {
           await members.manualVerify(currentStaff(res), validated(req, discordIdParams, 'params').discordId);
+          res.json({ success: true });
+        },
+      ],
+    },
+    {
+      // "Not the same person" on the detail page (any staff, docs/behaviour.md#alt-detection)
+      method: 'post',
+      path: '/admin/users/:discordId/alt-links/:linkId/dismiss',
+      access: 'staff',
+      handlers: [
+        validate(altLinkParams, 'params'),
+        validate(dismissAltLinkBody),
+        async (req, res) => {
+          const { discordId, linkId } = validated(req, altLinkParams, 'params');
+          await members.dismissAltLink(currentStaff(res), discordId, linkId, validated(req, dismissAltLinkBody).reason ?? null);
+          res.json({ success: true });
+        },
+      ],
+    },
+    {
+      method: 'post',
+      path: '/admin/users/:discordId/alt-links/:linkId/reopen',
+      access: 'staff',
+      handlers: [
+        validate(altLinkParams, 'params'),
+        async (req, res) => {
+          const { discordId, linkId } = validated(req, altLinkParams, 'params');
+          await members.reopenAltLink(currentStaff(res), discordId, linkId);
           res.json({ success: true });
         },
       ],

@@ -12,6 +12,22 @@ export const discordIdParams = z.object({
   discordId: z.string().regex(SNOWFLAKE, INVALID_DISCORD_ID),
 });
 
+/** A member's page and one of its alt links: …/users/:discordId/alt-links/:linkId/… */
+export const altLinkParams = discordIdParams.extend({
+  linkId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'Link ID must be a positive whole number')
+    .transform(Number),
+});
+
+export const DISMISS_REASON_MAX = 500;
+export const dismissAltLinkBody = z.object({
+  reason: z
+    .union([z.string(), z.null()], { error: 'Reason must be text' })
+    .optional()
+    .refine((v) => v == null || v.length <= DISMISS_REASON_MAX, `Reason must be at most ${DISMISS_REASON_MAX} characters`),
+});
+
 const requiredDiscordId = z
   .string({ error: 'Discord ID is required' })
   .trim()

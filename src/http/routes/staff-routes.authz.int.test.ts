@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { buildAttempt, buildMember } from '../../test-support/factories';
+import { buildAttempt, buildLink, buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { markSharedNetwork } from '../../modules/alts';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM, TEST_SETUP_CODE } from '../../test-support/staff-test-kit';
@@ -15,6 +15,7 @@ import { createStaffTestApp, loginCookie, seedTeam, TEAM, TEST_SETUP_CODE } from
 
 const MEMBER = '300000000000000001';
 const OTHER_MEMBER = '300000000000000002';
+const LINKED_MEMBER = '300000000000000005';
 const DISCORD_USER = '300000000000000099';
 // seeded in TEAM order after a reset: owner 1, admin 2, mod 3, other 4
 const OWNER_ID = 1;
@@ -60,6 +61,16 @@ const MATRIX: Record<string, Row> = {
     owner: 200,
   },
   'POST /admin/users/:discordId/manual-verify': { path: `/api/admin/users/${MEMBER}/manual-verify`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  // link 1 (MEMBER and OTHER_MEMBER) is open, link 2 (MEMBER and LINKED_MEMBER) dismissed (see seed)
+  'POST /admin/users/:discordId/alt-links/:linkId/dismiss': {
+    path: `/api/admin/users/${MEMBER}/alt-links/1/dismiss`,
+    body: { reason: 'siblings' },
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
+  'POST /admin/users/:discordId/alt-links/:linkId/reopen': { path: `/api/admin/users/${MEMBER}/alt-links/2/reopen`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /admin/manual-entry': {
     path: '/api/admin/manual-entry',
     body: { discordId: '300000000000000003', username: 'typed', avatarUrl: null, status: 'verified', rulesConfirmed: 'true', manualAltStatus: null },
@@ -144,8 +155,11 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
     await seedTeam(db);
     const member = await buildMember(db, { discordId: MEMBER, username: 'target', networkHash: 'a'.repeat(64) });
     await buildAttempt(db, member.id, { fingerprintHash: 'f'.repeat(32) });
-    await buildMember(db, { discordId: OTHER_MEMBER, username: 'bystander', networkHash: 'b'.repeat(64) });
+    const bystander = await buildMember(db, { discordId: OTHER_MEMBER, username: 'bystander', networkHash: 'b'.repeat(64) });
     await markSharedNetwork(db, { networkHash: 'b'.repeat(64), label: 'family', markedBy: 'Mod', now: new Date() });
+    const linked = await buildMember(db, { discordId: LINKED_MEMBER, username: 'linked' });
+    await buildLink(db, member.id, bystander.id);
+    await buildLink(db, member.id, linked.id, { dismissedAt: new Date(), dismissedByName: 'Mod' });
     await getDatabase().query(`insert into discord_outbox (kind, discord_id, payload, status, attempts, last_error) values ('add_role', $1, '{"role":"verified"}', 'failed', 12, '404 10007: Unknown Member')`, [MEMBER]);
     await getDatabase().query(`insert into appeals (member_id, message, standing) values ($1, 'Please review', 'limited')`, [member.id]);
   }

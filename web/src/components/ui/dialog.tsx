@@ -101,6 +101,8 @@ export interface ConfirmDialogProps {
   /** Kept open (button loading) until the promise settles; closes on success, stays open on rejection. */
   onConfirm: () => void | Promise<unknown>;
   pending?: boolean;
+  /** Extra content between the description and the buttons, e.g. an optional reason field. */
+  children?: ReactNode;
 }
 
 /** A ready-made confirmation, e.g. the dashboard's 'Delete Verification Record'. */
@@ -115,6 +117,7 @@ export function ConfirmDialog({
   destructive = false,
   onConfirm,
   pending = false,
+  children,
 }: ConfirmDialogProps) {
   const confirm = async () => {
     try {
@@ -131,6 +134,7 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           {description ? <AlertDialogDescription>{description}</AlertDialogDescription> : null}
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>{cancelLabel}</AlertDialogCancel>
           <Button variant={destructive ? 'destructive' : 'primary'} loading={pending} onClick={() => void confirm()}>

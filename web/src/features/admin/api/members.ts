@@ -7,6 +7,7 @@ import { apiRequest, fetcher } from '@/lib/api';
 
 export type {
   AltConfidence,
+  AltDismissal,
   AltEntry,
   AdminNoteView as AdminNote,
   AttemptSummary,
@@ -92,6 +93,17 @@ export function useUserActions(discordId: string) {
       manuallyVerify: async () => {
         await apiRequest('POST', `${key}/manual-verify`);
         await mutate(key);
+        void revalidateLists();
+      },
+      /** "Not the same person": the link stops counting for both members, so both pages and the lists are refreshed. */
+      dismissAltLink: async (linkId: number, otherDiscordId: string, reason?: string) => {
+        await apiRequest('POST', `${key}/alt-links/${linkId}/dismiss`, reason ? { reason } : {});
+        await Promise.all([mutate(key), mutate(userDetailKey(otherDiscordId))]);
+        void revalidateLists();
+      },
+      reopenAltLink: async (linkId: number, otherDiscordId: string) => {
+        await apiRequest('POST', `${key}/alt-links/${linkId}/reopen`);
+        await Promise.all([mutate(key), mutate(userDetailKey(otherDiscordId))]);
         void revalidateLists();
       },
       /** DELETE (super admin). The cached detail is dropped, not refetched: it is gone. */

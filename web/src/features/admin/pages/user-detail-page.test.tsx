@@ -21,15 +21,18 @@ const withAlts = buildDetail({
   serversVerifiedIn: 1,
   alts: [
     {
+      linkId: 1,
       discordId: '200000000000000001',
       username: 'bob',
       avatarUrl: null,
       confidence: 'certain',
       detectionMethod: 'both',
       fingerprintComponents: { canvas: true, webgl: true, audio: false, fonts: true },
+      otherIs: 'alt',
+      dismissed: null,
     },
-    { discordId: '200000000000000002', username: 'carol', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: {} },
-    { discordId: '200000000000000003', username: 'dan', avatarUrl: null, confidence: 'possible', detectionMethod: 'ip', fingerprintComponents: {} },
+    { linkId: 2, discordId: '200000000000000002', username: 'carol', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: {}, otherIs: 'alt', dismissed: null },
+    { linkId: 3, discordId: '200000000000000003', username: 'dan', avatarUrl: null, confidence: 'possible', detectionMethod: 'ip', fingerprintComponents: {}, otherIs: 'main', dismissed: null },
   ],
 });
 

@@ -42,7 +42,7 @@ Check your connection and try again.
         <IdentitySection user={user} />
         <DoubleCounterData user={user} />
         <DoubleCounterFingerprint user={user} />
-        {user.altsFound > 0 || user.alts.length > 0 ? <AltAccountsSection key={`alts-${user.discordId}`} alts={user.alts} /> : null}
+        {user.altsFound > 0 || user.alts.length > 0 ? <AltAccountsSection key={`alts-${user.discordId}`} discordId={user.discordId} alts={user.alts} /> : null}
         {/* keyed by user: unsaved edits never carry over to the next user opened from an alt's avatar */}
         <AdminManagement key={`manage-${user.discordId}`} user={user} isSuperAdmin={isSuperAdmin} />
       </div>

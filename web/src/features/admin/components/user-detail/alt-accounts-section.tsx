@@ -1,9 +1,13 @@
-import { Link } from 'react-router-dom';
+import { useId, useState } from 'react';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
-import { Avatar } from '@/components/ui/avatar';
 import { Badge, type BadgeColor } from '@/components/ui/badge';
-import { SimpleTooltip } from '@/components/ui/tooltip';
-import { FINGERPRINT_COMPONENTS, type AltEntry } from '../../api/members';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { useToast } from '@/components/ui/toast';
+import { apiErrorMessage } from '@/lib/api';
+import { FINGERPRINT_COMPONENTS, useUserActions, type AltEntry } from '../../api/members';
+import { AltLinkItem } from './alt-link-item';
 import { DetailSection } from './detail-section';
 import { COMPONENT_LABELS, CONFIDENCE_GROUPS, componentVerdict, describeDetectionMethod, type ComponentVerdict } from './fingerprint-labels';
 
@@ -13,15 +17,67 @@ const verdictBadges: Record<ComponentVerdict, { label: string; color: BadgeColor
   unavailable: { label: 'Unavailable', color: 'gray' },
 };
 
-/** Identified Alternate Accounts, grouped by confidence; shown only when altsFound > 0. */
-export function AltAccountsSection({ alts }: { alts: readonly AltEntry[] }) {
+/** The longest reason the server keeps for a dismissal. */
+const REASON_MAX = 500;
+
+/**
+ * Identified Alternate Accounts of the member `discordId`: the open links grouped by
+ * confidence, then the links staff dismissed ("Not the same person"), greyed, which count
+ * nowhere and can be reopened. Shown when the member has alts or any link.
+ */
+export function AltAccountsSection({ discordId, alts }: { discordId: string; alts: readonly AltEntry[] }) {
+  const { dismissAltLink, reopenAltLink } = useUserActions(discordId);
+  const { toast } = useToast();
+  const [confirming, setConfirming] = useState<AltEntry | null>(null);
+  const [reason, setReason] = useState('');
+  const [dismissing, setDismissing] = useState(false);
+  const [reopening, setReopening] = useState<number | null>(null);
+  const reasonId = useId();
+
+  const open = alts.filter((alt) => !alt.dismissed);
+  const dismissed = alts.filter((alt) => alt.dismissed);
   const certain = alts.filter((alt) => alt.confidence === 'certain');
+
+  const askDismiss = (alt: AltEntry) => {
+    setReason('');
+    setConfirming(alt);
+  };
+  const confirmDismiss = async () => {
+    if (!confirming) return;
+    setDismissing(true);
+    try {
+      await dismissAltLink(confirming.linkId, confirming.discordId, reason.trim() || undefined);
+      toast({ title: 'Link dismissed', description: `${confirming.username} no longer counts as an alt of this member.` });
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to dismiss the link.') });
+      throw error;
+    } finally {
+      setDismissing(false);
+    }
+  };
+  const reopen = async (alt: AltEntry) => {
+    setReopening(alt.linkId);
+    try {
+      await reopenAltLink(alt.linkId, alt.discordId);
+      toast({ title: 'Link reopened', description: `The link to ${alt.username} counts again.` });
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to reopen the link.') });
+    } finally {
+      setReopening(null);
+    }
+  };
+  const item = (alt: AltEntry) => (
+    <li key={alt.linkId}>
+      <AltLinkItem alt={alt} onDismiss={askDismiss} onReopen={(a) => void reopen(a)} reopening={reopening === alt.linkId} />
+    </li>
+  );
+
   return (
     <DetailSection title="Identified Alternate Accounts">
       <div className="flex flex-col gap-6">
         {alts.length === 0 ? <p className="text-sm text-muted">The linked accounts are no longer on record.</p> : null}
         {CONFIDENCE_GROUPS.map(({ confidence, title }) => {
-          const group = alts.filter((alt) => alt.confidence === confidence);
+          const group = open.filter((alt) => alt.confidence === confidence);
           if (group.length === 0) return null;
           return (
             <section key={confidence} aria-label={title} className="flex flex-col gap-3">
@@ -29,21 +85,28 @@ export function AltAccountsSection({ alts }: { alts: readonly AltEntry[] }) {
                 <h3 className="font-semibold">{title}</h3>
                 <Badge color={confidence === 'certain' ? 'red' : confidence === 'medium' ? 'amber' : 'gray'}>{group.length}</Badge>
               </div>
-              <ul className="flex flex-wrap gap-3">
-                {group.map((alt) => (
-                  <li key={alt.discordId}>
-                    <AltAvatar alt={alt} />
-                  </li>
-                ))}
-              </ul>
+              <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">{group.map(item)}</ul>
             </section>
           );
         })}
+        {dismissed.length > 0 ? (
+          <section aria-label="Dismissed links" className="flex flex-col gap-3">
+            <div className="flex items-center gap-2">
+              <h3 className="font-semibold text-muted">Dismissed links</h3>
+              <Badge color="gray">{dismissed.length}</Badge>
+            </div>
+            <p className="text-sm text-muted">Staff said these are not the same person: they count nowhere and are never linked again automatically.</p>
+            <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">{dismissed.map(item)}</ul>
+          </section>
+        ) : null}
         {certain.length > 0 ? (
           <Accordion type="multiple" className="rounded-lg border border-border px-4">
             {certain.map((alt) => (
-              <AccordionItem key={alt.discordId} value={alt.discordId}>
-                <AccordionTrigger>Evidence - {alt.username}</AccordionTrigger>
+              <AccordionItem key={alt.linkId} value={String(alt.linkId)}>
+                <AccordionTrigger>
+                  Evidence - {alt.username}
+                  {alt.dismissed ? ' (dismissed)' : ''}
+                </AccordionTrigger>
                 <AccordionContent>
                   <EvidenceComparison alt={alt} />
                 </AccordionContent>
@@ -52,29 +115,28 @@ export function AltAccountsSection({ alts }: { alts: readonly AltEntry[] }) {
           </Accordion>
         ) : null}
       </div>
-    </DetailSection>
-  );
-}
-
-/** The avatar links to the alt's own page; its tooltip opens on hover and on keyboard focus. */
-function AltAvatar({ alt }: { alt: AltEntry }) {
-  return (
-    <SimpleTooltip
-      content={
-        <span className="flex flex-col gap-0.5">
-          <span className="font-semibold text-heading">{alt.username}</span>
-          <span className="font-mono">{alt.discordId}</span>
-          <span>Detected by: {describeDetectionMethod(alt.detectionMethod)}</span>
-        </span>
-      }
-    >
-      <Link
-        to={`/admin/user/${encodeURIComponent(alt.discordId)}`}
-        className="inline-flex rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blurple"
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(next) => {
+          if (!next) setConfirming(null);
+        }}
+        title="Not the same person?"
+        description={
+          confirming
+            ? `${confirming.username} and this member will no longer be linked: the link stops counting for both, and detection will not link them again. The evidence stays listed, and the link can be reopened.`
+            : undefined
+        }
+        confirmLabel="Not the same person"
+        pendingLabel="Dismissing..."
+        pending={dismissing}
+        onConfirm={confirmDismiss}
       >
-        <Avatar src={alt.avatarUrl} name={alt.username} size="lg" />
-      </Link>
-    </SimpleTooltip>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={reasonId}>Reason (optional)</Label>
+          <Textarea id={reasonId} value={reason} maxLength={REASON_MAX} disabled={dismissing} onChange={(event) => setReason(event.target.value)} placeholder="e.g. siblings on one home network" />
+        </div>
+      </ConfirmDialog>
+    </DetailSection>
   );
 }
 
