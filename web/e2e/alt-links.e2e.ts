@@ -3,11 +3,12 @@
  * link from the detail page (confirm step, reason), see it greyed with Reopen, the words
  * beside each avatar at 1280 px and on a 360 px phone, then reopen it.
  */
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { altLinkRepository } from '../../src/modules/alts/alt-links.repository';
 import { buildLink, buildMember } from '../../src/test-support/factories';
 import { seedTeam, TEAM } from '../../src/test-support/staff-test-kit';
-import { heading, hidden, screenshot, toast, useE2E, visible } from './harness';
+import { hidden, screenshot, SCREENSHOT_DIR, toast, useE2E, visible } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -38,7 +39,7 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
   it('dismisses one link with a reason, shows it greyed with Reopen at 1280 and 360 px, and reopens it', async () => {
     const test = 'alt-links';
     await page.goto(`${e2e().url}/admin/user/${MAIN}`);
-    await heading(page, 'Identified Alternate Accounts');
+    await visible(page.getByRole('heading', { name: 'Identified Alternate Accounts' }));
     const certain = page.getByRole('region', { name: 'Certain Alts' });
     // readable without hovering
     await visible(certain.getByText('Certain · IP address and device fingerprint', { exact: true }));
@@ -60,9 +61,16 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
     await visible(page.getByText('Alt Accounts Found').locator('..').getByText('1', { exact: true }));
     await screenshot(page, test, 'dismissed-1280');
 
+    await page.getByRole('button', { name: 'Close' }).first().click();
+    await hidden(page.getByText('Link dismissed', { exact: true }).first());
     await page.setViewportSize({ width: 360, height: 800 });
-    await dismissed.scrollIntoViewIfNeeded();
     await screenshot(page, test, 'dismissed-360');
+    // the alts section alone, at the phone's width, to read it at full size
+    // bounding boxes are in the viewport, a full-page clip in the page
+    const scrollY = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+    const top = (await page.getByRole('heading', { name: 'Identified Alternate Accounts' }).boundingBox())!;
+    const bottom = (await page.getByRole('button', { name: /^Evidence - / }).boundingBox())!;
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${test}-dismissed-360-section.png`), fullPage: true, clip: { x: 0, y: scrollY + top.y - 24, width: 360, height: bottom.y + bottom.height + 48 - top.y } });
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await dismissed.getByRole('button', { name: 'Reopen the link to e2e-twin-with-a-rather-long-username' }).click();

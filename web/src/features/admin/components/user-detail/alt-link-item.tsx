@@ -57,7 +57,7 @@ export function AltLinkItem({ alt, onDismiss, onReopen, reopening = false }: Alt
       </SimpleTooltip>
       <div className={cn('flex min-w-0 flex-1 flex-col gap-1', dismissed && 'text-muted')}>
         {/* the avatar is the link for keyboards and screen readers; the name is a second target for the mouse */}
-        <Link to={href} tabIndex={-1} aria-hidden="true" className={cn('truncate font-semibold no-underline hover:underline', dismissed ? 'text-muted line-through' : 'text-heading')}>
+        <Link to={href} tabIndex={-1} aria-hidden="true" className={cn('font-semibold [overflow-wrap:anywhere] no-underline hover:underline', dismissed ? 'text-muted' : 'text-heading')}>
           {alt.username}
         </Link>
         <p className="text-sm break-words">{describeAltLink(alt)}</p>
