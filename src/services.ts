@@ -16,12 +16,15 @@ import { oauthRouter } from './http/routes/oauth.router';
 import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
 import { createStaffSessionGuard } from './http/middleware/staff-session';
 import { visitorRouter } from './http/routes/visitor.router';
+import { readVisitor } from './http/visitor-session';
 import type { DiscordSetupReader } from './http/routes/discord-setup.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
 import { hashIp, resolveClientIp } from './modules/network';
 import { createMemberPrivacyService } from './modules/members/member-privacy.service';
 import { createMembersService } from './modules/members/members.service';
+import { createAppealsService } from './modules/appeals/appeals.service';
+import { appealRouter } from './http/routes/appeal.router';
 import { createSharedNetworkService } from './modules/members/shared-network.service';
 import { createOutboxAdminService } from './modules/outbox/outbox-admin.service';
 import { createOutboxRepository, type OutboxRepository } from './modules/outbox/outbox.repository';
@@ -138,6 +141,17 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     const ip = resolveClientIp(req);
     return ip ? hashIp(ctx.secrets.ipHashKey, ip).ipHash : 'unknown';
   };
+  // appeals: a few per member (or per address without a sign-in), then one every ten minutes
+  const appealLimit = createRateLimiter({
+    capacity: 3,
+    refillPerSecond: 1 / 600,
+    key: (req) => {
+      const discordId = readVisitor(req).appellant?.discordId ?? readVisitor(req).verified?.discordId;
+      return discordId ? `member:${discordId}` : `ip:${ipKey(req)}`;
+    },
+    clock,
+    message: 'Too many appeals: please wait a few minutes before trying again',
+  });
   const visitorLimit = createRateLimiter({ capacity: 30, refillPerSecond: 0.5, key: ipKey, clock, message: 'Too many verification attempts from your network, please wait a minute' });
 
   const oauth = createDiscordOAuth({ apiBase: discord.apiBase, authorizeBase: discord.authorizeBase, clientId: discord.clientId, clientSecret: discord.clientSecret });
@@ -172,6 +186,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     websiteUrl: options.websiteUrl,
     members: staffServices.members,
     sharedNetworks: staffServices.sharedNetworks,
+    appeals: staffServices.appeals,
     admission,
     privacy: createMemberPrivacyService({ database, clock, outbox, get retentionDays() { return live().retentionDays; } }),
   };
@@ -192,6 +207,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 
   const api: Router[] = [
     visitorRouter({ verification, channel, limit: visitorLimit.middleware, secureCookies: (env.PUBLIC_URL ?? '').startsWith('https://') }),
+    appealRouter({ appeals: staffServices.appeals, now: () => clock.now().getTime(), limit: appealLimit.middleware }),
     admissionStatusRouter({ admission }),
     ...createStaffRouters(staffServices),
   ];
@@ -240,12 +256,14 @@ export function createStaffServices(deps: {
 }): StaffServices {
   const { database, clock, outbox } = deps;
   const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
+  const members = createMembersService({ database, clock, outbox });
   return {
     clock,
     guard: createStaffSessionGuard({ database, clock }),
     accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode }),
     login: createStaffLoginService({ database, clock, hasher, throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE, hmacKey: deps.ipHashKey }),
-    members: createMembersService({ database, clock, outbox }),
+    members,
+    appeals: createAppealsService({ database, clock, outbox, altLinks: members }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
     auditLog: createAuditLogService({ database }),
     outboxAdmin: createOutboxAdminService({ database, clock, outbox }),
@@ -257,3 +275,4 @@ export function createStaffServices(deps: {
     discordSetup: deps.discordSetup,
   };
 }
+

@@ -230,6 +230,49 @@ export const staff = pgTable(
   ],
 );
 
+export const APPEAL_STATUSES = ['open', 'approved', 'rejected'] as const;
+/** the standings a visitor may appeal: denied as a certain alt, or kept at Limited Access */
+export const APPEALABLE_STANDINGS = ['certain_alt', 'limited'] as const;
+
+/**
+ * A visitor's request that staff review a denial or Limited Access
+ * (docs/behaviour.md#appeals). Deleted with the member (cascade), so it lives exactly as
+ * long as the member's record; at most one open appeal per member.
+ */
+export const appeals = pgTable(
+  'appeals',
+  {
+    id: id(),
+    memberId: bigint('member_id', { mode: 'number' })
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    /** the visitor's own words, plain text (never rendered as HTML) */
+    message: text('message').notNull(),
+    status: text('status', { enum: APPEAL_STATUSES }).notNull().default('open'),
+    /** the member's standing when the appeal was filed */
+    standing: text('standing', { enum: APPEALABLE_STANDINGS }).notNull(),
+    decidedByStaffId: bigint('decided_by_staff_id', { mode: 'number' }).references(() => staff.id, { onDelete: 'set null' }),
+    decidedByName: text('decided_by_name'),
+    /** on a rejection: the reason, which the visitor sees */
+    decisionReason: text('decision_reason'),
+    createdAt: createdAt(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    uniqueIndex('appeals_one_open_per_member_key')
+      .on(t.memberId)
+      .where(sql`${t.status} = 'open'`),
+    // the staff queue: open appeals, oldest first
+    index('appeals_open_queue_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'open'`),
+    index('appeals_member_id_idx').on(t.memberId, t.createdAt.desc()),
+    check('appeals_status_check', sql`${t.status} in ('open', 'approved', 'rejected')`),
+    check('appeals_standing_check', sql`${t.standing} in ('certain_alt', 'limited')`),
+    check('appeals_message_length_check', sql`char_length(${t.message}) between 1 and 1000`),
+  ],
+);
+
 /** Login throttling buckets keyed by 'user:<name>', 'ip:<hash>' or 'pair:<name>:<hash>'. */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
@@ -401,4 +444,5 @@ export const schema = {
   oneTimeTokens,
   settings,
   raidAlarms,
+  appeals,
 };

@@ -13,6 +13,10 @@ export interface VisitorSession {
   /** a sign-in the server is still finishing: the id of its job, never the code */
   signIn?: { id: string; at: number };
   verified?: { discordId: string; at: number };
+  /** a Discord sign-in made only to see or file an appeal: it identifies, it verifies nothing */
+  appellant?: { discordId: string; at: number };
+  /** the OAuth round trip of such a sign-in */
+  appealSignIn?: { stateHash: string; verifier: string; at: number };
 }
 
 const KEY = 'visitor';

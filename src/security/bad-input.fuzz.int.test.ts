@@ -25,6 +25,8 @@ const MEMBER_ID = '300000000000000001';
 const ALLOWED_WRITES: Record<string, string[]> = {
   'GET /api/consent/token': ['one_time_tokens'],
   'GET /oauth/start': ['one_time_tokens'],
+  // the appeal page's Discord sign-in issues its single-use state the same way
+  'GET /oauth/appeal': ['one_time_tokens'],
   // the state is spent even when the code exchange then fails (single use)
   'GET /oauth/callback': ['one_time_tokens'],
   'POST /api/staff/login': ['login_throttle', 'audit_log', 'staff'],

@@ -32,6 +32,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/staff/login': { username: 'sec-owner', password: 'sec-owner-password' },
   'POST /api/setup-admin': { setupCode: 'x', username: 'x', password: 'xxxxxxxx' },
   'POST /api/admin/users/:discordId/shared-network': { label: 'school' },
+  'POST /api/appeal': { message: 'csrf' },
+  'POST /api/admin/appeals/:id/reject': { reason: 'csrf' },
 };
 
 const ATTACKS: { name: string; headers: Record<string, string>; form?: 'urlencoded' | 'multipart' | 'text' }[] = [

@@ -50,7 +50,7 @@ export function useSlashCommandServer(getDatabase: () => Database, env: Record<s
 
 /** Row counts of every table a command may write, to prove that a refusal wrote nothing. */
 export async function countRows(database: Database): Promise<Record<string, number>> {
-  const tables = ['members', 'verification_attempts', 'alt_links', 'admin_notes', 'discord_outbox', 'audit_log', 'shared_networks'];
+  const tables = ['members', 'verification_attempts', 'alt_links', 'admin_notes', 'discord_outbox', 'audit_log', 'shared_networks', 'appeals'];
   const counts: Record<string, number> = {};
   for (const table of tables) counts[table] = Number((await database.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0);
   return counts;

@@ -122,8 +122,11 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     await consentAndStart(e2e(), page);
     await signInOnDiscord(page, { username: 'e2e-second-account', test });
     await agreeToRules(e2e(), page);
-    await heading(page, 'Website Verification Complete! ✓');
-    await screenshot(page, test, '05-success');
+    // the website already tells a certain alt: the denial and the way to appeal, never the success text
+    await heading(page, 'Verification Denied');
+    await visible(page.getByRole('button', { name: 'Ask staff to review' }));
+    expect(await page.getByText('Website Verification Complete! ✓').count()).toBe(0);
+    await screenshot(page, test, '05-denied');
 
     const alt = emulatorUser(e2e(), 'e2e-second-account');
     expect(await memberRow(alt.id)).toMatchObject({ is_linked_as_alt: true, rules_confirmed: true });
@@ -133,7 +136,10 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     );
     expect(links).toContainEqual({ confidence: 'certain', main: main.id });
 
+    // the button denies too, and offers the appeal
+    await page.goto(e2e().emulator.sandboxUrl(e2e().emulator.guild.channelId('verification')));
     const channel = await completeInDiscord(e2e(), page, { userId: alt.id, replyText: 'Verification denied', test });
+    await visible(channel.getByRole('article').filter({ hasText: 'Verification denied' }).getByRole('link', { name: 'Ask staff to review' }));
     await screenshot(channel, test, '07-discord-denied');
     await e2e().drainOutbox();
     // still only Unverified after the outbox ran: no Verified role for the alt

@@ -25,13 +25,19 @@ export function createVerifyButtonHandler(deps: { verification: Pick<Verificatio
     }
 
     if (outcome === 'denied_alt') {
-      return { content: 'Verification denied: this account is linked to another account that is already verified on this server. If you think this is a mistake, please contact server staff.' };
+      return {
+        content: 'Verification denied: this account is linked to another account that is already verified on this server. If you think this is a mistake, ask staff to review it.',
+        links: [{ label: 'Ask staff to review', url: `${deps.websiteUrl}/appeal` }],
+      };
     }
     if (outcome === 'limited') {
       return {
         content:
           "You're connected through a VPN, so you have Limited Access: only #raffle-confirmation-chat and #stream-general-chat. For full access, disconnect the VPN and verify again on the website.",
-        links: [{ label: 'Verify again', url: deps.websiteUrl }],
+        links: [
+          { label: 'Verify again', url: deps.websiteUrl },
+          { label: 'Ask staff to review', url: `${deps.websiteUrl}/appeal` },
+        ],
       };
     }
     return { content: "✅ You're verified! Your roles are being updated: all channels will appear in a moment." };

@@ -11,6 +11,8 @@ import { panelCommand } from './panel.command';
 import { privacyCommand, privacyDeleteButton, PRIVACY_DELETE_BUTTON } from './privacy.command';
 import { sharedNetworkCommand } from './shared-network.command';
 import { lockdownCommand } from './lockdown.command';
+import { appealsCommand } from './appeals.command';
+import type { AppealsService } from '../../modules/appeals/appeals.service';
 import type { AdmissionService } from '../../modules/admission/admission.service';
 
 export interface CommandHandlerDeps extends CommandWriteDeps {
@@ -18,6 +20,7 @@ export interface CommandHandlerDeps extends CommandWriteDeps {
   sharedNetworks: SharedNetworkService;
   privacy: MemberPrivacyService;
   admission: Pick<AdmissionService, 'setLockdown'>;
+  appeals: Pick<AppealsService, 'queue'>;
   rest: REST;
   directory: Pick<GuildDirectory, 'channelId'>;
   websiteUrl: string;
@@ -35,6 +38,7 @@ export function createCommandHandlers(deps: CommandHandlerDeps): Record<string, 
     'shared-network': sharedNetworkCommand(deps),
     privacy: privacyCommand(deps),
     lockdown: lockdownCommand(deps),
+    appeals: appealsCommand(deps),
   };
 }
 

@@ -139,6 +139,14 @@ export const lockdownCommand = {
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand, lockdownCommand];
+export const appealsCommand = {
+  name: 'appeals',
+  description: 'List the open appeals, oldest first',
+  type: ApplicationCommandType.ChatInput,
+  default_member_permissions: staffOnly,
+  dm_permission: false,
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand, lockdownCommand, appealsCommand];
 
 export const STAFF_COMMANDS = new Set(COMMANDS.filter((c) => 'default_member_permissions' in c).map((c) => c.name));

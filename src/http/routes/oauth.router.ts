@@ -8,6 +8,7 @@ import type { VerificationService } from '../../modules/verification/verificatio
 import { readVisitor, writeVisitor } from '../visitor-session';
 import { createPendingSignIns } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
+import { createAppealSignIn } from '../../modules/appeals/appeal-sign-in';
 
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
@@ -91,12 +92,37 @@ export function oauthRouter(deps: {
     res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
   });
 
+  // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing
+  const appealSignIn = createAppealSignIn(deps);
+  router.get('/oauth/appeal', deps.limit, async (req, res) => {
+    const { token: state, tokenHash } = await appealSignIn.start();
+    const pkce = createPkcePair();
+    writeVisitor(req, (v) => ({ ...v, appealSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
+    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
+  });
+
   router.get('/oauth/callback', deps.limit, async (req, res) => {
     const now = deps.clock.now();
     const visitor = readVisitor(req);
     const query = req.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
     const code = typeof query.code === 'string' ? query.code : '';
+
+    if (visitor.appealSignIn && appealSignIn.isAppealState(state, visitor.appealSignIn.stateHash)) {
+      const pendingAppeal = visitor.appealSignIn;
+      writeVisitor(req, ({ appealSignIn: _done, ...rest }) => rest);
+      const result = typeof query.error === 'string'
+        ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
+        : await appealSignIn.finish({ state, sessionStateHash: pendingAppeal.stateHash, code, codeVerifier: pendingAppeal.verifier, redirectUri: redirectUri(req) });
+      if (result.kind === 'failed') {
+        deps.logger.warn({ reason: result.reason }, 'appeal sign-in failed');
+        res.redirect(303, '/appeal?signIn=failed');
+        return;
+      }
+      writeVisitor(req, (v) => ({ ...v, appellant: { discordId: result.discordId, at: deps.clock.now().getTime() } }));
+      res.redirect(303, '/appeal');
+      return;
+    }
 
     if (typeof query.error === 'string') return fail(req, res, 'oauth_denied', { error: query.error.slice(0, 64) });
     if (!visitor.oauth || !visitor.consent) return fail(req, res, 'no_flow_in_session');

@@ -110,6 +110,11 @@ const MATRIX: Record<string, Row> = {
   'POST /admin/lockdown': { path: '/api/admin/lockdown', body: { on: true, reason: 'raid' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /admin/lockdown/release': { path: '/api/admin/lockdown/release', body: {}, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/statistics': { path: '/api/admin/statistics?days=7', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/appeals': { path: '/api/admin/appeals', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/appeals/count': { path: '/api/admin/appeals/count', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  // appeal 1 is MEMBER's open appeal (see seed)
+  'POST /admin/appeals/:id/approve': { path: '/api/admin/appeals/1/approve', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/appeals/:id/reject': { path: '/api/admin/appeals/1/reject', body: { reason: 'The link is right.' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   // super admins (the owner is one) only
   'DELETE /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'GET /admin/staff': { path: '/api/admin/staff', anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
@@ -166,6 +171,7 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
     await buildLink(db, member.id, bystander.id);
     await buildLink(db, member.id, linked.id, { dismissedAt: new Date(), dismissedByName: 'Mod' });
     await getDatabase().query(`insert into discord_outbox (kind, discord_id, payload, status, attempts, last_error) values ('add_role', $1, '{"role":"verified"}', 'failed', 12, '404 10007: Unknown Member')`, [MEMBER]);
+    await getDatabase().query(`insert into appeals (member_id, message, standing) values ($1, 'Please review', 'limited')`, [member.id]);
   }
 
   beforeAll(async () => {

@@ -14,6 +14,8 @@ import { adminSharedNetworksRoutes } from './admin-shared-networks.router';
 import { adminStaffRoutes } from './admin-staff.router';
 import { adminSettingsRoutes } from './admin-settings.router';
 import { adminLockdownRoutes } from './admin-lockdown.router';
+import { adminAppealsRoutes } from './admin-appeals.router';
+import type { AppealsService } from '../../modules/appeals/appeals.service';
 import { adminStatisticsRoutes } from './admin-statistics.router';
 import type { AdmissionService } from '../../modules/admission/admission.service';
 import type { GuildNamesCheck, SettingsService } from '../../modules/settings';
@@ -42,6 +44,7 @@ export interface StaffServices {
   guildNames?: GuildNamesCheck;
   statistics: StatisticsService;
   admission: AdmissionService;
+  appeals: AppealsService;
   /** the bot's permission self-check (absent: the route is not mounted) */
   discordSetup?: DiscordSetupReader;
 }
@@ -60,6 +63,7 @@ export function createStaffRoutes(services: StaffServices): StaffRoute[] {
     ...adminSettingsRoutes({ settings: services.settings, guildNames: services.guildNames }),
     ...adminStatisticsRoutes({ statistics: services.statistics }),
     ...adminLockdownRoutes({ admission: services.admission }),
+    ...adminAppealsRoutes({ appeals: services.appeals }),
     ...(services.discordSetup ? discordSetupRoutes({ discordSetup: services.discordSetup }) : []),
   ];
 }

@@ -5,6 +5,7 @@ import { BROWSER_TOKEN_COOKIE, BROWSER_TOKEN_MAX_AGE_MS, browserTokenFromCookieH
 import { fingerprintDataSchema, fingerprintHashSchema } from '../../modules/fingerprint';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import { validate } from '../middleware/validate';
+import { memberStanding } from '../../shared/member-badges';
 import { readVisitor, writeVisitor } from '../visitor-session';
 
 export { CONSENT_TOKEN_TTL_MS } from '../../modules/verification/verification.service';
@@ -81,7 +82,8 @@ export function visitorRouter(deps: {
     const member = await deps.verification.findMember(discordId);
     if (!member) throw NotFound('Verification record');
     const vpnDetected = member.status === 'limited_access';
-    res.json({ vpnDetected, vpnProvider: vpnDetected ? (member.vpnProvider ?? 'Unknown VPN provider') : null });
+    // the standing decides the outcome page: a certain alt sees the denial and the way to appeal, never the success text
+    res.json({ vpnDetected, vpnProvider: vpnDetected ? (member.vpnProvider ?? 'Unknown VPN provider') : null, standing: memberStanding(member) });
   });
 
   router.get('/discord/verification-channel', async (_req, res) => {

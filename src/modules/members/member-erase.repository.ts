@@ -11,6 +11,8 @@ export interface ErasedMembers {
   attempts: number;
   links: number;
   notes: number;
+  /** appeals, open or decided (docs/behaviour.md#appeals) */
+  appeals: number;
   /** members whose alt counters were recomputed because a link to an erased one went away */
   relinkedMembers: number;
   outbox: DiscardedOutbox;
@@ -23,7 +25,7 @@ function whereOf(which: MembersToErase): SQL {
 /**
  * Deletes everything stored about some members, the one rule every deletion follows
  * (staff, the member's own /privacy delete, the retention purge): the members and, by
- * cascade, their attempts, alt links and notes; what the outbox still holds about them
+ * cascade, their attempts, alt links, notes and appeals; what the outbox still holds about them
  * (discardMembersOutbox); then the alt counters of the members they were linked to are
  * recomputed. Writes no audit row: each caller says in its own words what was deleted.
  * Run it inside the caller's transaction.
@@ -31,14 +33,15 @@ function whereOf(which: MembersToErase): SQL {
 export async function eraseMembers(tx: Executor, which: MembersToErase): Promise<ErasedMembers> {
   const rows = await selectRows<{ id: string | number; discord_id: string }>(tx, sql`select id, discord_id from members where ${whereOf(which)} order by id for update`);
   const discordIds = rows.map((r) => r.discord_id);
-  if (rows.length === 0) return { discordIds, attempts: 0, links: 0, notes: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
+  if (rows.length === 0) return { discordIds, attempts: 0, links: 0, notes: 0, appeals: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
   const ids = sql`${`{${rows.map((r) => Number(r.id)).join(',')}}`}::bigint[]`;
-  const [counts] = await selectRows<{ attempts: string | number; links: string | number; notes: string | number }>(
+  const [counts] = await selectRows<{ attempts: string | number; links: string | number; notes: string | number; appeals: string | number }>(
     tx,
     sql`select
       (select count(*) from verification_attempts where member_id = any(${ids})) as attempts,
       (select count(*) from alt_links where main_member_id = any(${ids}) or alt_member_id = any(${ids})) as links,
-      (select count(*) from admin_notes where member_id = any(${ids})) as notes`,
+      (select count(*) from admin_notes where member_id = any(${ids})) as notes,
+      (select count(*) from appeals where member_id = any(${ids})) as appeals`,
   );
   // the other end of every link, when it stays: its counters change once the link is gone
   const linked = await selectRows<{ id: string | number }>(
@@ -56,6 +59,7 @@ export async function eraseMembers(tx: Executor, which: MembersToErase): Promise
     attempts: Number(counts?.attempts ?? 0),
     links: Number(counts?.links ?? 0),
     notes: Number(counts?.notes ?? 0),
+    appeals: Number(counts?.appeals ?? 0),
     relinkedMembers: linkedIds.length,
     outbox,
   };

@@ -30,7 +30,8 @@ export interface Member extends BadgeSubject {
 
 type Row = typeof members.$inferSelect;
 
-function toMember(row: Row): Member {
+/** A members row as the rest of the code sees it. */
+export function toMember(row: Row): Member {
   return {
     id: row.id,
     discordId: row.discordId,

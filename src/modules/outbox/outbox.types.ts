@@ -11,7 +11,8 @@ export interface LogEvent {
     | 'denied'
     | 'staff_action'
     | 'outbox_failed'
-    | 'privacy';
+    | 'privacy'
+    | 'appeal';
   text: string;
   discordId?: string;
 }

@@ -55,6 +55,28 @@ describeEngines('retention purge', (getDatabase) => {
     expect(JSON.stringify(audit.entries[0])).not.toContain(gone.discordId); // counts only
   });
 
+  it("deletes appeals with their member, and decided appeals past retention; an active member's open appeal stays", async () => {
+    const database = getDatabase();
+    const { db } = database;
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    const old = new Date(clock.now().getTime() - 31 * DAY);
+    const recent = new Date(clock.now().getTime() - 2 * DAY);
+    const gone = await buildMember(db, { lastSeenAt: old, status: 'limited_access' });
+    const kept = await buildMember(db, { lastSeenAt: recent, status: 'limited_access' });
+    await database.query(
+      `insert into appeals (member_id, message, standing, status, created_at, decided_at, decision_reason) values
+        ($1, 'gone member', 'limited', 'open', $3, null, null),
+        ($2, 'old decided', 'limited', 'rejected', $3, $3, 'no'),
+        ($2, 'old but open', 'limited', 'open', $3, null, null),
+        ($2, 'recently decided', 'limited', 'approved', $3, $4, null)`,
+      [gone.id, kept.id, old, recent],
+    );
+    const counts = await purgeExpired({ database, clock, retentionDays: 30 });
+    expect(counts).toMatchObject({ members: 1, appeals: 2 });
+    const { rows } = await database.query<{ message: string }>('select message from appeals order by id');
+    expect(rows.map((r) => r.message)).toEqual(['old but open', 'recently decided']);
+  });
+
   it('follows the configured period and the clock', async () => {
     const database = getDatabase();
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
+import { purgeDecidedAppealsBefore } from '../appeals/appeals.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,7 +16,8 @@ export async function membersOfLinksBefore(tx: Executor, cutoff: Date): Promise<
 }
 
 /**
- * Deletes what members still kept have let age past the cut-off (attempts, links, notes),
+ * Deletes what members still kept have let age past the cut-off (attempts, links, notes,
+ * decided appeals),
  * expired caches, tokens and login throttles, finished Discord actions, and shared-network
  * marks no member's network refers to any more. Run after the expired members went.
  */
@@ -23,6 +25,8 @@ export async function purgeAgedRows(tx: Executor, now: Date, cutoff: Date) {
   const attempts = await count(tx, sql`with d as (delete from verification_attempts where created_at < ${cutoff} returning 1) select count(*) as n from d`);
   const links = await count(tx, sql`with d as (delete from alt_links where updated_at < ${cutoff} returning 1) select count(*) as n from d`);
   const notes = await count(tx, sql`with d as (delete from admin_notes where created_at < ${cutoff} returning 1) select count(*) as n from d`);
+  // an open appeal stays as long as its member; a decided one ages like the rest
+  const appeals = await purgeDecidedAppealsBefore(tx, cutoff);
   const vpnCache = await count(tx, sql`with d as (delete from vpn_cache where expires_at < ${now} or checked_at < ${cutoff} returning 1) select count(*) as n from d`);
   const tokens = await count(tx, sql`with d as (delete from one_time_tokens where expires_at < ${now} returning 1) select count(*) as n from d`);
   const outbox = await count(tx, sql`with d as (delete from discord_outbox where status in ('done', 'failed') and updated_at < ${cutoff} returning 1) select count(*) as n from d`);
@@ -35,5 +39,5 @@ export async function purgeAgedRows(tx: Executor, now: Date, cutoff: Date) {
     tx,
     sql`with d as (delete from shared_networks s where s.created_at < ${cutoff} and not exists (select 1 from members m where m.network_hash = s.network_hash) returning 1) select count(*) as n from d`,
   );
-  return { attempts, links, notes, vpnCache, tokens, outbox, throttles, sharedNetworks };
+  return { attempts, links, notes, appeals, vpnCache, tokens, outbox, throttles, sharedNetworks };
 }

@@ -10,6 +10,7 @@ export interface PurgeCounts {
   attempts: number;
   links: number;
   notes: number;
+  appeals: number;
   vpnCache: number;
   tokens: number;
   outbox: number;
@@ -55,6 +56,7 @@ export async function purgeExpired(deps: { database: Database; clock: Clock; ret
       attempts: aged.attempts + erased.attempts,
       links: aged.links + erased.links,
       notes: aged.notes + erased.notes,
+      appeals: aged.appeals + erased.appeals,
       vpnCache: aged.vpnCache,
       tokens: aged.tokens,
       outbox: aged.outbox + erased.outbox.tokens + erased.outbox.finished + erased.outbox.logLines,

@@ -31,7 +31,7 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(landedOn).toBe('/rules');
 
     const { body: vpn } = await agent.get('/api/verification/vpn-status').expect(200);
-    expect(vpn).toEqual({ vpnDetected: false, vpnProvider: null });
+    expect(vpn).toEqual({ vpnDetected: false, vpnProvider: null, standing: 'verified' });
     const { body: links } = await agent.get('/api/discord/verification-channel').expect(200);
     expect(links.appUrl).toMatch(/^discord:\/\/-\/channels\/\d+\/\d+$/);
     expect(links.webUrl).toContain('/sandbox');
@@ -60,7 +60,7 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const user = emulator().createUser({ username: 'vpnuser', onVpn: true });
     const { agent } = await walkVisitorFlow(handle, { userId: user.id, confirmRules: true });
     const { body: vpn } = await agent.get('/api/verification/vpn-status').expect(200);
-    expect(vpn).toEqual({ vpnDetected: true, vpnProvider: 'Sandbox VPN' });
+    expect(vpn).toEqual({ vpnDetected: true, vpnProvider: 'Sandbox VPN', standing: 'limited' });
 
     const [member] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
     expect(member).toMatchObject({ status: 'limited_access', usedVpn: true, vpnAttempts: 1, avatarUrl: null, fingerprintHash: null, networkHash: null });
@@ -89,6 +89,9 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     await handle.services.outboxWorker.drain();
     const reply = await click(alt.id);
     expect(JSON.stringify(reply)).toContain('Verification denied');
+    // the denial offers the appeal
+    expect(JSON.stringify(reply)).toContain('Ask staff to review');
+    expect(JSON.stringify(reply)).toContain('/appeal');
     await handle.services.outboxWorker.drain();
     expect(rolesOf(alt.id)).toEqual(['Unverified']);
   });

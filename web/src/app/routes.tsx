@@ -5,6 +5,7 @@ import { ErrorPage } from '@/features/error/pages/error-page';
 import { NotFoundPage } from '@/features/not-found/pages/not-found-page';
 import { RulesPage } from '@/features/rules/pages/rules-page';
 import { SuccessPage } from '@/features/success/pages/success-page';
+import { AppealPage } from '@/features/appeal/pages/appeal-page';
 import { AppLayout } from './app-layout';
 
 // The policy texts are long and rarely opened: their own chunks.
@@ -23,6 +24,7 @@ const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'))
 const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
 const SettingsPage = lazy(() => import('@/features/admin/pages/settings-page'));
 const StatisticsPage = lazy(() => import('@/features/admin/pages/statistics-page'));
+const AppealsPage = lazy(() => import('@/features/admin/pages/appeals-page'));
 
 /** The pages and their paths. */
 export function AppRoutes() {
@@ -35,6 +37,7 @@ export function AppRoutes() {
         <Route path="terms" element={<TermsPage />} />
         <Route path="success" element={<SuccessPage />} />
         <Route path="error" element={<ErrorPage />} />
+        <Route path="appeal" element={<AppealPage />} />
         <Route path="setup" element={<SetupPage />} />
         <Route path="admin">
           <Route index element={<DashboardPage />} />
@@ -46,6 +49,7 @@ export function AppRoutes() {
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="statistics" element={<StatisticsPage />} />
+          <Route path="appeals" element={<AppealsPage />} />
           <Route path="user/:discordId" element={<UserDetailPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

@@ -1,9 +1,12 @@
 import useSWR from 'swr';
+import type { MemberStanding } from '../../../../src/shared/member-badges';
 
 /** GET /api/verification/vpn-status */
 export interface VpnStatus {
   vpnDetected: boolean;
   vpnProvider?: string | null;
+  /** the member's standing: a certain alt sees the denial, never the success text */
+  standing?: MemberStanding;
 }
 
 /** GET /api/discord/verification-channel: discord://-/channels/G/C and https://discord.com/channels/G/C (sandbox: an http page). */

@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
 import { useStaffAuth } from '../api/session';
+import { useOpenAppealCount } from '../api/appeals';
 import { FilePlusIcon, KeyIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from '../components/admin-icons';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { DiscordSetupBanner } from '../components/discord-setup-banner';
@@ -91,6 +92,7 @@ export default function DashboardPage() {
             <Link to="/admin/statistics" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
               Statistics
             </Link>
+            <AppealsLink />
             {isSuperAdmin ? (
               <>
                 <Link to="/admin/staff" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
@@ -239,5 +241,17 @@ function LogoutButton() {
       {pending ? null : <LogOutIcon className="size-4" />}
       Logout
     </Button>
+  );
+}
+
+/** 'Appeals' with the number of open ones, so a waiting request is seen from the dashboard. */
+function AppealsLink() {
+  const { data } = useOpenAppealCount();
+  const open = data?.open ?? 0;
+  return (
+    <Link to="/admin/appeals" className={buttonVariants({ variant: 'secondary', size: 'sm' })} aria-label={`Appeals, ${open} open`}>
+      Appeals
+      <span className={open > 0 ? 'rounded-full bg-danger px-1.5 text-xs font-bold text-white' : 'rounded-full bg-surface-sunken px-1.5 text-xs text-muted'}>{open}</span>
+    </Link>
   );
 }

@@ -47,6 +47,10 @@ export function PrivacyPage() {
             <strong>Admin notes:</strong> notes that staff write about your record.
           </li>
           <li>
+            <strong>Appeals:</strong> if you ask staff to review a denial or Limited Access, the message you write, when you sent it, and staff&apos;s
+            decision (with their reason when they reject it). Appeals are deleted together with your record.
+          </li>
+          <li>
             <strong>Audit logs:</strong> a record of every action staff or the system take on your record (who did what, and when).
           </li>
         </ul>
@@ -61,7 +65,7 @@ export function PrivacyPage() {
           <li>To verify you and add you to the server with the right role.</li>
           <li>To detect alternate accounts, by comparing your IP hash, device fingerprint hash and browser token hash with those of other verified accounts.</li>
           <li>To detect raids and VPN or proxy use.</li>
-          <li>To let staff review records, correct mistakes and keep a log of what they did.</li>
+          <li>To let staff review records, answer your appeals, correct mistakes and keep a log of what they did.</li>
         </ul>
         <p>
           We use your data on the basis of the consent you give on the verification page and of our legitimate interest in keeping the community safe. We do

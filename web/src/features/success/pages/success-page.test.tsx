@@ -54,6 +54,27 @@ describe('success page', () => {
     expect(screen.queryByText("You've been added to the Discord server!")).not.toBeInTheDocument();
   });
 
+  it('shows a certain alt the denial and the way to appeal, never the success text', async () => {
+    fetchMock = mockFetch({
+      'GET /api/config': { body: { dataRetentionDays: 30 } },
+      'GET /api/verification/vpn-status': { body: { vpnDetected: false, vpnProvider: null, standing: 'certain_alt' } },
+      'GET /api/appeal': { status: 401, body: { error: 'Sign in with Discord again to ask staff for a review' } },
+    });
+    renderApp('/success');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verification Denied' })).toBeInTheDocument();
+    expect(screen.getByText("This Discord account is linked to another account that is already verified on this server, so it can't be given access.")).toBeInTheDocument();
+    expect(screen.queryByText('Website Verification Complete! ✓')).not.toBeInTheDocument();
+    expect(screen.queryByText("You've been added to the Discord server!")).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Ask staff to review' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ask Staff to Review' })).toBeInTheDocument();
+  });
+
+  it('offers the review on the Limited Access page too', async () => {
+    setup({ body: { vpnDetected: true, vpnProvider: 'NordVPN', standing: 'limited' } });
+    await screen.findByRole('heading', { level: 1, name: 'Website Step Complete - Limited Access Only' });
+    expect(screen.getByRole('button', { name: 'Ask staff to review' })).toBeInTheDocument();
+  });
+
   it('hides Open Verification Channel until the channel links load', async () => {
     let answer: (value: { body: typeof links }) => void = () => undefined;
     setup({ body: { vpnDetected: false } }, () => new Promise((resolve) => (answer = resolve)));

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { LIMITED_ACCESS_CHANNELS } from '../../../../../src/shared/policy';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -16,6 +17,7 @@ export function SuccessPage() {
   const admission = useAdmission();
   const { data: config } = useConfig();
   const [closeAttempted, setCloseAttempted] = useState(false);
+  const navigate = useNavigate();
 
   if (vpnStatus.isLoading) {
     return (
@@ -39,6 +41,26 @@ export function SuccessPage() {
       <p>{gate.message}</p>
     </Alert>
   ) : null;
+
+  const askForReview = (
+    <Button size="lg" variant={vpnStatus.data?.standing === 'certain_alt' ? 'primary' : 'secondary'} fullWidth onClick={() => navigate('/appeal')}>
+      Ask staff to review
+    </Button>
+  );
+
+  // a certain alt: the failure-style card and the way to appeal, never the success text
+  if (vpnStatus.data?.standing === 'certain_alt') {
+    return (
+      <CenteredCardPage
+        title="Verification Denied"
+        icon={<WarningIcon className="text-danger" />}
+        description="This Discord account is linked to another account that is already verified on this server, so it can't be given access."
+        footer={<div className="flex w-full flex-col gap-3">{askForReview}</div>}
+      >
+        <p className="text-center text-sm text-muted">If this is a mistake (for example, a shared computer or family members on the same network), ask staff to review it.</p>
+      </CenteredCardPage>
+    );
+  }
 
   const actions = (
     <div className="flex w-full flex-col gap-3">
@@ -89,6 +111,10 @@ export function SuccessPage() {
             <p>To get full access, disconnect your VPN and verify again.</p>
           </Alert>
           <FinalSteps outcome={gate?.action === 'review' ? 'review' : 'limited'} />
+        </div>
+        <div className="mt-5 flex flex-col gap-2 border-t border-border pt-5">
+          <p className="text-sm text-muted">Not using a VPN, or need full access for another reason?</p>
+          {askForReview}
         </div>
       </CenteredCardPage>
     );

@@ -1,0 +1,181 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
+import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX, checkAppealText, isAppealable, type AppealEvidence, type AppealQueue, type StaffAppealView, type VisitorAppealState } from '../../shared/appeals';
+import { memberStanding } from '../../shared/member-badges';
+import { listAltsForMember } from '../alts';
+import { appendAudit } from '../audit/audit.repository';
+import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
+import { toUserRecord } from '../members/member-views';
+import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
+import type { OutboxPort } from '../outbox/outbox.types';
+import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listOpenAppeals, type Appeal } from './appeals.repository';
+
+/**
+ * Dismisses the alt links that make a member a certain alt ('not the same person'; the
+ * members service's rule): an approved appeal of a linked certain alt needs it.
+ */
+export interface AltLinkDismissal {
+  dismissAllAltLinks(actor: MemberActor, discordId: string, reason?: string | null): Promise<unknown>;
+}
+
+export const APPEAL_NOT_FOUND = 'Appeal';
+export const APPEAL_ALREADY_DECIDED = 'This appeal has already been decided';
+export const APPEAL_ALREADY_OPEN = 'You already have an open appeal: staff will review it';
+export const NOTHING_TO_APPEAL = 'Your verification was not denied or limited: there is nothing to appeal';
+export const NO_MEMBER_RECORD = 'No verification record for this Discord account: verify on the website first';
+/** how many open appeals the queue and /appeals show at once */
+export const APPEAL_QUEUE_LIMIT = 100;
+
+const appealView = (a: Appeal) => ({ status: a.status, message: a.message, createdAt: a.createdAt.toISOString(), decidedAt: a.decidedAt?.toISOString() ?? null, reason: a.status === 'rejected' ? a.decisionReason : null });
+
+/**
+ * Appeals (docs/behaviour.md#appeals): a visitor denied as a certain alt or kept at
+ * Limited Access asks staff to review; staff approve (the member gets the Verified role
+ * through the outbox) or reject with a reason the visitor sees. Every step writes an
+ * audit row and a line for the logs channel in the transaction that makes it.
+ */
+export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void }) {
+  const { db } = deps.database;
+
+  /** The visitor's standing and newest appeal; null when there is no member record. */
+  async function visitorState(discordId: string): Promise<VisitorAppealState | null> {
+    const member = await findMemberByDiscordId(db, discordId);
+    if (!member) return null;
+    const latest = await latestAppealOf(db, member.id);
+    const standing = memberStanding(member);
+    return { username: member.username, standing, canAppeal: isAppealable(standing) && latest?.status !== 'open', appeal: latest ? appealView(latest) : null };
+  }
+
+  /** Files the visitor's appeal: plain text, bounded, one open appeal per member, only for a denial or Limited Access. */
+  async function file(discordId: string, message: unknown) {
+    const checked = checkAppealText(message, APPEAL_MESSAGE_MAX);
+    if (!checked.ok) throw BadRequest(checked.error, 'message');
+    const now = deps.clock.now();
+    const appeal = await db.transaction(async (tx) => {
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw new AppError(404, 'not_found', NO_MEMBER_RECORD);
+      const standing = memberStanding(member);
+      if (!isAppealable(standing)) throw Conflict(NOTHING_TO_APPEAL);
+      const inserted = await insertAppeal(tx, { memberId: member.id, message: checked.text, standing }, now);
+      if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
+      // the message stays out of the append-only log and the logs channel: retention must be able to delete it
+      await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their ${standing === 'limited' ? 'Limited Access' : 'denial (certain alt)'}: appeal #${inserted.id} is in the dashboard's Appeals queue.` });
+      return inserted;
+    });
+    deps.nudgeOutbox?.();
+    return appealView(appeal);
+  }
+
+  async function evidenceOf(member: Member): Promise<AppealEvidence> {
+    // a dismissed link ('not the same person') is no evidence any more
+    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null);
+    const links = { certain: 0, medium: 0, possible: 0 };
+    for (const alt of alts) links[alt.confidence] += 1;
+    return {
+      links,
+      topLinks: alts.slice(0, 3).map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
+      vpnProvider: member.vpnProvider,
+      gateReason: member.gateReason ?? null,
+    };
+  }
+
+  /** The open appeals, oldest first, each with the member's badges and the evidence behind the standing. */
+  async function queue(): Promise<AppealQueue> {
+    const [rows, open] = await Promise.all([listOpenAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
+    const appeals: StaffAppealView[] = [];
+    for (const { appeal, member } of rows) {
+      appeals.push({
+        id: appeal.id,
+        message: appeal.message,
+        status: appeal.status,
+        standingAtFiling: appeal.standing,
+        standing: memberStanding(member),
+        createdAt: appeal.createdAt.toISOString(),
+        member: toUserRecord(member),
+        evidence: await evidenceOf(member),
+      });
+    }
+    return { appeals, open };
+  }
+
+  async function openForDecision(appealId: number) {
+    const found = await findAppealForDecision(db, appealId);
+    if (!found) throw NotFound(APPEAL_NOT_FOUND);
+    if (found.appeal.status !== 'open') throw Conflict(APPEAL_ALREADY_DECIDED);
+    return found;
+  }
+
+  /**
+   * Approves: a certain alt's links are dismissed (and a manual 'certain alt' cleared), Limited
+   * Access is lifted, and the Verified role is granted through the outbox. 409 when decided.
+   */
+  async function approve(actor: MemberActor, appealId: number): Promise<{ discordId: string }> {
+    const before = await openForDecision(appealId);
+    if (before.member.isLinkedAsAlt && memberStanding(before.member) === 'certain_alt') {
+      // its own transaction (the members service's rule); a retry after a failure finds the links already gone
+      await deps.altLinks.dismissAllAltLinks(actor, before.member.discordId, `Appeal #${appealId} approved`);
+    }
+    const now = deps.clock.now();
+    const result = await db.transaction(async (tx) => {
+      const found = await findAppealForDecision(tx, appealId);
+      if (!found) throw NotFound(APPEAL_NOT_FOUND);
+      if (found.appeal.status !== 'open') throw Conflict(APPEAL_ALREADY_DECIDED);
+      const { member } = found;
+      if (member.manualAltStatus === 'certain_alt') await setManualAltStatus(tx, member.id, null, now);
+      const after = { ...member, manualAltStatus: member.manualAltStatus === 'certain_alt' ? null : member.manualAltStatus, status: 'verified' as const };
+      if (memberStanding(after) === 'certain_alt') throw Conflict('The alt links of this member could not be dismissed: nothing changed');
+      await markManuallyVerified(tx, member.id, now);
+      await decideAppeal(tx, appealId, { status: 'approved', ...staffOf(actor), reason: null }, now);
+      const discordId = member.discordId;
+      await deps.outbox.enqueue(
+        tx,
+        { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] },
+        { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}: Verified role granted.` },
+      );
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'appeal.approved',
+          targetType: 'member',
+          targetId: discordId,
+          details: { appealId, standingAtFiling: found.appeal.standing, from: { status: member.status, manualAltStatus: member.manualAltStatus, guildAccess: member.guildAccess } },
+        },
+        now,
+      );
+      return { discordId };
+    });
+    deps.nudgeOutbox?.();
+    return result;
+  }
+
+  /** Rejects with a reason the visitor sees on the appeal page. 409 when decided. */
+  async function reject(actor: MemberActor, appealId: number, reason: unknown): Promise<{ discordId: string }> {
+    const checked = checkAppealText(reason, APPEAL_REASON_MAX, 'The reason');
+    if (!checked.ok) throw BadRequest(checked.error, 'reason');
+    const now = deps.clock.now();
+    const result = await db.transaction(async (tx) => {
+      const found = await findAppealForDecision(tx, appealId);
+      if (!found) throw NotFound(APPEAL_NOT_FOUND);
+      if (found.appeal.status !== 'open') throw Conflict(APPEAL_ALREADY_DECIDED);
+      const discordId = found.member.discordId;
+      await decideAppeal(tx, appealId, { status: 'rejected', ...staffOf(actor), reason: checked.text }, now);
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `❌ Appeal #${appealId} of <@${discordId}> rejected by staff member ${actorLabel(actor)}.` });
+      // the reason is shown to the visitor and kept with the appeal, not in the append-only log
+      await appendAudit(tx, { actor: auditActorOf(actor), action: 'appeal.rejected', targetType: 'member', targetId: discordId, details: { appealId, standingAtFiling: found.appeal.standing, reasonLength: checked.text.length } }, now);
+      return { discordId };
+    });
+    deps.nudgeOutbox?.();
+    return result;
+  }
+
+  return { visitorState, file, queue, openCount: () => countOpenAppeals(db), approve, reject };
+}
+
+function staffOf(actor: MemberActor): { staffId: number | null; staffName: string } {
+  return 'kind' in actor ? { staffId: null, staffName: actorLabel(actor) } : { staffId: actor.id, staffName: actor.username };
+}
+
+export type AppealsService = ReturnType<typeof createAppealsService>;

@@ -1,0 +1,205 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { APPEAL_REASON_MAX, checkAppealText } from '../../../../../src/shared/appeals';
+import type { MemberStanding } from '../../../../../src/shared/member-badges';
+import { Avatar } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { LoadError } from '@/components/ui/load-error';
+import { PageShell } from '@/components/ui/page-shell';
+import { Textarea } from '@/components/ui/textarea';
+import { useToast } from '@/components/ui/toast';
+import { apiErrorMessage } from '@/lib/api';
+import { useAppealDecisions, useAppealQueue, type StaffAppealView } from '../api/appeals';
+import { AdminPageHeader } from '../components/admin-page-header';
+import { MemberBadgeList } from '../components/member-badge-list';
+import { formatDateTime } from '../format-date';
+import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
+
+const STANDING_LABELS: Record<MemberStanding, string> = {
+  certain_alt: 'Certain alt',
+  suspected_alt: 'Suspected alt',
+  limited: 'Limited Access',
+  verified: 'Verified',
+  pending: 'Pending',
+};
+
+/** /admin/appeals (all staff): the open appeals, oldest first; approve, or reject with a reason the visitor sees. */
+export default function AppealsPage() {
+  const { data, error, mutate } = useAppealQueue();
+  useSignInRedirect(error);
+  return (
+    <PageShell width="lg">
+      <AdminPageHeader title="Appeals" subtitle="Requests from denied and Limited Access visitors, oldest first" back />
+      {data ? (
+        data.appeals.length === 0 ? (
+          <p className="py-10 text-center text-muted">No open appeals</p>
+        ) : (
+          <>
+            <h2 className="mb-4 text-lg font-semibold">Open appeals ({data.open})</h2>
+            <ul className="flex flex-col gap-4">
+              {data.appeals.map((appeal) => (
+                <AppealCard key={appeal.id} appeal={appeal} />
+              ))}
+            </ul>
+          </>
+        )
+      ) : error ? (
+        <LoadError title="Could not load appeals" onRetry={() => void mutate()}>
+          {apiErrorMessage(error, 'The appeals could not be loaded. Check your connection and try again.')}
+        </LoadError>
+      ) : (
+        <p role="status" className="py-10 text-center text-muted">
+          Loading...
+        </p>
+      )}
+    </PageShell>
+  );
+}
+
+function evidenceLines(appeal: StaffAppealView): string[] {
+  const { links, topLinks, vpnProvider, gateReason } = appeal.evidence;
+  const lines: string[] = [];
+  const total = links.certain + links.medium + links.possible;
+  if (total > 0) lines.push(`Alt links: ${links.certain} certain, ${links.medium} medium, ${links.possible} possible`);
+  for (const link of topLinks) lines.push(`${link.confidence[0]!.toUpperCase()}${link.confidence.slice(1)} link to ${link.username} (${link.discordId}), found by ${link.detectionMethod}`);
+  if (vpnProvider) lines.push(`VPN or proxy: ${vpnProvider}`);
+  if (gateReason) lines.push(`Server rule: ${gateReason}`);
+  if (lines.length === 0) lines.push(appeal.standing === 'certain_alt' ? 'Marked certain alt by staff (no detected link)' : 'No recorded evidence');
+  return lines;
+}
+
+function AppealCard({ appeal }: { appeal: StaffAppealView }) {
+  const { toast } = useToast();
+  const handleUnauthorized = useSignInRedirect();
+  const [approving, setApproving] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonProblem, setReasonProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const { member } = appeal;
+  const decisions = useAppealDecisions();
+
+  const approve = async () => {
+    setApproving(true);
+    try {
+      await decisions.approve(appeal.id);
+      toast({ title: 'Appeal approved', description: `${member.username} gets the Verified role.` });
+    } catch (error) {
+      if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
+      throw error;
+    } finally {
+      setApproving(false);
+    }
+  };
+
+  const reject = async () => {
+    const checked = checkAppealText(reason, APPEAL_REASON_MAX, 'The reason');
+    if (!checked.ok) {
+      setReasonProblem(checked.error);
+      return;
+    }
+    setSending(true);
+    setReasonProblem(null);
+    try {
+      await decisions.reject(appeal.id, checked.text);
+      toast({ title: 'Appeal rejected', description: `${member.username} can read your reason on the appeal page.` });
+    } catch (error) {
+      if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to reject the appeal.') });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <li>
+      <Card>
+        <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
+          <div className="flex flex-wrap items-start gap-3">
+            <Avatar src={member.avatarUrl} name={member.username} />
+            <div className="flex min-w-[10rem] flex-1 flex-col gap-1">
+              <Link to={`/admin/user/${member.discordId}`} className="truncate font-semibold text-heading hover:underline">
+                {member.username}
+              </Link>
+              <span className="font-mono text-xs break-all text-muted">{member.discordId}</span>
+              <MemberBadgeList member={member} />
+            </div>
+            <div className="w-full text-xs text-muted sm:w-auto sm:text-right">
+              <span>#{appeal.id}</span> <span>{formatDateTime(appeal.createdAt)}</span>
+            </div>
+          </div>
+          <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="text-muted">Standing</dt>
+            <dd>
+              {STANDING_LABELS[appeal.standing]}
+              {appeal.standing !== appeal.standingAtFiling ? ` (was ${STANDING_LABELS[appeal.standingAtFiling]} when filed)` : ''}
+            </dd>
+            <dt className="text-muted">Evidence</dt>
+            <dd>
+              <ul className="flex flex-col gap-0.5">
+                {evidenceLines(appeal).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </dd>
+          </dl>
+          <div>
+            <p className="mb-1 text-sm text-muted">Their message</p>
+            {/* the visitor's words, shown as text: React escapes them, never markup */}
+            <blockquote className="rounded-md bg-surface-sunken/60 p-3 text-sm break-words whitespace-pre-wrap">{appeal.message}</blockquote>
+          </div>
+          {rejecting ? (
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={`reject-reason-${appeal.id}`}>Reason (the visitor sees it)</Label>
+              <Textarea
+                id={`reject-reason-${appeal.id}`}
+                value={reason}
+                maxLength={APPEAL_REASON_MAX}
+                rows={3}
+                aria-invalid={reasonProblem ? true : undefined}
+                onChange={(event) => setReason(event.target.value)}
+              />
+              {reasonProblem ? (
+                <p role="alert" className="text-sm text-danger">
+                  {reasonProblem}
+                </p>
+              ) : null}
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Button variant="destructive" loading={sending} onClick={() => void reject()}>
+                  {sending ? 'Rejecting...' : 'Reject appeal'}
+                </Button>
+                <Button variant="secondary" onClick={() => setRejecting(false)}>
+                  Cancel
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <Button onClick={() => setConfirmOpen(true)}>Approve</Button>
+              <Button variant="secondary" onClick={() => setRejecting(true)}>
+                Reject with reason
+              </Button>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+      <ConfirmDialog
+        open={confirmOpen}
+        onOpenChange={setConfirmOpen}
+        title="Approve appeal"
+        description={
+          appeal.standing === 'certain_alt'
+            ? `This dismisses the alt links of ${member.username} (${member.discordId}) and grants the Verified role.`
+            : `This lifts Limited Access for ${member.username} (${member.discordId}) and grants the Verified role.`
+        }
+        confirmLabel="Approve"
+        pendingLabel="Approving..."
+        pending={approving}
+        onConfirm={approve}
+      />
+    </li>
+  );
+}
