@@ -209,13 +209,13 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
 
   describe('/appeals', () => {
     it('lists the open appeals oldest first, with a link to the queue, and never quotes the visitor', async () => {
-      const empty = await kit.run(kit.staffId, 'appeals');
+      const empty = await server.kit.run(server.kit.staffId, 'appeals');
       expect(empty.ephemeral).toBe(true);
       expect(empty.text).toContain('No open appeals.');
       const older = await buildMember(db(), { username: 'appealer-one', status: 'limited_access' });
       const newer = await buildMember(db(), { username: 'appealer-two', manualAltStatus: 'certain_alt' });
       await getDatabase().query(`insert into appeals (member_id, message, standing, created_at) values ($1, 'private words', 'limited', now() - interval '1 hour'), ($2, 'more words', 'certain_alt', now())`, [older.id, newer.id]);
-      const result = await kit.run(kit.staffId, 'appeals');
+      const result = await server.kit.run(server.kit.staffId, 'appeals');
       expect(result.text).toContain('📨 2 open appeals, oldest first:');
       expect(result.text.indexOf('appealer-one')).toBeLessThan(result.text.indexOf('appealer-two'));
       expect(result.text).toContain('Limited Access');
@@ -223,7 +223,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(result.text).not.toContain('private words');
       expect(JSON.stringify(result)).toContain('/admin/appeals');
       const audit = (await listAudit(db(), { action: 'command.appeals' })).entries;
-      expect(audit.map((e) => [e.actorType, e.actorId])).toEqual([['discord', kit.staffId], ['discord', kit.staffId]]);
+      expect(audit.map((e) => [e.actorType, e.actorId])).toEqual([['discord', server.kit.staffId], ['discord', server.kit.staffId]]);
     });
 
     it('is refused to a plain member', async () => {
