@@ -7,6 +7,7 @@ import { createGuildDirectory, type GuildDirectory } from './discord/guild-direc
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
+import { createGuildMemberCache } from './discord/guild-member-cache';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
@@ -87,11 +88,14 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const directory = createGuildDirectory(rest, guildNames);
   const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
 
+  // what the bot sees of members (interactions, member events) spares the outbox calls
+  const guildMembers = createGuildMemberCache();
   const outboxWorker = createOutboxWorker({
     database,
     outbox,
     rest,
     directory,
+    members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
     clock,
     logger: logger.child({ role: 'outbox' }),
@@ -203,6 +207,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
+    members: guildMembers,
   });
 
   const api: Router[] = [

@@ -9,6 +9,8 @@
  *   npm run bench -- --only P1,P3 --quick           some figures, small sizes (a smoke run)
  *   npm run bench -- --profile                      V8 CPU profile of the product during P2/P4
  *   npm run bench -- --only P2 --web-processes 1,2  P2 once per WEB_CONCURRENCY (default: 2 on PostgreSQL, 1 on PGlite)
+ *   npm run bench -- --only P4 --raid-visitors 200 --raid-existing 0.8
+ *                                                   P4 at another size, or another share of visitors already in the guild
  *
  * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
  * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members, P8 a labelled
@@ -50,7 +52,12 @@ function parseArgs(argv: string[]) {
     .split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n >= 1 && n <= 64);
-  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines, webProcesses };
+  const existing = value('--raid-existing');
+  const raidExisting = existing === undefined ? undefined : Number(existing);
+  if (raidExisting !== undefined && !(raidExisting >= 0 && raidExisting <= 1)) throw new Error('--raid-existing takes a share between 0 and 1 (e.g. 0.8)');
+  const raidVisitors = value('--raid-visitors') === undefined ? undefined : Number(value('--raid-visitors'));
+  if (raidVisitors !== undefined && !(Number.isInteger(raidVisitors) && raidVisitors >= 20)) throw new Error('--raid-visitors takes a whole number ≥ 20');
+  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -125,7 +132,7 @@ async function main(): Promise<void> {
       const store = await createStore(engine, { serverUrl, label: 'raid' });
       try {
         const dir = profileDir(`p4-${engine}`);
-        await run('P4', engine, () => measureRaid(store, { visitors: size.raid, concurrency: 64, cpuProfileDir: dir, secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }) }));
+        await run('P4', engine, () => measureRaid(store, { visitors: args.raidVisitors ?? size.raid, existingShare: args.raidExisting, concurrency: 64, cpuProfileDir: dir, secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }) }));
         if (dir) profiles.push(summarizeProfiles(dir, `P4 ${engine}`));
       } finally {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { VerificationService } from '../../modules/verification/verification.service';
 import type { GuildDirectory } from '../guild-directory';
+import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../discord-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
@@ -46,6 +47,8 @@ export function createBot(deps: {
   onInteraction?: (result: 'handled' | 'refused' | 'failed') => void;
   /** the permission self-check, re-run when the server's roles, channels or the bot's own roles change */
   setupMonitor?: BotSetupMonitor;
+  /** learns who is in the guild with which roles from interactions and member events (read by the outbox) */
+  members?: GuildMemberCache;
 }) {
   const logger = deps.logger.child({ role: 'bot' });
   const lock = createLeaderLock(deps.database);
@@ -86,6 +89,7 @@ export function createBot(deps: {
     if (!packet.t) return;
     const guildId = (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (packet.t === 'GUILD_UPDATE' ? (packet.d as { id?: string }).id : undefined);
     if (guildId !== deps.config.guildId) return;
+    if (deps.members) learnFromGatewayEvent(deps.members, packet);
     const ownMemberUpdate = packet.t === 'GUILD_MEMBER_UPDATE' && (packet.d as { user?: { id?: string } }).user?.id === botUserId;
     if (SETUP_EVENTS.has(packet.t) || ownMemberUpdate) scheduleSetupCheck();
   }

@@ -42,6 +42,15 @@ describe('Discord emulator rate limits', () => {
     expect(limited[0]?.headers.get('retry-after')).toBe('5');
     expect(limited[0]?.headers.get('x-ratelimit-scope')).toBe('user');
     expect(emulator.state.rateLimitHits).toBe(3);
+    // the request log keeps what each answer advertised (the bench reads its projections from it)
+    const advertised = emulator.state.requestLog.filter((e) => e.route === ROLE_ROUTE && e.status === 204).map((e) => e.advertised);
+    expect(advertised).toHaveLength(5);
+    for (const limit of advertised) {
+      expect(limit?.limit).toBe(5);
+      expect(limit?.resetAfterMs).toBeGreaterThan(0);
+      expect(limit?.resetAfterMs).toBeLessThanOrEqual(5000);
+    }
+    expect(Math.max(...advertised.map((a) => a?.resetAfterMs ?? 0))).toBeGreaterThan(4000);
   });
 
   it('keeps Add, Modify and Remove Guild Member in buckets of their own (Discord keys them by method)', async () => {

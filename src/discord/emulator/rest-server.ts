@@ -79,8 +79,10 @@ export function createRestHandler(deps: RestServerDeps) {
     const receivedAt = Date.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const auth = authenticate(context, req.headers.authorization);
+    // the route bucket's limit as this answer's X-RateLimit-* headers state it (answers that passed the limiter)
+    let advertised: { limit: number; resetAfterMs: number } | undefined;
     const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
-      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), status, ...(global === undefined ? {} : { global }) });
+      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
       if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
     };
 
@@ -133,6 +135,7 @@ export function createRestHandler(deps: RestServerDeps) {
         return;
       }
       headers = decision.headers;
+      advertised = { limit: Number(headers['X-RateLimit-Limit']), resetAfterMs: Math.round(Number(headers['X-RateLimit-Reset-After']) * 1000) };
     }
 
     let result: RouteResult;

@@ -64,6 +64,8 @@ export interface RequestLogEntry {
   status: number;
   /** Set on 429s: whether the global limit (rather than the route bucket) was hit. */
   global?: boolean;
+  /** What the answer's X-RateLimit-Limit and X-RateLimit-Reset-After said (rate-limited emulators, answers that passed the limit). */
+  advertised?: { limit: number; resetAfterMs: number };
 }
 
 /** What the bot did to members, with the X-Audit-Log-Reason it gave (tests assert reasons). */

@@ -6,6 +6,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
+import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
@@ -37,7 +38,7 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
   });
   beforeEach(async () => resetDatabase(getDatabase()));
 
-  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void } = {}) {
+  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache } = {}) {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
@@ -51,7 +52,7 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
   };
   const roleNames = (emulator: DiscordEmulator, userId: string) => [...emulator.state.memberRoleNames(userId)].sort();
 
-  it('changes roles with one Modify Guild Member call and keeps roles someone else gave', async () => {
+  it('changes roles with one Modify Guild Member call and keeps roles someone else gave (roles unknown: read first)', async () => {
     const emulator = await emulatorWith();
     const { outbox, worker } = makeWorker(emulator);
     const user = emulator.createUser({ username: 'button-clicker' });
@@ -96,6 +97,114 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
       'PUT member 204',
       'PUT role 204',
     ]);
+  });
+
+  const memberCalls = (emulator: DiscordEmulator, from: number, userId: string) =>
+    emulator.state.requestLog
+      .slice(from)
+      .filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/') && e.path.includes(userId))
+      .map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`);
+
+  it('known member: no Add Guild Member; a role they lack is one role call, a role they hold none', async () => {
+    const emulator = await emulatorWith();
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const lacking = emulator.createUser({ username: 'from-the-panel' });
+    emulator.addGuildMember(lacking.id, ['Staff']);
+    const holding = emulator.createUser({ username: 'already-unverified' });
+    emulator.addGuildMember(holding.id, ['Unverified']);
+    // what the bot saw when they clicked the panel
+    members.remember(lacking.id, [emulator.guild.roleId('Staff')]);
+    members.remember(holding.id, [emulator.guild.roleId('Unverified')]);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: lacking.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, lacking.id) },
+      { kind: 'add_guild_member', discordId: holding.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, holding.id) },
+    ]);
+    await worker.drain();
+
+    expect(roleNames(emulator, lacking.id)).toEqual(['Staff', 'Unverified']);
+    expect(roleNames(emulator, holding.id)).toEqual(['Unverified']);
+    expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204']);
+    expect(memberCalls(emulator, before, holding.id)).toEqual([]);
+    expect(members.roles(lacking.id)).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Unverified')]);
+    // the button's role change then needs no read
+    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: lacking.id, add: ['verified'], remove: ['unverified', 'limited'] }]);
+    await worker.drain();
+    expect(roleNames(emulator, lacking.id)).toEqual(['Staff', 'Verified']);
+    expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204', 'PATCH member 200']);
+    expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('new member: joined with the roles in one call, whose answer makes the next role change a single write', async () => {
+    const emulator = await emulatorWith();
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const newcomer = emulator.createUser({ username: 'newcomer-known-after' });
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id) },
+      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'] },
+      // nothing left to change: no call at all
+      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'] },
+    ]);
+    await worker.drain();
+    expect(roleNames(emulator, newcomer.id)).toEqual(['Limited Access']);
+    expect(memberCalls(emulator, before, newcomer.id)).toEqual(['PUT member 201', 'PATCH member 200']);
+  });
+
+  it('answer 204 (in the guild, unknown to the bot): the roles follow by role calls, and nothing is assumed about the others', async () => {
+    const emulator = await emulatorWith();
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const user = emulator.createUser({ username: 'came-by-invite' });
+    emulator.addGuildMember(user.id, ['Staff']);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) },
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] },
+    ]);
+    await worker.drain();
+    expect(roleNames(emulator, user.id)).toEqual(['Staff', 'Verified']);
+    // the role change reads the member first: the bot never saw their whole role list
+    expect(memberCalls(emulator, before, user.id)).toEqual(['PUT member 204', 'PUT role 204', 'GET member 200', 'PATCH member 200']);
+  });
+
+  it('stale knowledge: a known member who left meets Unknown Member on the role call, and is joined with the roles', async () => {
+    const emulator = await emulatorWith();
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const user = emulator.createUser({ username: 'left-meanwhile' });
+    members.remember(user.id, []); // clicked the panel, then left the server
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) }]);
+    await worker.drain();
+    expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
+    expect(memberCalls(emulator, before, user.id)).toEqual(['PUT role 404', 'PUT member 201']);
+    expect(worker.stats).toMatchObject({ done: 1, failed: 0, retried: 0 });
+    expect(members.roles(user.id)).toEqual([emulator.guild.roleId('Unverified')]);
+  });
+
+  it('known roles under tight limits: follows the rate-limit headers, no 429, every member right', async () => {
+    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1000 }, 'member-roles': { limit: 2, windowMs: 1000 } } });
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const users = Array.from({ length: 6 }, (_, i) => emulator.createUser({ username: `tight-${i}` }));
+    const actions: DiscordAction[] = [];
+    for (const user of users) {
+      emulator.addGuildMember(user.id, []);
+      members.remember(user.id, []);
+      actions.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) });
+      actions.push({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] });
+    }
+    await enqueueAll(outbox, actions);
+    await worker.drain();
+    expect(users.map((user) => roleNames(emulator, user.id).join())).toEqual(users.map(() => 'Verified'));
+    expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
+    const calls = users.flatMap((user) => memberCalls(emulator, 0, user.id));
+    expect(calls.filter((c) => c === 'PUT role 204')).toHaveLength(6);
+    expect(calls.filter((c) => c === 'PATCH member 200')).toHaveLength(6);
+    expect(calls.filter((c) => c.startsWith('GET') || c.startsWith('PUT member'))).toEqual([]);
   });
 
   it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {

@@ -7,6 +7,7 @@ import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { OutboxEntry } from '../../modules/outbox/outbox.types';
 import type { GuildDirectory } from '../guild-directory';
+import type { GuildMemberCache } from '../guild-member-cache';
 import { createDiscordActions } from './discord-actions';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 
@@ -43,6 +44,8 @@ export function createOutboxWorker(deps: {
   rest: REST;
   directory: GuildDirectory;
   sealKey: Buffer;
+  /** what the bot saw of members' roles (shared with the bot when both run in this process) */
+  members?: GuildMemberCache;
   clock: Clock;
   logger: Logger;
   /** log lines posted together at most */
@@ -56,7 +59,7 @@ export function createOutboxWorker(deps: {
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
