@@ -3,10 +3,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -372,6 +374,25 @@ export const raidAlarms = pgTable(
   (t) => [index('raid_alarms_raised_at_idx').on(t.raisedAt)],
 );
 
+/**
+ * The statistics page's counts of whole UTC days that are over, kept so a period's
+ * numbers are read from at most ~90 × a handful of rows instead of every attempt. A day
+ * is written once, the first time a page asks for it after it ended (a `day` marker row
+ * says it is written, so a day with nothing in it is not counted again). Counts only:
+ * no member, address or device is in it, so it outlives the attempts retention deletes.
+ */
+export const statisticsDays = pgTable(
+  'statistics_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence' */
+    series: text('series').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.series, t.key] })],
+);
+
 export const schema = {
   members,
   verificationAttempts,
@@ -387,4 +408,5 @@ export const schema = {
   oneTimeTokens,
   settings,
   raidAlarms,
+  statisticsDays,
 };
