@@ -53,6 +53,7 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await screenshot(page, test, 'refused');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, test, 'phone');
+    await screenshot(page, test, 'phone-top', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
@@ -81,6 +82,9 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await page.getByText('Show as a table').first().click();
     await visible(page.getByRole('table', { name: 'Verifications per day by outcome' }));
     await screenshot(page, test, 'table');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, test, 'table-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('starts a lockdown from the dashboard banner and ends it keeping the held members', async () => {
@@ -91,15 +95,16 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await toast(page, 'Lockdown is on');
     await visible(page.getByText('Lockdown is on', { exact: true }).first());
     await visible(page.getByText('Held for review: 0'));
-    await screenshot(page, test, 'on');
+    // the banner is at the top: the viewport, not the member list under it
+    await screenshot(page, test, 'on', { fullPage: false });
     await page.setViewportSize({ width: 360, height: 780 });
-    await screenshot(page, test, 'on-phone');
+    await screenshot(page, test, 'on-phone', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'End Lockdown, Keep Held' }).click();
     await toast(page, 'Lockdown ended; held members stay held');
     await visible(page.getByRole('button', { name: 'Start Lockdown' }));
     await hidden(page.getByText('Lockdown is on', { exact: true }).first());
-    await screenshot(page, test, 'off');
+    await screenshot(page, test, 'off', { fullPage: false });
   });
 });
 

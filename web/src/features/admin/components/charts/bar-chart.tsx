@@ -46,7 +46,8 @@ function buildConfig(props: BarChartProps, root: Element): ChartConfiguration<'b
   const grid = getComputedStyle(root).getPropertyValue('--gk-border').trim() || '#3f4147';
   const stacked = props.series.length > 1;
   const tickLabel = props.tickLabel;
-  const categoryTicks = { color: text, autoSkip: true, maxRotation: 0, callback: tickLabel ? (value: string | number) => tickLabel(props.categories[Number(value)] ?? '') : undefined };
+  // a callback given as undefined would replace Chart.js's own (which writes the category's name)
+  const categoryTicks = { color: text, autoSkip: true, maxRotation: 0, ...(tickLabel ? { callback: (value: string | number) => tickLabel(props.categories[Number(value)] ?? '') } : {}) };
   const valueTicks = { color: text, precision: 0 };
   return {
     type: 'bar',
@@ -137,7 +138,7 @@ export function BarChart(props: BarChartProps) {
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.category} className="border-t border-border">
-                    <th scope="row" className="py-1 pr-3 font-normal">{row.category}</th>
+                    <th scope="row" className="whitespace-nowrap py-1 pr-3 font-normal">{row.category}</th>
                     {row.values.map((v, i) => (
                       <td key={props.series[i]!.label} className="py-1 pr-3 text-right">{v}</td>
                     ))}
