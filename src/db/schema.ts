@@ -375,11 +375,12 @@ export const raidAlarms = pgTable(
 );
 
 /**
- * The statistics page's counts of whole UTC days that are over, kept so a period's
- * numbers are read from at most ~90 × a handful of rows instead of every attempt. A day
- * is written once, the first time a page asks for it after it ended (a `day` marker row
- * says it is written, so a day with nothing in it is not counted again). Counts only:
- * no member, address or device is in it, so it outlives the attempts retention deletes.
+ * The statistics page's counts of UTC days, and of the current day's hours, that are over:
+ * a period's numbers are then read from a few hundred rows plus the last hour's attempts
+ * instead of every attempt. A day (an hour) is written once, the first time a page asks
+ * for it after it ended; a marker row (series 'day' / 'hour', key '') says it is written,
+ * so one with nothing in it is not counted again. Counts only: no member, address or
+ * device is in them, so they outlive the attempts retention deletes.
  */
 export const statisticsDays = pgTable(
   'statistics_days',
@@ -391,6 +392,19 @@ export const statisticsDays = pgTable(
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.series, t.key] })],
+);
+
+/** The same counts per hour, for the current day only (older hours are deleted once their day is written). */
+export const statisticsHours = pgTable(
+  'statistics_hours',
+  {
+    hour: timestamp('hour', { withTimezone: true, mode: 'string' }).notNull(),
+    /** 'hour' (the marker) or a series of statistics_days */
+    series: text('series').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.series, t.key] })],
 );
 
 export const schema = {
@@ -409,4 +423,5 @@ export const schema = {
   settings,
   raidAlarms,
   statisticsDays,
+  statisticsHours,
 };

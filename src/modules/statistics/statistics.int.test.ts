@@ -64,10 +64,13 @@ describeEngines('statistics queries', (getDatabase) => {
       { day: '2026-06-08', series: 'vpn_provider', key: 'NordVPN', n: 1 },
     ]);
     expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 6 }]);
+    // today's hours that are over (15 minutes after, so up to 14:00 at 15:00) are written too; the last is counted live
+    expect(await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, series, key, n from statistics_hours where series = 'outcome'`)).toEqual([{ hour: '09', series: 'outcome', key: 'verified', n: 1 }]);
+    expect(await rows(`select count(*)::int as n from statistics_hours where series = 'hour'`)).toEqual([{ n: 14 }]);
 
     // retention deletes the attempts: the stored days keep their counts, today is counted live
     await getDatabase().query(`delete from verification_attempts where created_at < '2026-06-10'`);
-    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-10T14:00:00Z'), outcome: 'denied' });
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-10T14:50:00Z'), outcome: 'denied' });
     const second = await readStatistics(db, NOW, 7);
     expect(second.verificationsPerDay).toEqual([
       { day: '2026-06-08', counts: { verified: 1, limited_access: 1 } },

@@ -1,92 +1,119 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days.
  *
- * Days that are over are read from `statistics_days`, where each is counted once, the
- * first time a page asks for it (one aggregate over the missing days, through the
- * (created_at, …) indexes that hold every column it groups by). Only the current day is
- * counted live, so a read costs about one day of attempts whatever the table's size.
- * A day is "over" 15 minutes after midnight UTC: a verification that started before
- * midnight and commits just after still lands in its day before that day is written.
- * Stored counts stay when retention deletes the attempts behind them.
+ * What is over is read from stored counts: whole UTC days from `statistics_days`, the
+ * current day's whole hours from `statistics_hours`. Each day or hour is counted once,
+ * the first time a page asks for it (one aggregate over the missing ones, through the
+ * (created_at, …) indexes that hold every column it groups by). Only the last hour is
+ * counted live, so a read costs about an hour of attempts whatever the table's size.
+ * A day or hour is "over" 15 minutes after it ended: a verification that started before
+ * and commits just after still lands in it before it is written. Stored counts stay when
+ * retention deletes the attempts behind them.
  */
 export { STATISTICS_PERIODS, type StatisticsPeriod } from '../../shared/statistics';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 const LATE_COMMIT_MS = 15 * 60 * 1000;
 const PROVIDERS_SHOWN = 8;
 
 type Outcome = 'verified' | 'limited_access' | 'denied';
 type Confidence = 'certain' | 'medium' | 'possible';
+type Unit = 'day' | 'hour';
 
-/** One count of one day: what `statistics_days` stores and what the live counts are turned into. */
-interface DayRow {
-  day: string;
+/** One count of one day or hour ('YYYY-MM-DD' / 'YYYY-MM-DDTHH'): what the stored tables hold and the live counts become. */
+interface CountRow {
+  bucket: string;
   series: 'outcome' | 'vpn' | 'vpn_provider' | 'alt_confidence';
   key: string;
   n: number;
 }
 
-const startOfUtcDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
-const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+const UNIT_MS: Record<Unit, number> = { day: DAY_MS, hour: HOUR_MS };
+const startOf = (unit: Unit, at: Date) => new Date(Math.floor(at.getTime() / UNIT_MS[unit]) * UNIT_MS[unit]);
+const bucketOf = (unit: Unit, at: Date) => at.toISOString().slice(0, unit === 'day' ? 10 : 13);
 const tsParam = (at: Date) => sql`${at.toISOString()}::timestamptz`;
-const dayOf = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`);
+const bucketSql = (unit: Unit, column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '${unit === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM-DD"T"HH24'}')`);
+/** The stored table of a unit, its bucket column as a bucket string, and a bucket string as its column's type. */
+const STORE = {
+  day: { table: sql.raw('statistics_days'), column: sql.raw('day'), bucket: sql.raw(`to_char(day, 'YYYY-MM-DD')`), fromText: (v: SQL) => sql`(${v})::date` },
+  hour: { table: sql.raw('statistics_hours'), column: sql.raw('hour'), bucket: sql.raw(`to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24')`), fromText: (v: SQL) => sql`((${v}) || ':00:00Z')::timestamptz` },
+} as const;
+const storedParam = (unit: Unit, at: Date) => STORE[unit].fromText(sql`${bucketOf(unit, at)}`);
 
-/** Every count of the attempts and alt links created in [from, to), per UTC day. */
-async function countDays(executor: Executor, from: Date, to: Date | null): Promise<DayRow[]> {
-  const until = (column: string) => (to ? sql` and ${sql.raw(column)} < ${tsParam(to)}` : sql``);
+/** Every count of the attempts and alt links created in [from, to), per day or hour. */
+async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date | null): Promise<CountRow[]> {
+  const until = to ? sql` and created_at < ${tsParam(to)}` : sql``;
   // one scan of the attempts gives the outcomes, the VPN share and the providers
-  const attempts = await selectRows<{ day: string; outcome: Outcome; vpn: boolean; provider: string | null; n: number | string }>(
+  const attempts = await selectRows<{ bucket: string; outcome: Outcome; vpn: boolean; provider: string | null; n: number | string }>(
     executor,
-    sql`select ${dayOf('created_at')} as day, outcome, coalesce(vpn_verdict not in ('clean', 'unknown'), false) as vpn, vpn_provider as provider, count(*) as n
-        from verification_attempts where created_at >= ${tsParam(from)}${until('created_at')} group by 1, 2, 3, 4`,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, coalesce(vpn_verdict not in ('clean', 'unknown'), false) as vpn, vpn_provider as provider, count(*) as n
+        from verification_attempts where created_at >= ${tsParam(from)}${until} group by 1, 2, 3, 4`,
   );
-  const links = await selectRows<{ day: string; confidence: Confidence; n: number | string }>(
+  const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
-    sql`select ${dayOf('created_at')} as day, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until('created_at')} group by 1, 2`,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until} group by 1, 2`,
   );
-  const rows: DayRow[] = [];
+  const rows: CountRow[] = [];
   for (const a of attempts) {
     const n = Number(a.n);
-    rows.push({ day: a.day, series: 'outcome', key: a.outcome, n }, { day: a.day, series: 'vpn', key: 'attempts', n });
-    if (a.vpn) rows.push({ day: a.day, series: 'vpn', key: 'vpn', n });
-    if (a.provider !== null) rows.push({ day: a.day, series: 'vpn_provider', key: a.provider, n });
+    rows.push({ bucket: a.bucket, series: 'outcome', key: a.outcome, n }, { bucket: a.bucket, series: 'vpn', key: 'attempts', n });
+    if (a.vpn) rows.push({ bucket: a.bucket, series: 'vpn', key: 'vpn', n });
+    if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
-  for (const l of links) rows.push({ day: l.day, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
+  for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
   return rows;
 }
 
-/** Writes the counts of the days in [from, to) not written yet; concurrent readers write the same numbers once. */
-async function fillStoredDays(executor: Executor, from: Date, to: Date): Promise<void> {
+/** Writes the counts of the days (hours) in [from, to) not written yet; concurrent readers write the same numbers once. */
+async function fillStored(executor: Executor, unit: Unit, from: Date, to: Date): Promise<void> {
+  const store = STORE[unit];
   const written = new Set(
-    (await selectRows<{ day: string }>(executor, sql`select to_char(day, 'YYYY-MM-DD') as day from statistics_days where series = 'day' and day >= ${isoDay(from)}::date and day < ${isoDay(to)}::date`)).map(
-      (r) => r.day,
-    ),
+    (
+      await selectRows<{ bucket: string }>(
+        executor,
+        sql`select ${store.bucket} as bucket from ${store.table} where series = ${unit} and ${store.column} >= ${storedParam(unit, from)} and ${store.column} < ${storedParam(unit, to)}`,
+      )
+    ).map((r) => r.bucket),
   );
   const missing: string[] = [];
-  for (let t = from.getTime(); t < to.getTime(); t += DAY_MS) if (!written.has(isoDay(new Date(t)))) missing.push(isoDay(new Date(t)));
+  for (let t = from.getTime(); t < to.getTime(); t += UNIT_MS[unit]) if (!written.has(bucketOf(unit, new Date(t)))) missing.push(bucketOf(unit, new Date(t)));
   if (missing.length === 0) return;
-  const first = new Date(`${missing[0]}T00:00:00Z`);
-  const last = new Date(`${missing[missing.length - 1]}T00:00:00Z`);
+  const first = startOf(unit, new Date(Date.parse(`${missing[0]}${unit === 'day' ? 'T00' : ''}:00:00Z`)));
+  const last = startOf(unit, new Date(Date.parse(`${missing[missing.length - 1]}${unit === 'day' ? 'T00' : ''}:00:00Z`)));
   const wanted = new Set(missing);
-  const counted = merge((await countDays(executor, first, new Date(last.getTime() + DAY_MS))).filter((r) => wanted.has(r.day)));
-  const rows = [...counted, ...missing.map((day) => ({ day, series: 'day', key: '', n: 0 }))];
+  const counted = merge((await countBuckets(executor, unit, first, new Date(last.getTime() + UNIT_MS[unit]))).filter((r) => wanted.has(r.bucket)));
+  const rows = [...counted, ...missing.map((bucket) => ({ bucket, series: unit, key: '', n: 0 }))];
   // one parameter (a JSON array), whatever the number of rows
   await executor.execute(
-    sql`insert into statistics_days (day, series, key, n)
-        select r.day::date, r.series, r.key, r.n from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(day text, series text, key text, n integer)
+    sql`insert into ${store.table} (${store.column}, series, key, n)
+        select ${store.fromText(sql.raw('r.bucket'))}, r.series, r.key, r.n from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(bucket text, series text, key text, n integer)
         on conflict do nothing`,
   );
+  // hours are kept while their day is the current one (and a day more): its day row has them by then
+  if (unit === 'hour') await executor.execute(sql`delete from statistics_hours where hour < ${tsParam(new Date(startOf('day', from).getTime() - DAY_MS))}`);
 }
 
-/** Sums rows of the same day, series and key. */
-function merge(rows: DayRow[]): DayRow[] {
-  const byKey = new Map<string, DayRow>();
+/** The stored counts of [from, to), summed per day. */
+async function readStored(executor: Executor, unit: Unit, from: Date, to: Date): Promise<CountRow[]> {
+  const store = STORE[unit];
+  const rows = await selectRows<{ day: string; series: CountRow['series']; key: string; n: number | string }>(
+    executor,
+    sql`select substr(${store.bucket}, 1, 10) as day, series, key, sum(n) as n from ${store.table}
+        where ${store.column} >= ${storedParam(unit, from)} and ${store.column} < ${storedParam(unit, to)} and series <> ${unit} group by 1, 2, 3`,
+  );
+  return rows.map((r) => ({ bucket: r.day, series: r.series, key: r.key, n: Number(r.n) }));
+}
+
+/** Sums rows of the same bucket, series and key. */
+function merge(rows: CountRow[]): CountRow[] {
+  const byKey = new Map<string, CountRow>();
   for (const r of rows) {
-    const id = `${r.day}\u0000${r.series}\u0000${r.key}`;
+    const id = `${r.bucket}\u0000${r.series}\u0000${r.key}`;
     const seen = byKey.get(id);
     if (seen) seen.n += r.n;
     else byKey.set(id, { ...r });
@@ -94,36 +121,39 @@ function merge(rows: DayRow[]): DayRow[] {
   return [...byKey.values()];
 }
 
-function perDay<K extends string>(rows: DayRow[], series: DayRow['series']): DayCount<K>[] {
+/** Per-day counts of one series; rows may be per hour ('YYYY-MM-DDTHH'): they add up into their day. */
+function perDay<K extends string>(rows: CountRow[], series: CountRow['series']): DayCount<K>[] {
   const days = new Map<string, Partial<Record<K, number>>>();
   for (const row of rows) {
     if (row.series !== series) continue;
-    const counts: Partial<Record<K, number>> = days.get(row.day) ?? {};
+    const day = row.bucket.slice(0, 10);
+    const counts: Partial<Record<K, number>> = days.get(day) ?? {};
     counts[row.key as K] = (counts[row.key as K] ?? 0) + row.n;
-    days.set(row.day, counts);
+    days.set(day, counts);
   }
   return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, counts]) => ({ day, counts }));
 }
 
 export async function readStatistics(executor: Executor, now: Date, periodDays: StatisticsPeriod): Promise<Statistics> {
   // from the start of the first UTC day of the period, so every day is whole
-  const start = startOfUtcDay(new Date(now.getTime() - (periodDays - 1) * DAY_MS));
-  const liveFrom = startOfUtcDay(new Date(now.getTime() - LATE_COMMIT_MS));
-  let stored: DayRow[] = [];
-  if (start < liveFrom) {
-    await fillStoredDays(executor, start, liveFrom);
-    stored = (
-      await selectRows<{ day: string; series: DayRow['series']; key: string; n: number | string }>(
-        executor,
-        sql`select to_char(day, 'YYYY-MM-DD') as day, series, key, n from statistics_days where day >= ${isoDay(start)}::date and day < ${isoDay(liveFrom)}::date and series <> 'day'`,
-      )
-    ).map((r) => ({ ...r, n: Number(r.n) }));
+  const start = startOf('day', new Date(now.getTime() - (periodDays - 1) * DAY_MS));
+  const settled = new Date(now.getTime() - LATE_COMMIT_MS);
+  // stored days before liveDay, stored hours from there to liveHour, live counts after
+  const liveDay = new Date(Math.max(start.getTime(), startOf('day', settled).getTime()));
+  const liveHour = new Date(Math.max(liveDay.getTime(), startOf('hour', settled).getTime()));
+  const rows: CountRow[] = [];
+  if (start < liveDay) {
+    await fillStored(executor, 'day', start, liveDay);
+    rows.push(...(await readStored(executor, 'day', start, liveDay)));
   }
-  const live = await countDays(executor, start < liveFrom ? liveFrom : start, null);
-  const rows = [...stored, ...live];
+  if (liveDay < liveHour) {
+    await fillStored(executor, 'hour', liveDay, liveHour);
+    rows.push(...(await readStored(executor, 'hour', liveDay, liveHour)));
+  }
+  rows.push(...(await countBuckets(executor, 'hour', liveHour, null)));
   const alarms = await selectRows<{ day: string; n: number | string }>(
     executor,
-    sql`select ${dayOf('raised_at')} as day, count(*) as n from raid_alarms where raised_at >= ${tsParam(start)} group by 1 order by 1`,
+    sql`select ${bucketSql('day', 'raised_at')} as day, count(*) as n from raid_alarms where raised_at >= ${tsParam(start)} group by 1 order by 1`,
   );
 
   const total = (key: string) => rows.reduce((sum, r) => (r.series === 'vpn' && r.key === key ? sum + r.n : sum), 0);
