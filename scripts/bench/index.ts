@@ -7,13 +7,14 @@
  *   npm run bench                                   every figure, PGlite only
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/ npm run bench
  *   npm run bench -- --only P1,P3 --quick           some figures, small sizes (a smoke run)
+ *   npm run bench -- --only P9 --members 100000     the community store at another size
  *   npm run bench -- --profile                      V8 CPU profile of the product during P2/P4
  *   npm run bench -- --only P2 --web-processes 1,2  P2 once per WEB_CONCURRENCY (default: 2 on PostgreSQL, 1 on PGlite)
  *   npm run bench -- --only P4 --raid-visitors 200 --raid-existing 0.8
  *                                                   P4 at another size, or another share of visitors already in the guild
  *
- * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P3, then
- * P2 writes into it), P4 2,000 visitors on a fresh store, P7 100k members, P8 a labelled
+ * Sizes: P1 1M attempts, P3 1M members (one seeded store per engine serves P1, P9, P3,
+ * then P2 writes into it), P9 the statistics page's queries on that store, P4 2,000 visitors on a fresh store, P7 100k members, P8 a labelled
  * population of 25,000 people (~30k accounts) whose last 3,000 verifications are scored
  * on a fresh store. Traffic goes
  * to 127.0.0.1 only: the product runs as a child process, Discord and proxycheck.io are
@@ -30,11 +31,12 @@ import { measureBundle } from './p5-bundle';
 import { measureFingerprint } from './p6-fingerprint';
 import { measureIdleRss } from './p7-rss';
 import { measureVerdictQuality } from './p8-verdicts';
+import { measureStatistics } from './p9-statistics';
 import { summarizeProfiles } from './profile';
 import { formatTable, type FigureResult } from './results';
 import { seedCommunity } from './seed-data';
 
-const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
+const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'] as const;
 type Figure = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]) {
@@ -57,7 +59,9 @@ function parseArgs(argv: string[]) {
   if (raidExisting !== undefined && !(raidExisting >= 0 && raidExisting <= 1)) throw new Error('--raid-existing takes a share between 0 and 1 (e.g. 0.8)');
   const raidVisitors = value('--raid-visitors') === undefined ? undefined : Number(value('--raid-visitors'));
   if (raidVisitors !== undefined && !(Number.isInteger(raidVisitors) && raidVisitors >= 20)) throw new Error('--raid-visitors takes a whole number ≥ 20');
-  return { only: new Set(only), quick, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors };
+  // --members N: the community store's size (members and attempts) instead of the default
+  const members = Number(value('--members') ?? 0);
+  return { only: new Set(only), quick, members: Number.isInteger(members) && members > 0 ? members : null, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
   const size = args.quick
     ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000, p8: { people: 5_000, scored: 1_000 } }
     : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000, p8: { people: 25_000, scored: 3_000 } };
+  if (args.members) size.community = { members: args.members, attempts: args.members };
   const results: FigureResult[] = [];
   const profiles: string[] = [];
   const profileDir = (label: string) => (args.profile ? `${os.tmpdir()}/gk-profile-${label}-${Date.now()}` : undefined);
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
   log(`engines: ${engines.join(', ')}; figures: ${[...args.only].join(', ')}${args.quick ? ' (quick sizes)' : ''}`);
 
   for (const engine of engines) {
-    const needsCommunity = ['P1', 'P2', 'P3'].some((f) => args.only.has(f as Figure));
+    const needsCommunity = ['P1', 'P2', 'P3', 'P9'].some((f) => args.only.has(f as Figure));
     if (needsCommunity) {
       let store: BenchStore | undefined;
       try {
@@ -107,6 +112,9 @@ async function main(): Promise<void> {
           log(`  seeded in ${(took / 1000).toFixed(0)} s`);
           if (args.only.has('P1')) {
             await run('P1', engine, () => measureAltLookup(database, { samples: args.quick ? 300 : 2000, warmup: 200, attempts: size.community.attempts }));
+          }
+          if (args.only.has('P9')) {
+            await run('P9', engine, () => measureStatistics(database, { samples: args.quick ? 20 : 100, warmup: 5, members: size.community.members }));
           }
         } finally {
           await database.close();

@@ -3,10 +3,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -429,6 +431,39 @@ export const raidAlarms = pgTable(
   (t) => [index('raid_alarms_raised_at_idx').on(t.raisedAt)],
 );
 
+/**
+ * The statistics page's counts of UTC days, and of the current day's hours, that are over:
+ * a period's numbers are then read from a few hundred rows plus the last hour's attempts
+ * instead of every attempt. A day (an hour) is written once, the first time a page asks
+ * for it after it ended; a marker row (series 'day' / 'hour', key '') says it is written,
+ * so one with nothing in it is not counted again. Counts only: no member, address or
+ * device is in them, so they outlive the attempts retention deletes.
+ */
+export const statisticsDays = pgTable(
+  'statistics_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence' */
+    series: text('series').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.series, t.key] })],
+);
+
+/** The same counts per hour, for the current day only (older hours are deleted once their day is written). */
+export const statisticsHours = pgTable(
+  'statistics_hours',
+  {
+    hour: timestamp('hour', { withTimezone: true, mode: 'string' }).notNull(),
+    /** 'hour' (the marker) or a series of statistics_days */
+    series: text('series').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.series, t.key] })],
+);
+
 export const schema = {
   members,
   verificationAttempts,
@@ -445,4 +480,6 @@ export const schema = {
   settings,
   raidAlarms,
   appeals,
+  statisticsDays,
+  statisticsHours,
 };

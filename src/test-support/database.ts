@@ -59,6 +59,6 @@ export function describeEngines(name: string, body: (getDatabase: () => Database
 /** Empties every data table (the audit log's append-only trigger is bypassed with TRUNCATE). */
 export async function resetDatabase(database: Database): Promise<void> {
   await database.exec(
-    'truncate members, verification_attempts, alt_links, admin_notes, staff, login_throttle, audit_log, vpn_cache, discord_outbox, shared_networks, one_time_tokens, settings, raid_alarms, audit_chain_checkpoint, appeals restart identity cascade',
+    'truncate members, verification_attempts, alt_links, admin_notes, staff, login_throttle, audit_log, vpn_cache, discord_outbox, shared_networks, one_time_tokens, settings, raid_alarms, statistics_days, statistics_hours, audit_chain_checkpoint, appeals restart identity cascade',
   );
 }

@@ -107,10 +107,10 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
 
-/** Saves `test-results/screenshots/<test>-<step>.png` (full page) and returns its path. */
-export async function screenshot(page: Page, test: string, step: string): Promise<string> {
+/** Saves `test-results/screenshots/<test>-<step>.png` (the full page, or what the viewport shows) and returns its path. */
+export async function screenshot(page: Page, test: string, step: string, options: { fullPage?: boolean } = {}): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${slug(test)}-${slug(step)}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   return file;
 }
 

@@ -1,9 +1,13 @@
 /**
- * The owner's tools in Chromium: the Settings page (save, a refused value, phone width)
- * and the dashboard's lockdown banner.
+ * The owner's tools in Chromium: the Settings page (save, persisted after a reload, a
+ * refused value, phone width), the Statistics page (Chart.js charts over seeded data for
+ * each period, desktop and phone) and the dashboard's lockdown banner. The harness fails
+ * the file on any Content-Security-Policy violation, so the charts are checked under the
+ * product's CSP too.
  */
 import type { Page } from 'playwright-core';
-import { heading, screenshot, SETUP_CODE, toast, useE2E, visible } from './harness';
+import type { Database } from '../../src/db/client';
+import { eventually, heading, hidden, screenshot, SETUP_CODE, toast, useE2E, visible } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -38,6 +42,10 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await visible(page.getByRole('button', { name: 'Use the default' }).first());
     const config = await page.request.get(url('/api/config'));
     expect((await config.json()).dataRetentionDays).toBe(45);
+    // persisted: a reload reads it back from the server
+    await page.reload();
+    await heading(page, 'Settings');
+    await expect(page.getByLabel('Retention (days)').inputValue()).resolves.toBe('45');
 
     await page.getByLabel('Minimum account age (days)').fill('-2');
     await page.getByRole('button', { name: 'Save Settings' }).click();
@@ -45,6 +53,37 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await screenshot(page, test, 'refused');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, test, 'phone');
+    await screenshot(page, test, 'phone-top', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('draws the statistics charts for 7, 30 and 90 days from stored verifications, alt links and raid alarms', async () => {
+    const test = 'owner-03-statistics';
+    await seedStatistics(e2e().database);
+    await page.goto(url('/admin'));
+    await page.getByRole('link', { name: 'Statistics' }).click();
+    await heading(page, 'Statistics');
+    for (const days of [7, 30, 90]) {
+      await page.getByRole('button', { name: `${days} days` }).click();
+      await visible(page.getByRole('button', { name: `${days} days`, pressed: true }));
+      // one verification per day for the last 100 days, a tenth of them Limited Access
+      const expected = days - Math.floor(days / 10);
+      await visible(page.getByText(`Verified: ${expected}`, { exact: true }));
+      // the VPN providers' chart once a VPN attempt is in the period (the first is 9 days ago)
+      const charts = days >= 10 ? 4 : 3;
+      await chartsDrawn(page, charts);
+      await screenshot(page, test, `${days}-days`);
+      await page.setViewportSize({ width: 360, height: 780 });
+      await chartsDrawn(page, charts);
+      await screenshot(page, test, `${days}-days-phone`);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    // the text alternative
+    await page.getByText('Show as a table').first().click();
+    await visible(page.getByRole('table', { name: 'Verifications per day by outcome' }));
+    await screenshot(page, test, 'table');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, test, 'table-phone');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
@@ -56,12 +95,67 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await toast(page, 'Lockdown is on');
     await visible(page.getByText('Lockdown is on', { exact: true }).first());
     await visible(page.getByText('Held for review: 0'));
-    await screenshot(page, test, 'on');
+    // the banner is at the top: the viewport, not the member list under it
+    await screenshot(page, test, 'on', { fullPage: false });
     await page.setViewportSize({ width: 360, height: 780 });
-    await screenshot(page, test, 'on-phone');
+    await screenshot(page, test, 'on-phone', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'End Lockdown, Keep Held' }).click();
     await toast(page, 'Lockdown ended; held members stay held');
     await visible(page.getByRole('button', { name: 'Start Lockdown' }));
+    await hidden(page.getByText('Lockdown is on', { exact: true }).first());
+    await screenshot(page, test, 'off', { fullPage: false });
   });
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A hundred days of history: one verification a day (every tenth through a VPN, Limited
+ * Access), an alt link every other day, a raid alarm every ten days.
+ */
+async function seedStatistics(database: Database): Promise<void> {
+  const now = Date.now();
+  for (let i = 0; i < 100; i++) {
+    const at = new Date(now - i * DAY_MS).toISOString();
+    const vpn = i % 10 === 9;
+    const { rows } = await database.query<{ id: number }>(`insert into members (discord_id, username, status, rules_confirmed, verified_at) values ($1, $2, $3, true, $4) returning id`, [
+      String(300000000000000000n + BigInt(i)),
+      `stats${i}`,
+      vpn ? 'limited_access' : 'verified',
+      at,
+    ]);
+    await database.query(`insert into verification_attempts (member_id, outcome, vpn_verdict, vpn_provider, created_at) values ($1, $2, $3, $4, $5)`, [
+      rows[0]!.id,
+      vpn ? 'limited_access' : 'verified',
+      vpn ? 'vpn' : 'clean',
+      vpn ? (i % 20 === 9 ? 'NordVPN' : 'Mullvad VPN') : null,
+      at,
+    ]);
+  }
+  await database.query(`
+    insert into alt_links (main_member_id, alt_member_id, confidence, detection_method, created_at)
+    select m.id, n.id, (array['certain', 'medium', 'possible'])[1 + (m.id % 3)::int], 'both', m.verified_at
+    from members m join members n on n.discord_id = (m.discord_id::bigint + 1)::text
+    where m.username like 'stats%' and m.id % 2 = 0`);
+  await database.query(`
+    insert into raid_alarms (raised_at, window_minutes, verifications, baseline_x100, young_percent, shared_percent)
+    select now() - make_interval(days => g * 10), 10, 40, 120, 80, 60 from generate_series(0, 9) as g`);
+}
+
+/** Waits until `count` chart canvases have a size and something drawn on them. */
+async function chartsDrawn(page: Page, count: number): Promise<void> {
+  await eventually(
+    () =>
+      // run in the page (a string: this project's TypeScript has no DOM types)
+      page.evaluate<number>(`[...document.querySelectorAll('canvas')].filter((canvas) => {
+        const context = canvas.getContext('2d');
+        if (!context || canvas.width === 0 || canvas.height === 0) return false;
+        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+        return false;
+      }).length`),
+    (drawn) => drawn >= count,
+    `${count} charts drawn`,
+  );
+}

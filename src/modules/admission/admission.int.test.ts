@@ -107,6 +107,76 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     );
   });
 
+  it('a release gives each ready member the role the button would give, through the outbox in the same transaction; the others wait for the button', async () => {
+    const { db } = getDatabase();
+    const held = { gateAction: 'review' as const, gateReason: 'The server is in lockdown' };
+    const ready = await buildMember(db, held);
+    const vpn = await buildMember(db, { ...held, status: 'limited_access' });
+    const noRules = await buildMember(db, { ...held, rulesConfirmed: false });
+    const certainAlt = await buildMember(db, { ...held, manualAltStatus: 'certain_alt' });
+    const notHeld = await buildMember(db);
+
+    expect(await service.releaseHeld(STAFF)).toEqual([ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId]);
+    expect(await rows(`select discord_id, kind, payload from discord_outbox where kind = 'update_roles' order by id`)).toEqual([
+      { discord_id: ready.discordId, kind: 'update_roles', payload: { add: ['verified'], remove: ['unverified', 'limited'] } },
+      { discord_id: vpn.discordId, kind: 'update_roles', payload: { add: ['limited'], remove: ['unverified'] } },
+    ]);
+    expect(await rows(`select discord_id, guild_access, gate_action from members order by id`)).toEqual([
+      { discord_id: ready.discordId, guild_access: 'verified', gate_action: null },
+      { discord_id: vpn.discordId, guild_access: 'limited', gate_action: null },
+      { discord_id: noRules.discordId, guild_access: 'pending', gate_action: null },
+      { discord_id: certainAlt.discordId, guild_access: 'pending', gate_action: null },
+      { discord_id: notHeld.discordId, guild_access: 'pending', gate_action: null },
+    ]);
+    expect(await rows(`select payload->>'text' as text from discord_outbox where kind = 'log_message'`)).toEqual([
+      { text: '🔓 Owner released 4 members held for review: 1 got the Verified role, 1 got Limited Access, 2 complete verification with the button.' },
+    ]);
+    expect(await rows(`select action, details from audit_log`)).toEqual([
+      {
+        action: 'admission.released',
+        details: { count: 4, discordIds: [ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId], verified: 1, limited: 1, waitingForButton: 2 },
+      },
+    ]);
+    // nothing left to release: no outbox row, no audit row
+    expect(await service.releaseHeld(STAFF)).toEqual([]);
+    expect(await rows(`select count(*)::int as n from audit_log`)).toEqual([{ n: 1 }]);
+  });
+
+  it('a release that fails part-way leaves everyone held and queues nothing', async () => {
+    const { db } = getDatabase();
+    const member = await buildMember(db, { gateAction: 'review', gateReason: 'held' });
+    const failing = createAdmissionService({
+      database: getDatabase(),
+      clock,
+      settings: { snapshot: () => settings },
+      outbox: {
+        enqueue: () => Promise.reject(new Error('outbox down')),
+        enqueueQuery: () => {
+          throw new Error('outbox down');
+        },
+      },
+    });
+    await expect(failing.releaseHeld(STAFF)).rejects.toThrow('outbox down');
+    expect(await rows(`select gate_action, guild_access from members where id = ${member.id}`)).toEqual([{ gate_action: 'review', guild_access: 'pending' }]);
+    expect(await rows(`select count(*)::int as n from discord_outbox`)).toEqual([{ n: 0 }]);
+  });
+
+  it('switching lockdown off with release grants 2,500 held members their role: one outbox item each, in one transaction', async () => {
+    const n = 2500;
+    await getDatabase().query(
+      `insert into members (discord_id, username, rules_confirmed, gate_action, gate_reason)
+       select (100000000000000000 + g)::text, 'held' || g, true, 'review', 'The server is in lockdown' from generate_series(1, ${n}) as g`,
+    );
+    await service.setLockdown(STAFF, { on: true, reason: 'raid' });
+    const off = await service.setLockdown(STAFF, { on: false, release: true });
+    expect(off.released).toBe(n);
+    expect(await rows(`select count(*)::int as n, count(distinct discord_id)::int as members from discord_outbox where kind = 'update_roles'`)).toEqual([{ n, members: n }]);
+    expect(await rows(`select guild_access, count(*)::int as n from members group by guild_access`)).toEqual([{ guild_access: 'verified', n }]);
+    expect((await service.status()).held).toBe(0);
+    const [audit] = await rows<{ details: { count: number; verified: number } }>(`select details from audit_log where action = 'admission.released'`);
+    expect(audit?.details).toMatchObject({ count: n, verified: n });
+  });
+
   it('raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest', async () => {
     settings = { ...settings, autoLockdown: true, lockdownAction: 'limited' };
     for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 10_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32) });

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { Gate } from './admission-rules';
+import type { MemberRow } from '../verification/verification.repository';
 
 /** Records the gate of the member's latest verification (null clears an earlier one). */
 export async function setMemberGate(executor: Executor, memberId: number, gate: Gate | null): Promise<void> {
@@ -11,15 +12,34 @@ export async function setMemberGate(executor: Executor, memberId: number, gate: 
     .where(eq(members.id, memberId));
 }
 
-/** Releases the members held for review (all of them, or the given ones); returns their Discord ids. */
-export async function releaseHeldMembers(executor: Executor, now: Date, discordIds?: string[]): Promise<string[]> {
+/** What a released member's record says about the role they can be given (the button's rule reads it). */
+export interface ReleasedMember {
+  id: number;
+  discordId: string;
+  status: MemberRow['status'];
+  rulesConfirmed: boolean;
+  manualAltStatus: MemberRow['manualAltStatus'];
+  isLinkedAsAlt: boolean;
+}
+
+/** Releases the members held for review (all of them, or the given ones), in id order. */
+export async function releaseHeldMembers(executor: Executor, now: Date, discordIds?: string[]): Promise<ReleasedMember[]> {
   const held = eq(members.gateAction, 'review');
   const rows = await executor
     .update(members)
     .set({ gateAction: null, gateReason: null, updatedAt: now })
     .where(discordIds ? and(held, inArray(members.discordId, discordIds)) : held)
-    .returning({ discordId: members.discordId });
-  return rows.map((r) => r.discordId);
+    .returning({ id: members.id, discordId: members.discordId, status: members.status, rulesConfirmed: members.rulesConfirmed, manualAltStatus: members.manualAltStatus, isLinkedAsAlt: members.isLinkedAsAlt });
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Records the access given to many members at once (a bulk release); one statement, one parameter. */
+export async function setGuildAccessMany(executor: Executor, memberIds: number[], access: 'verified' | 'limited', now: Date): Promise<void> {
+  if (memberIds.length === 0) return;
+  await executor
+    .update(members)
+    .set({ guildAccess: access, lastSeenAt: now, updatedAt: now })
+    .where(sql`${members.id} = any(${`{${memberIds.join(',')}}`}::bigint[])`);
 }
 
 export async function countHeldMembers(executor: Executor): Promise<number> {

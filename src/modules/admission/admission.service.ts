@@ -2,15 +2,19 @@ import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
-import type { OutboxPort } from '../outbox/outbox.types';
+import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { checkForRaid } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
 import { findMemberByDiscordId } from '../verification/verification.repository';
-import { countHeldMembers, listHeldMembers, releaseHeldMembers, setMemberGate } from './admission.repository';
+import { countHeldMembers, listHeldMembers, releaseHeldMembers, setGuildAccessMany, setMemberGate, type ReleasedMember } from './admission.repository';
+import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
+
+/** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
+const ROLE_CHANGES_PER_STATEMENT = 1000;
 
 /**
  * What happens after a verification is recorded and before anyone gets roles: the raid
@@ -26,17 +30,54 @@ export function createAdmissionService(deps: {
   nudgeOutbox?: () => void;
   onRaidAlarm?: (reasons: RaidReason[]) => void;
 }) {
+  /**
+   * Releases held members in the caller's transaction. A released member who has done
+   * everything the 'Complete Verification!' button asks gets at once the role the button
+   * would give (the button's own rule decides: Verified, or Limited Access), one outbox
+   * item per member, queued with the release so a crash loses neither. A member who has
+   * not confirmed the rules yet, or whose standing is certain alt, is only released: the
+   * button decides for them as usual (a release never kicks or bans).
+   */
   async function release(tx: Executor, actor: AuditActor, now: Date, discordIds?: string[]): Promise<string[]> {
     const released = await releaseHeldMembers(tx, now, discordIds);
-    if (released.length > 0) {
-      const logLine = deps.outbox.enqueueQuery(tx, {
-        kind: 'log_message',
-        event: 'staff_action',
-        text: `🔓 ${actor.name ?? 'Staff'} released ${released.length} member${released.length === 1 ? '' : 's'} held for review: they can complete verification now.`,
-      });
-      await appendAudit(tx, { actor, action: 'admission.released', targetType: 'server', details: { count: released.length, discordIds: released } }, now, [logLine]);
+    if (released.length === 0) return [];
+    const granted = { verified: [] as ReleasedMember[], limited: [] as ReleasedMember[] };
+    const roleChanges: DiscordAction[] = [];
+    for (const member of released) {
+      const outcome = decideButtonOutcome(member);
+      if (outcome === 'verified') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['verified'], remove: ['unverified', 'limited'] });
+      else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'] });
+      else continue;
+      granted[outcome].push(member);
     }
-    return released;
+    // a bulk release can hold thousands: the rows go in batches to stay under the statement's parameter limit
+    for (let i = 0; i < roleChanges.length; i += ROLE_CHANGES_PER_STATEMENT) await deps.outbox.enqueue(tx, ...roleChanges.slice(i, i + ROLE_CHANGES_PER_STATEMENT));
+    await setGuildAccessMany(tx, granted.verified.map((m) => m.id), 'verified', now);
+    await setGuildAccessMany(tx, granted.limited.map((m) => m.id), 'limited', now);
+
+    const waiting = released.length - granted.verified.length - granted.limited.length;
+    const parts = [
+      granted.verified.length > 0 ? `${granted.verified.length} got the Verified role` : null,
+      granted.limited.length > 0 ? `${granted.limited.length} got Limited Access` : null,
+      waiting > 0 ? `${waiting} complete verification with the button` : null,
+    ].filter((p): p is string => p !== null);
+    const logLine = deps.outbox.enqueueQuery(tx, {
+      kind: 'log_message',
+      event: 'staff_action',
+      text: `🔓 ${actor.name ?? 'Staff'} released ${released.length} member${released.length === 1 ? '' : 's'} held for review: ${parts.join(', ')}.`,
+    });
+    await appendAudit(
+      tx,
+      {
+        actor,
+        action: 'admission.released',
+        targetType: 'server',
+        details: { count: released.length, discordIds: released.map((m) => m.discordId), verified: granted.verified.length, limited: granted.limited.length, waitingForButton: waiting },
+      },
+      now,
+      [logLine],
+    );
+    return released.map((m) => m.discordId);
   }
 
   return {
@@ -92,7 +133,7 @@ export function createAdmissionService(deps: {
       return result;
     },
 
-    /** Releases held members (all, or the given Discord ids); they complete verification with the button. */
+    /** Releases held members (all, or the given Discord ids) and gives the ready ones their role (see `release`). */
     async releaseHeld(actor: AuditActor, discordIds?: string[]): Promise<string[]> {
       const now = deps.clock.now();
       const released = await retryOnConflict(() => deps.database.db.transaction((tx) => release(tx, actor, now, discordIds)));

@@ -10,6 +10,8 @@ describeEngines('statistics queries', (getDatabase) => {
     await resetDatabase(getDatabase());
   });
 
+  const rows = async <T>(text: string) => (await getDatabase().query<T>(text)).rows;
+
   it('counts verifications by outcome, alt links by confidence, VPN share and providers, and raid alarms per UTC day inside the period', async () => {
     const { db } = getDatabase();
     const a = await buildMember(db);
@@ -44,6 +46,61 @@ describeEngines('statistics queries', (getDatabase) => {
     expect(quarter.verificationsPerDay).toHaveLength(3);
     expect(quarter.altLinksPerDay).toHaveLength(2);
     expect(quarter.raidAlarmsPerDay).toHaveLength(2);
+  });
+
+  it('counts a day that is over once, into statistics_days: later reads take it from there, also after retention deleted the attempts', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-08T10:00:00Z'), outcome: 'verified' });
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-08T11:00:00Z'), outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN' });
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-10T09:00:00Z'), outcome: 'verified' });
+    const first = await readStatistics(db, NOW, 7);
+    // the days before today are written (a marker for each, counts where there were any); today is not
+    expect(await rows(`select to_char(day, 'YYYY-MM-DD') as day, series, key, n from statistics_days where series <> 'day' order by 1, 2, 3`)).toEqual([
+      { day: '2026-06-08', series: 'outcome', key: 'limited_access', n: 1 },
+      { day: '2026-06-08', series: 'outcome', key: 'verified', n: 1 },
+      { day: '2026-06-08', series: 'vpn', key: 'attempts', n: 2 },
+      { day: '2026-06-08', series: 'vpn', key: 'vpn', n: 1 },
+      { day: '2026-06-08', series: 'vpn_provider', key: 'NordVPN', n: 1 },
+    ]);
+    expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 6 }]);
+    // today's hours that are over (15 minutes after, so up to 14:00 at 15:00) are written too; the last is counted live
+    expect(await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, series, key, n from statistics_hours where series = 'outcome'`)).toEqual([{ hour: '09', series: 'outcome', key: 'verified', n: 1 }]);
+    expect(await rows(`select count(*)::int as n from statistics_hours where series = 'hour'`)).toEqual([{ n: 14 }]);
+
+    // retention deletes the attempts: the stored days keep their counts, today is counted live
+    await getDatabase().query(`delete from verification_attempts where created_at < '2026-06-10'`);
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-10T14:50:00Z'), outcome: 'denied' });
+    const second = await readStatistics(db, NOW, 7);
+    expect(second.verificationsPerDay).toEqual([
+      { day: '2026-06-08', counts: { verified: 1, limited_access: 1 } },
+      { day: '2026-06-10', counts: { verified: 1, denied: 1 } },
+    ]);
+    expect(second.vpn).toEqual({ attempts: 4, vpnAttempts: 1, providers: [{ provider: 'NordVPN', attempts: 1 }] });
+    expect(first.verificationsPerDay[0]).toEqual(second.verificationsPerDay[0]);
+    // a longer period writes only the days it adds
+    await readStatistics(db, NOW, 30);
+    expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 29 }]);
+  });
+
+  it('keeps the day before live for 15 minutes after midnight, for verifications that commit late', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    const justAfterMidnight = new Date('2026-06-10T00:10:00Z');
+    await readStatistics(db, justAfterMidnight, 7);
+    // committed at 00:11 with its start time of 23:59:58 the day before
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-09T23:59:58Z'), outcome: 'verified' });
+    expect((await readStatistics(db, new Date('2026-06-10T00:16:00Z'), 7)).verificationsPerDay).toEqual([{ day: '2026-06-09', counts: { verified: 1 } }]);
+    expect(await rows(`select n from statistics_days where day = '2026-06-09' and series = 'outcome'`)).toEqual([{ n: 1 }]);
+  });
+
+  it('writes each day once when several readers fill the same days at once', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-05T10:00:00Z'), outcome: 'verified' });
+    const reads = await Promise.all([readStatistics(db, NOW, 90), readStatistics(db, NOW, 30), readStatistics(db, NOW, 7)]);
+    for (const read of reads) expect(read.verificationsPerDay).toEqual([{ day: '2026-06-05', counts: { verified: 1 } }]);
+    expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 89 }]);
   });
 
   it('answers with empty series on an empty database', async () => {

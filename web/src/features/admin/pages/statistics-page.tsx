@@ -4,21 +4,32 @@ import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api';
-import { STATISTICS_PERIODS, useStatistics, type StatisticsPeriod, type StatisticsResponse } from '../api/statistics';
+import { STATISTICS_PERIODS, useStatistics, type DayCount, type StatisticsPeriod, type StatisticsResponse } from '../api/statistics';
 import { AdminPageHeader } from '../components/admin-page-header';
-import { StackedDayBars } from '../components/stacked-day-bars';
+import { BarChart, type ChartSeries, type SeriesTone } from '../components/charts/bar-chart';
+import { periodDays, seriesValues, shortDay } from '../components/charts/period-days';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
 const OUTCOMES = [
-  { key: 'verified', label: 'Verified', color: '#16a34a' },
-  { key: 'limited_access', label: 'Limited access', color: '#d97706' },
-  { key: 'denied', label: 'Denied', color: '#dc2626' },
-];
+  { key: 'verified', label: 'Verified', tone: 'success' },
+  { key: 'limited_access', label: 'Limited access', tone: 'warning' },
+  { key: 'denied', label: 'Denied', tone: 'danger' },
+] as const;
 const CONFIDENCES = [
-  { key: 'certain', label: 'Certain', color: '#dc2626' },
-  { key: 'medium', label: 'Medium', color: '#d97706' },
-  { key: 'possible', label: 'Possible', color: '#2563eb' },
-];
+  { key: 'certain', label: 'Certain', tone: 'danger' },
+  { key: 'medium', label: 'Medium', tone: 'warning' },
+  { key: 'possible', label: 'Possible', tone: 'info' },
+] as const;
+/** Appeals per day by decision: drawn once the statistics answer carries them. */
+const APPEAL_DECISIONS = [
+  { key: 'submitted', label: 'Submitted', tone: 'info' },
+  { key: 'accepted', label: 'Accepted', tone: 'success' },
+  { key: 'rejected', label: 'Rejected', tone: 'danger' },
+] as const;
+
+type AppealKey = (typeof APPEAL_DECISIONS)[number]['key'];
+/** The statistics answer, with the appeals series it may carry. */
+type StatisticsWithAppeals = StatisticsResponse & { appealsPerDay?: DayCount<AppealKey>[] };
 
 /** /admin/statistics (all staff): what happened over the last 7, 30 or 90 days. */
 export default function StatisticsPage() {
@@ -50,39 +61,52 @@ export default function StatisticsPage() {
   );
 }
 
-function StatisticsCharts({ data }: { data: StatisticsResponse }) {
+function StatisticsCharts({ data }: { data: StatisticsWithAppeals }) {
+  const days = periodDays(data.from, data.periodDays);
+  const perDay = <K extends string>(counts: DayCount<K>[], series: readonly { key: K; label: string; tone: SeriesTone }[]): ChartSeries[] =>
+    series.map((s) => ({ label: s.label, tone: s.tone, values: seriesValues(days, counts, s.key) }));
   const raidDays = data.raidAlarmsPerDay.map((d) => ({ day: d.day, counts: { alarms: d.alarms } }));
   const vpnShare = data.vpn.attempts > 0 ? Math.round((data.vpn.vpnAttempts / data.vpn.attempts) * 100) : 0;
+  const dayChart = { categoryLabel: 'Day', categories: days, tickLabel: shortDay };
   return (
-    <div className="grid gap-4 md:grid-cols-2">
+    <div className="grid gap-4 lg:grid-cols-2">
       <Card>
         <CardHeader><CardTitle>Verifications per day</CardTitle></CardHeader>
-        <CardContent><StackedDayBars title="Verifications per day by outcome" days={data.verificationsPerDay} series={OUTCOMES} /></CardContent>
+        <CardContent><BarChart title="Verifications per day by outcome" {...dayChart} series={perDay(data.verificationsPerDay, OUTCOMES)} /></CardContent>
       </Card>
       <Card>
         <CardHeader><CardTitle>Alt links per day</CardTitle></CardHeader>
-        <CardContent><StackedDayBars title="Alt links per day by confidence" days={data.altLinksPerDay} series={CONFIDENCES} /></CardContent>
+        <CardContent><BarChart title="Alt links per day by confidence" {...dayChart} series={perDay(data.altLinksPerDay, CONFIDENCES)} /></CardContent>
       </Card>
       <Card>
         <CardHeader><CardTitle>VPN</CardTitle></CardHeader>
-        <CardContent>
+        <CardContent className="space-y-3">
           <p>
             {data.vpn.vpnAttempts} of {data.vpn.attempts} attempts through a VPN ({vpnShare}%)
           </p>
           {data.vpn.providers.length === 0 ? (
             <p className="text-muted">No VPN provider seen.</p>
           ) : (
-            <ul className="mt-2 space-y-1 text-sm">
-              {data.vpn.providers.map((p) => (
-                <li key={p.provider} className="flex justify-between gap-2"><span className="truncate">{p.provider}</span><span>{p.attempts}</span></li>
-              ))}
-            </ul>
+            <BarChart
+              title="Attempts per VPN provider"
+              categoryLabel="Provider"
+              categories={data.vpn.providers.map((p) => p.provider)}
+              series={[{ label: 'Attempts', tone: 'link', values: data.vpn.providers.map((p) => p.attempts) }]}
+              horizontal
+              totals={false}
+            />
           )}
         </CardContent>
       </Card>
+      {data.appealsPerDay ? (
+        <Card>
+          <CardHeader><CardTitle>Appeals per day</CardTitle></CardHeader>
+          <CardContent><BarChart title="Appeals per day by decision" {...dayChart} series={perDay(data.appealsPerDay, APPEAL_DECISIONS)} /></CardContent>
+        </Card>
+      ) : null}
       <Card>
         <CardHeader><CardTitle>Raid alarms per day</CardTitle></CardHeader>
-        <CardContent><StackedDayBars title="Raid alarms per day" days={raidDays} series={[{ key: 'alarms', label: 'Raid alarms', color: '#7c3aed' }]} /></CardContent>
+        <CardContent><BarChart title="Raid alarms per day" {...dayChart} series={perDay(raidDays, [{ key: 'alarms', label: 'Raid alarms', tone: 'danger' }])} /></CardContent>
       </Card>
     </div>
   );
