@@ -350,6 +350,7 @@ export const OUTBOX_KINDS = [
   'update_roles',
   'kick',
   'ban',
+  'unban',
   'log_message',
 ] as const;
 export const OUTBOX_STATUSES = ['pending', 'running', 'done', 'failed'] as const;

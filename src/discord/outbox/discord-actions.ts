@@ -128,6 +128,14 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
         members.forget(userId);
         await rest.put(Routes.guildBan(guildId, userId), { body: {}, reason: String(payload.reason ?? 'Gatekeeper') });
         return;
+      case 'unban':
+        try {
+          await rest.delete(Routes.guildBan(guildId, userId), { reason: String(payload.reason ?? 'Gatekeeper') });
+        } catch (error) {
+          // not banned (the certain-alt action was none or kick, or staff lifted it already): nothing to undo
+          if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownBan)) throw error;
+        }
+        return;
       case 'log_message':
         return postLog([String(payload.text ?? '')]);
     }

@@ -99,6 +99,23 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     ]);
   });
 
+  it('lifts a ban (an approved appeal), and an unban of a user who is not banned is done, not failed', async () => {
+    const emulator = await emulatorWith();
+    const { outbox, worker } = makeWorker(emulator);
+    const banned = emulator.createUser({ username: 'banned-alt' });
+    emulator.addGuildMember(banned.id, ['Unverified']);
+    emulator.state.ban(banned.id, 'Gatekeeper: certain alternate account');
+    const kicked = emulator.createUser({ username: 'kicked-alt' });
+    await enqueueAll(outbox, [
+      { kind: 'unban', discordId: banned.id, reason: 'Gatekeeper: appeal #1 approved' },
+      { kind: 'unban', discordId: kicked.id, reason: 'Gatekeeper: appeal #2 approved' },
+    ]);
+    await worker.drain();
+
+    expect(emulator.state.guild.bans.has(banned.id)).toBe(false);
+    expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
   const memberCalls = (emulator: DiscordEmulator, from: number, userId: string) =>
     emulator.state.requestLog
       .slice(from)

@@ -115,6 +115,7 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     await staff.approve(appeal.id).expect(200);
     expect(await rows(`select status, guild_access from members where id = $1`, [member.id])).toEqual([{ status: 'verified', guild_access: 'verified' }]);
     expect(await rows(`select kind, payload->'add' as add from discord_outbox where kind = 'update_roles'`)).toEqual([{ kind: 'update_roles', add: ['verified'] }]);
+    expect(await rows(`select kind from discord_outbox where kind = 'unban'`)).toEqual([]); // never denied, never banned
     expect((await v.get()).body).toMatchObject({ standing: 'verified', canAppeal: false, appeal: { status: 'approved', reason: null } });
     expect(await rows(`select action from audit_log where action = 'appeal.approved'`)).toHaveLength(1);
   });
@@ -143,7 +144,8 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const approved = await staff.approve(appeal.id);
     expect(approved.status).toBe(200);
     expect((await v.get()).body.standing).toBe('verified');
-    expect(await rows(`select kind from discord_outbox where kind = 'update_roles'`)).toHaveLength(1);
+    // denied at the button: a ban the certain-alt action may have made is lifted before the role change
+    expect(await rows(`select kind from discord_outbox where kind in ('unban', 'update_roles') order by id`)).toEqual([{ kind: 'unban' }, { kind: 'update_roles' }]);
     expect(await rows(`select dismissed_at is not null as dismissed from alt_links`)).toEqual([{ dismissed: true }]);
     expect(await rows(`select is_linked_as_alt, guild_access from members where id = $1`, [alt.id])).toEqual([{ is_linked_as_alt: false, guild_access: 'verified' }]);
     const actions = (await rows<{ action: string }>(`select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`)).map((r) => r.action);

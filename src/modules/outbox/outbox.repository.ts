@@ -36,6 +36,7 @@ function toRow(action: DiscordAction, key: Buffer) {
       return { kind: action.kind, discordId: action.discordId, payload: { add: action.add, remove: action.remove }, sealedSecret: null };
     case 'kick':
     case 'ban':
+    case 'unban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
       return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null }, sealedSecret: null };

@@ -24,6 +24,8 @@ export type DiscordAction =
   /** One Modify Guild Member call: the member's current roles minus `remove` plus `add` (roles others gave stay). */
   | { kind: 'update_roles'; discordId: string; add: ManagedRole[]; remove: ManagedRole[] }
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
+  /** Lifts a ban (an approved appeal of a member the certain-alt action banned); no ban is fine. */
+  | { kind: 'unban'; discordId: string; reason: string }
   | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string };
 
 export type OutboxStatus = 'pending' | 'running' | 'done' | 'failed';

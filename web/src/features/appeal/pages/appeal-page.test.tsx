@@ -55,6 +55,12 @@ describe('appeal page', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('You already have an open appeal: staff will review it'));
   });
 
+  it('shows an approval, with the way back in for a member the denial removed from the server', async () => {
+    setup({ body: { ...denied, standing: 'verified', canAppeal: false, appeal: { status: 'approved', message: 'x', createdAt: new Date().toISOString(), decidedAt: new Date().toISOString(), reason: null } } });
+    expect(await screen.findByText('Staff approved your request')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Verify again' })).toHaveAttribute('href', '/');
+  });
+
   it("shows a rejection with the staff's reason as text", async () => {
     setup({ body: { ...denied, standing: 'limited', appeal: { status: 'rejected', message: 'x', createdAt: new Date().toISOString(), decidedAt: new Date().toISOString(), reason: '<b>Known VPN</b>' } } });
     expect(await screen.findByText('Staff reviewed your request and kept the decision')).toBeInTheDocument();

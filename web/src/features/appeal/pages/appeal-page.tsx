@@ -120,6 +120,13 @@ function AppealStatus({ appeal }: { appeal: VisitorAppealView }) {
         <div className="flex flex-col gap-1">
           <p className="font-semibold text-heading">Staff approved your request</p>
           <p>You are getting the Verified role in the Discord server: all channels will appear in a moment.</p>
+          <p>
+            Removed from the server when you were denied?{' '}
+            <a href="/" className="font-medium text-blurple underline underline-offset-2">
+              Verify again
+            </a>{' '}
+            to join it with the Verified role.
+          </p>
         </div>
       </div>
     );
