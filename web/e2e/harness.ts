@@ -166,3 +166,20 @@ export async function followLink(page: Page, click: () => Promise<void>, urlPatt
   await target!.waitForLoadState('domcontentloaded');
   return target!;
 }
+
+/**
+ * Creates the owner account with the setup code and signs in as it in a fresh context:
+ * the dashboard page, ready for a file's staff scenarios.
+ */
+export async function signInAsNewOwner(e2e: E2E, owner: { username: string; password: string }): Promise<Page> {
+  const context = await e2e.newContext();
+  const page = await context.newPage();
+  const setup = await context.request.post(`${e2e.url}/api/setup-admin`, { data: { setupCode: SETUP_CODE, ...owner } });
+  if (setup.status() !== 201) throw new Error(`setup-admin answered ${setup.status()}`);
+  await page.goto(`${e2e.url}/admin/login`);
+  await page.getByLabel('Username').fill(owner.username);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${e2e.url}/admin`);
+  return page;
+}

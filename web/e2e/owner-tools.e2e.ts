@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Database } from '../../src/db/client';
-import { eventually, heading, hidden, screenshot, SETUP_CODE, toast, useE2E, visible } from './harness';
+import { eventually, heading, hidden, screenshot, signInAsNewOwner, toast, useE2E, visible } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -19,15 +19,7 @@ describe('owner tools (Chromium, sandbox mode)', () => {
   const url = (path: string) => `${e2e().url}${path}`;
 
   beforeAll(async () => {
-    const context = await e2e().newContext();
-    page = await context.newPage();
-    const setup = await context.request.post(url('/api/setup-admin'), { data: { setupCode: SETUP_CODE, ...OWNER } });
-    expect(setup.status()).toBe(201);
-    await page.goto(url('/admin/login'));
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(url('/admin'));
+    page = await signInAsNewOwner(e2e(), OWNER);
   }, 60_000);
 
   it('opens Settings from the dashboard, saves a value, refuses an out-of-range one with the server message', async () => {

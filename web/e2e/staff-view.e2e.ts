@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { buildLink, buildMember } from '../../src/test-support/factories';
-import { heading, screenshot, SETUP_CODE, toast, useE2E, visible } from './harness';
+import { heading, screenshot, signInAsNewOwner, toast, useE2E, visible } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -41,15 +41,7 @@ describe('staff view (Chromium, sandbox mode)', () => {
     const clean = await buildMember(db, { username: 'clean-carl', guildAccess: 'verified' });
     Object.assign(ids, { limited: limited.discordId, certain: certain.discordId, suspected: suspected.discordId, clean: clean.discordId });
 
-    const context = await e2e().newContext();
-    page = await context.newPage();
-    const setup = await context.request.post(url('/api/setup-admin'), { data: { setupCode: SETUP_CODE, ...OWNER } });
-    expect(setup.status()).toBe(201);
-    await page.goto(url('/admin/login'));
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(url('/admin'));
+    page = await signInAsNewOwner(e2e(), OWNER);
   }, 90_000);
 
   afterEach(async () => page.setViewportSize(DESKTOP));
