@@ -269,6 +269,11 @@ export const appeals = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'open'`),
     index('appeals_member_id_idx').on(t.memberId, t.createdAt.desc()),
+    // the statistics page's appeals per day: filed by created_at, decided by decided_at, each an index-only range scan
+    index('appeals_created_at_idx').on(t.createdAt),
+    index('appeals_decided_at_status_idx')
+      .on(t.decidedAt, t.status)
+      .where(sql`${t.decidedAt} is not null`),
     check('appeals_status_check', sql`${t.status} in ('open', 'approved', 'rejected')`),
     check('appeals_standing_check', sql`${t.standing} in ('certain_alt', 'limited')`),
     check('appeals_message_length_check', sql`char_length(${t.message}) between 1 and 1000`),
@@ -443,7 +448,7 @@ export const statisticsDays = pgTable(
   'statistics_days',
   {
     day: date('day', { mode: 'string' }).notNull(),
-    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence' */
+    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence', 'appeal' ('submitted' / 'approved' / 'rejected') */
     series: text('series').notNull(),
     key: text('key').notNull(),
     n: integer('n').notNull(),

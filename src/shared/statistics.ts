@@ -10,11 +10,16 @@ export interface DayCount<K extends string> {
   counts: Partial<Record<K, number>>;
 }
 
+/** Appeals per day: 'submitted' by the day it was filed, 'approved' / 'rejected' by the day staff decided it. */
+export const APPEAL_COUNT_KEYS = ['submitted', 'approved', 'rejected'] as const;
+export type AppealCountKey = (typeof APPEAL_COUNT_KEYS)[number];
+
 export interface Statistics {
   periodDays: StatisticsPeriod;
   from: string;
   verificationsPerDay: DayCount<'verified' | 'limited_access' | 'denied'>[];
   altLinksPerDay: DayCount<'certain' | 'medium' | 'possible'>[];
   vpn: { attempts: number; vpnAttempts: number; providers: { provider: string; attempts: number }[] };
+  appealsPerDay: DayCount<AppealCountKey>[];
   raidAlarmsPerDay: { day: string; alarms: number }[];
 }

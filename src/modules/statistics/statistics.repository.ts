@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
+import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days.
@@ -10,6 +10,8 @@ import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statis
  * the first time a page asks for it (one aggregate over the missing ones, through the
  * (created_at, …) indexes that hold every column it groups by). Only the last hour is
  * counted live, so a read costs about an hour of attempts whatever the table's size.
+ * Appeals are counted the same way (filed by created_at, decided by decided_at); their
+ * stored counts stay when the appeal goes with its member.
  * A day or hour is "over" 15 minutes after it ended: a verification that started before
  * and commits just after still lands in it before it is written. Stored counts stay when
  * retention deletes the attempts behind them.
@@ -28,7 +30,7 @@ type Unit = 'day' | 'hour';
 /** One count of one day or hour ('YYYY-MM-DD' / 'YYYY-MM-DDTHH'): what the stored tables hold and the live counts become. */
 interface CountRow {
   bucket: string;
-  series: 'outcome' | 'vpn' | 'vpn_provider' | 'alt_confidence';
+  series: 'outcome' | 'vpn' | 'vpn_provider' | 'alt_confidence' | 'appeal';
   key: string;
   n: number;
 }
@@ -45,7 +47,7 @@ const STORE = {
 } as const;
 const storedParam = (unit: Unit, at: Date) => STORE[unit].fromText(sql`${bucketOf(unit, at)}`);
 
-/** Every count of the attempts and alt links created in [from, to), per day or hour. */
+/** Every count of the attempts, alt links and appeals of [from, to), per day or hour. */
 async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date | null): Promise<CountRow[]> {
   const until = to ? sql` and created_at < ${tsParam(to)}` : sql``;
   // one scan of the attempts gives the outcomes, the VPN share and the providers
@@ -58,6 +60,15 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     executor,
     sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until} group by 1, 2`,
   );
+  // an appeal counts as submitted when it was filed and as approved / rejected when it was decided
+  const untilDecided = to ? sql` and decided_at < ${tsParam(to)}` : sql``;
+  const appeals = await selectRows<{ bucket: string; key: AppealCountKey; n: number | string }>(
+    executor,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, 'submitted' as key, count(*) as n from appeals where created_at >= ${tsParam(from)}${until} group by 1
+        union all
+        select ${bucketSql(unit, 'decided_at')} as bucket, status as key, count(*) as n from appeals
+        where decided_at >= ${tsParam(from)}${untilDecided} and status in ('approved', 'rejected') group by 1, 2`,
+  );
   const rows: CountRow[] = [];
   for (const a of attempts) {
     const n = Number(a.n);
@@ -66,6 +77,7 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
   for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
+  for (const a of appeals) rows.push({ bucket: a.bucket, series: 'appeal', key: a.key, n: Number(a.n) });
   return rows;
 }
 
@@ -172,6 +184,7 @@ export async function readStatistics(executor: Executor, now: Date, periodDays: 
         .slice(0, PROVIDERS_SHOWN)
         .map(([provider, attempts]) => ({ provider, attempts })),
     },
+    appealsPerDay: perDay<AppealCountKey>(rows, 'appeal'),
     raidAlarmsPerDay: alarms.map((a) => ({ day: a.day, alarms: Number(a.n) })),
   };
 }

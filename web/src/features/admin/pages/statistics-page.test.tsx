@@ -36,6 +36,7 @@ function stats(periodDays: 7 | 30 | 90, verified: number): StatisticsResponse {
     ],
     altLinksPerDay: [{ day: '2025-03-01', counts: { certain: 1, possible: 3 } }],
     vpn: { attempts: 8, vpnAttempts: 2, providers: [{ provider: 'NordVPN', attempts: 2 }] },
+    appealsPerDay: [],
     raidAlarmsPerDay: [{ day: '2025-03-02', alarms: 1 }],
   };
 }
@@ -64,7 +65,7 @@ describe('statistics page', () => {
     expect(screen.getByText('Raid alarms: 1')).toBeInTheDocument();
 
     // Chart.js draws each chart on its canvas, every day of the period on the axis (zero where nothing happened)
-    await waitFor(() => expect(charts).toHaveLength(4));
+    await waitFor(() => expect(charts).toHaveLength(5));
     const verifications = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome'))!;
     expect(verifications.canvas).toHaveAttribute('role', 'img');
     expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited access: 2, Denied: 1');
@@ -87,11 +88,19 @@ describe('statistics page', () => {
     await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome. Verified: 40') && !c.destroyed)).toBeDefined());
   });
 
-  it('draws appeals per day when the statistics carry them', async () => {
-    setup({ 'GET /api/admin/statistics?days=7': { body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, accepted: 1 } }] } } });
+  it('draws appeals per day: submitted, approved and rejected', async () => {
+    setup({ 'GET /api/admin/statistics?days=7': { body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, approved: 1 } }] } } });
     expect(await screen.findByRole('heading', { name: 'Appeals per day' })).toBeInTheDocument();
     expect(screen.getByText('Submitted: 2')).toBeInTheDocument();
+    expect(screen.getByText('Approved: 1')).toBeInTheDocument();
     expect(screen.getByText('Rejected: 0')).toBeInTheDocument();
+    await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))).toBeDefined());
+    const appeals = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))!;
+    expect(appeals.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
+      ['Submitted', [0, 0, 2, 0, 0, 0, 0]],
+      ['Approved', [0, 0, 1, 0, 0, 0, 0]],
+      ['Rejected', [0, 0, 0, 0, 0, 0, 0]],
+    ]);
   });
 
   it('shows a load error', async () => {

@@ -1,0 +1,2 @@
+CREATE INDEX "appeals_created_at_idx" ON "appeals" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "appeals_decided_at_status_idx" ON "appeals" USING btree ("decided_at","status") WHERE "appeals"."decided_at" is not null;
