@@ -94,6 +94,8 @@ export const members = pgTable(
 
 export const VPN_VERDICTS = ['clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown'] as const;
 export const ATTEMPT_OUTCOMES = ['verified', 'limited_access', 'denied'] as const;
+/** how a verification ended beyond its VPN outcome: see verificationAttempts.endedAs */
+export const ATTEMPT_ENDINGS = ['denied_alt', 'pending'] as const;
 
 /** One completed sign-in: the evidence alt detection works from. */
 export const verificationAttempts = pgTable(
@@ -127,6 +129,12 @@ export const verificationAttempts = pgTable(
     /** the provider could not be asked and the failure policy decided */
     vpnCheckFailed: boolean('vpn_check_failed').notNull().default(false),
     outcome: text('outcome', { enum: ATTEMPT_OUTCOMES }).notNull(),
+    /**
+     * Set in the verification's own transaction when it did not end at its outcome's access:
+     * 'denied_alt' when the member's standing was certain alt after it (the button denies
+     * them), else 'pending' when an admission rule held them for staff review; null otherwise.
+     */
+    endedAs: text('ended_as', { enum: ATTEMPT_ENDINGS }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -146,7 +154,12 @@ export const verificationAttempts = pgTable(
     index('attempts_created_at_idx').on(t.createdAt),
     // the statistics page's per-day counts: an index-only range scan over the period
     index('attempts_created_at_outcome_idx').on(t.createdAt, t.outcome, t.vpnVerdict, t.vpnProvider),
+    // the few attempts that ended denied or held, for the same counts (a small index: most attempts have none)
+    index('attempts_created_at_ended_as_idx')
+      .on(t.createdAt, t.outcome, t.endedAs)
+      .where(sql`${t.endedAs} is not null`),
     check('attempts_outcome_check', sql`${t.outcome} in ('verified', 'limited_access', 'denied')`),
+    check('attempts_ended_as_check', sql`${t.endedAs} is null or ${t.endedAs} in ('denied_alt', 'pending')`),
     check('attempts_vpn_verdict_check', sql`${t.vpnVerdict} in ('clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown')`),
   ],
 );

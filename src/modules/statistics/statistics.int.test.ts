@@ -124,6 +124,42 @@ describeEngines('statistics queries', (getDatabase) => {
     expect((await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7)).appealsPerDay).toEqual(expected);
   });
 
+  it('counts a verification that ended with a certain alt as denied_alt and a held one as pending, under no other key; stored and live agree', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    const at = (iso: string) => new Date(iso);
+    // the same mix on a stored day (06-09), in a stored hour of today (09:00) and in the live hour (14:50)
+    for (const time of ['2026-06-09T10:00:00Z', '2026-06-10T09:00:00Z', '2026-06-10T14:50:00Z']) {
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified', endedAs: 'denied_alt' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'limited_access', endedAs: 'denied_alt' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified', endedAs: 'pending' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'limited_access', endedAs: 'pending' });
+    }
+    const mix = { verified: 1, denied_alt: 2, pending: 2 };
+    const week = await readStatistics(db, NOW, 7);
+    expect(week.verificationsPerDay).toEqual([
+      { day: '2026-06-09', counts: mix },
+      { day: '2026-06-10', counts: { verified: 2, denied_alt: 4, pending: 4 } },
+    ]);
+    // every attempt is still one VPN-share attempt
+    expect(week.vpn.attempts).toBe(15);
+    // the stored day keeps no zero for limited_access (all of its attempts ended otherwise)
+    expect(await rows(`select key, n from statistics_days where day = '2026-06-09' and series = 'outcome' order by 1`)).toEqual([
+      { key: 'denied_alt', n: 2 },
+      { key: 'pending', n: 2 },
+      { key: 'verified', n: 1 },
+    ]);
+    expect(await rows(`select key, n from statistics_hours where series = 'outcome' order by 1`)).toEqual([
+      { key: 'denied_alt', n: 2 },
+      { key: 'pending', n: 2 },
+      { key: 'verified', n: 1 },
+    ]);
+    // the next day, today counted whole into statistics_days gives what its hours and live hour gave
+    const later = await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7);
+    expect(later.verificationsPerDay).toEqual(week.verificationsPerDay);
+  });
+
   it('keeps the day before live for 15 minutes after midnight, for verifications that commit late', async () => {
     const { db } = getDatabase();
     const a = await buildMember(db);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
+import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod, VerificationCountKey } from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days.
@@ -23,7 +23,7 @@ const DAY_MS = 24 * HOUR_MS;
 const LATE_COMMIT_MS = 15 * 60 * 1000;
 const PROVIDERS_SHOWN = 8;
 
-type Outcome = 'verified' | 'limited_access' | 'denied';
+type Outcome = VerificationCountKey;
 type Confidence = 'certain' | 'medium' | 'possible';
 type Unit = 'day' | 'hour';
 
@@ -56,6 +56,12 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, coalesce(vpn_verdict not in ('clean', 'unknown'), false) as vpn, vpn_provider as provider, count(*) as n
         from verification_attempts where created_at >= ${tsParam(from)}${until} group by 1, 2, 3, 4`,
   );
+  // the few that ended denied as a certain alt or held for review move from their outcome's key to that one
+  const ended = await selectRows<{ bucket: string; outcome: Outcome; ended_as: 'denied_alt' | 'pending'; n: number | string }>(
+    executor,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, ended_as, count(*) as n
+        from verification_attempts where ended_as is not null and created_at >= ${tsParam(from)}${until} group by 1, 2, 3`,
+  );
   const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
     sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until} group by 1, 2`,
@@ -76,9 +82,11 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     if (a.vpn) rows.push({ bucket: a.bucket, series: 'vpn', key: 'vpn', n });
     if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
+  for (const e of ended) rows.push({ bucket: e.bucket, series: 'outcome', key: e.outcome, n: -Number(e.n) }, { bucket: e.bucket, series: 'outcome', key: e.ended_as, n: Number(e.n) });
   for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
   for (const a of appeals) rows.push({ bucket: a.bucket, series: 'appeal', key: a.key, n: Number(a.n) });
-  return rows;
+  // an outcome whose every attempt ended denied or held counts nothing
+  return merge(rows).filter((r) => r.n !== 0);
 }
 
 /** Writes the counts of the days (hours) in [from, to) not written yet; concurrent readers write the same numbers once. */

@@ -4,17 +4,20 @@ import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api';
-import { STATISTICS_PERIODS, useStatistics, type AppealCountKey, type DayCount, type StatisticsPeriod, type StatisticsResponse } from '../api/statistics';
+import { STATISTICS_PERIODS, useStatistics, type AppealCountKey, type DayCount, type StatisticsPeriod, type StatisticsResponse, type VerificationCountKey } from '../api/statistics';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { BarChart, type ChartSeries, type SeriesTone } from '../components/charts/bar-chart';
 import { periodDays, seriesValues, shortDay } from '../components/charts/period-days';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
+/** Each verification under one key (docs/behaviour.md#statistics): denied as an alt and held for review come out of the others. */
 const OUTCOMES = [
   { key: 'verified', label: 'Verified', tone: 'success' },
   { key: 'limited_access', label: 'Limited access', tone: 'warning' },
   { key: 'denied', label: 'Denied', tone: 'danger' },
-] as const;
+  { key: 'denied_alt', label: 'Denied (alt)', tone: 'link' },
+  { key: 'pending', label: 'Pending review', tone: 'muted' },
+] as const satisfies readonly { key: VerificationCountKey; label: string; tone: SeriesTone }[];
 const CONFIDENCES = [
   { key: 'certain', label: 'Certain', tone: 'danger' },
   { key: 'medium', label: 'Medium', tone: 'warning' },
