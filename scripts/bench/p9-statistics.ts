@@ -8,7 +8,8 @@ import { ms, summarize, type FigureResult } from './results';
 /**
  * The statistics page's other tables on the community store: alt links (one per 25
  * members, spread over the same 29 days as the attempts, confidences 1:2:2 certain,
- * medium, possible) and a few raid alarms. Idempotent: a second call adds nothing.
+ * medium, possible), appeals (one per 50 members), one attempt in 40 ended denied as an
+ * alt or held, and a few raid alarms. Idempotent: a second call adds nothing.
  */
 async function seedStatisticsExtras(database: Database): Promise<void> {
   const { rows } = await database.query<{ n: number | string }>('select count(*) as n from alt_links');
@@ -20,6 +21,18 @@ async function seedStatisticsExtras(database: Database): Promise<void> {
       now() - make_interval(secs => ((hashint8(m.id) & 2147483647) % (29 * 24 * 3600))::int)
     from members m
     where m.id % 25 = 0 and exists (select 1 from members n where n.id = m.id + 1)`);
+  // one appeal per 50 members, filed over the same 29 days, two in three decided a day later
+  await database.query(`
+    insert into appeals (member_id, message, status, standing, created_at, decided_at)
+    select m.id, 'please review', s.status, 'certain_alt', s.filed, case when s.status = 'open' then null else s.filed + interval '1 day' end
+    from members m
+    cross join lateral (select (array['open', 'approved', 'rejected'])[1 + (m.id % 3)::int] as status,
+      now() - make_interval(secs => ((hashint8(m.id + 7) & 2147483647) % (29 * 24 * 3600))::int) as filed) s
+    where m.id % 50 = 0`);
+  // one attempt in 40 ended denied as a certain alt or held for review
+  await database.query(`update verification_attempts set ended_as = case when id % 80 = 0 then 'denied_alt' else 'pending' end where id % 40 = 0`);
+  await database.query('analyze appeals');
+  await database.query('analyze verification_attempts');
   await database.query(`
     insert into raid_alarms (raised_at, window_minutes, verifications, baseline_x100, young_percent, shared_percent)
     select now() - make_interval(days => g * 3), 10, 40, 120, 80, 60 from generate_series(0, 9) as g`);

@@ -94,6 +94,8 @@ export const members = pgTable(
 
 export const VPN_VERDICTS = ['clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown'] as const;
 export const ATTEMPT_OUTCOMES = ['verified', 'limited_access', 'denied'] as const;
+/** how a verification ended beyond its VPN outcome: see verificationAttempts.endedAs */
+export const ATTEMPT_ENDINGS = ['denied_alt', 'pending'] as const;
 
 /** One completed sign-in: the evidence alt detection works from. */
 export const verificationAttempts = pgTable(
@@ -127,6 +129,12 @@ export const verificationAttempts = pgTable(
     /** the provider could not be asked and the failure policy decided */
     vpnCheckFailed: boolean('vpn_check_failed').notNull().default(false),
     outcome: text('outcome', { enum: ATTEMPT_OUTCOMES }).notNull(),
+    /**
+     * Set in the verification's own transaction when it did not end at its outcome's access:
+     * 'denied_alt' when the member's standing was certain alt after it (the button denies
+     * them), else 'pending' when an admission rule held them for staff review; null otherwise.
+     */
+    endedAs: text('ended_as', { enum: ATTEMPT_ENDINGS }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -146,7 +154,12 @@ export const verificationAttempts = pgTable(
     index('attempts_created_at_idx').on(t.createdAt),
     // the statistics page's per-day counts: an index-only range scan over the period
     index('attempts_created_at_outcome_idx').on(t.createdAt, t.outcome, t.vpnVerdict, t.vpnProvider),
+    // the few attempts that ended denied or held, for the same counts (a small index: most attempts have none)
+    index('attempts_created_at_ended_as_idx')
+      .on(t.createdAt, t.outcome, t.endedAs)
+      .where(sql`${t.endedAs} is not null`),
     check('attempts_outcome_check', sql`${t.outcome} in ('verified', 'limited_access', 'denied')`),
+    check('attempts_ended_as_check', sql`${t.endedAs} is null or ${t.endedAs} in ('denied_alt', 'pending')`),
     check('attempts_vpn_verdict_check', sql`${t.vpnVerdict} in ('clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown')`),
   ],
 );
@@ -269,6 +282,11 @@ export const appeals = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'open'`),
     index('appeals_member_id_idx').on(t.memberId, t.createdAt.desc()),
+    // the statistics page's appeals per day: filed by created_at, decided by decided_at, each an index-only range scan
+    index('appeals_created_at_idx').on(t.createdAt),
+    index('appeals_decided_at_status_idx')
+      .on(t.decidedAt, t.status)
+      .where(sql`${t.decidedAt} is not null`),
     check('appeals_status_check', sql`${t.status} in ('open', 'approved', 'rejected')`),
     check('appeals_standing_check', sql`${t.standing} in ('certain_alt', 'limited')`),
     check('appeals_message_length_check', sql`char_length(${t.message}) between 1 and 1000`),
@@ -444,7 +462,7 @@ export const statisticsDays = pgTable(
   'statistics_days',
   {
     day: date('day', { mode: 'string' }).notNull(),
-    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence' */
+    /** 'day' (the marker), 'outcome', 'vpn' ('attempts' / 'vpn'), 'vpn_provider', 'alt_confidence', 'appeal' ('submitted' / 'approved' / 'rejected') */
     series: text('series').notNull(),
     key: text('key').notNull(),
     n: integer('n').notNull(),

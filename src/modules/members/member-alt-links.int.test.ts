@@ -188,7 +188,7 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
     ]);
     // the verification flow's view leaves the dismissed pair out (no "Alt detected" line, nothing in its audit row)
     const flowView = await createAltDetector({ detectAlts: async () => again.result }).detect(db, { member: again.member, attempt: {} } as never);
-    expect(flowView).toEqual([]);
+    expect(flowView).toEqual({ alts: [], isLinkedAsAlt: false });
 
     // reopened, the pair counts again and a later detection refreshes it as usual
     await service().reopenAltLink(mod, '100', link!.id);

@@ -83,6 +83,83 @@ describeEngines('statistics queries', (getDatabase) => {
     expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 29 }]);
   });
 
+  it('counts appeals submitted on the day they were filed and approved / rejected on the day they were decided, and keeps the counts when the members go', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    const b = await buildMember(db);
+    const c = await buildMember(db);
+    const appeal = (memberId: number, createdAt: string, status: string, decidedAt: string | null) =>
+      getDatabase().query(`insert into appeals (member_id, message, status, standing, created_at, decided_at) values ($1, 'please', $2, 'certain_alt', $3, $4)`, [memberId, status, createdAt, decidedAt]);
+    // filed on a stored day, decided in a stored hour of today
+    await appeal(a.id, '2026-06-08T10:00:00Z', 'approved', '2026-06-10T09:00:00Z');
+    // filed and rejected on the same stored day
+    await appeal(b.id, '2026-06-09T10:00:00Z', 'rejected', '2026-06-09T11:00:00Z');
+    // filed in the live hour, still open
+    await appeal(c.id, '2026-06-10T14:50:00Z', 'open', null);
+    // decided before the period: neither count is in it
+    await appeal(c.id, '2026-05-01T10:00:00Z', 'rejected', '2026-05-02T10:00:00Z');
+    const expected = [
+      { day: '2026-06-08', counts: { submitted: 1 } },
+      { day: '2026-06-09', counts: { submitted: 1, rejected: 1 } },
+      { day: '2026-06-10', counts: { approved: 1, submitted: 1 } },
+    ];
+    // earlier days from statistics_days, today's hours up to 14:00 from statistics_hours, the open appeal live
+    const stored = await readStatistics(db, NOW, 7);
+    expect(stored.appealsPerDay).toEqual(expected);
+    expect(await rows(`select to_char(day, 'YYYY-MM-DD') as day, key, n from statistics_days where series = 'appeal' order by 1, 2`)).toEqual([
+      { day: '2026-06-08', key: 'submitted', n: 1 },
+      { day: '2026-06-09', key: 'rejected', n: 1 },
+      { day: '2026-06-09', key: 'submitted', n: 1 },
+    ]);
+    expect(await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, key, n from statistics_hours where series = 'appeal'`)).toEqual([{ hour: '09', key: 'approved', n: 1 }]);
+
+    // the next day, today is counted whole into statistics_days: the same numbers as the hours and the live hour gave
+    expect((await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7)).appealsPerDay).toEqual(expected);
+    expect(await rows(`select key, n from statistics_days where day = '2026-06-10' and series = 'appeal' order by 1`)).toEqual([
+      { key: 'approved', n: 1 },
+      { key: 'submitted', n: 1 },
+    ]);
+    // appeals go with their members; the stored counts stay
+    await getDatabase().query(`delete from members`);
+    expect((await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7)).appealsPerDay).toEqual(expected);
+  });
+
+  it('counts a verification that ended with a certain alt as denied_alt and a held one as pending, under no other key; stored and live agree', async () => {
+    const { db } = getDatabase();
+    const a = await buildMember(db);
+    const at = (iso: string) => new Date(iso);
+    // the same mix on a stored day (06-09), in a stored hour of today (09:00) and in the live hour (14:50)
+    for (const time of ['2026-06-09T10:00:00Z', '2026-06-10T09:00:00Z', '2026-06-10T14:50:00Z']) {
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified', endedAs: 'denied_alt' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'limited_access', endedAs: 'denied_alt' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'verified', endedAs: 'pending' });
+      await buildAttempt(db, a.id, { createdAt: at(time), outcome: 'limited_access', endedAs: 'pending' });
+    }
+    const mix = { verified: 1, denied_alt: 2, pending: 2 };
+    const week = await readStatistics(db, NOW, 7);
+    expect(week.verificationsPerDay).toEqual([
+      { day: '2026-06-09', counts: mix },
+      { day: '2026-06-10', counts: { verified: 2, denied_alt: 4, pending: 4 } },
+    ]);
+    // every attempt is still one VPN-share attempt
+    expect(week.vpn.attempts).toBe(15);
+    // the stored day keeps no zero for limited_access (all of its attempts ended otherwise)
+    expect(await rows(`select key, n from statistics_days where day = '2026-06-09' and series = 'outcome' order by 1`)).toEqual([
+      { key: 'denied_alt', n: 2 },
+      { key: 'pending', n: 2 },
+      { key: 'verified', n: 1 },
+    ]);
+    expect(await rows(`select key, n from statistics_hours where series = 'outcome' order by 1`)).toEqual([
+      { key: 'denied_alt', n: 2 },
+      { key: 'pending', n: 2 },
+      { key: 'verified', n: 1 },
+    ]);
+    // the next day, today counted whole into statistics_days gives what its hours and live hour gave
+    const later = await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7);
+    expect(later.verificationsPerDay).toEqual(week.verificationsPerDay);
+  });
+
   it('keeps the day before live for 15 minutes after midnight, for verifications that commit late', async () => {
     const { db } = getDatabase();
     const a = await buildMember(db);
@@ -110,6 +187,7 @@ describeEngines('statistics queries', (getDatabase) => {
       verificationsPerDay: [],
       altLinksPerDay: [],
       vpn: { attempts: 0, vpnAttempts: 0, providers: [] },
+      appealsPerDay: [],
       raidAlarmsPerDay: [],
     });
   });

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statistics';
+import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod, VerificationCountKey } from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days.
@@ -10,6 +10,8 @@ import type { DayCount, Statistics, StatisticsPeriod } from '../../shared/statis
  * the first time a page asks for it (one aggregate over the missing ones, through the
  * (created_at, …) indexes that hold every column it groups by). Only the last hour is
  * counted live, so a read costs about an hour of attempts whatever the table's size.
+ * Appeals are counted the same way (filed by created_at, decided by decided_at); their
+ * stored counts stay when the appeal goes with its member.
  * A day or hour is "over" 15 minutes after it ended: a verification that started before
  * and commits just after still lands in it before it is written. Stored counts stay when
  * retention deletes the attempts behind them.
@@ -21,14 +23,14 @@ const DAY_MS = 24 * HOUR_MS;
 const LATE_COMMIT_MS = 15 * 60 * 1000;
 const PROVIDERS_SHOWN = 8;
 
-type Outcome = 'verified' | 'limited_access' | 'denied';
+type Outcome = VerificationCountKey;
 type Confidence = 'certain' | 'medium' | 'possible';
 type Unit = 'day' | 'hour';
 
 /** One count of one day or hour ('YYYY-MM-DD' / 'YYYY-MM-DDTHH'): what the stored tables hold and the live counts become. */
 interface CountRow {
   bucket: string;
-  series: 'outcome' | 'vpn' | 'vpn_provider' | 'alt_confidence';
+  series: 'outcome' | 'vpn' | 'vpn_provider' | 'alt_confidence' | 'appeal';
   key: string;
   n: number;
 }
@@ -45,7 +47,7 @@ const STORE = {
 } as const;
 const storedParam = (unit: Unit, at: Date) => STORE[unit].fromText(sql`${bucketOf(unit, at)}`);
 
-/** Every count of the attempts and alt links created in [from, to), per day or hour. */
+/** Every count of the attempts, alt links and appeals of [from, to), per day or hour. */
 async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date | null): Promise<CountRow[]> {
   const until = to ? sql` and created_at < ${tsParam(to)}` : sql``;
   // one scan of the attempts gives the outcomes, the VPN share and the providers
@@ -54,9 +56,24 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, coalesce(vpn_verdict not in ('clean', 'unknown'), false) as vpn, vpn_provider as provider, count(*) as n
         from verification_attempts where created_at >= ${tsParam(from)}${until} group by 1, 2, 3, 4`,
   );
+  // the few that ended denied as a certain alt or held for review move from their outcome's key to that one
+  const ended = await selectRows<{ bucket: string; outcome: Outcome; ended_as: 'denied_alt' | 'pending'; n: number | string }>(
+    executor,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, ended_as, count(*) as n
+        from verification_attempts where ended_as is not null and created_at >= ${tsParam(from)}${until} group by 1, 2, 3`,
+  );
   const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
     sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until} group by 1, 2`,
+  );
+  // an appeal counts as submitted when it was filed and as approved / rejected when it was decided
+  const untilDecided = to ? sql` and decided_at < ${tsParam(to)}` : sql``;
+  const appeals = await selectRows<{ bucket: string; key: AppealCountKey; n: number | string }>(
+    executor,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, 'submitted' as key, count(*) as n from appeals where created_at >= ${tsParam(from)}${until} group by 1
+        union all
+        select ${bucketSql(unit, 'decided_at')} as bucket, status as key, count(*) as n from appeals
+        where decided_at >= ${tsParam(from)}${untilDecided} and status in ('approved', 'rejected') group by 1, 2`,
   );
   const rows: CountRow[] = [];
   for (const a of attempts) {
@@ -65,8 +82,11 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     if (a.vpn) rows.push({ bucket: a.bucket, series: 'vpn', key: 'vpn', n });
     if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
+  for (const e of ended) rows.push({ bucket: e.bucket, series: 'outcome', key: e.outcome, n: -Number(e.n) }, { bucket: e.bucket, series: 'outcome', key: e.ended_as, n: Number(e.n) });
   for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
-  return rows;
+  for (const a of appeals) rows.push({ bucket: a.bucket, series: 'appeal', key: a.key, n: Number(a.n) });
+  // an outcome whose every attempt ended denied or held counts nothing
+  return merge(rows).filter((r) => r.n !== 0);
 }
 
 /** Writes the counts of the days (hours) in [from, to) not written yet; concurrent readers write the same numbers once. */
@@ -172,6 +192,7 @@ export async function readStatistics(executor: Executor, now: Date, periodDays: 
         .slice(0, PROVIDERS_SHOWN)
         .map(([provider, attempts]) => ({ provider, attempts })),
     },
+    appealsPerDay: perDay<AppealCountKey>(rows, 'appeal'),
     raidAlarmsPerDay: alarms.map((a) => ({ day: a.day, alarms: Number(a.n) })),
   };
 }

@@ -13,13 +13,14 @@ export function createAltDetector(altService: AltDetectionService, onCreated?: (
     async detect(tx, { member, attempt }) {
       const result = await altService.detectAlts(tx, { member, attempt });
       if (onCreated) for (const alt of result.alts) if (alt.change === 'created') onCreated(alt.confidence);
-      return result.alts.filter((alt) => alt.change !== 'dismissed').map((alt) => ({
+      const alts = result.alts.filter((alt) => alt.change !== 'dismissed').map((alt) => ({
         discordId: alt.otherDiscordId,
         username: alt.otherUsername,
         confidence: alt.confidence,
         detectionMethod: alt.detectionMethod,
         memberIsAlt: alt.memberIs === 'alt',
       }));
+      return { alts, isLinkedAsAlt: result.isLinkedAsAlt };
     },
   };
 }

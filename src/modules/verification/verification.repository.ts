@@ -5,6 +5,7 @@ import { members, verificationAttempts } from '../../db/schema';
 import { NO_COMPONENT_HASHES, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import type { IpHashes } from '../network';
 import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
+import type { ManualAltStatus } from '../../shared/member-badges';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
@@ -31,6 +32,8 @@ export interface SignedInMember {
   createdAt: Date;
   /** its alt counters as stored (what alt detection returns when no link changes) */
   counters: { altsFound: number; isLinkedAsAlt: boolean };
+  /** staff's manual alt status, which with the links decides whether the member is a certain alt */
+  manualAltStatus: ManualAltStatus | null;
 }
 
 type SignInInput = { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date };
@@ -78,7 +81,7 @@ function upsertMember(tx: Executor, input: SignInInput) {
         updatedAt: values.updatedAt,
       },
     })
-    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt });
+    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt, manualAltStatus: members.manualAltStatus });
 }
 
 /** Every column of the attempt a sign-in stores, but its id and member. */
@@ -96,6 +99,8 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
     timezoneMismatch: input.vpn.timezoneMismatch,
     vpnCheckFailed: input.vpn.checkFailed,
     outcome: input.outcome,
+    // set, when it applies, once the links and the admission rule are written (recordAttemptEnding)
+    endedAs: null,
     createdAt: input.now,
   };
 }
@@ -111,11 +116,11 @@ export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ 
     .insert(verificationAttempts)
     .values({ ...columns, memberId: sql`(select id from signed_in)` })
     .returning({ id: verificationAttempts.id });
-  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; attempt_id: number | string }>(
+  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string }>(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
-          signed_in.alts_found, signed_in.is_linked_as_alt, attempt.id as attempt_id
+          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id
         from signed_in, attempt`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
@@ -126,6 +131,7 @@ export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ 
       discordId: input.identity.discordId,
       createdAt: new Date(Number(row.member_created_ms)),
       counters: { altsFound: Number(row.alts_found), isLinkedAsAlt: row.is_linked_as_alt === true },
+      manualAltStatus: row.manual_alt_status,
     },
     attempt: { id: Number(row.attempt_id), memberId, ...columns },
   };
@@ -156,4 +162,9 @@ export async function confirmRulesAudited(executor: Executor, discordId: string,
 /** Records the access the 'Complete Verification!' button gave a member. */
 export async function setGuildAccess(executor: Executor, memberId: number, access: 'verified' | 'limited' | 'denied', now: Date): Promise<void> {
   await executor.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, memberId));
+}
+
+/** How a verification ended when not at its outcome's access (verificationAttempts.endedAs); written only then. */
+export async function recordAttemptEnding(tx: Executor, attemptId: number, endedAs: 'denied_alt' | 'pending'): Promise<void> {
+  await tx.update(verificationAttempts).set({ endedAs }).where(eq(verificationAttempts.id, attemptId));
 }

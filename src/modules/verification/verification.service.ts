@@ -12,9 +12,11 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
+import { linkCounts } from '../../shared/member-badges';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
+  recordAttemptEnding,
   recordSignIn,
   type AttemptEvidence,
   type AttemptRow,
@@ -34,7 +36,8 @@ export interface DetectedAlt {
 
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
 export interface AltDetector {
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow }): Promise<DetectedAlt[]>;
+  /** the alts found, and whether the member is now the alt side of a certain link */
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
 }
 
 export interface VerificationResult {
@@ -84,7 +87,7 @@ export function createVerificationService(deps: {
   /** counts outcomes (metrics) */
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
-  admission?: { admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<unknown> };
+  admission?: { admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<{ action: 'limited' | 'review' } | null> };
 }) {
   const { db } = deps.database;
   return {
@@ -157,8 +160,14 @@ export function createVerificationService(deps: {
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
-        await deps.admission?.admit(tx, { member, now });
-        const alts = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : [];
+        const gate = (await deps.admission?.admit(tx, { member, now })) ?? null;
+        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
+        const { alts } = detected;
+        // a verification that ends with the member a certain alt (the button denies them, whatever
+        // holds them) or held for staff review says so on its attempt; the rest write nothing more
+        const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
+        const endedAs = certainAlt ? 'denied_alt' : gate?.action === 'review' ? 'pending' : null;
+        if (endedAs) await recordAttemptEnding(tx, attempt.id, endedAs);
 
         // the Discord actions and the audit row: one statement, the flow's last write
         const queued = deps.outbox.enqueueQuery(

@@ -41,6 +41,7 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const attempts = await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id));
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.ipHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(attempts[0]!.endedAs).toBeNull();
 
     await handle.services.outboxWorker.drain();
     expect(rolesOf(user.id)).toEqual(['Unverified']);
@@ -85,6 +86,10 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(altRow).toMatchObject({ isLinkedAsAlt: true });
     expect(altRow!.altsFound).toBeGreaterThanOrEqual(1);
     expect(mainRow).toMatchObject({ isLinkedAsAlt: false });
+    // the alt's verification ended denied (the statistics count it as denied_alt); the main's did not
+    const endings = async (memberId: number) => (await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, memberId))).map((a) => a.endedAs);
+    expect(await endings(altRow!.id)).toEqual(['denied_alt']);
+    expect(await endings(mainRow!.id)).toEqual([null]);
 
     await handle.services.outboxWorker.drain();
     const reply = await click(alt.id);
@@ -96,15 +101,27 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(rolesOf(alt.id)).toEqual(['Unverified']);
   });
 
-  it('counts a re-verification of the same account without linking it to itself', async () => {
+  it('counts a re-verification of the same account without linking it to itself; one an admission rule holds ends pending', async () => {
     const user = emulator().createUser({ username: 'returning' });
     const device = buildFingerprint('returning-device');
     await walkVisitorFlow(handle, { userId: user.id, fingerprint: device });
-    await walkVisitorFlow(handle, { userId: user.id, fingerprint: device });
+    // the account-age gate holds the second verification for review (its attempt says so, for the statistics)
+    const { settings } = handle.services;
+    const owner = { type: 'staff' as const, id: '1', name: 'Owner' };
+    const before = settings.snapshot();
+    await settings.update(owner, { accountAgeMinDays: 3650, accountAgeAction: 'review' });
+    try {
+      await walkVisitorFlow(handle, { userId: user.id, fingerprint: device });
+    } finally {
+      await settings.update(owner, { accountAgeMinDays: before.accountAgeMinDays, accountAgeAction: before.accountAgeAction });
+    }
     const [row] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
     expect(row!.verificationCount).toBe(2);
+    expect(row).toMatchObject({ gateAction: 'review', isLinkedAsAlt: false });
     const { rows } = await getDatabase().query<{ n: number }>('select count(*)::int as n from alt_links where main_member_id = $1 and alt_member_id = $1', [row!.id]);
     expect(rows[0]!.n).toBe(0);
+    const attempts = await getDatabase().query<{ ended_as: string | null }>('select ended_as from verification_attempts where member_id = $1 order by id', [row!.id]);
+    expect(attempts.rows).toEqual([{ ended_as: null }, { ended_as: 'pending' }]);
   });
 
   it('counts outcomes, alt detections, VPN checks and interactions in /metrics', async () => {

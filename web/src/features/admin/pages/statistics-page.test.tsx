@@ -32,10 +32,11 @@ function stats(periodDays: 7 | 30 | 90, verified: number): StatisticsResponse {
     from: '2025-03-01',
     verificationsPerDay: [
       { day: '2025-03-01', counts: { verified, denied: 1 } },
-      { day: '2025-03-02', counts: { limited_access: 2 } },
+      { day: '2025-03-02', counts: { limited_access: 2, denied_alt: 1, pending: 4 } },
     ],
     altLinksPerDay: [{ day: '2025-03-01', counts: { certain: 1, possible: 3 } }],
     vpn: { attempts: 8, vpnAttempts: 2, providers: [{ provider: 'NordVPN', attempts: 2 }] },
+    appealsPerDay: [],
     raidAlarmsPerDay: [{ day: '2025-03-02', alarms: 1 }],
   };
 }
@@ -58,28 +59,32 @@ describe('statistics page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Statistics' })).toBeInTheDocument();
     expect(await screen.findByText('Verified: 5')).toBeInTheDocument();
     expect(screen.getByText('Limited access: 2')).toBeInTheDocument();
+    expect(screen.getByText('Denied (alt): 1')).toBeInTheDocument();
+    expect(screen.getByText('Pending review: 4')).toBeInTheDocument();
     expect(screen.getByText('Possible: 3')).toBeInTheDocument();
     expect(screen.getByText('2 of 8 attempts through a VPN (25%)')).toBeInTheDocument();
     expect(screen.getByText('NordVPN')).toBeInTheDocument();
     expect(screen.getByText('Raid alarms: 1')).toBeInTheDocument();
 
     // Chart.js draws each chart on its canvas, every day of the period on the axis (zero where nothing happened)
-    await waitFor(() => expect(charts).toHaveLength(4));
+    await waitFor(() => expect(charts).toHaveLength(5));
     const verifications = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome'))!;
     expect(verifications.canvas).toHaveAttribute('role', 'img');
-    expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited access: 2, Denied: 1');
+    expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited access: 2, Denied: 1, Denied (alt): 1, Pending review: 4');
     expect(verifications.config.data.labels).toEqual(['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07']);
     expect(verifications.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
       ['Verified', [5, 0, 0, 0, 0, 0, 0]],
       ['Limited access', [0, 2, 0, 0, 0, 0, 0]],
       ['Denied', [1, 0, 0, 0, 0, 0, 0]],
+      ['Denied (alt)', [0, 1, 0, 0, 0, 0, 0]],
+      ['Pending review', [0, 4, 0, 0, 0, 0, 0]],
     ]);
     const providers = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Attempts per VPN provider'))!;
     expect(providers.config.options.indexAxis).toBe('y');
     expect(providers.config.data.labels).toEqual(['NordVPN']);
     // the text alternative: the same numbers in a table, days with nothing left out
     const table = screen.getByRole('table', { name: 'Verifications per day by outcome' });
-    expect(within(table).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayVerifiedLimited accessDenied', '2025-03-01501', '2025-03-02020']);
+    expect(within(table).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayVerifiedLimited accessDeniedDenied (alt)Pending review', '2025-03-0150100', '2025-03-0202014']);
 
     await userEvent.click(screen.getByRole('button', { name: '30 days' }));
     expect(await screen.findByText('Verified: 40')).toBeInTheDocument();
@@ -87,11 +92,19 @@ describe('statistics page', () => {
     await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome. Verified: 40') && !c.destroyed)).toBeDefined());
   });
 
-  it('draws appeals per day when the statistics carry them', async () => {
-    setup({ 'GET /api/admin/statistics?days=7': { body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, accepted: 1 } }] } } });
+  it('draws appeals per day: submitted, approved and rejected', async () => {
+    setup({ 'GET /api/admin/statistics?days=7': { body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, approved: 1 } }] } } });
     expect(await screen.findByRole('heading', { name: 'Appeals per day' })).toBeInTheDocument();
     expect(screen.getByText('Submitted: 2')).toBeInTheDocument();
+    expect(screen.getByText('Approved: 1')).toBeInTheDocument();
     expect(screen.getByText('Rejected: 0')).toBeInTheDocument();
+    await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))).toBeDefined());
+    const appeals = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))!;
+    expect(appeals.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
+      ['Submitted', [0, 0, 2, 0, 0, 0, 0]],
+      ['Approved', [0, 0, 1, 0, 0, 0, 0]],
+      ['Rejected', [0, 0, 0, 0, 0, 0, 0]],
+    ]);
   });
 
   it('shows a load error', async () => {

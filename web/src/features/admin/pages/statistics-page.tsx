@@ -4,32 +4,31 @@ import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api';
-import { STATISTICS_PERIODS, useStatistics, type DayCount, type StatisticsPeriod, type StatisticsResponse } from '../api/statistics';
+import { STATISTICS_PERIODS, useStatistics, type AppealCountKey, type DayCount, type StatisticsPeriod, type StatisticsResponse, type VerificationCountKey } from '../api/statistics';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { BarChart, type ChartSeries, type SeriesTone } from '../components/charts/bar-chart';
 import { periodDays, seriesValues, shortDay } from '../components/charts/period-days';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
+/** Each verification under one key (docs/behaviour.md#statistics): denied as an alt and held for review come out of the others. */
 const OUTCOMES = [
   { key: 'verified', label: 'Verified', tone: 'success' },
   { key: 'limited_access', label: 'Limited access', tone: 'warning' },
   { key: 'denied', label: 'Denied', tone: 'danger' },
-] as const;
+  { key: 'denied_alt', label: 'Denied (alt)', tone: 'link' },
+  { key: 'pending', label: 'Pending review', tone: 'muted' },
+] as const satisfies readonly { key: VerificationCountKey; label: string; tone: SeriesTone }[];
 const CONFIDENCES = [
   { key: 'certain', label: 'Certain', tone: 'danger' },
   { key: 'medium', label: 'Medium', tone: 'warning' },
   { key: 'possible', label: 'Possible', tone: 'info' },
 ] as const;
-/** Appeals per day by decision: drawn once the statistics answer carries them. */
-const APPEAL_DECISIONS = [
+/** Appeals per day: filed, and decided either way. */
+const APPEALS = [
   { key: 'submitted', label: 'Submitted', tone: 'info' },
-  { key: 'accepted', label: 'Accepted', tone: 'success' },
+  { key: 'approved', label: 'Approved', tone: 'success' },
   { key: 'rejected', label: 'Rejected', tone: 'danger' },
-] as const;
-
-type AppealKey = (typeof APPEAL_DECISIONS)[number]['key'];
-/** The statistics answer, with the appeals series it may carry. */
-type StatisticsWithAppeals = StatisticsResponse & { appealsPerDay?: DayCount<AppealKey>[] };
+] as const satisfies readonly { key: AppealCountKey; label: string; tone: SeriesTone }[];
 
 /** /admin/statistics (all staff): what happened over the last 7, 30 or 90 days. */
 export default function StatisticsPage() {
@@ -38,7 +37,7 @@ export default function StatisticsPage() {
   useSignInRedirect(error);
   return (
     <PageShell width="lg">
-      <AdminPageHeader title="Statistics" subtitle="Verifications, alt links, VPNs and raid alarms per UTC day" back />
+      <AdminPageHeader title="Statistics" subtitle="Verifications, alt links, VPNs, appeals and raid alarms per UTC day" back />
       <div role="group" aria-label="Period" className="mb-4 flex gap-2">
         {STATISTICS_PERIODS.map((p) => (
           <Button key={p} variant={p === days ? 'primary' : 'secondary'} size="sm" aria-pressed={p === days} onClick={() => setDays(p)}>
@@ -61,7 +60,7 @@ export default function StatisticsPage() {
   );
 }
 
-function StatisticsCharts({ data }: { data: StatisticsWithAppeals }) {
+function StatisticsCharts({ data }: { data: StatisticsResponse }) {
   const days = periodDays(data.from, data.periodDays);
   const perDay = <K extends string>(counts: DayCount<K>[], series: readonly { key: K; label: string; tone: SeriesTone }[]): ChartSeries[] =>
     series.map((s) => ({ label: s.label, tone: s.tone, values: seriesValues(days, counts, s.key) }));
@@ -98,12 +97,10 @@ function StatisticsCharts({ data }: { data: StatisticsWithAppeals }) {
           )}
         </CardContent>
       </Card>
-      {data.appealsPerDay ? (
-        <Card>
-          <CardHeader><CardTitle>Appeals per day</CardTitle></CardHeader>
-          <CardContent><BarChart title="Appeals per day by decision" {...dayChart} series={perDay(data.appealsPerDay, APPEAL_DECISIONS)} /></CardContent>
-        </Card>
-      ) : null}
+      <Card>
+        <CardHeader><CardTitle>Appeals per day</CardTitle></CardHeader>
+        <CardContent><BarChart title="Appeals per day by decision" {...dayChart} series={perDay(data.appealsPerDay, APPEALS)} /></CardContent>
+      </Card>
       <Card>
         <CardHeader><CardTitle>Raid alarms per day</CardTitle></CardHeader>
         <CardContent><BarChart title="Raid alarms per day" {...dayChart} series={perDay(raidDays, [{ key: 'alarms', label: 'Raid alarms', tone: 'danger' }])} /></CardContent>

@@ -1,0 +1,3 @@
+ALTER TABLE "verification_attempts" ADD COLUMN "ended_as" text;--> statement-breakpoint
+CREATE INDEX "attempts_created_at_ended_as_idx" ON "verification_attempts" USING btree ("created_at","outcome","ended_as") WHERE "verification_attempts"."ended_as" is not null;--> statement-breakpoint
+ALTER TABLE "verification_attempts" ADD CONSTRAINT "attempts_ended_as_check" CHECK ("verification_attempts"."ended_as" is null or "verification_attempts"."ended_as" in ('denied_alt', 'pending'));
