@@ -1,4 +1,5 @@
 import type { StaffAppealView } from '../../shared/appeals';
+import { buildBadgeSubject } from '../../shared/test-support/member-fixtures';
 import { appealsSummary, APPEALS_LISTED } from './appeals.command';
 
 const appeal = (id: number): StaffAppealView => ({
@@ -13,14 +14,7 @@ const appeal = (id: number): StaffAppealView => ({
     discordId: `30000000000000${String(id).padStart(4, '0')}`,
     username: `member${id}`,
     avatarUrl: null,
-    status: 'verified',
-    rulesConfirmed: true,
-    manualAltStatus: null,
-    isLinkedAsAlt: true,
-    altsFound: 1,
-    usedVpn: false,
-    vpnAttempts: 0,
-    verificationCount: 1,
+    ...buildBadgeSubject({ isLinkedAsAlt: true, altsFound: 1 }),
     timestamp: new Date().toISOString(),
   },
   evidence: { links: { certain: 1, medium: 0, possible: 0 }, topLinks: [], vpnProvider: null, gateReason: null },

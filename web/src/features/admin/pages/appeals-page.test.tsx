@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import type { AppealQueue } from '../api/appeals';
-import { staffSession } from '../test-support/admin-fixtures';
+import { buildUser, staffSession } from '../test-support/admin-fixtures';
 
 let fetchMock: FetchMock;
 afterEach(() => fetchMock.restore());
@@ -18,21 +18,7 @@ const queue: AppealQueue = {
       standingAtFiling: 'certain_alt',
       standing: 'certain_alt',
       createdAt: '2026-01-01T12:00:00.000Z',
-      member: {
-        id: 3,
-        discordId: '300000000000000003',
-        username: 'flagged',
-        avatarUrl: null,
-        status: 'verified',
-        rulesConfirmed: true,
-        manualAltStatus: null,
-        isLinkedAsAlt: true,
-        altsFound: 1,
-        usedVpn: false,
-        vpnAttempts: 0,
-        verificationCount: 1,
-        timestamp: '2026-01-01T11:00:00.000Z',
-      },
+      member: buildUser({ id: 3, discordId: '300000000000000003', username: 'flagged', isLinkedAsAlt: true, altsFound: 1, timestamp: '2026-01-01T11:00:00.000Z' }),
       evidence: { links: { certain: 1, medium: 0, possible: 0 }, topLinks: [{ discordId: '300000000000000001', username: 'main', confidence: 'certain', detectionMethod: 'both' }], vpnProvider: null, gateReason: null },
     },
   ],
