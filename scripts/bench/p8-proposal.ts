@@ -45,11 +45,9 @@ export interface RarityThresholds {
   rareComponentOthers: number;
   /** a token seen on more networks than this stops counting (a copied cookie) */
   tokenNetworks: number;
-  /** a high-entropy component at most this many other members show links on ANY address when the machine settings match too (-1: off) */
-  rareAnywhereOthers: number;
 }
 
-export const PROPOSED: RarityThresholds = { certainFingerprintOthers: 0, mediumFingerprintOthers: 2, mediumSameAddressOthers: 2, crowdedAddress: 10, rareComponentOthers: 1, tokenNetworks: 3, rareAnywhereOthers: -1 };
+export const PROPOSED: RarityThresholds = { certainFingerprintOthers: 0, mediumFingerprintOthers: 2, mediumSameAddressOthers: 2, crowdedAddress: 10, rareComponentOthers: 1, tokenNetworks: 3 };
 
 /** Distinct-value counters per key: the anonymity sets, as an index would answer them (capped counts suffice). */
 class AnonymitySets {
@@ -95,10 +93,6 @@ function remember(memory: Memory, a: StoredAttempt) {
   push(memory.byKey, `fp:${a.fingerprintHash}`, a.index);
   push(memory.byKey, `net:${net}`, a.index);
   if (a.tokenHash) push(memory.byKey, `tok:${a.tokenHash}`, a.index);
-  for (const c of HIGH_ENTROPY_COMPONENTS) {
-    const h = a[`${c}Hash`];
-    if (h !== null) push(memory.byKey, `${c}:${h}`, a.index);
-  }
 }
 
 /** The anonymity counts the product's lookup gives scoring (uncapped here: every stored attempt is in memory). */
@@ -138,9 +132,6 @@ const othersThan = (memory: Memory, key: string, candidate: number) => memory.me
  *             (a private window that noised canvas and audio keeps its fonts); on an uncrowded
  *             address (a home): a partial component match (today's medium), or screen, time
  *             zone, language and platform all equal (a second browser on the same machine);
- *             with `rareAnywhereOthers` ≥ 0, on any address: a component at most that many other
- *             members show plus those four settings equal (read through the component's index:
- *             the replay adds such attempts to the candidates; the product does so at 1);
  *  possible — an uncrowded address alone; a rare component on the same network;
  *  nothing  — a popular fingerprint or component across networks, a crowded address alone.
  */
@@ -165,8 +156,6 @@ export function proposedVerdict(memory: Memory, x: StoredAttempt, y: StoredAttem
   const crowded = sameIp && othersThan(memory, `ip:${x.ipHash}`, y.index) > t.crowdedAddress;
   if (sameIp && !crowded && highEqual >= 1 && allEqual >= 2) return verdict('medium', 'home address + partial');
   if (sameIp && !crowded && components.screen && components.timezone && components.language && components.platform) return verdict('medium', 'home address + same machine settings');
-  const sameSettings = components.screen === true && components.timezone === true && components.language === true && components.platform === true;
-  if (t.rareAnywhereOthers >= 0 && sameSettings && HIGH_ENTROPY_COMPONENTS.some((c) => componentOthers(c) <= t.rareAnywhereOthers)) return verdict('medium', 'rare component anywhere + same machine settings');
   if (sameIp && !crowded) return verdict('possible', 'home address');
   if ((sameIp || sameNet) && anyRare) return verdict('possible', 'network + rare component');
   return null;
@@ -189,7 +178,7 @@ function storedAttempts(population: Population): StoredAttempt[] {
  * against every stored attempt that shares its token, address, fingerprint or network, by
  * today's rule and by the proposed one (best tier per pair).
  */
-export function replay(population: Population, evaluateFrom: number, thresholds: RarityThresholds[]): { today: PairVerdict[]; proposed: (PairVerdict & { clause: string })[][]; attempts: StoredAttempt[]; memory: Memory } {
+export function replay(population: Population, evaluateFrom: number, thresholds: RarityThresholds[]): { today: PairVerdict[]; proposed: (PairVerdict & { clause: string })[][]; attempts: StoredAttempt[] } {
   const attempts = storedAttempts(population);
   const memory: Memory = { members: new AnonymitySets(), networks: new AnonymitySets(), byKey: new Map() };
   const today: PairVerdict[] = [];
@@ -198,13 +187,6 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
     if (x.index >= evaluateFrom && x.fingerprintHash !== null) {
       const candidates = new Set<number>();
       for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
-      // the rare-component branch: a component value few members carry, on any address
-      const rareK = Math.max(...thresholds.map((t) => t.rareAnywhereOthers));
-      if (rareK >= 0)
-        for (const c of HIGH_ENTROPY_COMPONENTS) {
-          const list = x[`${c}Hash`] === null ? [] : (memory.byKey.get(`${c}:${x[`${c}Hash`]}`) ?? []);
-          if (memory.members.count(`${c}:${x[`${c}Hash`]}`) <= rareK + 1) for (const i of list) candidates.add(i);
-        }
       for (const i of candidates) {
         const y = attempts[i]!;
         const score = scoreCandidate(x, y, { sharedNetwork: false, counts: productCounts(memory, x) });
@@ -217,11 +199,11 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
     }
     remember(memory, x);
   }
-  return { today, proposed, attempts, memory };
+  return { today, proposed, attempts };
 }
 
 /** Why the proposal's verdicts go wrong: the clauses of its false certain links, and what the missed same-device pairs share. */
-function diagnose(population: Population, evaluateFrom: number, verdicts: (PairVerdict & { clause: string })[], attempts: StoredAttempt[], memory: Memory): string {
+function diagnose(population: Population, evaluateFrom: number, verdicts: (PairVerdict & { clause: string })[], attempts: StoredAttempt[]): string {
   const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
   const rank = { possible: 1, medium: 2, certain: 3 } as const;
   const best = new Map<string, Tier>();
@@ -230,10 +212,6 @@ function diagnose(population: Population, evaluateFrom: number, verdicts: (PairV
   for (const v of verdicts) {
     const k = key(v.a, v.b);
     if (!best.has(k) || rank[v.confidence] > rank[best.get(k)!]) best.set(k, v.confidence);
-    if (v.clause.startsWith('rare component anywhere')) {
-      const what = `new clause, medium: ${person(v.a) === person(v.b) ? 'same person' : 'strangers'}`;
-      falseCertain.set(what, (falseCertain.get(what) ?? 0) + 1);
-    }
     if (v.confidence === 'certain' && person(v.a) !== person(v.b)) {
       const what = `${v.clause} (${population.accounts[v.a]!.venue}, same household: ${population.accounts[v.a]!.householdId === population.accounts[v.b]!.householdId})`;
       falseCertain.set(what, (falseCertain.get(what) ?? 0) + 1);
@@ -245,12 +223,7 @@ function diagnose(population: Population, evaluateFrom: number, verdicts: (PairV
     const tier = best.get(key(pair.a.index, pair.b.index));
     if (tier === 'certain' || tier === 'medium') continue;
     const [x, y] = [attempts[pair.a.index]!, attempts[pair.b.index]!];
-    const comps = compareComponents(x, y);
-    const others = (c: HighComponent) => (comps[c] === true ? memory.members.count(`${c}:${x[`${c}Hash`]}`) - 2 : Infinity);
-    const rarest = Math.min(...HIGH_ENTROPY_COMPONENTS.map(others));
-    const settings = comps.screen && comps.timezone && comps.language && comps.platform;
-    const dev = population.devices[pair.a.deviceId]!;
-    const what = `${pair.kind}: ${x.ipHash === y.ipHash ? `same address (${pair.b.venue})` : 'moved address'}, ${x.fingerprintHash === y.fingerprintHash ? 'same fingerprint' : 'fingerprint differs'}; rarest shared component: ${rarest === Infinity ? 'none' : `${rarest} others`}; settings ${settings ? 'equal' : 'differ'}; device ${dev.customised ? 'customised' : 'stock'} ${dev.platform}`;
+    const what = `${pair.kind}: ${x.ipHash === y.ipHash ? `same address (${pair.b.venue})` : 'moved address'}, ${x.fingerprintHash === y.fingerprintHash ? 'same fingerprint' : 'fingerprint differs'}`;
     missed.set(what, (missed.get(what) ?? 0) + 1);
   }
   const list = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `    ${n} × ${k}`).join('\n');
@@ -268,18 +241,15 @@ function main() {
   const only = process.argv.includes('--first');
   const variants: [string, RarityThresholds][] = [
     ['proposed', PROPOSED],
-    ['proposed + rare component anywhere (0 others) with same machine settings', { ...PROPOSED, rareAnywhereOthers: 0 }],
-    ['proposed + rare component anywhere (≤ 1 other) with same machine settings', { ...PROPOSED, rareAnywhereOthers: 1 }],
-    ['proposed + rare component anywhere (≤ 3 others) with same machine settings', { ...PROPOSED, rareAnywhereOthers: 3 }],
     ['proposed, rare component ≤ 3 others', { ...PROPOSED, rareComponentOthers: 3 }],
     ['proposed, same-address medium ≤ 5 others', { ...PROPOSED, mediumSameAddressOthers: 5 }],
     ['proposed, no token (fresh profiles only)', { ...PROPOSED, tokenNetworks: -1 }],
   ];
-  if (only) variants.splice(4);
+  if (only) variants.splice(1);
   const started = Date.now();
-  const { today, proposed, attempts, memory } = replay(population, evaluateFrom, variants.map(([, t]) => t));
+  const { today, proposed, attempts } = replay(population, evaluateFrom, variants.map(([, t]) => t));
   process.stdout.write(`${formatQuality("the product's scoreCandidate (rarity-weighted, no token), every candidate (no 50-candidate window)", verdictQuality(population, today, evaluateFrom))}\n\n`);
-  variants.forEach(([label, t], k) => process.stdout.write(`${formatQuality(`${label}: ${JSON.stringify(t)}`, verdictQuality(population, proposed[k]!, evaluateFrom))}\n${k === 0 || k === 2 ? `${diagnose(population, evaluateFrom, proposed[k]!, attempts, memory)}\n` : ''}\n`));
+  variants.forEach(([label, t], k) => process.stdout.write(`${formatQuality(`${label}: ${JSON.stringify(t)}`, verdictQuality(population, proposed[k]!, evaluateFrom))}\n${k === 0 ? `${diagnose(population, evaluateFrom, proposed[0]!, attempts)}\n` : ''}\n`));
   process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
 

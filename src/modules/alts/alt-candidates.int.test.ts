@@ -179,17 +179,13 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       excludeMemberId: memberIds.get('mine')!,
     });
     const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
+    const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: false }));
     const context = scoringContext(attempt, { candidates: found, sharedNetwork: false, counts: (await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! })).counts });
-    const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, context));
     const flagged = Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, context).confidence !== null);
-    // the identical phone elsewhere shares an audio read-out only one other member (the same
-    // device elsewhere) shows: rare, so it is read on any network, and with the same settings
-    // it is the same machine (medium); the similar device elsewhere shares only components
-    // three or four members show
-    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere', 'identical phone elsewhere']);
+    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
     expect(foundLabels).toEqual(flaggable);
     // the similar device on the same network shares only a canvas four members show: not rare enough to flag
-    expect(flagged).toEqual(['same address', 'same device elsewhere', 'identical phone elsewhere']);
+    expect(flagged).toEqual(['same address', 'same device elsewhere']);
 
     // the same on a network marked shared: only the device itself still counts
     await markSharedNetwork(database.db, { networkHash: 'net-home', now: new Date() });
@@ -199,8 +195,8 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     await unmarkSharedNetwork(database.db, 'net-home');
     expect(shared.sharedNetwork).toBe(true);
     const sharedLabels = Object.keys(others).filter((label) => shared.candidates.some((c) => c.memberId === memberIds.get(label)));
-    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { ...context, sharedNetwork: true })));
-    expect(sharedLabels).toEqual(['same device elsewhere', 'identical phone elsewhere']);
+    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: true })));
+    expect(sharedLabels).toEqual(['same device elsewhere']);
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
@@ -215,15 +211,8 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx', 'attempts_browser_token_hash_idx']) {
       expect(plan).toContain(index);
     }
-    // the component indexes are read for the anonymity counts (the newest 64 entries of each),
-    // and as candidates only when the count says the component is rare: a range of the
-    // component's own index behind a one-time filter on its count (a popular one is not read)
+    // the component indexes are read only for the anonymity counts (the newest 64 entries of each)
     expect(plan).toMatch(/attempts_(canvas|webgl|audio|fonts)_hash_idx/);
-    const rareBranch = /\n {2}CTE by_rare_component\n([\s\S]*?)\n {2}\S/.exec(plan)![1]!;
-    for (const c of ['canvas', 'webgl', 'audio', 'fonts']) {
-      expect(rareBranch).toMatch(new RegExp(`One-Time Filter: \\(\\(?(InitPlan \\d+\\)\\.col1|\\$\\d+) <= 2\\)\\n\\s*->  [^\\n]*Scan[^\\n]* using attempts_${c}_hash_idx[^\\n]*\\n\\s*Index Cond: \\(\\(${c}_hash >= `));
-    }
-    expect(rareBranch).not.toMatch(/Seq Scan|Filter: \([^\n]*_hash =/);
     // rows and members are fetched by primary key, one lookup per chosen id
     expect(plan).toMatch(/Index Scan using verification_attempts_pkey on verification_attempts va [^\n]*\n\s*Index Cond: \(id = /);
     expect(plan).toMatch(/Index Scan using members_pkey on members mm [^\n]*\n\s*Index Cond: \(id = va\.member_id\)/);
