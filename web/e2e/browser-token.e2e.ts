@@ -21,13 +21,16 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
   const profileOn = (ip: string, width = 1280) =>
     e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US', viewport: { width, height: 900 } });
 
-  /** Consent, sign in as a new Discord account, agree to the rules. */
-  async function verify(env: E2E, page: Page, username: string, test?: string) {
+  /**
+   * Consent, sign in as a new Discord account, agree to the rules; then the outcome page: the
+   * success card, or for a certain alt the denial (the website says so before the button does).
+   */
+  async function verify(env: E2E, page: Page, username: string, options: { test?: string; outcome?: 'verified' | 'denied' } = {}) {
     await page.goto(`${env.url}/`);
-    await consentAndStart(env, page, test ? { test } : undefined);
+    await consentAndStart(env, page, options.test ? { test: options.test } : undefined);
     await signInOnDiscord(page, { username });
     await agreeToRules(env, page);
-    await heading(page, 'Website Verification Complete! ✓');
+    await heading(page, options.outcome === 'denied' ? 'Verification Denied' : 'Website Verification Complete! ✓');
     return emulatorUser(env, username).id;
   }
 
@@ -49,7 +52,7 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
     const first = await (await profileOn('192.0.2.20')).newPage();
     const second = await (await profileOn('192.0.2.20')).newPage();
     const a = await verify(e2e(), first, 'bt-rare-a');
-    const b = await verify(e2e(), second, 'bt-rare-b');
+    const b = await verify(e2e(), second, 'bt-rare-b', { outcome: 'denied' });
     expect(await link(a, b)).toEqual({ confidence: 'certain', detection_method: 'both' });
 
     // 2. many members on other networks show this browser's device profile (the same fingerprint and components)
@@ -81,7 +84,7 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
     expect(siblings).toEqual({ confidence: 'medium', detection_method: 'both' });
 
     // 3. a second Discord account in the same browser profile as d: the same token, certain however popular the device
-    const e = await verify(e2e(), dPage, 'bt-popular-e', 'browser-token-same-profile');
+    const e = await verify(e2e(), dPage, 'bt-popular-e', { test: 'browser-token-same-profile', outcome: 'denied' });
     expect(await link(d, e)).toEqual({ confidence: 'certain', detection_method: 'browser' });
     expect((await link(c, e))?.confidence).toBe('medium');
     const { rows } = await e2e().database.query<{ is_linked_as_alt: boolean }>('select is_linked_as_alt from members where discord_id = $1', [e]);
