@@ -2,6 +2,9 @@ import type { Config } from 'jest';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper jest's config loader can run as is
 const { preactModuleNameMapper } = require('./scripts/jest/preact-commonjs.cjs') as { preactModuleNameMapper: (rootDir: string) => Record<string, string> };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper jest's config loader can run as is
+const { pgliteOnlyFiles } = require('./scripts/jest/engine-projects.cjs') as { pgliteOnlyFiles: (rootDir: string, roots: string[]) => string[] };
+
 const tsJest = (tsconfig: string | Record<string, unknown>) => ['ts-jest', { tsconfig, diagnostics: false }] as const;
 
 // PGlite's CommonJS build calls import("fs"), which jest refuses outside ESM mode: rewrite those calls.
@@ -12,6 +15,22 @@ const pgliteTransform = { '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$'
  * aliases react and react-dom the same way): the web tests render on what ships.
  */
 const preactForReact = preactModuleNameMapper(__dirname);
+
+/** Files that need a database (*.int.test.ts) or start the product (*.process.test.ts), on one engine. */
+function integrationProject(displayName: string, engine: 'pglite' | 'postgres', skipFiles: string[]) {
+  return {
+    displayName,
+    testEnvironment: 'node',
+    roots: ['<rootDir>/src', '<rootDir>/scripts'],
+    testMatch: ['**/*.int.test.ts', '**/*.process.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', ...skipFiles],
+    globals: { GK_TEST_ENGINE: engine },
+    globalSetup: '<rootDir>/src/test-support/global-setup.ts',
+    globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
+    transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },
+    transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  };
+}
 
 const config: Config = {
   testTimeout: 30_000,
@@ -27,16 +46,11 @@ const config: Config = {
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.process\\.test\\.ts$'],
       transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json') },
     },
-    {
-      displayName: 'integration',
-      testEnvironment: 'node',
-      roots: ['<rootDir>/src', '<rootDir>/scripts'],
-      testMatch: ['**/*.int.test.ts', '**/*.process.test.ts'],
-      globalSetup: '<rootDir>/src/test-support/global-setup.ts',
-      globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
-      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },
-      transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
-    },
+    // Integration tests run once per database engine, as two projects, so that a file's PGlite half and
+    // its PostgreSQL half run on different workers at the same time (src/test-support/engine-pass.ts).
+    // scripts/test.mjs selects `integration-postgres` when a server answers.
+    integrationProject('integration', 'pglite', []),
+    integrationProject('integration-postgres', 'postgres', pgliteOnlyFiles(__dirname, ['src', 'scripts'])),
     {
       displayName: 'web',
       testEnvironment: 'jsdom',

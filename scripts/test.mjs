@@ -36,6 +36,8 @@ console.log(
 
 const chromium = env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 const projects = e2eOnly ? ['e2e'] : ['unit', 'integration', 'web'];
+// the PostgreSQL half of the integration files is its own project (src/test-support/engine-pass.ts)
+if (!e2eOnly && env.TEST_DATABASE_URL) projects.push('integration-postgres');
 if (chromium) {
   env.CHROMIUM_PATH = chromium;
   if (!e2eOnly) projects.push('e2e');
@@ -49,16 +51,24 @@ if (projects.includes('e2e')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Jest's default is one worker per core but one, a single worker on a 2-core machine, which leaves a core idle
+// while a test waits on PostgreSQL, a child process, Chromium or a rate-limit window. One more worker than cores
+// keeps both busy; each worker holding a PGlite database needs about 1.5 GB.
+const byMemory = Math.max(1, Math.floor(os.totalmem() / (1.5 * 1024 ** 3)));
+const workers = Math.min(os.availableParallelism() + 1, byMemory);
+const workerArgs = passthrough.some((a) => a.startsWith('--maxWorkers') || a === '-w' || a === '--runInBand' || a === '-i') ? [] : [`--maxWorkers=${workers}`];
+
 const report = path.join(os.tmpdir(), `gatekeeper-jest-${process.pid}.json`);
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(process.execPath, [jest, '--selectProjects', ...projects, '--json', `--outputFile=${report}`, ...passthrough], {
+const result = spawnSync(process.execPath, [jest, '--selectProjects', ...projects, ...workerArgs, '--json', `--outputFile=${report}`, ...passthrough], {
   cwd: root,
   stdio: 'inherit',
   env,
 });
 try {
   const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
-  console.log(`jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`);
+  const seconds = Math.round((Date.now() - summary.startTime) / 1000);
+  console.log(`jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped in ${Math.floor(seconds / 60)} min ${seconds % 60} s (${workerArgs[0] ?? 'workers as given'})`);
   fs.rmSync(report, { force: true });
 } catch {
   // jest could not write its report (it crashed): its exit code says enough

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres } from './db/client';
 import { createDiscordEmulator, type DiscordEmulator } from './discord/emulator';
+import { describeOn, postgresTestUrl } from './test-support/engine-pass';
 import { withDatabase } from './test-support/global-setup';
 import { adminUrl, TEST_DATABASE_PREFIX, testRunId } from './test-support/template';
 import { freePort } from '../scripts/bench/product-process';
@@ -74,10 +75,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const serverUrl = process.env.TEST_DATABASE_URL;
-const onPostgres = serverUrl ? describe : describe.skip;
+const serverUrl = postgresTestUrl();
 
-onPostgres('WEB_CONCURRENCY=2 on PostgreSQL', () => {
+describeOn('postgres')('WEB_CONCURRENCY=2 on PostgreSQL', () => {
   const name = `${TEST_DATABASE_PREFIX}${testRunId()}_cluster_${crypto.randomBytes(4).toString('hex')}`;
   let emulator: DiscordEmulator;
   let cwd: string;
@@ -154,7 +154,7 @@ onPostgres('WEB_CONCURRENCY=2 on PostgreSQL', () => {
   }, 180_000);
 });
 
-describe('WEB_CONCURRENCY=2 on the embedded database', () => {
+describeOn('pglite')('WEB_CONCURRENCY=2 on the embedded database', () => {
   it('runs one process and says why in one warning naming WEB_CONCURRENCY', async () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-cluster-'));
     const product = run(cwd, { WEB_CONCURRENCY: '2', SANDBOX_DISCORD_PORT: '0', SERVICES: 'web', LOG_LEVEL: 'warn' });

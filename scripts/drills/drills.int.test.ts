@@ -1,3 +1,4 @@
+import { itOn, postgresTestUrl } from '../../src/test-support/engine-pass';
 import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, formatDrills, type DrillResult } from './drills';
 
 /**
@@ -9,7 +10,7 @@ import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, formatDr
 
 jest.setTimeout(120_000);
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+const serverUrl = postgresTestUrl();
 
 function expectPassed(result: DrillResult) {
   // on failure the received value is the drill's report: what it saw, fact by fact
@@ -17,15 +18,15 @@ function expectPassed(result: DrillResult) {
 }
 
 describe('reliability drills (short form)', () => {
-  it('kill -9 mid-raid: every verification that reached /rules is stored and its Discord actions complete after the restart [pglite]', async () => {
+  itOn('pglite')('kill -9 mid-raid: every verification that reached /rules is stored and its Discord actions complete after the restart [pglite]', async () => {
     expectPassed(await drillKillDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
   });
 
-  it('Discord 500s and hangs, proxycheck down: no visitor sees a 5xx, queued actions complete afterwards [pglite]', async () => {
+  itOn('pglite')('Discord 500s and hangs, proxycheck down: no visitor sees a 5xx, queued actions complete afterwards [pglite]', async () => {
     expectPassed(await drillDiscordFaults({ engine: 'pglite', entry: 'tsx', visitorsPerPhase: 4, faultMs: 2_000, settleMs: 40_000 }));
   });
 
-  (serverUrl ? it : it.skip)('PostgreSQL connections terminated while serving: the product recovers without a restart [postgres]', async () => {
+  itOn('postgres')('PostgreSQL connections terminated while serving: the product recovers without a restart [postgres]', async () => {
     expectPassed(await drillDatabaseRestart({ engine: 'postgres', serverUrl: serverUrl!, entry: 'tsx', visitors: 8, settleMs: 30_000 }));
   });
 });

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { openPostgres, type Database } from '../../db/client';
 import { silentLogger } from '../../logger';
 import { createTestDatabase } from '../../test-support/database';
+import { describeOn, postgresTestUrl } from '../../test-support/engine-pass';
 import { errorHandler } from './errors';
 
 function appThrowing(handler: express.RequestHandler) {
@@ -12,7 +13,8 @@ function appThrowing(handler: express.RequestHandler) {
   return app;
 }
 
-describe('error handler', () => {
+// no database here: the PGlite pass runs it once
+describeOn('pglite')('error handler', () => {
   it('answers a lost database connection with 503 and Retry-After, never a stack', async () => {
     for (const error of [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), new Error('Connection terminated unexpectedly'), new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) })]) {
       const res = await request(appThrowing(() => Promise.reject(error))).get('/probe');
@@ -30,7 +32,7 @@ describe('error handler', () => {
   });
 });
 
-(process.env.TEST_DATABASE_URL ? describe : describe.skip)('error handler [postgres]', () => {
+describeOn('postgres')('error handler [postgres]', () => {
   let database: Database;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
@@ -45,7 +47,7 @@ describe('error handler', () => {
       res.json({ pid: rows[0]?.pid });
     });
     const pending = request(app).get('/probe');
-    const admin = await openPostgres({ url: process.env.TEST_DATABASE_URL!, connectTimeoutSeconds: 5, poolMax: 1 });
+    const admin = await openPostgres({ url: postgresTestUrl()!, connectTimeoutSeconds: 5, poolMax: 1 });
     try {
       const started = Date.now();
       let killed = 0;
