@@ -85,6 +85,8 @@ export interface PgliteOptions {
    * default reports it on stderr and exits 1, for the supervisor to restart the product.
    */
   onWorkerCrash?: (error: Error) => void;
+  /** reliability drills (DRILL_HOOKS): SIGUSR2 makes the worker crash */
+  crashOnSigusr2?: boolean;
 }
 
 function exitOnWorkerCrash(error: Error): void {
@@ -102,6 +104,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   const release = acquireDataDirLock(dataDir);
   try {
     const client = await openWorkerClient(folder, {
+      crashOnSigusr2: options.crashOnSigusr2,
       onCrash: (error) => {
         // the worker held the files: they are free, and the lock with them
         release();
@@ -187,6 +190,7 @@ export interface OpenDatabaseOptions {
   connectTimeoutSeconds?: number;
   onRetry?: PostgresOptions['onRetry'];
   onWorkerCrash?: PgliteOptions['onWorkerCrash'];
+  crashOnSigusr2?: boolean;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -198,7 +202,7 @@ export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
       onRetry: options.onRetry,
     });
   }
-  return openPglite(options.dataDir, { onWorkerCrash: options.onWorkerCrash });
+  return openPglite(options.dataDir, { onWorkerCrash: options.onWorkerCrash, crashOnSigusr2: options.crashOnSigusr2 });
 }
 
 /** Runs raw SQL on a database or transaction and returns its rows (both drivers answer `{rows}`). */

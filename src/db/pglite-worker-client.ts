@@ -47,6 +47,8 @@ function rawTypes(parsers: QueryOptions['parsers']): number[] | undefined {
 export interface WorkerClientOptions {
   /** the worker ended without being closed; the process cannot go on without its database */
   onCrash: (error: Error) => void;
+  /** drills: SIGUSR2 makes the worker crash, to check the process exits rather than hangs */
+  crashOnSigusr2?: boolean;
 }
 
 /** Opens the data folder's database in a worker thread; resolves once it answers. */
@@ -95,8 +97,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     exec: (text: string) => call<Results[]>({ op: 'exec', text, txId }),
   });
 
-  if (process.env.GATEKEEPER_DRILL_HOOKS === '1') {
-    // drills: SIGUSR2 makes the worker crash, to check the process exits rather than hangs
+  if (options.crashOnSigusr2) {
     const crash = () => void call({ op: 'crash' }).catch(() => undefined);
     process.on('SIGUSR2', crash);
     worker.once('exit', () => process.off('SIGUSR2', crash));

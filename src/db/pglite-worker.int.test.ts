@@ -125,11 +125,11 @@ describe('the worker ending', () => {
 
   it('by a crash: waiting statements fail, the crash is reported once, and the lock is released', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-worker-crash-'));
-    process.env.GATEKEEPER_DRILL_HOOKS = '1';
     try {
       const crashes: Error[] = [];
       const reported = new Promise<void>((resolve) => {
         void openPglite(dir, {
+          crashOnSigusr2: true,
           onWorkerCrash: (error) => {
             crashes.push(error);
             resolve();
@@ -146,7 +146,6 @@ describe('the worker ending', () => {
       expect(crashes[0]!.message).toMatch(/made to crash/);
       expect(fs.existsSync(path.join(dir, 'gatekeeper.lock'))).toBe(false);
     } finally {
-      delete process.env.GATEKEEPER_DRILL_HOOKS;
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
