@@ -20,8 +20,9 @@ export class EmbeddedWorkerStoppedError extends Error {
  * TypeScript sources under tsx or jest) the source loaded through tsx's CommonJS hook.
  */
 function spawnWorker(folder: string): Worker {
-  // no inherited flags: a preload meant for the main thread (a bench probe) must not run twice
-  const options = { workerData: { folder }, execArgv: [] as string[] };
+  // no inherited flags (a preload meant for the main thread, a bench probe, must not run twice) but
+  // the CPU profiler's: a profiled product profiles its database thread too
+  const options = { workerData: { folder }, execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) };
   const built = path.join(__dirname, 'pglite-worker.js');
   if (fs.existsSync(built)) return new Worker(built, options);
   const source = path.join(__dirname, 'pglite-worker.ts');
