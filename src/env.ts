@@ -120,6 +120,8 @@ export const envSchema = z.object({
   VPN_CACHE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   SANDBOX: bool.optional(),
   SANDBOX_DISCORD_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** reliability drills only: SIGUSR2 makes the embedded database's worker thread crash */
+  DRILL_HOOKS: bool.default(false),
   DEV_ALLOWED_ORIGINS: z
     .string()
     .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))

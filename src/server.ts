@@ -82,6 +82,12 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         poolMax: env.DATABASE_POOL_MAX,
         connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
         onRetry: (attempt, delayMs, error) => logger.warn({ attempt, delayMs, reason: error.message }, 'database not reachable yet, retrying'),
+        crashOnSigusr2: env.DRILL_HOOKS,
+        onWorkerCrash: (error) => {
+          // every later statement would fail: exit non-zero so the supervisor restarts on a clean start
+          logger.fatal({ err: error }, 'the embedded database stopped unexpectedly; exiting');
+          process.exit(1);
+        },
       }));
     if (!options.database) stops.push(() => database.close());
     if (database.kind === 'pglite' && !options.database) {

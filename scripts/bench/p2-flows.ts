@@ -126,9 +126,12 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     await product.resetFlowStats();
 
     const cpuBefore = product.cpuSeconds();
+    const mainBefore = product.mainThreadCpuSeconds();
     const selfBefore = process.cpuUsage();
     const load = await driveFlows(target, emulator, { concurrency: options.concurrency, durationMs: options.durationMs, prefix: 'load', flowIds: true });
-    const serverCpu = (product.cpuSeconds() - cpuBefore) / (load.elapsedMs / 1000);
+    const serverCpuSeconds = product.cpuSeconds() - cpuBefore;
+    const serverCpu = serverCpuSeconds / (load.elapsedMs / 1000);
+    const mainCpu = (product.mainThreadCpuSeconds() - mainBefore) / (load.elapsedMs / 1000);
     const self = process.cpuUsage(selfBefore);
     const benchCpu = (self.user + self.system) / 1e6 / (load.elapsedMs / 1000);
     const loadStats = await product.flowStats();
@@ -151,7 +154,8 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
         note:
           `P2 ${store.kind} throughput, WEB_CONCURRENCY=${processes}: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
           `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)}; server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included); ` +
-          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
+          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, ${((serverCpuSeconds / Math.max(load.completed, 1)) * 1000).toFixed(1)} ms CPU per flow, ` +
+          `${processes > 1 ? "the primary's" : 'its'} main thread ${(mainCpu * 100).toFixed(0)}%, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
       },
       {
         figure: `P2 server time per flow${label}`,

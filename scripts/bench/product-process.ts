@@ -74,6 +74,8 @@ export interface ProductProcess {
   rssBytes(): number;
   /** user + system CPU seconds the process (and its workers) have used so far */
   cpuSeconds(): number;
+  /** user + system CPU seconds of the root process's main thread alone (JavaScript, HTTP), without its worker threads */
+  mainThreadCpuSeconds(): number;
   /** SIGTERM and wait for the exit (graceful shutdown) */
   stop(): Promise<number | null>;
   /** SIGKILL and wait for the exit: the crash of the kill -9 drill */
@@ -242,6 +244,15 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
         }
       }
       return total > 0 ? total : Number.NaN;
+    },
+    mainThreadCpuSeconds: () => {
+      try {
+        // a process's main thread is the task whose id is the process's
+        const fields = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / ticks;
+      } catch {
+        return Number.NaN;
+      }
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -135,30 +135,85 @@ async function countWhere(store: BenchStore, sql: string, params: unknown[] = []
 }
 
 /**
+ * How the product dies mid-raid: a check of the death itself (facts, and whether it went
+ * as it must) once the process is gone.
+ */
+interface Death {
+  label: string;
+  /** extra environment the product needs for it */
+  env?: Record<string, string>;
+  strike(rig: Rig): Promise<{ fact: string; ok: boolean }>;
+}
+
+const KILL_9: Death = {
+  label: 'kill -9 mid-raid, restart',
+  async strike(rig) {
+    await rig.product.kill();
+    return { fact: 'kill -9', ok: true };
+  },
+};
+
+/**
+ * The worker thread that owns the embedded database crashes (DRILL_HOOKS' SIGUSR2 makes it
+ * throw, as a WebAssembly abort would): the product must say so and exit non-zero within
+ * seconds, not hang with a dead database.
+ */
+const WORKER_CRASH: Death = {
+  label: 'PGlite worker crash mid-raid, restart',
+  env: { DRILL_HOOKS: 'true' },
+  async strike(rig) {
+    const started = performance.now();
+    rig.product.child.kill('SIGUSR2');
+    const code = await Promise.race([rig.product.exited, sleep(20_000).then(() => 'hung' as const)]);
+    if (code === 'hung') {
+      await rig.product.kill();
+      return { fact: 'the database worker crashed and the product did NOT exit within 20 s', ok: false };
+    }
+    const said = rig.product.output().some((line) => /embedded database (worker )?stopped/.test(line));
+    return {
+      fact: `the database worker crashed: the product exited with code ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s${said ? ', saying why' : ', WITHOUT a line saying why'}`,
+      ok: code !== 0 && code !== null && said,
+    };
+  },
+};
+
+/**
  * Drill 1: kill -9 in the middle of a raid, start again on the same store. Every
  * visitor whose callback answered 303 → /rules must be stored, and its Discord actions
  * (guild join with the Unverified role) must complete after the restart.
  */
-export async function drillKillDuringRaid(options: DrillOptions & { visitors: number; settleMs: number }): Promise<DrillResult> {
+export function drillKillDuringRaid(options: DrillOptions & { visitors: number; settleMs: number }): Promise<DrillResult> {
+  return raidThenDie(options, KILL_9);
+}
+
+/** Drill 1b (PGlite): drill 1 with the database worker crashing instead of a kill -9. */
+export function drillWorkerCrashDuringRaid(options: DrillOptions & { visitors: number; settleMs: number }): Promise<DrillResult> {
+  if (options.engine !== 'pglite') throw new Error('the database worker exists on the embedded engine only');
+  return raidThenDie(options, WORKER_CRASH);
+}
+
+async function raidThenDie(options: DrillOptions & { visitors: number; settleMs: number }, death: Death): Promise<DrillResult> {
   const facts: string[] = [];
-  const rig = await openRig(options, 'kill');
+  const rig = await openRig(options, 'kill', death.env);
   try {
     const visitors = makeVisitors(rig, options.visitors, 'kill', 1);
     const killAfter = Math.floor(options.visitors / 2);
     let killed = false;
+    let died = { fact: '', ok: false };
     const raid = verifyAll(rig, visitors, 16, { timeoutMs: 15_000, stop: () => killed });
-    // kill -9 once half the visitors are through the callback: others are mid-flow, the outbox is busy
+    // strike once half the visitors are through the callback: others are mid-flow, the outbox is busy
     while (!killed) {
       if (visitors.filter(reachedRules).length >= killAfter) {
-        await rig.product.kill();
+        died = await death.strike(rig);
         killed = true;
       }
       await sleep(20);
     }
     await raid;
+    facts.push(died.fact);
     const stored = visitors.filter(reachedRules);
     const interrupted = visitors.filter((v) => v.outcome && !reachedRules(v)).length + visitors.filter((v) => v.error).length;
-    facts.push(`killed with ${stored.length}/${options.visitors} callbacks done (${interrupted} flows cut off, ${stored.filter((v) => joined(rig, v)).length} already in the guild)`);
+    facts.push(`died with ${stored.length}/${options.visitors} callbacks done (${interrupted} flows cut off, ${stored.filter((v) => joined(rig, v)).length} already in the guild)`);
 
     const restartedAt = performance.now();
     await rig.start();
@@ -181,9 +236,9 @@ export async function drillKillDuringRaid(options: DrillOptions & { visitors: nu
     const failedActions = await countWhere(rig.store, "select count(*)::int as n from discord_outbox where status = 'failed'");
     facts.push(`${inDb}/${stored.length} verifications that got their 303 → /rules are stored; ${failedActions} Discord actions failed for good`);
     return {
-      drill: 'kill -9 mid-raid, restart',
+      drill: death.label,
       engine: options.engine,
-      ok: inDb === stored.length && settled !== null && wrongRoles === 0 && failedActions === 0 && after === rest.length && afterErrors === 0 && stored.length > 0,
+      ok: died.ok && inDb === stored.length && settled !== null && wrongRoles === 0 && failedActions === 0 && after === rest.length && afterErrors === 0 && stored.length > 0,
       facts,
     };
   } finally {

@@ -5,7 +5,7 @@
  *   --engine pglite|postgres   the store for drills 1 and 2 (default: both when DRILL_DATABASE_URL is set)
  *   --restart-cluster          drill 3 restarts the whole local cluster (`pg_ctlcluster 15 main restart`,
  *                              needs the rights to) instead of terminating the product's connections
- *   --only 1,2,3
+ *   --only 1,2,3               (1 also crashes the embedded database's worker thread, on PGlite)
  *   --short                    the sizes of the short form (seconds instead of minutes)
  *
  * DRILL_DATABASE_URL (or BENCH_DATABASE_URL) names the PostgreSQL server: a throwaway
@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { EngineKind } from '../../src/db/client';
-import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, formatDrills, type DrillResult } from './drills';
+import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, drillWorkerCrashDuringRaid, formatDrills, type DrillResult } from './drills';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     // on PostgreSQL the actions a killed process had claimed wait out their 2-minute lease (other processes may be alive)
     const killSettleMs = engine === 'postgres' ? Math.max(size.settleMs, 150_000) : size.settleMs;
     if (only.has('1')) await attempt(`kill -9 [${engine}]`, () => drillKillDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
+    if (only.has('1') && engine === 'pglite') await attempt('PGlite worker crash', () => drillWorkerCrashDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
     if (only.has('2')) await attempt(`faults [${engine}]`, () => drillDiscordFaults({ ...base, visitorsPerPhase: size.perPhase, faultMs: size.faultMs, settleMs: size.settleMs }));
   }
   if (only.has('3') && serverUrl) {

@@ -6,6 +6,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock';
+import { inProcessClient, type EmbeddedClient } from './embedded-client';
+import { openWorkerClient } from './pglite-worker-client';
 import { schema } from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,7 +31,8 @@ export interface Database {
   /** The adapter pg-boss uses when it shares this connection (PGlite). */
   executeSql(text: string, values?: unknown[]): Promise<SqlResult<unknown>>;
   pool?: pg.Pool;
-  pglite?: PGlite;
+  /** the embedded engine: in its worker thread (the product) or in this thread (tests, benches) */
+  pglite?: EmbeddedClient;
   close(): Promise<void>;
 }
 
@@ -45,8 +48,14 @@ export class DatabaseOpenError extends Error {
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 const pgliteExtensions = { pg_trgm };
 
-function wrapPglite(pglite: PGlite, release: () => void): Database {
-  const db = drizzlePglite({ client: pglite, schema, casing: 'snake_case' }) as unknown as Db;
+/** Drizzle's PGlite driver over an embedded client: it calls `query` and `transaction` only, which both kinds of client serve. */
+export function drizzleOnEmbedded<S extends Record<string, unknown>>(client: EmbeddedClient, options: { schema?: S; casing?: 'snake_case' } = {}) {
+  // the driver is typed for PGlite itself; an EmbeddedClient answers every call it makes
+  return drizzlePglite({ client: client as unknown as PGlite, ...options });
+}
+
+function wrapPglite(pglite: EmbeddedClient, release: () => void): Database {
+  const db = drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -70,14 +79,39 @@ function wrapPglite(pglite: PGlite, release: () => void): Database {
   };
 }
 
-/** Opens (creating if needed) the embedded database in `<dataDir>/db`, holding the folder's lock. */
-export async function openPglite(dataDir: string): Promise<Database> {
+export interface PgliteOptions {
+  /**
+   * The database worker ended on its own (a crash): nothing can be stored any more, so the
+   * default reports it on stderr and exits 1, for the supervisor to restart the product.
+   */
+  onWorkerCrash?: (error: Error) => void;
+  /** reliability drills (DRILL_HOOKS): SIGUSR2 makes the worker crash */
+  crashOnSigusr2?: boolean;
+}
+
+function exitOnWorkerCrash(error: Error): void {
+  process.stderr.write(`gatekeeper: ${error.message}; exiting\n`);
+  process.exit(1);
+}
+
+/**
+ * Opens (creating if needed) the embedded database in `<dataDir>/db`, holding the folder's
+ * lock. The database runs in a worker thread, so statements execute on the second core
+ * while the main thread serves requests.
+ */
+export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Database> {
   const folder = path.join(dataDir, 'db');
   const release = acquireDataDirLock(dataDir);
   try {
-    const pglite = await PGlite.create(folder, { extensions: pgliteExtensions });
-    await pglite.query('select 1');
-    return wrapPglite(pglite, release);
+    const client = await openWorkerClient(folder, {
+      crashOnSigusr2: options.crashOnSigusr2,
+      onCrash: (error) => {
+        // the worker held the files: they are free, and the lock with them
+        release();
+        (options.onWorkerCrash ?? exitOnWorkerCrash)(error);
+      },
+    });
+    return wrapPglite(client, release);
   } catch (error) {
     release();
     const reason = error instanceof Error ? error.message : String(error);
@@ -88,7 +122,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
 /** An in-memory PGlite, optionally restored from a dump (tests, benchmarks). */
 export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database> {
   const pglite = await PGlite.create({ extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
-  return wrapPglite(pglite, () => undefined);
+  return wrapPglite(inProcessClient(pglite), () => undefined);
 }
 
 function describeUrl(url: string): string {
@@ -155,6 +189,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   connectTimeoutSeconds?: number;
   onRetry?: PostgresOptions['onRetry'];
+  onWorkerCrash?: PgliteOptions['onWorkerCrash'];
+  crashOnSigusr2?: boolean;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -166,7 +202,7 @@ export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
       onRetry: options.onRetry,
     });
   }
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, { onWorkerCrash: options.onWorkerCrash, crashOnSigusr2: options.crashOnSigusr2 });
 }
 
 /** Runs raw SQL on a database or transaction and returns its rows (both drivers answer `{rows}`). */

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
-import type { Database } from './client';
+import { drizzleOnEmbedded, type Database } from './client';
 
 /** Serialises migrations, and the re-creation of functions, across processes starting together on one PostgreSQL server. */
 const MIGRATION_LOCK_ID = 72_611_001;
@@ -126,7 +125,7 @@ export async function runMigrations(database: Database): Promise<void> {
   const folder = migrationsFolder();
   const files = readFunctionFiles();
   await withMigrationLock(database, async (client) => {
-    if (database.pglite) await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder: folder });
+    if (database.pglite) await migratePglite(drizzleOnEmbedded(database.pglite), { migrationsFolder: folder });
     else await migratePg(drizzlePg({ client: lockHolder(client) }), { migrationsFolder: folder });
     await applyFunctionFiles(database, files, client);
   });

@@ -14,7 +14,7 @@ export async function writeSnapshot(database: Database, dataDir: string, file: s
   const pglite = database.pglite;
   if (database.kind !== 'pglite' || !pglite) throw new BackupFileError('this database is PostgreSQL: back it up with pg_dump (see the README)');
   await pglite.exec('CHECKPOINT');
-  const dump = await pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(() => pglite.dumpDataDir('gzip')));
+  const dump = await pglite.dumpDataDir('gzip');
   const keys: Record<string, Buffer> = {};
   for (const name of KEY_FILES) {
     const keyFile = path.join(dataDir, name);

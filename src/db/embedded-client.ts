@@ -1,0 +1,40 @@
+import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+
+/** The statements the code runs on the embedded engine, or on one of its transactions. */
+export interface EmbeddedQueries {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string): Promise<Results[]>;
+}
+
+/**
+ * What the code needs of the embedded engine (PGlite), wherever it runs: in this thread
+ * (tests, benches) or in its own worker thread (the product). Drizzle's PGlite driver
+ * calls only `query` and `transaction` (and `query` on the transaction it is handed).
+ */
+export interface EmbeddedClient extends EmbeddedQueries {
+  /** Runs `work` in one transaction; other statements wait until it ends (one connection). */
+  transaction<T>(work: (tx: EmbeddedQueries) => Promise<T>): Promise<T>;
+  /** The data folder as a tarball, taken while no transaction is open and no statement runs. */
+  dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+
+/** PGlite in this thread, as an EmbeddedClient. */
+export function inProcessClient(pglite: PGlite): EmbeddedClient {
+  return {
+    query: (text, params, options) => pglite.query(text, params, options),
+    exec: (text) => pglite.exec(text),
+    transaction: (work) => pglite.transaction((tx) => work(tx)),
+    dumpDataDir: (compression) => exclusiveDump(pglite, compression),
+    get closed() {
+      return pglite.closed;
+    },
+    close: () => pglite.close(),
+  };
+}
+
+/** A dump between two transactions: both of PGlite's locks held, so no write is half in it. */
+export async function exclusiveDump(pglite: PGlite, compression: 'gzip' | 'none'): Promise<Blob> {
+  return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(() => pglite.dumpDataDir(compression)));
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
+import { errorFromFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+
+/** Every request but its id, which the client gives it. */
+type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export class EmbeddedWorkerStoppedError extends Error {
+  constructor(reason: string) {
+    super(`the embedded database worker stopped: ${reason}`);
+    this.name = 'EmbeddedWorkerStoppedError';
+  }
+}
+
+/**
+ * The worker's entry: the build's JavaScript beside this file, or (running from the
+ * TypeScript sources under tsx or jest) the source loaded through tsx's CommonJS hook.
+ */
+function spawnWorker(folder: string): Worker {
+  // no inherited flags (a preload meant for the main thread, a bench probe, must not run twice) but
+  // the CPU profiler's: a profiled product profiles its database thread too
+  const options = { workerData: { folder }, execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) };
+  const built = path.join(__dirname, 'pglite-worker.js');
+  if (fs.existsSync(built)) return new Worker(built, options);
+  const source = path.join(__dirname, 'pglite-worker.ts');
+  const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** Drizzle's PGlite driver passes parsers that hand a type's text back unchanged; only those can cross to the worker. */
+const rawTypesOf = new WeakMap<object, number[]>();
+function rawTypes(parsers: QueryOptions['parsers']): number[] | undefined {
+  if (!parsers) return undefined;
+  let types = rawTypesOf.get(parsers);
+  if (!types) {
+    types = Object.entries(parsers).map(([oid, parse]) => {
+      if (parse('2000-01-01', Number(oid)) !== '2000-01-01') throw new Error(`a parser for type ${oid} that changes the value cannot run in the database worker`);
+      return Number(oid);
+    });
+    rawTypesOf.set(parsers, types);
+  }
+  return types;
+}
+
+export interface WorkerClientOptions {
+  /** the worker ended without being closed; the process cannot go on without its database */
+  onCrash: (error: Error) => void;
+  /** drills: SIGUSR2 makes the worker crash, to check the process exits rather than hangs */
+  crashOnSigusr2?: boolean;
+}
+
+/** Opens the data folder's database in a worker thread; resolves once it answers. */
+export async function openWorkerClient(folder: string, options: WorkerClientOptions): Promise<EmbeddedClient> {
+  const worker = spawnWorker(folder);
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let closing = false;
+  let stopped: Error | undefined;
+
+  const started = new Promise<void>((resolve, reject) => {
+    worker.once('message', (message: WorkerStarted) => (message.started ? resolve() : reject(errorFromFields(message.error))));
+    worker.once('exit', (code) => reject(new EmbeddedWorkerStoppedError(`exit code ${code} while opening`)));
+    worker.once('error', reject);
+  });
+  await started;
+
+  worker.on('message', (message: WorkerAnswer) => {
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    if (message.ok) waiting.resolve(message.value);
+    else waiting.reject(errorFromFields(message.error));
+  });
+  let crashError: Error | undefined;
+  worker.on('error', (error) => (crashError = error));
+  worker.on('exit', (code) => {
+    stopped = new EmbeddedWorkerStoppedError(crashError ? crashError.message : `exit code ${code}`);
+    for (const waiting of pending.values()) waiting.reject(stopped);
+    pending.clear();
+    if (!closing) options.onCrash(crashError ?? stopped);
+  });
+
+  const call = <T>(request: Unnumbered<WorkerRequest>): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ ...request, id });
+    });
+  };
+
+  const queries = (txId?: number): EmbeddedQueries => ({
+    query: <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) =>
+      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes }),
+    exec: (text: string) => call<Results[]>({ op: 'exec', text, txId }),
+  });
+
+  if (options.crashOnSigusr2) {
+    const crash = () => void call({ op: 'crash' }).catch(() => undefined);
+    process.on('SIGUSR2', crash);
+    worker.once('exit', () => process.off('SIGUSR2', crash));
+  }
+
+  return {
+    ...queries(),
+    async transaction<T>(work: (tx: EmbeddedQueries) => Promise<T>): Promise<T> {
+      const txId = await call<number>({ op: 'begin' });
+      let result: T;
+      try {
+        result = await work(queries(txId));
+      } catch (error) {
+        await call({ op: 'end', txId, commit: false }).catch(() => undefined);
+        throw error;
+      }
+      await call({ op: 'end', txId, commit: true });
+      return result;
+    },
+    async dumpDataDir(compression) {
+      return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
+    },
+    get closed() {
+      return closing || stopped !== undefined;
+    },
+    async close() {
+      if (closing || stopped) return;
+      closing = true;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      await call({ op: 'close' });
+      // the worker ends once its database is closed; a handle left open must not hold shutdown
+      const stuck = setTimeout(() => void worker.terminate(), 5_000);
+      stuck.unref();
+      await exited;
+      clearTimeout(stuck);
+    },
+  };
+}

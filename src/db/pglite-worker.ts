@@ -1,0 +1,134 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { exclusiveDump } from './embedded-client';
+import { errorToFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+
+/**
+ * The worker thread that owns the embedded database: PostgreSQL in WebAssembly and
+ * PGlite's protocol decoding run here, so the main thread keeps serving HTTP. Requests
+ * arrive as messages (pglite-worker-protocol.ts); PGlite's own locks order them: a
+ * statement outside a transaction waits until the open transaction ends.
+ */
+
+// The contrib entry point's types are published as ESM only; its CommonJS build is real.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+
+interface OpenTransaction {
+  tx: Transaction;
+  decide: (commit: boolean) => void;
+  /** the id of the request that ends it, answered when COMMIT or ROLLBACK has run */
+  endId?: number;
+}
+
+const port = parentPort!;
+const { folder } = workerData as { folder: string };
+const transactions = new Map<number, OpenTransaction>();
+
+function answer(message: WorkerAnswer, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+}
+
+function fail(id: number, error: unknown): void {
+  answer({ id, ok: false, error: errorToFields(error) });
+}
+
+/** The transaction a statement names, or the database itself. */
+function target(pglite: PGlite, txId: number | undefined) {
+  if (txId === undefined) return pglite;
+  const open = transactions.get(txId);
+  if (!open) throw new Error(`transaction ${txId} is not open`);
+  return open.tx;
+}
+
+/** Types whose values stay text: a parser that hands the text back unchanged. */
+function rawParsers(types: number[] | undefined): QueryOptions['parsers'] {
+  if (!types) return undefined;
+  return Object.fromEntries(types.map((oid) => [oid, (value: string) => value]));
+}
+
+function begin(pglite: PGlite, id: number): void {
+  let started = false;
+  let decide!: (commit: boolean) => void;
+  const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  pglite
+    .transaction(async (tx) => {
+      transactions.set(id, { tx, decide });
+      started = true;
+      answer({ id, ok: true, value: id });
+      if (!(await decided)) await tx.rollback();
+    })
+    .then(
+      () => {
+        const endId = transactions.get(id)?.endId;
+        if (endId !== undefined) answer({ id: endId, ok: true, value: null });
+      },
+      (error: unknown) => {
+        const endId = transactions.get(id)?.endId;
+        if (!started) fail(id, error);
+        else if (endId !== undefined) fail(endId, error);
+      },
+    )
+    .finally(() => transactions.delete(id));
+}
+
+async function handle(pglite: PGlite, request: WorkerRequest): Promise<void> {
+  switch (request.op) {
+    case 'query': {
+      const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
+      const result = await target(pglite, request.txId).query(request.text, request.params, options);
+      answer({ id: request.id, ok: true, value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } });
+      return;
+    }
+    case 'exec': {
+      const results = await target(pglite, request.txId).exec(request.text);
+      answer({ id: request.id, ok: true, value: results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows })) });
+      return;
+    }
+    case 'begin':
+      begin(pglite, request.id);
+      return;
+    case 'end': {
+      const open = transactions.get(request.txId);
+      if (!open) throw new Error(`transaction ${request.txId} is not open`);
+      open.endId = request.id;
+      open.decide(request.commit);
+      return;
+    }
+    case 'dump': {
+      const dump = await exclusiveDump(pglite, request.compression);
+      const bytes = await dump.arrayBuffer();
+      answer({ id: request.id, ok: true, value: bytes }, [bytes]);
+      return;
+    }
+    case 'close':
+      if (!pglite.closed) await pglite.close();
+      answer({ id: request.id, ok: true, value: null });
+      port.close();
+      return;
+    case 'crash':
+      // before the next message is handled: nothing sent after it runs
+      process.nextTick(() => {
+        throw new Error('the embedded database worker was made to crash (drill)');
+      });
+      return;
+  }
+}
+
+async function main(): Promise<void> {
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(folder, { extensions: { pg_trgm } });
+    await pglite.query('select 1');
+  } catch (error) {
+    port.postMessage({ started: false, error: errorToFields(error) } satisfies WorkerStarted);
+    port.close();
+    return;
+  }
+  port.on('message', (request: WorkerRequest) => {
+    handle(pglite, request).catch((error: unknown) => fail(request.id, error));
+  });
+  port.postMessage({ started: true } satisfies WorkerStarted);
+}
+
+void main();
