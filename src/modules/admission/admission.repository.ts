@@ -1,15 +1,30 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
-import type { Gate } from './admission-rules';
+import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../verification/verification.repository';
+import { raidWindowFrom, raidWindowQuery, type RaidWindowRow } from '../raid/raid.repository';
+import type { RaidWindow } from '../raid/raid-rules';
+import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 
-/** Records the gate of the member's latest verification (null clears an earlier one). */
-export async function setMemberGate(executor: Executor, memberId: number, gate: Gate | null): Promise<void> {
-  await executor
+/**
+ * Records the gate of the member's latest verification (null clears an earlier one). The
+ * query is returned unrun: await it, or run it inside another statement (a data-modifying WITH).
+ */
+export function setMemberGate(executor: Executor, memberId: number, gate: Gate | null) {
+  return executor
     .update(members)
     .set({ gateAction: gate?.action ?? null, gateReason: gate?.reason ?? null })
     .where(eq(members.id, memberId));
+}
+
+/** What the admission step reads before it decides: the raid window ending at `now` and the lockdown switch, in ONE statement. */
+export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<{ window: RaidWindow; lockdown: LockdownState }> {
+  const [row] = await selectRows<RaidWindowRow & { lockdown: Partial<LockdownState> | null }>(
+    executor,
+    sql`select w.previous_day, w.window_rows, ${lockdownValueQuery()} as lockdown from (${raidWindowQuery(now, windowMinutes)}) as w`,
+  );
+  return { window: raidWindowFrom(row, now, youngDays), lockdown: lockdownFromValue(row?.lockdown) };
 }
 
 /** What a released member's record says about the role they can be given (the button's rule reads it). */

@@ -164,7 +164,10 @@ export async function setGuildAccess(executor: Executor, memberId: number, acces
   await executor.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, memberId));
 }
 
-/** How a verification ended when not at its outcome's access (verificationAttempts.endedAs); written only then. */
-export async function recordAttemptEnding(tx: Executor, attemptId: number, endedAs: 'denied_alt' | 'pending'): Promise<void> {
-  await tx.update(verificationAttempts).set({ endedAs }).where(eq(verificationAttempts.id, attemptId));
+/**
+ * How a verification ended when not at its outcome's access (verificationAttempts.endedAs); written only then.
+ * The query is returned unrun: await it, or run it inside another statement (a data-modifying WITH).
+ */
+export function recordAttemptEnding(tx: Executor, attemptId: number, endedAs: 'denied_alt' | 'pending') {
+  return tx.update(verificationAttempts).set({ endedAs }).where(eq(verificationAttempts.id, attemptId));
 }
