@@ -1,4 +1,4 @@
-import type { SQLWrapper } from 'drizzle-orm';
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -10,7 +10,19 @@ import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
 import { findMemberByDiscordId } from '../verification/verification.repository';
-import { countHeldMembers, listHeldMembers, readAdmissionState, releaseHeldMembers, setGuildAccessMany, setMemberGate, type ReleasedMember } from './admission.repository';
+import {
+  admissionStateFrom,
+  admissionStateQuery,
+  countHeldMembers,
+  listHeldMembers,
+  readAdmissionState,
+  releaseHeldMembers,
+  setGuildAccessMany,
+  setMemberGate,
+  type AdmissionStateRow,
+  type ReleasedMember,
+  type WindowAttempt,
+} from './admission.repository';
 import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 
@@ -21,6 +33,13 @@ export interface AdmissionDecision {
   writes: (SQLWrapper & PromiseLike<unknown>)[];
   /** Discord actions to queue first, in the caller's own insert */
   actions: DiscordAction[];
+}
+
+/** The admission read made by the caller's statement (`readQuery`): its row, and the attempt that statement wrote. */
+export interface AdmissionRead {
+  settings: OwnerSettings;
+  row: AdmissionStateRow | undefined;
+  written: WindowAttempt;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -93,13 +112,16 @@ export function createAdmissionService(deps: {
   /**
    * The admission step of a verification, inside its transaction once its member and attempt
    * are written: the raid check, then the rules. It reads in one statement (raid window and
-   * lockdown) and writes nothing itself on the usual path (no alarm): the gate's write and its
+   * lockdown), or takes that row from the caller's statement (`read`, see `readQuery`), and
+   * writes nothing itself on the usual path (no alarm): the gate's write and its
    * log line come back for the caller to run in its own last statement, the log line queued
    * before the caller's Discord actions.
    */
-  async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<AdmissionDecision> {
-    const settings = deps.settings.snapshot();
-    const state = await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
+  async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionDecision> {
+    const settings = input.read?.settings ?? deps.settings.snapshot();
+    const state = input.read
+      ? admissionStateFrom(input.read.row, input.now, settings.raidYoungAccountDays, input.read.written)
+      : await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
     const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
@@ -118,6 +140,12 @@ export function createAdmissionService(deps: {
       const member = await findMemberByDiscordId(deps.database.db, discordId);
       if (!member?.gateAction) return null;
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
+    },
+
+    /** The admission step's read with the settings it was made for, for the caller to run inside its own statement. */
+    readQuery(now: Date): { settings: OwnerSettings; query: SQL } {
+      const settings = deps.settings.snapshot();
+      return { settings, query: admissionStateQuery(now, settings.raidWindowMinutes) };
     },
 
     admitDeferred,

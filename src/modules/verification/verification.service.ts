@@ -1,5 +1,6 @@
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
-import type { SQLWrapper } from 'drizzle-orm';
+import type { SQL, SQLWrapper } from 'drizzle-orm';
+import type { AdmissionRead } from '../admission/admission.service';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -90,8 +91,10 @@ export function createVerificationService(deps: {
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
   admission?: {
+    /** the admission step's read, run inside the sign-in's statement */
+    readQuery(now: Date): { settings: AdmissionRead['settings']; query: SQL };
     /** the gate, with its write and its log line left to the verification's last statement */
-    admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
+    admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
   };
 }) {
   const { db } = deps.database;
@@ -164,8 +167,15 @@ export function createVerificationService(deps: {
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
-        const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
-        const admitted = (await deps.admission?.admitDeferred(tx, { member, now })) ?? { gate: null, writes: [], actions: [] };
+        // the admission step's read (raid window, lockdown) runs in the sign-in's statement
+        const admissionRead = deps.admission?.readQuery(now);
+        const { member, attempt, alsoRead } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now }, admissionRead?.query);
+        const read: AdmissionRead | undefined = admissionRead && {
+          settings: admissionRead.settings,
+          row: alsoRead as AdmissionRead['row'],
+          written: { memberId: member.id, discordId, fingerprintHash: attempt.fingerprintHash, ipHash: attempt.ipHash },
+        };
+        const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
         const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
         const { alts } = detected;
