@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { snowflakeDate } from '../shared/discord-snowflake';
+import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
 
 export const OAUTH_SCOPES = ['identify', 'guilds.join'] as const;
 
@@ -68,7 +69,7 @@ export class DiscordHttpError extends Error {
 }
 
 /**
- * Discord OAuth2 with plain fetch on the configured API base, so the same code talks to
+ * Discord OAuth2 with plain HTTP requests (`outboundFetch`) on the configured API base, so the same code talks to
  * discord.com or to the emulator (discord-api-types hard-codes the token URL to
  * discord.com, so it is never used).
  *
@@ -80,14 +81,14 @@ export class DiscordHttpError extends Error {
  * out once when Discord asks for a short pause (except on the token exchange, whose caller
  * waits within its own budget), a 5xx or network error retried once.
  */
-export function createDiscordOAuth(config: { apiBase: string; authorizeBase: string; clientId: string; clientSecret: string; timeoutMs?: number; fetch?: typeof fetch }): DiscordOAuth {
+export function createDiscordOAuth(config: { apiBase: string; authorizeBase: string; clientId: string; clientSecret: string; timeoutMs?: number; fetch?: OutboundFetch }): DiscordOAuth {
   const base = `${config.apiBase.replace(/\/$/, '')}/v10`;
-  const doFetch = config.fetch ?? fetch;
+  const doFetch = config.fetch ?? outboundFetch;
   const timeoutMs = config.timeoutMs ?? 10_000;
 
   async function call<T>(path: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, options: { waitOn429: boolean } = { waitOn429: true }): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let response: Response;
+      let response: OutboundResponse;
       try {
         response = await doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
@@ -162,7 +163,7 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
 }
 
 /** Discord says how long to wait in Retry-After (seconds) or in the body's retry_after (seconds, fractional). */
-function retryAfterOf(response: Response, text: string): number | null {
+function retryAfterOf(response: OutboundResponse, text: string): number | null {
   try {
     const body = JSON.parse(text) as { retry_after?: unknown };
     if (typeof body.retry_after === 'number' && Number.isFinite(body.retry_after)) return Math.max(0, Math.ceil(body.retry_after * 1000));

@@ -1,23 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
+import type { RequestHandler } from 'express';
 import type { Logger } from '../../logger';
 
+/** Probes and scrapes: answered often, never logged. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
- * One log line per request: method, path (never the query string, which can carry
- * OAuth codes), status and duration. No addresses, headers or cookies.
+ * One log line per request once it is answered: method, path (never the query string,
+ * which can carry OAuth codes), status and duration, and the request id (X-Request-Id when
+ * the proxy sent one, else a new one). No addresses, headers or cookies. A status of 500
+ * or more is logged as an error.
+ *
+ * Nothing is built for a line the logger's level drops: a request costs a time stamp and
+ * one listener (this sits in front of every request, so it is kept to that).
  */
-export function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req: IncomingMessage) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-    quietReqLogger: true,
-    wrapSerializers: false,
-  });
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (QUIET_PATHS.has(req.url)) return next();
+    const started = Date.now();
+    let done = false;
+    const answered = () => {
+      if (done) return;
+      done = true;
+      const failed = res.statusCode >= 500;
+      const level = failed ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const header = req.headers['x-request-id'];
+      const id = typeof header === 'string' ? header.slice(0, 64) : randomUUID();
+      const line = {
+        reqId: id,
+        req: { id, method: req.method, path: req.originalUrl.split('?')[0] },
+        res: { status: res.statusCode },
+        ...(failed ? { err: { type: 'Error', message: `failed with status code ${res.statusCode}` } } : {}),
+        responseTime: Date.now() - started,
+      };
+      logger[level](line, failed ? 'request errored' : 'request completed');
+    };
+    // 'close' alone when the client went away before the answer was sent
+    res.once('finish', answered);
+    res.once('close', answered);
+    next();
+  };
 }

@@ -45,11 +45,13 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const all = Object.values(steps).flat();
         expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
         expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
-        // 11 with the two alt links this flow finds (saved and recounted in one call, and one
-        // multi-row insert queues all its Discord actions, in the statement of its audit row),
-        // plus the admission step's 4 (raid window count, lockdown read, raid check, gate write):
-        // folding those into one statement is the next cut
-        expect(all.length).toBeLessThanOrEqual(15);
+        // 11 with the two alt links this flow finds (saved and recounted in one call): the
+        // admission step's read (raid window, lockdown switch) runs in the sign-in's statement,
+        // and one last statement writes the gate, queues all the Discord actions (one multi-row
+        // insert) and appends the audit row
+        expect(all.length).toBeLessThanOrEqual(11);
+        expect(steps.callback!.filter((text) => /previous_day/.test(text))).toEqual([expect.stringMatching(/^with signed_in as/)]);
+        expect(steps.callback!.filter((text) => /set "gate_action"/.test(text))).toEqual([expect.stringMatching(/audit_append/)]);
         expect(steps.callback!.filter((text) => /save_alt_links/.test(text))).toHaveLength(1);
         expect(steps.callback!.filter((text) => /discord_outbox/.test(text))).toEqual([expect.stringMatching(/audit_append/)]);
       }

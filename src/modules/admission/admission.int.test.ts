@@ -5,6 +5,8 @@ import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/fac
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
+import type { AdmissionStateRow } from './admission.repository';
+import { selectRows } from '../../db/client';
 import { decideAgeGate } from './admission-rules';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -31,26 +33,39 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
   let clock: ReturnType<typeof createManualClock>;
   let alarms: string[][];
   let service: ReturnType<typeof createAdmissionService>;
+  let outbox: ReturnType<typeof createOutboxRepository>;
 
   beforeEach(async () => {
     await resetDatabase(getDatabase());
     settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
     clock = createManualClock(NOW);
     alarms = [];
-    const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
+    outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
     service = createAdmissionService({ database: getDatabase(), clock, settings: { snapshot: () => settings }, outbox, onRaidAlarm: (reasons) => alarms.push(reasons) });
   });
 
   const rows = async <T>(text: string) => (await getDatabase().query<T>(text)).rows;
 
-  /** One verification as the flow records it: the member, the attempt, then admission, in one transaction. */
-  async function verify(at: Date, opts: { accountCreated?: Date; fingerprintHash?: string; ipHash?: string } = {}) {
+  /**
+   * One verification as the flow records it: the member, the attempt, then admission, in one
+   * transaction. `readFirst`: as the website's flow does it, the admission read is made before
+   * the attempt is written (in the sign-in's statement, whose snapshot cannot see it) and the
+   * attempt is handed over; the gate's writes run afterwards.
+   */
+  async function verify(at: Date, opts: { accountCreated?: Date; fingerprintHash?: string; ipHash?: string; readFirst?: boolean } = {}) {
     clock.set(at);
     const { db } = getDatabase();
     return db.transaction(async (tx) => {
+      const read = opts.readFirst ? service.readQuery(at) : null;
+      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query) : [];
       const member = await buildMember(tx, { discordId: nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY)), verifiedAt: at });
-      await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash: opts.fingerprintHash ?? null, ipHash: opts.ipHash ?? null });
-      const gate = await service.admit(tx, { member, now: at });
+      const fingerprintHash = opts.fingerprintHash ?? null;
+      const ipHash = opts.ipHash ?? null;
+      await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
+      if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
+      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, row, written: { memberId: member.id, discordId: member.discordId, fingerprintHash, ipHash } } });
+      for (const write of writes) await write;
+      await outbox.enqueue(tx, ...actions);
       return { member, gate };
     });
   }
@@ -177,9 +192,12 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     expect(audit?.details).toMatchObject({ count: n, verified: n });
   });
 
-  it('raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest', async () => {
+  it.each([
+    ['admission reads after the attempt is written', false],
+    ['the read made before, in the sign-in statement', true],
+  ])('raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest (%s)', async (_how, readFirst) => {
     settings = { ...settings, autoLockdown: true, lockdownAction: 'limited' };
-    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 10_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32) });
+    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 10_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32), readFirst });
     expect(alarms).toEqual([['rate', 'young_accounts', 'shared_evidence']]);
     const [alarm] = await rows<Record<string, unknown>>(`select verifications, baseline_x100, young_percent, shared_percent, lockdown_started from raid_alarms`);
     expect(alarm).toEqual({ verifications: 10, baseline_x100: 0, young_percent: 100, shared_percent: 100, lockdown_started: true });

@@ -1,15 +1,57 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
-import type { Gate } from './admission-rules';
+import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../verification/verification.repository';
+import { raidWindowFrom, raidWindowQuery, type RaidWindowRow } from '../raid/raid.repository';
+import type { RaidWindow } from '../raid/raid-rules';
+import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 
-/** Records the gate of the member's latest verification (null clears an earlier one). */
-export async function setMemberGate(executor: Executor, memberId: number, gate: Gate | null): Promise<void> {
-  await executor
+/**
+ * Records the gate of the member's latest verification (null clears an earlier one). The
+ * query is returned unrun: await it, or run it inside another statement (a data-modifying WITH).
+ */
+export function setMemberGate(executor: Executor, memberId: number, gate: Gate | null) {
+  return executor
     .update(members)
     .set({ gateAction: gate?.action ?? null, gateReason: gate?.reason ?? null })
     .where(eq(members.id, memberId));
+}
+
+/** The one row the admission step reads: the raid window's statement's columns and the lockdown switch's stored value. */
+export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownState> | null };
+
+/**
+ * What the admission step reads before it decides, as one row: the raid window ending at
+ * `now` and the lockdown switch. A scalar select: it can run on its own or inside another
+ * statement (the sign-in's), which then answers it with its own row.
+ */
+export function admissionStateQuery(now: Date, windowMinutes: number): SQL {
+  return sql`select w.previous_day, w.window_rows, ${lockdownValueQuery()} as lockdown from (${raidWindowQuery(now, windowMinutes)}) as w`;
+}
+
+/**
+ * The raid window and the lockdown from that row. `written`: an attempt written by the same
+ * statement that read the row, which its snapshot could not see yet: counted here.
+ */
+export function admissionStateFrom(row: AdmissionStateRow | undefined, now: Date, youngDays: number, written?: WindowAttempt): { window: RaidWindow; lockdown: LockdownState } {
+  const own: NonNullable<RaidWindowRow['window_rows']> = written ? [[written.memberId, written.discordId, written.fingerprintHash, written.ipHash]] : [];
+  const window = raidWindowFrom({ previous_day: row?.previous_day ?? 0, window_rows: [...(row?.window_rows ?? []), ...own] }, now, youngDays);
+  return { window, lockdown: lockdownFromValue(row?.lockdown) };
+}
+
+/** An attempt as the raid window counts it. */
+export interface WindowAttempt {
+  memberId: number;
+  discordId: string;
+  fingerprintHash: string | null;
+  ipHash: string | null;
+}
+
+/** Reads the admission state in ONE statement (see `admissionStateQuery`). */
+export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<{ window: RaidWindow; lockdown: LockdownState }> {
+  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes));
+  return admissionStateFrom(row, now, youngDays);
 }
 
 /** What a released member's record says about the role they can be given (the button's rule reads it). */

@@ -1,3 +1,4 @@
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -9,9 +10,37 @@ import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
 import { findMemberByDiscordId } from '../verification/verification.repository';
-import { countHeldMembers, listHeldMembers, releaseHeldMembers, setGuildAccessMany, setMemberGate, type ReleasedMember } from './admission.repository';
+import {
+  admissionStateFrom,
+  admissionStateQuery,
+  countHeldMembers,
+  listHeldMembers,
+  readAdmissionState,
+  releaseHeldMembers,
+  setGuildAccessMany,
+  setMemberGate,
+  type AdmissionStateRow,
+  type ReleasedMember,
+  type WindowAttempt,
+} from './admission.repository';
 import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
+
+/** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
+export interface AdmissionDecision {
+  gate: Gate | null;
+  /** the member's gate write, unrun (await it, or run it inside another statement) */
+  writes: (SQLWrapper & PromiseLike<unknown>)[];
+  /** Discord actions to queue first, in the caller's own insert */
+  actions: DiscordAction[];
+}
+
+/** The admission read made by the caller's statement (`readQuery`): its row, and the attempt that statement wrote. */
+export interface AdmissionRead {
+  settings: OwnerSettings;
+  row: AdmissionStateRow | undefined;
+  written: WindowAttempt;
+}
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
 const ROLE_CHANGES_PER_STATEMENT = 1000;
@@ -80,8 +109,32 @@ export function createAdmissionService(deps: {
     return released.map((m) => m.discordId);
   }
 
+  /**
+   * The admission step of a verification, inside its transaction once its member and attempt
+   * are written: the raid check, then the rules. It reads in one statement (raid window and
+   * lockdown), or takes that row from the caller's statement (`read`, see `readQuery`), and
+   * writes nothing itself on the usual path (no alarm): the gate's write and its
+   * log line come back for the caller to run in its own last statement, the log line queued
+   * before the caller's Discord actions.
+   */
+  async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionDecision> {
+    const settings = input.read?.settings ?? deps.settings.snapshot();
+    const state = input.read
+      ? admissionStateFrom(input.read.row, input.now, settings.raidYoungAccountDays, input.read.written)
+      : await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
+    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
+    // an alarm may have just switched the lockdown on, in this transaction
+    const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
+    const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
+    const what = gate?.action === 'review' ? 'held for staff review' : 'given Limited Access';
+    return {
+      gate,
+      writes: [setMemberGate(tx, input.member.id, gate)],
+      actions: gate ? [{ kind: 'log_message', event: 'staff_action', discordId: input.member.discordId, text: `⏸️ <@${input.member.discordId}> was ${what}: ${gate.reason}.` }] : [],
+    };
+  }
+
   return {
-    /** Inside the verification's transaction, once its member and attempt are written. */
     /** The admission rule that applied to a visitor's verification, with the words the success page shows; null when none did. */
     async visitorGate(discordId: string): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
       const member = await findMemberByDiscordId(deps.database.db, discordId);
@@ -89,16 +142,19 @@ export function createAdmissionService(deps: {
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
     },
 
-    async admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<Gate | null> {
+    /** The admission step's read with the settings it was made for, for the caller to run inside its own statement. */
+    readQuery(now: Date): { settings: OwnerSettings; query: SQL } {
       const settings = deps.settings.snapshot();
-      await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings });
-      const lockdown = await readLockdown(tx);
-      const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
-      await setMemberGate(tx, input.member.id, gate);
-      if (gate) {
-        const what = gate.action === 'review' ? 'held for staff review' : 'given Limited Access';
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId: input.member.discordId, text: `⏸️ <@${input.member.discordId}> was ${what}: ${gate.reason}.` });
-      }
+      return { settings, query: admissionStateQuery(now, settings.raidWindowMinutes) };
+    },
+
+    admitDeferred,
+
+    /** The admission step with its writes run at once (see `admitDeferred`). */
+    async admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<Gate | null> {
+      const { gate, writes, actions } = await admitDeferred(tx, input);
+      for (const write of writes) await write;
+      if (actions.length > 0) await deps.outbox.enqueue(tx, ...actions);
       return gate;
     },
 

@@ -1,4 +1,4 @@
-import { desc, gte, sql } from 'drizzle-orm';
+import { desc, gte, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { raidAlarms } from '../../db/schema';
 import { accountAgeDays } from '../admission/admission-rules';
@@ -7,40 +7,57 @@ import type { RaidVerdict, RaidWindow } from './raid-rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** What the window's statement answers: the attempts of the window (as JSON, one value) and the count of the day before. */
+export interface RaidWindowRow {
+  previous_day: number | string;
+  /** [member id, Discord ID, fingerprint hash, IP hash] per attempt of the window */
+  window_rows: [number | string, string, string | null, string | null][] | null;
+}
+
+/**
+ * The statement that reads the window ending at `now`: one row, whatever the window holds,
+ * so other reads can share its round trip (`raidWindowFrom` turns it into the numbers).
+ * The attempts come back as one JSON value: cheaper to decode than a row per attempt.
+ */
+export function raidWindowQuery(now: Date, windowMinutes: number): SQL {
+  const from = new Date(now.getTime() - windowMinutes * 60_000);
+  const dayBefore = new Date(from.getTime() - DAY_MS);
+  return sql`select
+      (select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz) as previous_day,
+      (select json_agg(json_build_array(a.member_id, m.discord_id, a.fingerprint_hash, a.ip_hash))
+         from verification_attempts a join members m on m.id = a.member_id
+        where a.created_at > ${from.toISOString()}::timestamptz and a.created_at <= ${now.toISOString()}::timestamptz) as window_rows`;
+}
+
 /**
  * The numbers of the window ending at `now`. Only hashes are compared: a device profile
  * (fingerprint hash) or an address (IP hash) counts as shared when attempts of two
  * different members in the window carry it.
  */
-export async function readRaidWindow(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<RaidWindow> {
-  const from = new Date(now.getTime() - windowMinutes * 60_000);
-  const dayBefore = new Date(from.getTime() - DAY_MS);
-  const rows = await selectRows<{ member_id: number | string; discord_id: string; fingerprint_hash: string | null; ip_hash: string | null }>(
-    executor,
-    sql`select a.member_id, m.discord_id, a.fingerprint_hash, a.ip_hash
-          from verification_attempts a join members m on m.id = a.member_id
-         where a.created_at > ${from.toISOString()}::timestamptz and a.created_at <= ${now.toISOString()}::timestamptz`,
-  );
-  const [previous] = await selectRows<{ n: number | string }>(
-    executor,
-    sql`select count(*) as n from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz`,
-  );
+export function raidWindowFrom(row: RaidWindowRow | undefined, now: Date, youngDays: number): RaidWindow {
+  const rows = (row?.window_rows ?? []).map(([memberId, discordId, fingerprintHash, ipHash]) => ({ memberId: String(memberId), discordId, fingerprintHash, ipHash }));
   const membersOf = new Map<string, Set<string>>();
-  for (const row of rows) {
-    for (const hash of [row.fingerprint_hash && `f:${row.fingerprint_hash}`, row.ip_hash && `i:${row.ip_hash}`]) {
+  for (const attempt of rows) {
+    for (const hash of [attempt.fingerprintHash && `f:${attempt.fingerprintHash}`, attempt.ipHash && `i:${attempt.ipHash}`]) {
       if (!hash) continue;
       const set = membersOf.get(hash) ?? new Set<string>();
-      set.add(String(row.member_id));
+      set.add(attempt.memberId);
       membersOf.set(hash, set);
     }
   }
   const sharedBy = (hash: string | null, prefix: string) => hash !== null && (membersOf.get(`${prefix}:${hash}`)?.size ?? 0) > 1;
   return {
     verifications: rows.length,
-    previousDay: Number(previous?.n ?? 0),
-    young: rows.filter((r) => accountAgeDays(r.discord_id, now) < youngDays).length,
-    shared: rows.filter((r) => sharedBy(r.fingerprint_hash, 'f') || sharedBy(r.ip_hash, 'i')).length,
+    previousDay: Number(row?.previous_day ?? 0),
+    young: rows.filter((r) => accountAgeDays(r.discordId, now) < youngDays).length,
+    shared: rows.filter((r) => sharedBy(r.fingerprintHash, 'f') || sharedBy(r.ipHash, 'i')).length,
   };
+}
+
+/** The numbers of the window ending at `now`, in one statement (see `raidWindowFrom`). */
+export async function readRaidWindow(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<RaidWindow> {
+  const [row] = await selectRows<RaidWindowRow>(executor, raidWindowQuery(now, windowMinutes));
+  return raidWindowFrom(row, now, youngDays);
 }
 
 export async function lastAlarmSince(executor: Executor, since: Date): Promise<boolean> {

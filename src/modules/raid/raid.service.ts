@@ -3,7 +3,7 @@ import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import type { LockdownState } from '../admission/admission-rules';
 import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
-import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason } from './raid-rules';
+import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 import { insertRaidAlarm, lastAlarmSince, readRaidWindow } from './raid.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
@@ -18,10 +18,15 @@ const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' }
 export async function checkForRaid(
   tx: Executor,
   deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[]) => void },
-  input: { now: Date; policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean } },
+  input: {
+    now: Date;
+    policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean };
+    /** the window's numbers when the caller read them already in this transaction (sharing a round trip with its own reads) */
+    window?: RaidWindow;
+  },
 ): Promise<{ raised: boolean; lockdownStarted: boolean }> {
   const { now, policy } = input;
-  const window = await readRaidWindow(tx, now, policy.raidWindowMinutes, policy.raidYoungAccountDays);
+  const window = input.window ?? (await readRaidWindow(tx, now, policy.raidWindowMinutes, policy.raidYoungAccountDays));
   const verdict = evaluateRaid(window, policy);
   if (!verdict.raise) return { raised: false, lockdownStarted: false };
   if (await lastAlarmSince(tx, new Date(now.getTime() - policy.raidWindowMinutes * 60_000))) return { raised: false, lockdownStarted: false };

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
 
@@ -14,6 +14,38 @@ export function randomToken(bytes = 32): string {
 }
 
 /**
+ * The two statements every visitor runs twice (issue, consume), built once per database and
+ * prepared: Drizzle does not rebuild their SQL for each request, and on PostgreSQL they are
+ * named statements, parsed once per connection. Values are placeholders (times as ISO text).
+ */
+function prepareStatements(executor: Executor) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  return {
+    issue: executor
+      .insert(oneTimeTokens)
+      .values({ tokenHash: sql.placeholder('tokenHash'), purpose: sql.placeholder('purpose'), expiresAt: sql.placeholder('expiresAt'), createdAt: sql.placeholder('createdAt') })
+      .prepare('gk_one_time_token_issue'),
+    consume: executor
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeTokens.tokenHash, sql.placeholder('tokenHash')), eq(oneTimeTokens.purpose, sql.placeholder('purpose')), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+      .returning({ tokenHash: oneTimeTokens.tokenHash })
+      .prepare('gk_one_time_token_consume'),
+  };
+}
+
+const preparedStatements = new WeakMap<Executor, ReturnType<typeof prepareStatements>>();
+
+function preparedFor(executor: Executor): ReturnType<typeof prepareStatements> {
+  let prepared = preparedStatements.get(executor);
+  if (!prepared) {
+    prepared = prepareStatements(executor);
+    preparedStatements.set(executor, prepared);
+  }
+  return prepared;
+}
+
+/**
  * Single-use tokens (consent tokens, OAuth state). Only their SHA-256 is stored, so a
  * database reader cannot replay them; consuming one is a single atomic update.
  */
@@ -21,17 +53,13 @@ export const oneTimeTokensRepository = {
   async issue(executor: Executor, purpose: TokenPurpose, ttlMs: number, now: Date): Promise<{ token: string; tokenHash: string }> {
     const token = randomToken();
     const tokenHash = hashToken(token);
-    await executor.insert(oneTimeTokens).values({ tokenHash, purpose, expiresAt: new Date(now.getTime() + ttlMs), createdAt: now });
+    await preparedFor(executor).issue.execute({ tokenHash, purpose, expiresAt: new Date(now.getTime() + ttlMs), createdAt: now });
     return { token, tokenHash };
   },
 
   /** True once for a live token of that purpose; false when unknown, expired, used or of another purpose. */
   async consume(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
-    const rows = await executor
-      .update(oneTimeTokens)
-      .set({ usedAt: now })
-      .where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-      .returning({ tokenHash: oneTimeTokens.tokenHash });
+    const rows = await preparedFor(executor).consume.execute({ tokenHash: hashToken(token), purpose, now: now.toISOString() });
     return rows.length === 1;
   },
 

@@ -7,7 +7,8 @@ import type { GivenConsent, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
 export interface VpnCheckPort {
-  check(input: { ip: string; ipHash: string; browserTimezone?: string }): Promise<VpnCheckResult>;
+  /** `cacheWriteByCaller`: a new provider verdict comes back as `cacheEntry`, written with the verification */
+  check(input: { ip: string; ipHash: string; browserTimezone?: string; cacheWriteByCaller?: boolean }): Promise<VpnCheckResult>;
 }
 
 /** Sandbox only: the address a fake Discord user "on a VPN" appears to come from. */
@@ -82,7 +83,8 @@ export function createSignInFlow(deps: {
     const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? input.clientIp;
     if (!ip) return { kind: 'failed', reason: 'no_client_address', retryable: false };
     const ipHashes = hashIp(deps.ipHashKey, ip);
-    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone });
+    // a new provider verdict is cached by the verification's last statement (one round trip fewer)
+    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone, cacheWriteByCaller: true });
 
     try {
       const result = await deps.verification.completeVerification({

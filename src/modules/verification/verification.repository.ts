@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditAppendCall } from '../audit/audit.repository';
 import { members, verificationAttempts } from '../../db/schema';
@@ -107,21 +107,23 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
 
 /**
  * Stores a completed sign-in in ONE statement: the member upserted (see upsertMember) and
- * its attempt inserted. Returns the member and the attempt row as stored.
+ * its attempt inserted. Returns the member and the attempt row as stored. `alsoRead`, a
+ * select of one row, runs in the same statement (one round trip fewer) and comes back as a
+ * JSON object; it reads the snapshot the statement started from, without this sign-in.
  */
-export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ member: SignedInMember; attempt: AttemptRow }> {
+export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: SQL): Promise<{ member: SignedInMember; attempt: AttemptRow; alsoRead: unknown }> {
   const columns = attemptColumns(input);
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const attempt = tx
     .insert(verificationAttempts)
     .values({ ...columns, memberId: sql`(select id from signed_in)` })
     .returning({ id: verificationAttempts.id });
-  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string }>(
+  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string; also?: unknown }>(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
-          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id
-        from signed_in, attempt`,
+          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id${alsoRead ? sql`, row_to_json(also) as also` : sql``}
+        from signed_in, attempt${alsoRead ? sql`, (${alsoRead}) as also` : sql``}`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
   const memberId = Number(row.member_id);
@@ -134,6 +136,7 @@ export async function recordSignIn(tx: Executor, input: SignInInput): Promise<{ 
       manualAltStatus: row.manual_alt_status,
     },
     attempt: { id: Number(row.attempt_id), memberId, ...columns },
+    alsoRead: row.also,
   };
 }
 
@@ -164,7 +167,10 @@ export async function setGuildAccess(executor: Executor, memberId: number, acces
   await executor.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, memberId));
 }
 
-/** How a verification ended when not at its outcome's access (verificationAttempts.endedAs); written only then. */
-export async function recordAttemptEnding(tx: Executor, attemptId: number, endedAs: 'denied_alt' | 'pending'): Promise<void> {
-  await tx.update(verificationAttempts).set({ endedAs }).where(eq(verificationAttempts.id, attemptId));
+/**
+ * How a verification ended when not at its outcome's access (verificationAttempts.endedAs); written only then.
+ * The query is returned unrun: await it, or run it inside another statement (a data-modifying WITH).
+ */
+export function recordAttemptEnding(tx: Executor, attemptId: number, endedAs: 'denied_alt' | 'pending') {
+  return tx.update(verificationAttempts).set({ endedAs }).where(eq(verificationAttempts.id, attemptId));
 }

@@ -1,4 +1,6 @@
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
+import type { SQL, SQLWrapper } from 'drizzle-orm';
+import type { AdmissionRead } from '../admission/admission.service';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -8,8 +10,9 @@ import { verifyFingerprint, type FingerprintData } from '../fingerprint';
 import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import { hashToken, oneTimeTokensRepository } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
-import type { OutboxPort } from '../outbox/outbox.types';
+import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
+import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
 import { linkCounts } from '../../shared/member-badges';
@@ -87,7 +90,12 @@ export function createVerificationService(deps: {
   /** counts outcomes (metrics) */
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
-  admission?: { admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<{ action: 'limited' | 'review' } | null> };
+  admission?: {
+    /** the admission step's read, run inside the sign-in's statement */
+    readQuery(now: Date): { settings: AdmissionRead['settings']; query: SQL };
+    /** the gate, with its write and its log line left to the verification's last statement */
+    admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
+  };
 }) {
   const { db } = deps.database;
   return {
@@ -151,7 +159,7 @@ export function createVerificationService(deps: {
         // the log line and the audit row in one statement, which commits on its own
         const { db } = deps.database;
         const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
-        await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [logLine]);
+        await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [...vpnCacheWrite(db, input.vpn), logLine]);
         deps.nudgeOutbox?.();
         deps.onCompleted?.(outcome);
         return { outcome, discordId, memberId: null, vpnProvider: null, alts: [] };
@@ -159,19 +167,28 @@ export function createVerificationService(deps: {
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
-        const { member, attempt } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now });
-        const gate = (await deps.admission?.admit(tx, { member, now })) ?? null;
+        // the admission step's read (raid window, lockdown) runs in the sign-in's statement
+        const admissionRead = deps.admission?.readQuery(now);
+        const { member, attempt, alsoRead } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now }, admissionRead?.query);
+        const read: AdmissionRead | undefined = admissionRead && {
+          settings: admissionRead.settings,
+          row: alsoRead as AdmissionRead['row'],
+          written: { memberId: member.id, discordId, fingerprintHash: attempt.fingerprintHash, ipHash: attempt.ipHash },
+        };
+        const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
+        const { gate } = admitted;
         const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
         const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
         const endedAs = certainAlt ? 'denied_alt' : gate?.action === 'review' ? 'pending' : null;
-        if (endedAs) await recordAttemptEnding(tx, attempt.id, endedAs);
 
-        // the Discord actions and the audit row: one statement, the flow's last write
-        const queued = deps.outbox.enqueueQuery(
-          tx,
+        // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
+        // the audit row: one statement, the flow's last write
+        const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
+        const actions: DiscordAction[] = [
+          ...admitted.actions,
           { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken },
           logLineFor(outcome, input.identity, input.vpn),
           ...alts
@@ -185,7 +202,9 @@ export function createVerificationService(deps: {
                 text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
               };
             }),
-        );
+        ];
+        // never empty: the guild join and its log line are always there
+        const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
         await appendAudit(
           tx,
           {
@@ -202,7 +221,7 @@ export function createVerificationService(deps: {
             },
           },
           now,
-          [queued],
+          [...writes, queued],
         );
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
@@ -222,6 +241,11 @@ export function createVerificationService(deps: {
     /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
     completeAtButton: createCompleteButton(deps),
   };
+}
+
+/** The VPN check's new provider verdict, cached by the verification's last statement (none when it came from the cache). */
+function vpnCacheWrite(executor: Executor, vpn: VpnCheckResult): SQLWrapper[] {
+  return vpn.cacheEntry ? [saveCachedVerdictQuery(executor, vpn.cacheEntry)] : [];
 }
 
 function logLineFor(outcome: 'verified' | 'limited_access', identity: VerifiedIdentity, vpn: VpnCheckResult) {

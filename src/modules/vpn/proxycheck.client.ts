@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VpnVerdict } from './vpn.types';
+import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../../outbound-http';
 
 /**
  * proxycheck.io v2: GET `${baseUrl}/${ip}?key=…&vpn=1&asn=1` answers
@@ -40,7 +41,7 @@ export interface ProxycheckClientOptions {
   baseUrl: string;
   apiKey?: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  fetch?: OutboundFetch;
 }
 
 const addressResult = z.looseObject({
@@ -96,7 +97,7 @@ function scrub(message: string, ip: string): string {
 }
 
 export function createProxycheckClient(options: ProxycheckClientOptions): ProxycheckClient {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.fetch ?? outboundFetch;
   const base = trimSlash(options.baseUrl);
 
   return {
@@ -108,7 +109,7 @@ export function createProxycheckClient(options: ProxycheckClientOptions): Proxyc
       // the address is already validated and normalised: digits, hex, '.', ':' only
       const url = `${base}/${ip}?${query.toString()}`;
 
-      let response: Response;
+      let response: OutboundResponse;
       try {
         response = await doFetch(url, { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(options.timeoutMs) });
       } catch (error) {

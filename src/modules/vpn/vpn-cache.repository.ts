@@ -38,7 +38,8 @@ export async function findCachedVerdict(ex: Executor, ipHash: string, now: Date)
   return row ? toCached(row) : null;
 }
 
-export async function saveCachedVerdict(ex: Executor, entry: CachedVpnVerdict): Promise<void> {
+/** The upsert of a verdict, not run: await it, or run it inside another statement (a data-modifying WITH). */
+export function saveCachedVerdictQuery(ex: Executor, entry: CachedVpnVerdict) {
   const values = {
     verdict: entry.verdict,
     provider: entry.provider,
@@ -47,7 +48,11 @@ export async function saveCachedVerdict(ex: Executor, entry: CachedVpnVerdict): 
     checkedAt: entry.checkedAt,
     expiresAt: entry.expiresAt,
   };
-  await ex.insert(vpnCache).values({ ipHash: entry.ipHash, ...values }).onConflictDoUpdate({ target: vpnCache.ipHash, set: values });
+  return ex.insert(vpnCache).values({ ipHash: entry.ipHash, ...values }).onConflictDoUpdate({ target: vpnCache.ipHash, set: values });
+}
+
+export async function saveCachedVerdict(ex: Executor, entry: CachedVpnVerdict): Promise<void> {
+  await saveCachedVerdictQuery(ex, entry);
 }
 
 /** For the retention job: cached verdicts are keyed by a personal datum (the IP hash). */

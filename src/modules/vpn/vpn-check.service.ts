@@ -5,7 +5,7 @@ import { isNonPublicIp } from '../network/ip-address';
 import type { OfflineSignals, OfflineSignal } from './offline-lists';
 import { ProxycheckError, type ProxycheckAnswer, type ProxycheckClient, type ProxycheckFailureReason } from './proxycheck.client';
 import { isTimezoneMismatch } from './timezone-mismatch';
-import type { VpnCacheRepository } from './vpn-cache.repository';
+import type { CachedVpnVerdict, VpnCacheRepository } from './vpn-cache.repository';
 import type { VpnCheckResult, VpnVerdict } from './vpn.types';
 
 export interface VpnCheckInput {
@@ -15,6 +15,8 @@ export interface VpnCheckInput {
   ipHash: string;
   /** the fingerprint's timezone field, for the weak time-zone/country flag */
   browserTimezone?: string | null;
+  /** a new provider verdict is not cached here but returned (`cacheEntry`) for the caller to write with its own statement */
+  cacheWriteByCaller?: boolean;
 }
 
 export interface ProviderCall {
@@ -53,6 +55,8 @@ interface ProviderVerdict {
 interface ProviderLookup {
   known: ProviderVerdict | null;
   checkFailed: boolean;
+  /** a new provider verdict to cache, and whether this lookup wrote it already */
+  entry?: { verdict: CachedVpnVerdict; written: boolean };
 }
 
 const LIST_SOURCE: Record<OfflineSignal, VpnCheckResult['source']> = { tor: 'tor-list', datacenter: 'datacenter-list' };
@@ -90,8 +94,13 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
       if (cached || !deps.proxycheck) return { known: cached, checkFailed: false };
       const answer = await askProvider(deps.proxycheck, input);
       if (answer instanceof ProxycheckError) return { known: null, checkFailed: true };
-      await remember(input, answer, now);
-      return { known: { verdict: answer.verdict, provider: answer.provider, countryCode: answer.countryCode, source: 'proxycheck' }, checkFailed: false };
+      const entry = cacheEntryOf(input, answer, now);
+      if (entry && !input.cacheWriteByCaller) await remember(entry);
+      return {
+        known: { verdict: answer.verdict, provider: answer.provider, countryCode: answer.countryCode, source: 'proxycheck' },
+        checkFailed: false,
+        ...(entry ? { entry: { verdict: entry, written: !input.cacheWriteByCaller } } : {}),
+      };
     })().finally(() => inflight.delete(input.ipHash));
     inflight.set(input.ipHash, lookup);
     return lookup;
@@ -108,18 +117,23 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
     }
   }
 
-  async function remember(input: VpnCheckInput, answer: ProxycheckAnswer, now: Date): Promise<void> {
-    if (deps.cacheTtlMs <= 0) return;
+  /** What a provider answer puts in the cache; null when the cache is off. */
+  function cacheEntryOf(input: VpnCheckInput, answer: ProxycheckAnswer, now: Date): CachedVpnVerdict | null {
+    if (deps.cacheTtlMs <= 0) return null;
+    return {
+      ipHash: input.ipHash,
+      verdict: answer.verdict,
+      provider: answer.provider,
+      countryCode: answer.countryCode,
+      source: 'proxycheck',
+      checkedAt: now,
+      expiresAt: new Date(now.getTime() + deps.cacheTtlMs),
+    };
+  }
+
+  async function remember(entry: CachedVpnVerdict): Promise<void> {
     try {
-      await deps.cache.save(deps.db, {
-        ipHash: input.ipHash,
-        verdict: answer.verdict,
-        provider: answer.provider,
-        countryCode: answer.countryCode,
-        source: 'proxycheck',
-        checkedAt: now,
-        expiresAt: new Date(now.getTime() + deps.cacheTtlMs),
-      });
+      await deps.cache.save(deps.db, entry);
     } catch (error) {
       deps.logger?.warn({ err: error }, 'VPN cache write failed');
     }
@@ -139,8 +153,15 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
     const now = deps.clock.now();
     // a loopback or private address (development, or a proxy TRUST_PROXY does not trust) is
     // unknown to any provider: asking would only spend quota
-    const { known, checkFailed } = isNonPublicIp(input.ip) ? { known: null, checkFailed: false } : await lookupOnce(input, now);
+    const lookup: ProviderLookup = isNonPublicIp(input.ip) ? { known: null, checkFailed: false } : await lookupOnce(input, now);
+    // a lookup shared with a concurrent check of the same address may have left the write undone
+    const entry = lookup.entry && !lookup.entry.written ? lookup.entry.verdict : null;
+    if (entry && !input.cacheWriteByCaller) await remember(entry);
+    const result = await verdictOf(input, lookup, now);
+    return entry && input.cacheWriteByCaller ? { ...result, cacheEntry: entry } : result;
+  }
 
+  async function verdictOf(input: VpnCheckInput, { known, checkFailed }: ProviderLookup, now: Date): Promise<VpnCheckResult> {
     const countryCode = known?.countryCode ?? undefined;
     const base = {
       checkFailed,

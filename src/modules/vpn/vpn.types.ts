@@ -1,4 +1,5 @@
 import type { VPN_VERDICTS } from '../../db/schema';
+import type { CachedVpnVerdict } from './vpn-cache.repository';
 
 export type VpnVerdict = (typeof VPN_VERDICTS)[number];
 
@@ -16,6 +17,11 @@ export interface VpnCheckResult {
   timezoneMismatch: boolean;
   /** ISO 3166-1 alpha-2 country of the address, when the provider said */
   countryCode?: string;
+  /**
+   * A provider verdict still to be cached, when the caller asked to write it itself
+   * (`cacheWriteByCaller`): it saves a round trip by writing it in its own last statement.
+   */
+  cacheEntry?: CachedVpnVerdict;
 }
 
 /** VPN_CHECK_FAILURE: what happens when the provider cannot be asked. */
