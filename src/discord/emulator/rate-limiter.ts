@@ -30,23 +30,36 @@ export interface RateLimitConfig {
   buckets: Record<BucketName, BucketLimit>;
 }
 
+/**
+ * Discord publishes no per-route numbers (its rate-limit page and the OpenAPI description,
+ * github.com/discord/discord-api-spec, only name the X-RateLimit-* headers every one of these
+ * routes answers with), and the product never hard-codes them: @discordjs/rest and the outbox
+ * follow the headers. The numbers below are what bots observe in those headers, so that the
+ * emulator behaves like Discord:
+ * - Add, Modify and Remove Guild Member are keyed by method (one X-RateLimit-Bucket each;
+ *   discord/discord-api-docs#1135); Add and Modify: 10 per 10 s per guild, Remove (kick) and
+ *   Get Guild Member: 5 per 1 s per guild (HuyaneMatsu/hata, hata/discord/http/rate_limit_groups.py,
+ *   measured limits per endpoint; a 2020 header survey in the same shape gives the same numbers).
+ * - Add and Remove Guild Member Role share ONE bucket, 10 per 10 s per guild (hata's
+ *   GROUP_USER_ROLE_MODIFY; discord/discord-api-docs#7680 shows `x-ratelimit-limit: 10` on
+ *   PUT /guilds/{id}/members/{id}/roles/{id}, 2025). It is separate from Modify Guild Member's.
+ * - Create Message: 5 per 4 s per channel (hata's message_create; often quoted as 5 per 5 s).
+ */
 export const DISCORD_RATE_LIMITS: RateLimitConfig = {
   global: { limit: 50, windowMs: 1000 },
   buckets: {
     gateway: { limit: 2, windowMs: 5000 },
     users: { limit: 30, windowMs: 1000 },
     guilds: { limit: 10, windowMs: 1000 },
-    'member-read': { limit: 10, windowMs: 1000 },
-    // Discord keys these three routes by method too (one X-RateLimit-Bucket each: PUT, PATCH, DELETE
-    // /guilds/{guild.id}/members/{user.id}); it publishes no numbers, 10 per 10 s is what bots observe.
+    'member-read': { limit: 5, windowMs: 1000 },
     'member-add': { limit: 10, windowMs: 10_000 },
     'member-edit': { limit: 10, windowMs: 10_000 },
-    'member-kick': { limit: 10, windowMs: 10_000 },
-    'member-roles': { limit: 5, windowMs: 5000 },
+    'member-kick': { limit: 5, windowMs: 1000 },
+    'member-roles': { limit: 10, windowMs: 10_000 },
     bans: { limit: 5, windowMs: 5000 },
     channels: { limit: 10, windowMs: 1000 },
     'messages-read': { limit: 5, windowMs: 1000 },
-    'messages-write': { limit: 5, windowMs: 5000 },
+    'messages-write': { limit: 5, windowMs: 4000 },
     'interaction-callback': { limit: 10, windowMs: 1000 },
     webhook: { limit: 5, windowMs: 2000 },
     commands: { limit: 5, windowMs: 20_000 },

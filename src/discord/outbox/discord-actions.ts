@@ -2,21 +2,44 @@ import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { RESTJSONErrorCodes, Routes, type APIGuildMember, type RESTPatchAPIGuildMemberJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
+import { bucketRoute, type BucketWatch } from '../bucket-watch';
 import type { GuildDirectory } from '../guild-directory';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { isGuildMember, nextMemberRoles, sameRoles } from './member-roles';
 
-const MAX_MESSAGE = 1900;
+/**
+ * Discord's length limit for a message's content, 2,000 characters. JavaScript counts UTF-16
+ * units, never fewer than the characters Discord counts, so a string within it always fits.
+ */
+export const MAX_MESSAGE = 2000;
+
+/** Log lines packed into messages: each message's text and the lines (by index) it carries. */
+export interface PackedMessage {
+  content: string;
+  lines: number[];
+}
+
+/**
+ * Merges log lines into as few messages as fit Discord's length limit, in order (a line
+ * longer than a message is cut to one). Every message but the last is full: the next line
+ * did not fit in it.
+ */
+export function packLogMessages(lines: readonly string[]): PackedMessage[] {
+  const messages: PackedMessage[] = [];
+  lines.forEach((raw, index) => {
+    const line = raw.slice(0, MAX_MESSAGE);
+    const last = messages.at(-1);
+    if (last !== undefined && last.content.length + line.length + 1 <= MAX_MESSAGE) {
+      last.content = `${last.content}\n${line}`;
+      last.lines.push(index);
+    } else messages.push({ content: line, lines: [index] });
+  });
+  return messages;
+}
 
 /** Merges log lines into as few messages as fit Discord's length limit, in order. */
 export function packLogLines(lines: string[]): string[] {
-  const chunks: string[] = [];
-  for (const line of lines.map((l) => l.slice(0, MAX_MESSAGE))) {
-    const last = chunks.at(-1);
-    if (last !== undefined && last.length + line.length + 1 <= MAX_MESSAGE) chunks[chunks.length - 1] = `${last}\n${line}`;
-    else chunks.push(line);
-  }
-  return chunks;
+  return packLogMessages(lines).map((m) => m.content);
 }
 
 /** Discord's "Unknown Member": the user is not (or no longer) in the guild. */
@@ -34,15 +57,22 @@ function isUnknownMember(error: unknown): boolean {
  * - Join, otherwise: one Add Guild Member carrying the roles (201 with the member). A 204
  *   means they were in the guild already and Discord ignored `roles`: one role call each.
  * - Role change, roles known: one Modify Guild Member with the whole new role list, no read
- *   first; none when nothing changes. Roles unknown: read the member, then the same write.
+ *   first; none when nothing changes. Or, when the bucket watch says Modify Guild Member's
+ *   bucket is spent and the role routes' (a separate bucket) would let the change start
+ *   sooner, one Add / Remove Guild Member Role per role that changes (at most two): a raid's
+ *   role changes then flow through both buckets. Roles unknown: read the member, then one
+ *   Modify Guild Member.
  */
-export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache }) {
+export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache; buckets?: BucketWatch }) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
   const roleIds = (roles: unknown) => Promise.all(((roles as ManagedRole[] | undefined) ?? []).map((r) => directory.roleId(r)));
 
   async function addRoles(userId: string, ids: readonly string[]): Promise<void> {
-    for (const roleId of ids) await rest.put(Routes.guildMemberRole(directory.guildId, userId, roleId));
+    for (const roleId of ids) {
+      const path = Routes.guildMemberRole(directory.guildId, userId, roleId);
+      await sent('PUT', path, () => rest.put(path));
+    }
   }
 
   async function join(userId: string, sealedSecret: string | null, roles: unknown): Promise<void> {
@@ -72,16 +102,74 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
 
   async function updateRoles(userId: string, payload: Record<string, unknown>): Promise<void> {
     const change = { add: await roleIds(payload.add), remove: await roleIds(payload.remove) };
-    const current = members.roles(userId) ?? ((await rest.get(Routes.guildMember(directory.guildId, userId))) as APIGuildMember).roles;
+    const known = members.roles(userId);
+    const current = known ?? ((await rest.get(Routes.guildMember(directory.guildId, userId))) as APIGuildMember).roles;
     const roles = nextMemberRoles(current, change);
     if (sameRoles(roles, current)) return;
-    const body: RESTPatchAPIGuildMemberJSONBody = { roles };
     try {
-      const answer = await rest.patch(Routes.guildMember(directory.guildId, userId), { body });
-      members.remember(userId, isGuildMember(answer) ? answer.roles : roles);
+      if (known && roleRoutesFirst(userId, current, roles)) await changeRoleByRole(userId, current, roles);
+      else {
+        const body: RESTPatchAPIGuildMemberJSONBody = { roles };
+        const answer = await sent('PATCH', Routes.guildMember(directory.guildId, userId), () => rest.patch(Routes.guildMember(directory.guildId, userId), { body }));
+        members.remember(userId, isGuildMember(answer) ? answer.roles : roles);
+        return;
+      }
     } catch (error) {
       members.forget(userId);
       throw error;
+    }
+    members.remember(userId, roles);
+  }
+
+  /** A call counted by the bucket watch while it is on its way. */
+  async function sent<T>(method: string, path: string, call: () => Promise<T>): Promise<T> {
+    const done = deps.buckets?.begin(method, bucketRoute(path));
+    try {
+      return await call();
+    } finally {
+      done?.();
+    }
+  }
+
+  /** The role calls that take a member from `current` to `next`: gains first, so they are never left with neither role. */
+  function roleCalls(userId: string, current: readonly string[], next: readonly string[]) {
+    const gained = next.filter((id) => !current.includes(id)).map((roleId) => ({ method: 'PUT' as const, path: Routes.guildMemberRole(directory.guildId, userId, roleId) }));
+    const lost = current.filter((id) => !next.includes(id)).map((roleId) => ({ method: 'DELETE' as const, path: Routes.guildMemberRole(directory.guildId, userId, roleId) }));
+    return [...gained, ...lost];
+  }
+
+  /**
+   * Whether this change should go role by role rather than as one Modify Guild Member: only
+   * when the watch knows Modify Guild Member's bucket would make it wait and the role
+   * routes' bucket would let all its calls (at most two) start sooner. A role route the bot
+   * has not called yet is tried by one change at a time (its answer teaches the bucket),
+   * never by several at once (that is how a client meets a 429 before it knows a bucket).
+   */
+  function roleRoutesFirst(userId: string, current: readonly string[], next: readonly string[]): boolean {
+    const watch = deps.buckets;
+    if (!watch) return false;
+    const calls = roleCalls(userId, current, next);
+    if (calls.length === 0 || calls.length > 2) return false;
+    const now = Date.now();
+    const patchAt = watch.readyAt([{ method: 'PATCH', route: bucketRoute(Routes.guildMember(directory.guildId, userId)), calls: 1 }], now);
+    if (patchAt === undefined || patchAt <= now) return false;
+    const requests = calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }));
+    const rolesAt = watch.readyAt(requests, now);
+    if (rolesAt !== undefined) return rolesAt < patchAt;
+    // not learnt yet: one change at a time finds out
+    return !probing && requests.every((r) => watch.outstanding(r.method, r.route) === 0);
+  }
+
+  /** A change going role by role while a role route's bucket is not known yet. */
+  let probing = false;
+  async function changeRoleByRole(userId: string, current: readonly string[], next: readonly string[]): Promise<void> {
+    const calls = roleCalls(userId, current, next);
+    const probe = deps.buckets?.readyAt(calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }))) === undefined;
+    if (probe) probing = true;
+    try {
+      for (const call of calls) await sent(call.method, call.path, () => (call.method === 'PUT' ? rest.put(call.path) : rest.delete(call.path)));
+    } finally {
+      if (probe) probing = false;
     }
   }
 
@@ -100,11 +188,14 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     if (known) members.remember(userId, give ? [...known, roleId] : known.filter((id) => id !== roleId));
   }
 
-  async function postLog(lines: string[]): Promise<void> {
+  /** One message in the logs channel (mentions shown, nobody pinged). */
+  async function postMessage(content: string): Promise<void> {
     const channelId = await directory.channelId('logs');
-    for (const content of packLogLines(lines)) {
-      await rest.post(Routes.channelMessages(channelId), { body: { content, allowed_mentions: { parse: [] } } });
-    }
+    await rest.post(Routes.channelMessages(channelId), { body: { content, allowed_mentions: { parse: [] } } });
+  }
+
+  async function postLog(lines: string[]): Promise<void> {
+    for (const content of packLogLines(lines)) await postMessage(content);
   }
 
   async function run(entry: OutboxEntry & { sealedSecret: string | null }): Promise<void> {
@@ -141,7 +232,7 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     }
   }
 
-  return { run, postLog };
+  return { run, postLog, postMessage };
 }
 
 export type DiscordActions = ReturnType<typeof createDiscordActions>;

@@ -4,6 +4,7 @@ import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
+import { watchBuckets } from '../bucket-watch';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
@@ -38,11 +39,12 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
   });
   beforeEach(async () => resetDatabase(getDatabase()));
 
-  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache } = {}) {
+  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache; watchBuckets?: boolean } = {}) {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, ...options });
+    const { watchBuckets: watch, ...others } = options;
+    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, buckets: watch ? watchBuckets(rest) : undefined, ...others });
     return { outbox, worker };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -222,6 +224,30 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     expect(calls.filter((c) => c === 'PUT role 204')).toHaveLength(6);
     expect(calls.filter((c) => c === 'PATCH member 200')).toHaveLength(6);
     expect(calls.filter((c) => c.startsWith('GET') || c.startsWith('PUT member'))).toEqual([]);
+  });
+
+  it('spreads known role changes over Modify Guild Member and the role routes when the first bucket is spent: right roles, no 429', async () => {
+    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1500 }, 'member-roles': { limit: 4, windowMs: 1500 } } });
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members, watchBuckets: true });
+    const users = Array.from({ length: 12 }, (_, i) => emulator.createUser({ username: `spread-${i}` }));
+    for (const user of users) {
+      emulator.addGuildMember(user.id, ['Unverified', 'Staff']);
+      members.remember(user.id, [emulator.guild.roleId('Unverified'), emulator.guild.roleId('Staff')]);
+    }
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, users.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'] })));
+    await worker.drain();
+
+    expect(users.map((user) => roleNames(emulator, user.id).join())).toEqual(users.map(() => 'Staff,Verified'));
+    expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
+    // each member's change went one way or the other, never both, never with a read
+    const ways = users.map((user) => memberCalls(emulator, before, user.id).join());
+    expect(ways.every((w) => w === 'PATCH member 200' || w === 'PUT role 204,DELETE role 204')).toBe(true);
+    expect(ways.filter((w) => w.startsWith('PUT role')).length).toBeGreaterThan(0);
+    expect(ways.filter((w) => w.startsWith('PATCH')).length).toBeGreaterThan(0);
+    // the cache holds what Discord now holds
+    for (const user of users) expect([...(members.roles(user.id) ?? [])].sort()).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Verified')].sort());
   });
 
   it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {

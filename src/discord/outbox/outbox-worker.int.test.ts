@@ -7,6 +7,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../emulator';
+import { packLogMessages } from './discord-actions';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
@@ -42,12 +43,12 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     emulator.faults.set('none');
   });
 
-  function makeWorker() {
+  function makeWorker(options: { logLingerMs?: number } = {}) {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: silentLogger, batchSize: 100, concurrency: 20 });
+    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
     return { outbox, worker, database };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -157,5 +158,49 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const posted = emulator.state.messages(logs).slice(before);
     expect(posted).toHaveLength(1);
     expect(posted[0]!.content.split('\n')).toHaveLength(30);
+  });
+
+  it('running: posts the lines that fill messages at once, holds the last message until its lines have waited, every line once and in order', async () => {
+    const lingerMs = 4000;
+    const { outbox, worker, database } = makeWorker({ logLingerMs: lingerMs });
+    const logs = emulator.guild.channelId('logs');
+    const before = emulator.state.messages(logs).length;
+    const lines = Array.from({ length: 60 }, (_, i) => `✅ <@${100000000000000000 + i}> completed website verification (${i}).`);
+    const expected = packLogMessages(lines);
+    expect(expected.length).toBeGreaterThan(1);
+    await enqueueAll(outbox, lines.map((text) => ({ kind: 'log_message', text }) as const));
+    const started = Date.now();
+    const seen: number[] = [];
+    worker.start();
+    try {
+      while (emulator.state.messages(logs).length - before < expected.length) {
+        if (Date.now() - started > 30_000) throw new Error('the log lines were not all posted');
+        const count = emulator.state.messages(logs).length - before;
+        while (seen.length < count) seen.push(Date.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      seen.push(Date.now() - started);
+    } finally {
+      await worker.stop();
+    }
+    const posted = emulator.state.messages(logs).slice(before).map((m) => m.content);
+    expect(posted).toEqual(expected.map((m) => m.content));
+    // the full messages did not wait for the linger; the last one (not full) did
+    expect(seen[expected.length - 2]).toBeLessThan(lingerMs);
+    expect(seen[expected.length - 1]).toBeGreaterThanOrEqual(lingerMs - 50);
+    expect(await outbox.depth(database.db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('stopping posts the lines it holds instead of leaving them to the lease', async () => {
+    const { outbox, worker, database } = makeWorker({ logLingerMs: 60_000 });
+    const logs = emulator.guild.channelId('logs');
+    const before = emulator.state.messages(logs).length;
+    await enqueueAll(outbox, [1, 2, 3].map((n) => ({ kind: 'log_message', text: `held ${n}` }) as const));
+    worker.start();
+    for (let waited = 0; (await outbox.depth(database.db)).pending > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(emulator.state.messages(logs).length).toBe(before); // taken, held
+    await worker.stop();
+    expect(emulator.state.messages(logs).slice(before).map((m) => m.content)).toEqual(['held 1\nheld 2\nheld 3']);
+    expect(await outbox.depth(database.db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 });

@@ -6,9 +6,10 @@ import type { Logger } from '../../logger';
 import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { OutboxEntry } from '../../modules/outbox/outbox.types';
+import type { BucketWatch } from '../bucket-watch';
 import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
-import { createDiscordActions } from './discord-actions';
+import { createDiscordActions, packLogMessages } from './discord-actions';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
@@ -20,6 +21,12 @@ const LEASE_MS = 120_000;
 const PERSIST_RETRY_DELAYS_MS = [100, 400, 1500, 3000, 5000];
 /** The least time between two claim queries that found nothing (a busy queue whose slots are full). */
 const IDLE_CLAIM_GAP_MS = 100;
+/**
+ * The longest a log line waits for others to share its message. Lines are posted as soon
+ * as they fill a message (a raid's backlog does within seconds); only a message that is
+ * not full waits, at most this long, so quiet hours see their lines a few seconds late.
+ */
+export const LOG_LINGER_MS = 5000;
 
 export interface OutboxWorkerStats {
   done: number;
@@ -36,7 +43,10 @@ export interface OutboxWorkerStats {
  * slot is refilled as soon as it frees, so a kind waiting on a slow bucket (joins) never
  * holds up another (role changes). One member's actions run one after another, in the
  * order they were queued (the claim only hands out a member's first unfinished action).
- * Log lines waiting together are merged into as few messages as possible.
+ * Log lines are merged into as few messages as possible: the worker holds the lines it
+ * took until they fill a message (or the oldest has waited `logLingerMs`), then posts the
+ * full messages, one at a time and in order. Held lines stay leased in the outbox, so a
+ * worker that dies leaves them to the next one.
  */
 export function createOutboxWorker(deps: {
   database: Database;
@@ -46,20 +56,25 @@ export function createOutboxWorker(deps: {
   sealKey: Buffer;
   /** what the bot saw of members' roles (shared with the bot when both run in this process) */
   members?: GuildMemberCache;
+  /** what the REST client's answers said of Discord's buckets (lets a role change take the route that is free) */
+  buckets?: BucketWatch;
   clock: Clock;
   logger: Logger;
-  /** log lines posted together at most */
+  /** log lines held and being posted at most (the claim takes no more) */
   batchSize?: number;
+  /** the longest a log line waits for a full message (0: post what was taken at once) */
+  logLingerMs?: number;
   pollMs?: number;
   /** actions of one kind in flight at most */
   concurrency?: number;
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
 }) {
-  const batchSize = deps.batchSize ?? 50;
+  const batchSize = deps.batchSize ?? 100;
+  const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members, buckets: deps.buckets });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -139,14 +154,58 @@ export function createOutboxWorker(deps: {
     await finishDone(entry);
   }
 
-  async function runLogs(entries: Claimed[]): Promise<void> {
-    try {
-      await actions.postLog(entries.map((e) => String(e.payload.text ?? '')));
-    } catch (error) {
-      for (const entry of entries) await settle(entry, error);
+  /** Posts log messages one after another; a failed one sends its lines and the rest back to the queue. */
+  async function postLogMessages(messages: { content: string; entries: Claimed[] }[]): Promise<void> {
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      try {
+        await actions.postMessage(message.content);
+      } catch (error) {
+        for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error);
+        return;
+      }
+      for (const entry of message.entries) await finishDone(entry);
+    }
+  }
+
+  /** Log lines taken from the queue, oldest first, with when they were taken. */
+  const heldLogs: { entry: Claimed; takenAt: number }[] = [];
+  let postingLogs = 0;
+  let lingerTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Posts the held log lines that fill whole messages; the last message, if not full,
+   * waits for more lines until its oldest line has waited `logLingerMs` (`all`: post it
+   * too). One post at a time, so messages keep the lines' order.
+   */
+  function flushLogs(all: boolean): void {
+    if (lingerTimer) clearTimeout(lingerTimer);
+    lingerTimer = undefined;
+    if (postingLogs > 0 || heldLogs.length === 0) return;
+    const packed = packLogMessages(heldLogs.map((h) => String(h.entry.payload.text ?? '')));
+    const waited = Date.now() - heldLogs[0]!.takenAt;
+    const send = all || waited >= logLingerMs ? packed : packed.slice(0, -1);
+    if (send.length === 0) {
+      if (!stopped) lingerTimer = setTimeout(() => flushLogs(false), logLingerMs - waited);
       return;
     }
-    for (const entry of entries) await finishDone(entry);
+    const lines = send.reduce((n, m) => n + m.lines.length, 0);
+    const taken = heldLogs.splice(0, lines);
+    const messages = send.map((m) => ({ content: m.content, entries: m.lines.map((i) => taken[i]!.entry) }));
+    postingLogs = lines;
+    occupy(
+      'log_message',
+      postLogMessages(messages).finally(() => {
+        postingLogs = 0;
+        flushLogs(stopped);
+      }),
+    );
+  }
+
+  function holdLogs(entries: Claimed[]): void {
+    const now = Date.now();
+    for (const entry of entries) heldLogs.push({ entry, takenAt: now });
+    flushLogs(false);
   }
 
   const inFlight = new Map<Kind, number>();
@@ -165,10 +224,10 @@ export function createOutboxWorker(deps: {
     running.add(tracked);
   }
 
-  /** Free slots per kind: `concurrency` actions of each kind, one batch of log lines. */
+  /** Free slots per kind: `concurrency` actions of each kind; log lines up to `batchSize` held or being posted. */
   function freeSlots(): Partial<Record<Kind, number>> {
     const free: Partial<Record<Kind, number>> = {};
-    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? ((inFlight.get(kind) ?? 0) > 0 ? 0 : batchSize) : concurrency - (inFlight.get(kind) ?? 0);
+    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? batchSize - heldLogs.length - postingLogs : concurrency - (inFlight.get(kind) ?? 0);
     return free;
   }
 
@@ -181,7 +240,7 @@ export function createOutboxWorker(deps: {
       const claimed = await deps.outbox.claimDue(deps.database.db, free, LEASE_MS);
       const logs = claimed.filter((e) => e.kind === 'log_message');
       for (const entry of claimed) if (entry.kind !== 'log_message') occupy(entry.kind, runAction(entry));
-      if (logs.length > 0) occupy('log_message', runLogs(logs));
+      if (logs.length > 0) holdLogs(logs);
       return claimed.length;
     });
     return claiming;
@@ -219,8 +278,9 @@ export function createOutboxWorker(deps: {
     async drain(): Promise<void> {
       for (;;) {
         const started = await fill();
-        if (started === 0 && running.size === 0) return;
-        if (started === 0) await Promise.race(running);
+        if (started === 0) flushLogs(true); // nothing more to wait for: post what is held
+        if (started === 0 && running.size === 0 && heldLogs.length === 0) return;
+        if (started === 0 && running.size > 0) await Promise.race(running);
       }
     },
     start() {
@@ -238,7 +298,8 @@ export function createOutboxWorker(deps: {
       stopped = true;
       if (timer) clearInterval(timer);
       await claiming.catch(() => 0);
-      await Promise.all([...running]);
+      flushLogs(true); // post what is held rather than leave it to the lease
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }
