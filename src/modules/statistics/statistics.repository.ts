@@ -47,7 +47,7 @@ const STORE = {
 } as const;
 const storedParam = (unit: Unit, at: Date) => STORE[unit].fromText(sql`${bucketOf(unit, at)}`);
 
-/** Every count of the attempts, alt links and appeals of [from, to), per day or hour. */
+/** Every count of the attempts, refusals, alt links and appeals of [from, to), per day or hour. */
 async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date | null): Promise<CountRow[]> {
   const until = to ? sql` and created_at < ${tsParam(to)}` : sql``;
   // one scan of the attempts gives the outcomes, the VPN share and the providers
@@ -61,6 +61,12 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     executor,
     sql`select ${bucketSql(unit, 'created_at')} as bucket, outcome, ended_as, count(*) as n
         from verification_attempts where ended_as is not null and created_at >= ${tsParam(from)}${until} group by 1, 2, 3`,
+  );
+  // a verification refused by the VPN-check failure policy makes no attempt: its audit row is its record
+  const untilAt = to ? sql` and at < ${tsParam(to)}` : sql``;
+  const refused = await selectRows<{ bucket: string; n: number | string }>(
+    executor,
+    sql`select ${bucketSql(unit, 'at')} as bucket, count(*) as n from audit_log where at >= ${tsParam(from)}${untilAt} and action = 'verification.denied' group by 1`,
   );
   const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
@@ -83,6 +89,7 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
   for (const e of ended) rows.push({ bucket: e.bucket, series: 'outcome', key: e.outcome, n: -Number(e.n) }, { bucket: e.bucket, series: 'outcome', key: e.ended_as, n: Number(e.n) });
+  for (const r of refused) rows.push({ bucket: r.bucket, series: 'outcome', key: 'denied', n: Number(r.n) });
   for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
   for (const a of appeals) rows.push({ bucket: a.bucket, series: 'appeal', key: a.key, n: Number(a.n) });
   // an outcome whose every attempt ended denied or held counts nothing

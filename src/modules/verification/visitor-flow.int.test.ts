@@ -5,6 +5,7 @@ import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../../server';
 import { listAudit } from '../audit/audit.repository';
+import { readStatistics } from '../statistics/statistics.repository';
 
 jest.setTimeout(60_000);
 
@@ -139,5 +140,27 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     emulator().addGuildMember(stranger.id);
     const reply = await click(stranger.id);
     expect(JSON.stringify(reply)).toContain("haven't verified on the website");
+  });
+});
+
+describeEngines('visitor flow refused by the VPN-check failure policy', (getDatabase) => {
+  let handle: GatekeeperHandle;
+  beforeAll(async () => {
+    await resetDatabase(getDatabase());
+    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'loopback', VPN_CHECK_FAILURE: 'deny' }));
+    handle.discord.proxycheck!.setFault('error'); // the sandbox's proxycheck.io answers errors
+  });
+  afterAll(async () => handle?.stop());
+
+  it('records no member or attempt, audits the refusal, and the statistics count it as denied', async () => {
+    const user = handle.discord.emulator!.createUser({ username: 'refused' });
+    const { landedOn } = await walkVisitorFlow(handle, { userId: user.id, forwardedFor: '81.2.69.160' });
+    expect(landedOn).not.toBe('/rules');
+    expect(await getDatabase().db.select().from(members).where(eq(members.discordId, user.id))).toEqual([]);
+    const audit = await listAudit(getDatabase().db, { target: user.id });
+    expect(audit.entries.map((e) => e.action)).toEqual(['verification.denied']);
+
+    const stats = await readStatistics(getDatabase().db, new Date(), 7);
+    expect(stats.verificationsPerDay).toEqual([{ day: new Date().toISOString().slice(0, 10), counts: { denied: 1 } }]);
   });
 });
