@@ -28,7 +28,7 @@ const CATEGORIES: [RegExp, string][] = [
   [/node_modules\/drizzle-orm\//, 'drizzle-orm'],
   [/node_modules\/(express|router|body-parser|finalhandler|send|serve-static|raw-body|iconv-lite|qs|type-is|content-type|mime)/, 'express'],
   [/node_modules\/(cookie-session|cookies|keygrip)\//, 'cookie-session'],
-  [/node_modules\/(pino|pino-http|pino-std-serializers|sonic-boom|fast-redact|thread-stream)\//, 'pino logging'],
+  [/node_modules\/(pino|pino-std-serializers|sonic-boom|fast-redact|thread-stream)\//, 'pino logging'],
   [/node_modules\/zod\//, 'zod'],
   [/node_modules\/bcryptjs\//, 'bcryptjs'],
   [/node_modules\/(@discordjs|discord\.js|@sapphire|undici)\//, 'discord.js / undici HTTP client'],
