@@ -34,6 +34,7 @@ function integrationProject(displayName: string, engine: 'pglite' | 'postgres', 
 
 const config: Config = {
   testTimeout: 30_000,
+  testSequencer: '<rootDir>/scripts/jest/slow-first-sequencer.cjs',
   projects: [
     // Server code that needs no database: no migrated template is built for these, so a run of
     // pure rules takes the time of the rules. A test that needs a database is named *.int.test.ts
