@@ -12,13 +12,13 @@ class SlowFirstSequencer extends Sequencer {
   sort(tests) {
     const failed = new Map(tests.map((test) => [test, this.hasFailed(test)]));
     const duration = new Map(tests.map((test) => [test, this.time(test)]));
-    const estimate = (test) => fs.statSync(test.path).size * (STARTS_PROCESSES.test(test.path) ? 10 : 1);
+    const estimate = new Map(tests.map((test) => [test, fs.statSync(test.path).size * (STARTS_PROCESSES.test(test.path) ? 10 : 1)]));
     return [...tests].sort((a, b) => {
       if (failed.get(a) !== failed.get(b)) return failed.get(a) ? -1 : 1;
       const [timeA, timeB] = [duration.get(a), duration.get(b)];
       // as jest does: a file without a duration (new since the last run) goes before the timed ones
       if ((timeA == null) !== (timeB == null)) return timeA == null ? -1 : 1;
-      return timeA != null && timeB != null ? timeB - timeA : estimate(b) - estimate(a);
+      return timeA != null && timeB != null ? timeB - timeA : estimate.get(b) - estimate.get(a);
     });
   }
 }

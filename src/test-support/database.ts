@@ -5,7 +5,6 @@ import { testEngines } from './engine-pass';
 import { withDatabase } from './global-setup';
 import { adminUrl, pgliteTemplateFile, postgresTemplateName, TEST_DATABASE_PREFIX, testRunId } from './template';
 
-
 /** A fresh, migrated database of the given engine (restored from the run's template: ~0.3 s). */
 export async function createTestDatabase(engine: EngineKind = 'pglite'): Promise<Database> {
   if (engine === 'pglite') {

@@ -7,7 +7,7 @@ import type { EngineKind } from '../db/client';
  * - `integration` (global `GK_TEST_ENGINE` = 'pglite') runs every integration file's PGlite parts,
  *   and the files that touch no database server at all;
  * - `integration-postgres` (`GK_TEST_ENGINE` = 'postgres', selected only when TEST_DATABASE_URL is
- *   set) runs the PostgreSQL parts of the files that have some (see `hasPostgresPart`).
+ *   set) runs the PostgreSQL parts of the files that have some (scripts/jest/engine-projects.cjs).
  *
  * Outside those projects (no global set) a file runs PGlite, and PostgreSQL too when
  * TEST_DATABASE_URL is set.
