@@ -7,6 +7,14 @@ import { pgliteTemplateFile, postgresTemplateName, testRunId, adminUrl } from '.
 export default async function globalSetup(): Promise<void> {
   const pglite = await openMemoryPglite();
   await runMigrations(pglite);
+  // Every test file restores this dump (~70 times a run), and restoring costs about 1 s of CPU.
+  // The product uses only template1 (PGlite's database): dropping template0 and postgres halves
+  // the dump (29 → 15 MB), and a checkpoint spares each restore the replay of the migrations'
+  // WAL. Measured: 1.17–1.50 → 0.94–1.14 s of CPU per restore.
+  await pglite.exec(`update pg_database set datistemplate = false where datname = 'template0'`);
+  await pglite.exec('drop database template0');
+  await pglite.exec('drop database postgres');
+  await pglite.exec('checkpoint');
   const dump = await pglite.pglite!.dumpDataDir('none');
   testRunId();
   fs.writeFileSync(pgliteTemplateFile(), Buffer.from(await dump.arrayBuffer()));
