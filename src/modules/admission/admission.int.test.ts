@@ -56,14 +56,15 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     clock.set(at);
     const { db } = getDatabase();
     return db.transaction(async (tx) => {
-      const read = opts.readFirst ? service.readQuery(at) : null;
-      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query) : [];
-      const member = await buildMember(tx, { discordId: nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY)), verifiedAt: at });
+      const discordId = nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY));
       const fingerprintHash = opts.fingerprintHash ?? null;
       const ipHash = opts.ipHash ?? null;
+      const read = opts.readFirst ? service.readQuery(at, { discordId, fingerprintHash, ipHash }) : null;
+      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query) : [];
+      const member = await buildMember(tx, { discordId, verifiedAt: at });
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
-      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, row, written: { memberId: member.id, discordId: member.discordId, fingerprintHash, ipHash } } });
+      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, row } });
       for (const write of writes) await write;
       await outbox.enqueue(tx, ...actions);
       return { member, gate };

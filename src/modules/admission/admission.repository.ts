@@ -3,7 +3,7 @@ import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../verification/verification.repository';
-import { raidWindowFrom, raidWindowQuery, type RaidWindowRow } from '../raid/raid.repository';
+import { raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
 import type { RaidWindow } from '../raid/raid-rules';
 import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 
@@ -23,35 +23,25 @@ export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownStat
 
 /**
  * What the admission step reads before it decides, as one row: the raid window ending at
- * `now` and the lockdown switch. A scalar select: it can run on its own or inside another
- * statement (the sign-in's), which then answers it with its own row.
+ * `now` (counted by the database, `written` counted in: see raidWindowQuery) and the
+ * lockdown switch. A scalar select: it can run on its own or inside another statement (the
+ * sign-in's, which writes `written`), which then answers it with its own row.
  */
-export function admissionStateQuery(now: Date, windowMinutes: number): SQL {
-  return sql`select w.previous_day, w.window_rows, ${lockdownValueQuery()} as lockdown from (${raidWindowQuery(now, windowMinutes)}) as w`;
+export function admissionStateQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
+  return sql`select w.previous_day, w.verifications, w.young, w.shared, ${lockdownValueQuery()} as lockdown from (${raidWindowQuery(now, windowMinutes, youngDays, written)}) as w`;
 }
 
-/**
- * The raid window and the lockdown from that row. `written`: an attempt written by the same
- * statement that read the row, which its snapshot could not see yet: counted here.
- */
-export function admissionStateFrom(row: AdmissionStateRow | undefined, now: Date, youngDays: number, written?: WindowAttempt): { window: RaidWindow; lockdown: LockdownState } {
-  const own: NonNullable<RaidWindowRow['window_rows']> = written ? [[written.memberId, written.discordId, written.fingerprintHash, written.ipHash]] : [];
-  const window = raidWindowFrom({ previous_day: row?.previous_day ?? 0, window_rows: [...(row?.window_rows ?? []), ...own] }, now, youngDays);
-  return { window, lockdown: lockdownFromValue(row?.lockdown) };
+/** The raid window and the lockdown from that row. */
+export function admissionStateFrom(row: AdmissionStateRow | undefined): { window: RaidWindow; lockdown: LockdownState } {
+  return { window: raidWindowFrom(row), lockdown: lockdownFromValue(row?.lockdown) };
 }
 
-/** An attempt as the raid window counts it. */
-export interface WindowAttempt {
-  memberId: number;
-  discordId: string;
-  fingerprintHash: string | null;
-  ipHash: string | null;
-}
+export type { WindowAttempt };
 
 /** Reads the admission state in ONE statement (see `admissionStateQuery`). */
 export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<{ window: RaidWindow; lockdown: LockdownState }> {
-  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes));
-  return admissionStateFrom(row, now, youngDays);
+  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes, youngDays));
+  return admissionStateFrom(row);
 }
 
 /** What a released member's record says about the role they can be given (the button's rule reads it). */

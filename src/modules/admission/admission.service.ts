@@ -35,11 +35,10 @@ export interface AdmissionDecision {
   actions: DiscordAction[];
 }
 
-/** The admission read made by the caller's statement (`readQuery`): its row, and the attempt that statement wrote. */
+/** The admission read made by the caller's statement (`readQuery`, which counted in the attempt that statement wrote): its row. */
 export interface AdmissionRead {
   settings: OwnerSettings;
   row: AdmissionStateRow | undefined;
-  written: WindowAttempt;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -120,7 +119,7 @@ export function createAdmissionService(deps: {
   async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionDecision> {
     const settings = input.read?.settings ?? deps.settings.snapshot();
     const state = input.read
-      ? admissionStateFrom(input.read.row, input.now, settings.raidYoungAccountDays, input.read.written)
+      ? admissionStateFrom(input.read.row)
       : await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
     const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
     // an alarm may have just switched the lockdown on, in this transaction
@@ -142,10 +141,13 @@ export function createAdmissionService(deps: {
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
     },
 
-    /** The admission step's read with the settings it was made for, for the caller to run inside its own statement. */
-    readQuery(now: Date): { settings: OwnerSettings; query: SQL } {
+    /**
+     * The admission step's read with the settings it was made for, for the caller to run
+     * inside its own statement, which writes the attempt `written` (counted in).
+     */
+    readQuery(now: Date, written: WindowAttempt): { settings: OwnerSettings; query: SQL } {
       const settings = deps.settings.snapshot();
-      return { settings, query: admissionStateQuery(now, settings.raidWindowMinutes) };
+      return { settings, query: admissionStateQuery(now, settings.raidWindowMinutes, settings.raidYoungAccountDays, written) };
     },
 
     admitDeferred,

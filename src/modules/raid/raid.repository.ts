@@ -1,63 +1,81 @@
 import { desc, gte, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { raidAlarms } from '../../db/schema';
-import { accountAgeDays } from '../admission/admission-rules';
 import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
 import type { RaidVerdict, RaidWindow } from './raid-rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What the window's statement answers: the attempts of the window (as JSON, one value) and the count of the day before. */
+/** What the window's statement answers: its numbers, counted by the database. */
 export interface RaidWindowRow {
   previous_day: number | string;
-  /** [member id, Discord ID, fingerprint hash, IP hash] per attempt of the window */
-  window_rows: [number | string, string, string | null, string | null][] | null;
+  verifications: number | string;
+  young: number | string;
+  shared: number | string;
 }
 
+/** An attempt as the raid window counts it: whose it is, and the device profile and address hashes it carries. */
+export interface WindowAttempt {
+  discordId: string;
+  fingerprintHash: string | null;
+  ipHash: string | null;
+}
+
+const MS_PER_DAY = 86_400_000;
+
 /**
- * The statement that reads the window ending at `now`: one row, whatever the window holds,
- * so other reads can share its round trip (`raidWindowFrom` turns it into the numbers).
- * The attempts come back as one JSON value: cheaper to decode than a row per attempt.
+ * The statement that counts the window ending at `now`: one row, whatever the window
+ * holds, so other reads can share its round trip. The counting is the database's, in one
+ * pass over the window's attempts (their index on created_at): during a raid the window
+ * holds thousands of attempts, and each verification reads it, so shipping its rows to
+ * be counted here made every verification slower as the raid grew.
+ *
+ *  - verifications: the window's attempts;
+ *  - young: of those, accounts younger than `youngDays` full days, from the snowflake's
+ *    timestamp (`snowflakeTimestamp` in src/shared/discord-snowflake.ts: the top 42 bits,
+ *    milliseconds since 2015-01-01, i.e. id / 2^22 + 1420070400000; `accountAgeDays`);
+ *  - shared: of those, attempts whose device profile (fingerprint hash) or address (IP
+ *    hash) another member's attempt in the window also carries. Members are told apart
+ *    by Discord ID (one member per ID).
+ *
+ * `written`: an attempt the same statement writes, which its snapshot cannot see yet
+ * (the sign-in's): counted in as one more attempt of the window.
  */
-export function raidWindowQuery(now: Date, windowMinutes: number): SQL {
+export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   const dayBefore = new Date(from.getTime() - DAY_MS);
-  return sql`select
+  const writtenRow = written ? sql` union all select ${written.discordId}::text, ${written.fingerprintHash}::text, ${written.ipHash}::text` : sql``;
+  // an id that is not a snowflake has no age: never young (Discord's ids always are)
+  const createdMs = sql`case when w.d ~ '^[0-9]{1,20}$' then floor(w.d::numeric / 4194304) + 1420070400000 end`;
+  return sql`with w (d, f, i) as (
+        select m.discord_id, a.fingerprint_hash, a.ip_hash
+          from verification_attempts a join members m on m.id = a.member_id
+         where a.created_at > ${from.toISOString()}::timestamptz and a.created_at <= ${now.toISOString()}::timestamptz${writtenRow}
+      ),
+      shared_profiles as (select f from w where f is not null group by f having count(distinct d) > 1),
+      shared_addresses as (select i from w where i is not null group by i having count(distinct d) > 1)
+    select
       (select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz) as previous_day,
-      (select json_agg(json_build_array(a.member_id, m.discord_id, a.fingerprint_hash, a.ip_hash))
-         from verification_attempts a join members m on m.id = a.member_id
-        where a.created_at > ${from.toISOString()}::timestamptz and a.created_at <= ${now.toISOString()}::timestamptz) as window_rows`;
+      count(*) as verifications,
+      count(*) filter (where ${now.getTime()}::numeric - ${createdMs} < ${youngDays * MS_PER_DAY}::numeric) as young,
+      count(*) filter (where w.f in (select f from shared_profiles) or w.i in (select i from shared_addresses)) as shared
+    from w`;
 }
 
-/**
- * The numbers of the window ending at `now`. Only hashes are compared: a device profile
- * (fingerprint hash) or an address (IP hash) counts as shared when attempts of two
- * different members in the window carry it.
- */
-export function raidWindowFrom(row: RaidWindowRow | undefined, now: Date, youngDays: number): RaidWindow {
-  const rows = (row?.window_rows ?? []).map(([memberId, discordId, fingerprintHash, ipHash]) => ({ memberId: String(memberId), discordId, fingerprintHash, ipHash }));
-  const membersOf = new Map<string, Set<string>>();
-  for (const attempt of rows) {
-    for (const hash of [attempt.fingerprintHash && `f:${attempt.fingerprintHash}`, attempt.ipHash && `i:${attempt.ipHash}`]) {
-      if (!hash) continue;
-      const set = membersOf.get(hash) ?? new Set<string>();
-      set.add(attempt.memberId);
-      membersOf.set(hash, set);
-    }
-  }
-  const sharedBy = (hash: string | null, prefix: string) => hash !== null && (membersOf.get(`${prefix}:${hash}`)?.size ?? 0) > 1;
+/** The window's numbers from its statement's row (see `raidWindowQuery`). */
+export function raidWindowFrom(row: RaidWindowRow | undefined): RaidWindow {
   return {
-    verifications: rows.length,
+    verifications: Number(row?.verifications ?? 0),
     previousDay: Number(row?.previous_day ?? 0),
-    young: rows.filter((r) => accountAgeDays(r.discordId, now) < youngDays).length,
-    shared: rows.filter((r) => sharedBy(r.fingerprintHash, 'f') || sharedBy(r.ipHash, 'i')).length,
+    young: Number(row?.young ?? 0),
+    shared: Number(row?.shared ?? 0),
   };
 }
 
 /** The numbers of the window ending at `now`, in one statement (see `raidWindowFrom`). */
 export async function readRaidWindow(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<RaidWindow> {
-  const [row] = await selectRows<RaidWindowRow>(executor, raidWindowQuery(now, windowMinutes));
-  return raidWindowFrom(row, now, youngDays);
+  const [row] = await selectRows<RaidWindowRow>(executor, raidWindowQuery(now, windowMinutes, youngDays));
+  return raidWindowFrom(row);
 }
 
 export async function lastAlarmSince(executor: Executor, since: Date): Promise<boolean> {

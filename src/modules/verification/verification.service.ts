@@ -91,8 +91,8 @@ export function createVerificationService(deps: {
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
   admission?: {
-    /** the admission step's read, run inside the sign-in's statement */
-    readQuery(now: Date): { settings: AdmissionRead['settings']; query: SQL };
+    /** the admission step's read, run inside the sign-in's statement, counting in the attempt that statement writes */
+    readQuery(now: Date, written: { discordId: string; fingerprintHash: string | null; ipHash: string | null }): { settings: AdmissionRead['settings']; query: SQL };
     /** the gate, with its write and its log line left to the verification's last statement */
     admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
   };
@@ -168,13 +168,10 @@ export function createVerificationService(deps: {
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement
-        const admissionRead = deps.admission?.readQuery(now);
+        // (counting in the attempt it writes, which its snapshot cannot see: the hashes recordSignIn stores)
+        const admissionRead = deps.admission?.readQuery(now, { discordId, fingerprintHash: evidence.fingerprintHash, ipHash: evidence.ip?.ipHash ?? null });
         const { member, attempt, alsoRead } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now }, admissionRead?.query);
-        const read: AdmissionRead | undefined = admissionRead && {
-          settings: admissionRead.settings,
-          row: alsoRead as AdmissionRead['row'],
-          written: { memberId: member.id, discordId, fingerprintHash: attempt.fingerprintHash, ipHash: attempt.ipHash },
-        };
+        const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, row: alsoRead as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
         const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
