@@ -57,6 +57,10 @@ export default defineConfig(({ command, mode }) => {
       outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
       emptyOutDir: true,
       target: 'es2022',
+      // terser with two compress passes: the visitor page's entry is 0.45 kB smaller over the wire
+      // (brotli) than with the default minifier, which keeps P5 (≤ 45 kB received) met.
+      minify: 'terser',
+      terserOptions: { compress: { passes: 2 } },
       // .vite/manifest.json: the entry and what it imports, read by scripts/measure-bundle.mjs (P5).
       manifest: true,
       rolldownOptions: {
