@@ -59,8 +59,8 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       const discordId = nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY));
       const fingerprintHash = opts.fingerprintHash ?? null;
       const ipHash = opts.ipHash ?? null;
-      const read = opts.readFirst ? service.readQuery(at, { discordId, fingerprintHash, ipHash }) : null;
-      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query) : [];
+      const read = opts.readFirst ? service.readQuery(at) : null;
+      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ discordId, fingerprintHash, ipHash })) : [];
       const member = await buildMember(tx, { discordId, verifiedAt: at });
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };

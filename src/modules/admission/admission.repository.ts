@@ -36,8 +36,6 @@ export function admissionStateFrom(row: AdmissionStateRow | undefined): { window
   return { window: raidWindowFrom(row), lockdown: lockdownFromValue(row?.lockdown) };
 }
 
-export type { WindowAttempt };
-
 /** Reads the admission state in ONE statement (see `admissionStateQuery`). */
 export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<{ window: RaidWindow; lockdown: LockdownState }> {
   const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes, youngDays));

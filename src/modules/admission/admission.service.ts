@@ -21,8 +21,8 @@ import {
   setMemberGate,
   type AdmissionStateRow,
   type ReleasedMember,
-  type WindowAttempt,
 } from './admission.repository';
+import type { WindowAttempt } from '../raid/raid.repository';
 import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 
@@ -143,11 +143,11 @@ export function createAdmissionService(deps: {
 
     /**
      * The admission step's read with the settings it was made for, for the caller to run
-     * inside its own statement, which writes the attempt `written` (counted in).
+     * inside its own statement, built for the attempt that statement writes (counted in).
      */
-    readQuery(now: Date, written: WindowAttempt): { settings: OwnerSettings; query: SQL } {
+    readQuery(now: Date): { settings: OwnerSettings; query: (written: WindowAttempt) => SQL } {
       const settings = deps.settings.snapshot();
-      return { settings, query: admissionStateQuery(now, settings.raidWindowMinutes, settings.raidYoungAccountDays, written) };
+      return { settings, query: (written) => admissionStateQuery(now, settings.raidWindowMinutes, settings.raidYoungAccountDays, written) };
     },
 
     admitDeferred,

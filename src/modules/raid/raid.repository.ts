@@ -1,5 +1,6 @@
 import { desc, gte, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
+import { DISCORD_EPOCH_MS } from '../../shared/discord-snowflake';
 import { raidAlarms } from '../../db/schema';
 import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
 import type { RaidVerdict, RaidWindow } from './raid-rules';
@@ -33,7 +34,7 @@ const MS_PER_DAY = 86_400_000;
  *  - verifications: the window's attempts;
  *  - young: of those, accounts younger than `youngDays` full days, from the snowflake's
  *    timestamp (`snowflakeTimestamp` in src/shared/discord-snowflake.ts: the top 42 bits,
- *    milliseconds since 2015-01-01, i.e. id / 2^22 + 1420070400000; `accountAgeDays`);
+ *    milliseconds since 2015-01-01, i.e. id / 2^22 + DISCORD_EPOCH_MS; `accountAgeDays`);
  *  - shared: of those, attempts whose device profile (fingerprint hash) or address (IP
  *    hash) another member's attempt in the window also carries. Members are told apart
  *    by Discord ID (one member per ID).
@@ -46,7 +47,7 @@ export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: num
   const dayBefore = new Date(from.getTime() - DAY_MS);
   const writtenRow = written ? sql` union all select ${written.discordId}::text, ${written.fingerprintHash}::text, ${written.ipHash}::text` : sql``;
   // an id that is not a snowflake has no age: never young (Discord's ids always are)
-  const createdMs = sql`case when w.d ~ '^[0-9]{1,20}$' then floor(w.d::numeric / 4194304) + 1420070400000 end`;
+  const createdMs = sql`case when w.d ~ '^[0-9]{1,20}$' then floor(w.d::numeric / 4194304) + ${Number(DISCORD_EPOCH_MS)}::numeric end`;
   return sql`with w (d, f, i) as (
         select m.discord_id, a.fingerprint_hash, a.ip_hash
           from verification_attempts a join members m on m.id = a.member_id

@@ -6,6 +6,7 @@ import { NO_COMPONENT_HASHES, type FingerprintComponentHashes } from '../fingerp
 import type { IpHashes } from '../network';
 import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
 import type { ManualAltStatus } from '../../shared/member-badges';
+import type { WindowAttempt } from '../raid/raid.repository';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
@@ -109,10 +110,12 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
  * Stores a completed sign-in in ONE statement: the member upserted (see upsertMember) and
  * its attempt inserted. Returns the member and the attempt row as stored. `alsoRead`, a
  * select of one row, runs in the same statement (one round trip fewer) and comes back as a
- * JSON object; it reads the snapshot the statement started from, without this sign-in.
+ * JSON object; it reads the snapshot the statement started from, without this sign-in, so
+ * it is built from the attempt as stored (`written`) for it to count that attempt in.
  */
-export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: SQL): Promise<{ member: SignedInMember; attempt: AttemptRow; alsoRead: unknown }> {
+export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: (written: WindowAttempt) => SQL): Promise<{ member: SignedInMember; attempt: AttemptRow; alsoRead: unknown }> {
   const columns = attemptColumns(input);
+  const also = alsoRead?.({ discordId: input.identity.discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const attempt = tx
     .insert(verificationAttempts)
@@ -122,8 +125,8 @@ export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: 
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
-          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id${alsoRead ? sql`, row_to_json(also) as also` : sql``}
-        from signed_in, attempt${alsoRead ? sql`, (${alsoRead}) as also` : sql``}`,
+          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id${also ? sql`, row_to_json(also) as also` : sql``}
+        from signed_in, attempt${also ? sql`, (${also}) as also` : sql``}`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
   const memberId = Number(row.member_id);

@@ -1,6 +1,7 @@
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AdmissionRead } from '../admission/admission.service';
+import type { WindowAttempt } from '../raid/raid.repository';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
@@ -92,7 +93,7 @@ export function createVerificationService(deps: {
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
   admission?: {
     /** the admission step's read, run inside the sign-in's statement, counting in the attempt that statement writes */
-    readQuery(now: Date, written: { discordId: string; fingerprintHash: string | null; ipHash: string | null }): { settings: AdmissionRead['settings']; query: SQL };
+    readQuery(now: Date): { settings: AdmissionRead['settings']; query: (written: WindowAttempt) => SQL };
     /** the gate, with its write and its log line left to the verification's last statement */
     admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
   };
@@ -167,9 +168,8 @@ export function createVerificationService(deps: {
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
-        // the admission step's read (raid window, lockdown) runs in the sign-in's statement
-        // (counting in the attempt it writes, which its snapshot cannot see: the hashes recordSignIn stores)
-        const admissionRead = deps.admission?.readQuery(now, { discordId, fingerprintHash: evidence.fingerprintHash, ipHash: evidence.ip?.ipHash ?? null });
+        // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
+        const admissionRead = deps.admission?.readQuery(now);
         const { member, attempt, alsoRead } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now }, admissionRead?.query);
         const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, row: alsoRead as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
