@@ -39,6 +39,8 @@ export interface StartOptions {
   database?: Database;
   /** sandbox: the emulator's port (0 = any free port, for tests) */
   emulatorPort?: number;
+  /** sandbox: how long the emulator gives the bot to answer an interaction (Discord's 3 s unless a test says otherwise) */
+  emulatorAckTimeoutMs?: number;
   /** a setup code store other than DATA_DIR/setup-code.txt (tests) */
   setupCode?: SetupCodeStore;
   bcryptCost?: number;
@@ -139,7 +141,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       url = env.PUBLIC_URL ?? localUrl;
     }
 
-    const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback` });
+    const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback`, interactionAckTimeoutMs: options.emulatorAckTimeoutMs });
     stops.push(() => discord.close());
     if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;
     // the emulator accepts the printed address's callback only: other loopback names are sent to it first

@@ -25,7 +25,7 @@ export interface DiscordConnection {
 }
 
 /** Real Discord from the environment, or (sandbox mode) the in-process emulators. */
-export async function connectDiscord(env: Env, logger: Logger, options: { emulatorPort?: number; redirectUri?: string } = {}): Promise<DiscordConnection> {
+export async function connectDiscord(env: Env, logger: Logger, options: { emulatorPort?: number; redirectUri?: string; interactionAckTimeoutMs?: number } = {}): Promise<DiscordConnection> {
   if (!env.sandbox) {
     return {
       sandbox: false,
@@ -44,7 +44,7 @@ export async function connectDiscord(env: Env, logger: Logger, options: { emulat
   const port = options.emulatorPort ?? env.SANDBOX_DISCORD_PORT;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   // only our own callback may receive codes: the emulator must not become an open redirect
-  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined });
+  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs });
   const proxycheck = await createProxycheckEmulator();
   logger.info({ discord: emulator.url }, 'sandbox mode: Discord and proxycheck.io are emulated in-process');
   return {

@@ -9,7 +9,7 @@ import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
 import { createTestDatabase, describeEngines, resetDatabase } from '../../test-support/database';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { buildMember } from '../../test-support/factories';
-import { testServerEnv } from '../../test-support/gatekeeper';
+import { TEST_INTERACTION_WINDOW_MS, testServerEnv } from '../../test-support/gatekeeper';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
 import { createBot, type Bot } from './bot';
@@ -22,7 +22,7 @@ describeEngines('the bot', (getDatabase, engine) => {
   const extraDatabases: Database[] = [];
 
   beforeAll(async () => {
-    emulator = await createDiscordEmulator();
+    emulator = await createDiscordEmulator({ interactionAckTimeoutMs: TEST_INTERACTION_WINDOW_MS });
   });
   afterAll(async () => {
     for (const bot of bots) await bot.stop();
