@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchStore } from './engines';
+import { busiestThread, machineCpu, processesCpuSeconds, threadCpuSeconds } from './host-cpu';
 import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
 import { ms, summarize, type FigureResult } from './results';
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
@@ -25,6 +26,8 @@ export interface LoadReport {
   failures: Record<string, number>;
   serverErrors: number;
   latencies: number[];
+  /** client-side time of each step of the completed flows (ms) */
+  steps: Record<string, number[]>;
 }
 
 let visitorSeq = 0;
@@ -43,7 +46,7 @@ export async function driveFlows(
   emulator: DiscordEmulator,
   options: { concurrency: number; durationMs?: number; total?: number; prefix: string; flowIds?: boolean; confirmRules?: boolean; onFlow?: (outcome: FlowOutcome, visitor: ReturnType<typeof nextVisitor>) => void },
 ): Promise<LoadReport> {
-  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [] };
+  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [], steps: {} };
   const started = performance.now();
   const deadline = options.durationMs ? started + options.durationMs : Number.POSITIVE_INFINITY;
   let issued = 0;
@@ -65,6 +68,7 @@ export async function driveFlows(
       if (outcome.completed) {
         report.completed++;
         report.latencies.push(outcome.elapsedMs);
+        for (const [step, value] of Object.entries(outcome.stepMs)) (report.steps[step] ??= []).push(value);
       } else {
         report.failed++;
         const key = `${outcome.failedStep} ${outcome.statuses[outcome.failedStep ?? ''] ?? '?'}${outcome.landedOn ? ` → ${outcome.landedOn}` : ''}`;
@@ -80,6 +84,13 @@ export async function driveFlows(
 function serverAdded(stats: ServerFlowStats[]): number[] {
   // only whole flows (token, consent, start, callback, rules)
   return stats.filter((s) => s.requests === 5).map((s) => s.handlerMs - s.outboundMs);
+}
+
+/** p50 of each step's client-side time, e.g. "token 3.1, consent 5.0, …" (ms). */
+export function stepBreakdown(steps: Record<string, number[]>): string {
+  return Object.entries(steps)
+    .map(([step, values]) => `${step} ${summarize(values).p50.toFixed(1)}`)
+    .join(', ');
 }
 
 function routeBreakdown(stats: ServerFlowStats[]): string {
@@ -128,8 +139,14 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     const cpuBefore = product.cpuSeconds();
     const mainBefore = product.mainThreadCpuSeconds();
     const selfBefore = process.cpuUsage();
+    const machineBefore = machineCpu();
+    const databaseServerBefore = store.kind === 'postgres' ? processesCpuSeconds('postgres') : Number.NaN;
+    const threadsBefore = threadCpuSeconds(product.child.pid!);
     const load = await driveFlows(target, emulator, { concurrency: options.concurrency, durationMs: options.durationMs, prefix: 'load', flowIds: true });
     const serverCpuSeconds = product.cpuSeconds() - cpuBefore;
+    const machineAfter = machineCpu();
+    const databaseServerSeconds = store.kind === 'postgres' ? processesCpuSeconds('postgres') - databaseServerBefore : Number.NaN;
+    const busiest = busiestThread(threadsBefore, threadCpuSeconds(product.child.pid!), product.child.pid!);
     const serverCpu = serverCpuSeconds / (load.elapsedMs / 1000);
     const mainCpu = (product.mainThreadCpuSeconds() - mainBefore) / (load.elapsedMs / 1000);
     const self = process.cpuUsage(selfBefore);
@@ -140,6 +157,18 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     target.agent.destroy();
 
     const rate = load.completed / (load.elapsedMs / 1000);
+    const seconds = load.elapsedMs / 1000;
+    const perFlow = (cpuSeconds: number) => `${((cpuSeconds / Math.max(load.completed, 1)) * 1000).toFixed(1)} ms`;
+    const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+    const benchSeconds = (self.user + self.system) / 1e6;
+    // where the machine's CPU went during the load, per completed flow: the product, the database server (PostgreSQL
+    // backends; PGlite's is the product's own worker thread), the bench (load generator and emulators)
+    const where =
+      `machine ${(machineBusy * 100).toFixed(0)}% busy over its cores; CPU per flow: product ${perFlow(serverCpuSeconds)}` +
+      (store.kind === 'postgres' ? `, PostgreSQL server ${perFlow(databaseServerSeconds)}` : '') +
+      `, bench ${perFlow(benchSeconds)}` +
+      (processes === 1 && busiest ? `; the product's busiest thread besides the main one ${((busiest.seconds / seconds) * 100).toFixed(0)}% of a core${store.kind === 'pglite' ? ' (the database worker)' : ''}` : '') +
+      `; ${(load.completed / (serverCpuSeconds + (store.kind === 'postgres' ? databaseServerSeconds : 0))).toFixed(0)} flows per CPU-second of product${store.kind === 'postgres' ? ' + database server' : ''}`;
     const goal = store.kind === 'postgres' ? 300 : 100;
     const failures = Object.entries(load.failures)
       .map(([k, v]) => `${k} ×${v}`)
@@ -153,9 +182,9 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
         pass: rate >= goal && load.serverErrors === 0,
         note:
           `P2 ${store.kind} throughput, WEB_CONCURRENCY=${processes}: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
-          `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)}; server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included); ` +
+          `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)} (by step, client side, p50 ms: ${stepBreakdown(load.steps)}); server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included; by route, p50 ms: ${routeBreakdown(loadStats)}; its waits on Discord and proxycheck p50 ${ms(summarize(loadStats.map((s) => s.outboundMs)).p50)}); ` +
           `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, ${((serverCpuSeconds / Math.max(load.completed, 1)) * 1000).toFixed(1)} ms CPU per flow, ` +
-          `${processes > 1 ? "the primary's" : 'its'} main thread ${(mainCpu * 100).toFixed(0)}%, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted`,
+          `${processes > 1 ? "the primary's" : 'its'} main thread ${(mainCpu * 100).toFixed(0)}%, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted; ${where}`,
       },
       {
         figure: `P2 server time per flow${label}`,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
 import type { BenchStore } from './engines';
+import { CLOCK_TICKS } from './host-cpu';
 
 /** The repository root, from the TypeScript sources (jest) or from dist/scripts/bench. */
 export function repoRoot(): string {
@@ -224,7 +225,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     }
     return total > 0 ? total : Number.NaN;
   };
-  const ticks = 100; // USER_HZ on Linux
+  const ticks = CLOCK_TICKS;
   return {
     url: readyUrl,
     pid: child.pid!,

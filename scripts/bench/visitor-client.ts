@@ -91,6 +91,8 @@ export class Visitor {
   private readonly cookies = new Map<string, string>();
   /** every status this visitor received, by step */
   readonly statuses: Record<string, number> = {};
+  /** how long each step's requests took as the client saw them (ms, summed over a step's repeats) */
+  readonly stepMs: Record<string, number> = {};
 
   constructor(
     readonly target: SiteTarget,
@@ -115,17 +117,21 @@ export class Visitor {
     return answer;
   }
 
-  async get(step: string, path: string, timeoutMs?: number): Promise<HttpAnswer> {
-    const answer = this.keep(await send(this.target, 'GET', path, { headers: this.headers(), timeoutMs }));
+  private record(step: string, startedAt: number, answer: HttpAnswer): HttpAnswer {
     this.statuses[step] = answer.status;
-    return answer;
+    this.stepMs[step] = (this.stepMs[step] ?? 0) + performance.now() - startedAt;
+    return this.keep(answer);
+  }
+
+  async get(step: string, path: string, timeoutMs?: number): Promise<HttpAnswer> {
+    const startedAt = performance.now();
+    return this.record(step, startedAt, await send(this.target, 'GET', path, { headers: this.headers(), timeoutMs }));
   }
 
   async post(step: string, path: string, body?: unknown, timeoutMs?: number): Promise<HttpAnswer> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const answer = this.keep(await send(this.target, 'POST', path, { headers: this.headers(text === undefined ? {} : { 'content-type': 'application/json' }), body: text, timeoutMs }));
-    this.statuses[step] = answer.status;
-    return answer;
+    const startedAt = performance.now();
+    return this.record(step, startedAt, await send(this.target, 'POST', path, { headers: this.headers(text === undefined ? {} : { 'content-type': 'application/json' }), body: text, timeoutMs }));
   }
 }
 
@@ -137,6 +143,8 @@ export interface FlowOutcome {
   /** the first step that answered something unexpected */
   failedStep: string | null;
   statuses: Record<string, number>;
+  /** client-side time per step (ms) */
+  stepMs: Record<string, number>;
   /** wall time of the whole flow, client side */
   elapsedMs: number;
   /** the callback answered (a 303), whatever the destination */
@@ -160,6 +168,7 @@ export async function runVisitorFlow(
     completed,
     failedStep,
     statuses: visitor.statuses,
+    stepMs: visitor.stepMs,
     elapsedMs: performance.now() - started,
     callbackAnswered,
   });
