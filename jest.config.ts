@@ -6,6 +6,8 @@ const { preactModuleNameMapper } = require('./scripts/jest/preact-commonjs.cjs')
 const { pgliteOnlyFiles } = require('./scripts/jest/engine-projects.cjs') as { pgliteOnlyFiles: (rootDir: string, roots: string[]) => string[] };
 
 const tsJest = (tsconfig: string | Record<string, unknown>) => ['ts-jest', { tsconfig, diagnostics: false }] as const;
+/** The server's TypeScript, transpiled by esbuild (scripts/jest/esbuild-transform.cjs says why). */
+const esbuildTs = '<rootDir>/scripts/jest/esbuild-transform.cjs';
 
 // PGlite's CommonJS build calls import("fs"), which jest refuses outside ESM mode: rewrite those calls.
 const pgliteTransform = { '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$': '<rootDir>/scripts/jest/dynamic-import-transform.cjs' };
@@ -27,7 +29,7 @@ function integrationProject(displayName: string, engine: 'pglite' | 'postgres', 
     globals: { GK_TEST_ENGINE: engine },
     globalSetup: '<rootDir>/src/test-support/global-setup.ts',
     globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
-    transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },
+    transform: { '^.+\\.tsx?$': esbuildTs, ...pgliteTransform },
     transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
   };
 }
@@ -45,7 +47,7 @@ const config: Config = {
       roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.process\\.test\\.ts$'],
-      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json') },
+      transform: { '^.+\\.tsx?$': esbuildTs },
     },
     // Integration tests run once per database engine, as two projects, so that a file's PGlite half and
     // its PostgreSQL half run on different workers at the same time (src/test-support/engine-pass.ts).
@@ -70,7 +72,7 @@ const config: Config = {
       testMatch: ['**/*.e2e.ts'],
       globalSetup: '<rootDir>/src/test-support/global-setup.ts',
       globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
-      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/tsconfig.json'), ...pgliteTransform },
+      transform: { '^.+\\.tsx?$': esbuildTs, ...pgliteTransform },
       transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
     },
   ],
