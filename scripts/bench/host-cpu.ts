@@ -9,6 +9,27 @@ import fs from 'node:fs';
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 export const CLOCK_TICKS = 100;
 
+/**
+ * One /proc stat file (`/proc/<pid>/stat` or a thread's `/proc/<pid>/task/<tid>/stat`): the command
+ * name, and the fields after it (state is field 0, the parent's pid 1, user and system CPU ticks 11
+ * and 12). Null when the process or thread is gone.
+ */
+export function readStat(file: string): { name: string; fields: string[] } | null {
+  try {
+    const stat = fs.readFileSync(file, 'utf8');
+    // the name is in parentheses and may itself contain spaces and parentheses
+    const close = stat.lastIndexOf(')');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU-seconds in a stat file's fields. */
+export function statCpuSeconds(fields: string[]): number {
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
 /** Busy and total CPU-seconds of the machine so far, summed over its cores (/proc/stat's first line). */
 export function machineCpu(): { busy: number; total: number } {
   try {
@@ -27,14 +48,8 @@ export function processesCpuSeconds(name: string): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    } catch {
-      // gone meanwhile
-    }
+    const stat = readStat(`/proc/${entry}/stat`);
+    if (stat?.name === name) total += statCpuSeconds(stat.fields);
   }
   return total;
 }
@@ -44,13 +59,8 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
   const threads = new Map<number, number>();
   try {
     for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        threads.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
-      } catch {
-        // ended meanwhile
-      }
+      const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+      if (stat) threads.set(Number(tid), statCpuSeconds(stat.fields));
     }
   } catch {
     // the process is gone

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
 import type { BenchStore } from './engines';
-import { CLOCK_TICKS } from './host-cpu';
+import { readStat, statCpuSeconds, threadCpuSeconds } from './host-cpu';
 
 /** The repository root, from the TypeScript sources (jest) or from dist/scripts/bench. */
 export function repoRoot(): string {
@@ -106,12 +106,8 @@ function processTree(rootPid: number): number[] {
   const parents = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-    } catch {
-      // gone meanwhile
-    }
+    const stat = readStat(`/proc/${entry}/stat`);
+    if (stat) parents.set(Number(entry), Number(stat.fields[1]));
   }
   const tree = [rootPid];
   for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
@@ -225,7 +221,6 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     }
     return total > 0 ? total : Number.NaN;
   };
-  const ticks = CLOCK_TICKS;
   return {
     url: readyUrl,
     pid: child.pid!,
@@ -237,24 +232,13 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     cpuSeconds: () => {
       let total = 0;
       for (const pid of processTree(child.pid!)) {
-        try {
-          const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-          total += (Number(fields[11]) + Number(fields[12])) / ticks;
-        } catch {
-          // gone meanwhile
-        }
+        const stat = readStat(`/proc/${pid}/stat`);
+        if (stat) total += statCpuSeconds(stat.fields);
       }
       return total > 0 ? total : Number.NaN;
     },
-    mainThreadCpuSeconds: () => {
-      try {
-        // a process's main thread is the task whose id is the process's
-        const fields = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / ticks;
-      } catch {
-        return Number.NaN;
-      }
-    },
+    // a process's main thread is the task whose id is the process's
+    mainThreadCpuSeconds: () => threadCpuSeconds(child.pid!).get(child.pid!) ?? Number.NaN,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill('SIGTERM');
