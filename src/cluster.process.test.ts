@@ -9,10 +9,9 @@ import { createDiscordEmulator, type DiscordEmulator } from './discord/emulator'
 import { describeOn, postgresTestUrl } from './test-support/engine-pass';
 import { withDatabase } from './test-support/global-setup';
 import { adminUrl, TEST_DATABASE_PREFIX, testRunId } from './test-support/template';
-import { freePort } from '../scripts/bench/product-process';
+import { freePort, sourceEntryArgs } from '../scripts/bench/product-process';
 
 const root = path.resolve(__dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 interface Running {
   child: ChildProcess;
@@ -25,7 +24,7 @@ interface Running {
 
 /** Runs the real entry point (TypeScript sources) with only the given environment. */
 function run(cwd: string, env: Record<string, string>): Running {
-  const child = spawn(tsx, [path.join(root, 'src/index.ts')], {
+  const child = spawn(process.execPath, sourceEntryArgs(root), {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: cwd, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
   });

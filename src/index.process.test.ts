@@ -2,14 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sourceEntryArgs } from '../scripts/bench/product-process';
 
 const root = path.resolve(__dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 /** Runs the real entry point with the given environment (no .env, no inherited settings). */
 function start(env: Record<string, string>) {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
-  const result = spawnSync(tsx, [path.join(root, 'src/index.ts')], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, sourceEntryArgs(root), { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, encoding: 'utf8', timeout: 60_000 });
   fs.rmSync(cwd, { recursive: true, force: true });
   return result;
 }
@@ -31,7 +31,7 @@ describe('the process at boot', () => {
 describe('the running process', () => {
   it('serves, then on SIGTERM stops accepting, closes the database and exits 0, releasing the data folder', async () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
-    const child = spawn(tsx, [path.join(root, 'src/index.ts')], {
+    const child = spawn(process.execPath, sourceEntryArgs(root), {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: cwd, PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: '0', SERVICES: 'web,bot', LOG_LEVEL: 'info' },
     });

@@ -125,10 +125,13 @@ async function waitForDiscord(rig: Rig, expected: DrillVisitor[], timeoutMs: num
   return null;
 }
 
-async function countWhere(store: BenchStore, sql: string, params: unknown[] = []): Promise<number> {
+/** Counts read from the store once the product has stopped, through one connection (opening PGlite costs ~1.5 CPU-seconds). */
+async function countsWhere(store: BenchStore, queries: [sql: string, params?: unknown[]][]): Promise<number[]> {
   const database = await store.open();
   try {
-    return Number((await database.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0);
+    const counts: number[] = [];
+    for (const [sql, params = []] of queries) counts.push(Number((await database.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0));
+    return counts;
   } finally {
     await database.close();
   }
@@ -232,8 +235,10 @@ async function raidThenDie(options: DrillOptions & { visitors: number; settleMs:
     await rig.product.stop();
 
     const ids = stored.map((v) => v.userId);
-    const inDb = await countWhere(rig.store, 'select count(*)::int as n from members where discord_id = any($1::text[])', [ids]);
-    const failedActions = await countWhere(rig.store, "select count(*)::int as n from discord_outbox where status = 'failed'");
+    const [inDb = 0, failedActions = 0] = await countsWhere(rig.store, [
+      ['select count(*)::int as n from members where discord_id = any($1::text[])', [ids]],
+      ["select count(*)::int as n from discord_outbox where status = 'failed'"],
+    ]);
     facts.push(`${inDb}/${stored.length} verifications that got their 303 → /rules are stored; ${failedActions} Discord actions failed for good`);
     return {
       drill: death.label,
@@ -291,12 +296,13 @@ export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPh
     await phase('proxycheck.io hanging', () => proxycheck.setFault('hang'), () => proxycheck.setFault('none'), true);
 
     await rig.product.stop();
-    const flagged = await countWhere(
-      rig.store,
-      "select count(*)::int as n from verification_attempts a join members m on m.id = a.member_id where m.discord_id = any($1::text[]) and a.vpn_check_failed and a.outcome = 'verified'",
-      [vpnDown.map((v) => v.userId)],
-    );
-    const failedActions = await countWhere(rig.store, "select count(*)::int as n from discord_outbox where status = 'failed'");
+    const [flagged = 0, failedActions = 0] = await countsWhere(rig.store, [
+      [
+        "select count(*)::int as n from verification_attempts a join members m on m.id = a.member_id where m.discord_id = any($1::text[]) and a.vpn_check_failed and a.outcome = 'verified'",
+        [vpnDown.map((v) => v.userId)],
+      ],
+      ["select count(*)::int as n from discord_outbox where status = 'failed'"],
+    ]);
     facts.push(`failure policy 'allow': ${flagged}/${vpnDown.length} verified while proxycheck answered errors, each flagged vpn_check_failed for staff; ${failedActions} Discord actions failed for good`);
     ok &&= flagged === vpnDown.length && failedActions === 0;
     return { drill: 'Discord 500s/hangs, proxycheck down', engine: options.engine, ok, facts };
