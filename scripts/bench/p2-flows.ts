@@ -147,20 +147,20 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     const machineAfter = machineCpu();
     const databaseServerSeconds = store.kind === 'postgres' ? processesCpuSeconds('postgres') - databaseServerBefore : Number.NaN;
     const busiest = busiestThread(threadsBefore, threadCpuSeconds(product.child.pid!), product.child.pid!);
-    const serverCpu = serverCpuSeconds / (load.elapsedMs / 1000);
-    const mainCpu = (product.mainThreadCpuSeconds() - mainBefore) / (load.elapsedMs / 1000);
+    const seconds = load.elapsedMs / 1000;
+    const serverCpu = serverCpuSeconds / seconds;
+    const mainCpu = (product.mainThreadCpuSeconds() - mainBefore) / seconds;
     const self = process.cpuUsage(selfBefore);
-    const benchCpu = (self.user + self.system) / 1e6 / (load.elapsedMs / 1000);
+    const benchSeconds = (self.user + self.system) / 1e6;
+    const benchCpu = benchSeconds / seconds;
     const loadStats = await product.flowStats();
     const loadAdded = summarize(serverAdded(loadStats));
     const loadWall = summarize(load.latencies);
     target.agent.destroy();
 
-    const rate = load.completed / (load.elapsedMs / 1000);
-    const seconds = load.elapsedMs / 1000;
+    const rate = load.completed / seconds;
     const perFlow = (cpuSeconds: number) => `${((cpuSeconds / Math.max(load.completed, 1)) * 1000).toFixed(1)} ms`;
     const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
-    const benchSeconds = (self.user + self.system) / 1e6;
     // where the machine's CPU went during the load, per completed flow: the product, the database server (PostgreSQL
     // backends; PGlite's is the product's own worker thread), the bench (load generator and emulators)
     const where =
@@ -181,9 +181,9 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
         target: `≥ ${goal} flows/s`,
         pass: rate >= goal && load.serverErrors === 0,
         note:
-          `P2 ${store.kind} throughput, WEB_CONCURRENCY=${processes}: ${options.concurrency} concurrent visitors for ${(load.elapsedMs / 1000).toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
+          `P2 ${store.kind} throughput, WEB_CONCURRENCY=${processes}: ${options.concurrency} concurrent visitors for ${seconds.toFixed(0)} s, ${load.completed} flows completed, ${load.failed} failed${failures ? ` (${failures})` : ''}, ${load.serverErrors} with a 5xx; ` +
           `flow wall time p50 ${ms(loadWall.p50)} p95 ${ms(loadWall.p95)} (by step, client side, p50 ms: ${stepBreakdown(load.steps)}); server-side time per flow under load p50 ${ms(loadAdded.p50)} (queueing included; by route, p50 ms: ${routeBreakdown(loadStats)}; its waits on Discord and proxycheck p50 ${ms(summarize(loadStats.map((s) => s.outboundMs)).p50)}); ` +
-          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, ${((serverCpuSeconds / Math.max(load.completed, 1)) * 1000).toFixed(1)} ms CPU per flow, ` +
+          `CPU: product ${(serverCpu * 100).toFixed(0)}% of a core${processes > 1 ? ' (primary + workers)' : ''}, ${perFlow(serverCpuSeconds)} CPU per flow, ` +
           `${processes > 1 ? "the primary's" : 'its'} main thread ${(mainCpu * 100).toFixed(0)}%, bench process (load generator + emulators) ${(benchCpu * 100).toFixed(0)}%; emulator OAuth2 token bucket lifted; ${where}`,
       },
       {
