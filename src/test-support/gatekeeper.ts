@@ -20,6 +20,9 @@ import { resetDatabase } from './database';
  */
 export const TEST_INTERACTION_WINDOW_MS = 15_000;
 
+/** What every in-process test server starts with: sandbox emulators on a free port with the window above, cheap password hashes (bcrypt cost 4). */
+export const TEST_START_OPTIONS = { emulatorPort: 0, emulatorAckTimeoutMs: TEST_INTERACTION_WINDOW_MS, bcryptCost: 4 } satisfies Partial<StartOptions>;
+
 /** The settings of an in-process test server: web + bot on a random loopback port, a data folder of its own, no logs; `env` adds or overrides. */
 export function testServerEnv(env: Record<string, string> = {}) {
   return parseEnv({
@@ -43,7 +46,7 @@ export async function startTestGatekeeper(database: Database, env: Record<string
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
   const setupCode = createMemorySetupCodeStore('TEST-SETUP-CODE');
-  const handle = await startGatekeeper(testServerEnv(env), { logger: silentLogger, clock, database, emulatorPort: 0, emulatorAckTimeoutMs: TEST_INTERACTION_WINDOW_MS, setupCode, bcryptCost: 4, ...options },
+  const handle = await startGatekeeper(testServerEnv(env), { ...TEST_START_OPTIONS, logger: silentLogger, clock, database, setupCode, ...options },
   );
   await handle.services.bot.ready;
   return { handle, clock, setupCode };

@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { silentLogger, type Logger } from '../logger';
 import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
 import { startGatekeeper, type GatekeeperHandle } from '../server';
-import { TEST_INTERACTION_WINDOW_MS, testServerEnv } from './gatekeeper';
+import { TEST_START_OPTIONS, testServerEnv } from './gatekeeper';
 
 /**
  * What the security suite shares: the whole product on a test database (web + bot, the
@@ -21,7 +21,7 @@ export const OWNER_ADDRESS = '192.0.2.44';
 export async function startSecurityGatekeeper(database: Database, options: { logger?: Logger; env?: Record<string, string> } = {}): Promise<GatekeeperHandle> {
   const handle = await startGatekeeper(
     testServerEnv({ TRUST_PROXY: 'loopback', ...options.env }),
-    { logger: options.logger ?? silentLogger, clock: { now: () => new Date() }, database, emulatorPort: 0, emulatorAckTimeoutMs: TEST_INTERACTION_WINDOW_MS, setupCode: createMemorySetupCodeStore(SETUP_CODE), bcryptCost: 4 },
+    { ...TEST_START_OPTIONS, logger: options.logger ?? silentLogger, clock: { now: () => new Date() }, database, setupCode: createMemorySetupCodeStore(SETUP_CODE) },
   );
   // a second server on one PostgreSQL database never leads the bot (one leader): only wait when there is a bot to wait for
   if (handle.ctx.env.SERVICES.includes('bot')) await handle.services.bot.ready;
