@@ -22,7 +22,8 @@ const preactForReact = preactModuleNameMapper(__dirname);
 function integrationProject(displayName: string, engine: 'pglite' | 'postgres', skipFiles: string[]) {
   return {
     displayName,
-    testEnvironment: 'node',
+    // jest's node environment with a pool of migrated PGlite databases kept across a worker's files
+    testEnvironment: '<rootDir>/scripts/jest/pglite-pool-environment.cjs',
     roots: ['<rootDir>/src', '<rootDir>/scripts'],
     testMatch: ['**/*.int.test.ts', '**/*.process.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', ...skipFiles],

@@ -119,6 +119,11 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   }
 }
 
+/** A Database over an embedded client opened elsewhere (the tests' pool of migrated in-memory databases). */
+export function embeddedDatabase(client: EmbeddedClient): Database {
+  return wrapPglite(client, () => undefined);
+}
+
 /** An in-memory PGlite, optionally restored from a dump (tests, benchmarks). */
 export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database> {
   const pglite = await PGlite.create({ extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
