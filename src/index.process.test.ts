@@ -54,7 +54,8 @@ describe('the running process', () => {
       expect(fs.existsSync(path.join(cwd, 'data', 'gatekeeper.lock'))).toBe(true);
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      expect(await exit).toBe(0);
+      const code = await exit;
+      if (code !== 0) throw new Error(`exited ${code} on SIGTERM; its output:\n${output}`);
       expect(output).toContain('shutting down');
       expect(fs.existsSync(path.join(cwd, 'data', 'gatekeeper.lock'))).toBe(false);
       await expect(fetch(`${url}/healthz`)).rejects.toThrow();

@@ -67,7 +67,11 @@ async function main(): Promise<void> {
     handle
       .stop()
       .then(() => process.exit(0))
-      .catch(() => process.exit(1));
+      .catch((error: unknown) => {
+        // say what could not be closed cleanly: the exit code alone tells the supervisor nothing
+        logger.error({ err: error }, 'shutdown did not complete');
+        process.exit(1);
+      });
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
