@@ -22,7 +22,9 @@ export function slashCommandKit(handle: GatekeeperHandle) {
      * without Manage Server, but server admins can widen access: the bot must still refuse.
      */
     run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
-      return emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true });
+      // a deferred answer may take longer than the emulator's default 10 s wait when three jest workers and the
+      // PostgreSQL server share two cores (an empty answer once in a full run); the wait ends as soon as it comes
+      return emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
     },
     /** A new Discord account that is a member of the guild (with the given role names). */
     newMember(username: string, roles: string[] = ['Unverified']) {
