@@ -8,10 +8,10 @@
 //
 // A database is handed back by the test's `close()` and made as the template left it: an open transaction
 // rolled back, the schemas the test created dropped (pg-boss's `pgboss` when the product's jobs ran), the rows
-// of every table deleted and the sequences restarted (triggers off, as resetDatabase does between tests),
-// plans, temporary tables and session settings set back. It is kept only when its tables and functions are
-// then exactly the template's; otherwise (a dropped or altered table, a failed reset) it is closed for real
-// and the next file opens a fresh one.
+// of every table deleted and the sequences restarted (triggers off, as resetDatabase does between tests), the
+// prepared statements, plans and temporary tables dropped, and session settings set back. It is kept only when
+// its tables and functions are then exactly the template's; otherwise (a dropped or altered table, a failed
+// reset) it is closed for real and the next file opens a fresh one.
 //
 // GK_POOL_STATS=<file> appends, after each test file, the worker's counts: databases opened, reused, idle,
 // and why any were closed instead of kept.
@@ -135,7 +135,8 @@ async function takeBack(entry) {
     await dropNewSchemas(entry);
     if ((await shapeOf(entry.db)) !== entry.shape) throw new Error('tables or functions changed');
     await entry.db.exec(entry.reset);
-    await entry.db.exec('discard plans; discard temp; discard sequences');
+    // not DISCARD ALL: it would also reset settings PGlite sets at start (search_path), which restoreSettings keeps
+    await entry.db.exec('deallocate all; discard plans; discard temp; discard sequences');
     await restoreSettings(entry);
     idle.push(entry);
   } catch (error) {
@@ -145,72 +146,31 @@ async function takeBack(entry) {
   }
 }
 
-/**
- * Parameters as this realm's PGlite accepts them. A test file runs in its own realm (a vm context), so its
- * Date and Uint8Array are not the ones PGlite was loaded with here, and PGlite's serialiser tests them with
- * instanceof: a date or a byte array becomes this realm's copy of the same value.
- */
-function ownRealm(value) {
-  if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date || value instanceof Uint8Array) return value;
-  if (Object.prototype.toString.call(value) === '[object Date]') return new Date(value.getTime());
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (Array.isArray(value)) return value.map(ownRealm);
-  return value;
-}
-
-const ownRealmParams = (params) => (params ? params.map(ownRealm) : params);
-
-/** A transaction handle whose queries take the test realm's parameters too. */
-function transactionIn(tx) {
-  return {
-    query: (text, params, options) => tx.query(text, ownRealmParams(params), options),
-    exec: (text) => tx.exec(text),
-    rollback: () => tx.rollback(),
-    get closed() {
-      return tx.closed;
-    },
-  };
-}
-
-/**
- * An EmbeddedClient (src/db/embedded-client.ts) over a pooled database: every call works until close(),
- * which hands the database back; after that it answers as a closed PGlite does.
- */
-function lease(entry) {
-  let released = false;
-  const live = () => {
-    if (released) throw new Error('PGlite is closed');
-    return entry.db;
-  };
-  return {
-    query: async (text, params, options) => live().query(text, ownRealmParams(params), options),
-    exec: async (text) => live().exec(text),
-    transaction: async (work) => live().transaction((tx) => work(transactionIn(tx))),
-    dumpDataDir: async (compression) => {
-      const db = live();
-      return db._runExclusiveTransaction(() => db._runExclusiveQuery(() => db.dumpDataDir(compression)));
-    },
-    get closed() {
-      return released;
-    },
-    close: async () => {
-      if (released) return;
-      released = true;
-      await takeBack(entry);
-    },
-  };
-}
-
 const pool = {
-  /** A migrated database as the template file holds it: an idle one emptied, or a new one. */
+  /**
+   * A migrated database as the template file holds it (an idle one emptied, or a new one), and the function
+   * that hands it back. The caller wraps the PGlite instance (src/test-support/database.ts); a test file runs in
+   * its own realm, so its values reach this realm's PGlite only through statements that serialise them by tag
+   * (src/db/pglite-prepared.ts), never by `instanceof`.
+   */
   async acquire(template) {
     const index = idle.findIndex((e) => e.template === template);
+    let entry;
     if (index >= 0) {
       reused++;
-      return lease(idle.splice(index, 1)[0]);
+      entry = idle.splice(index, 1)[0];
+    } else {
+      entry = await open(template);
     }
-    return lease(await open(template));
+    let released = false;
+    return {
+      pglite: entry.db,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await takeBack(entry);
+      },
+    };
   },
   stats: () => ({ opened, reused, idle: idle.length, closedBecause: { ...closedBecause } }),
 };

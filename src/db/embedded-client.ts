@@ -1,4 +1,5 @@
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+import { PreparedStatements } from './pglite-prepared';
 
 /** The statements the code runs on the embedded engine, or on one of its transactions. */
 export interface EmbeddedQueries {
@@ -22,10 +23,11 @@ export interface EmbeddedClient extends EmbeddedQueries {
 
 /** PGlite in this thread, as an EmbeddedClient. */
 export function inProcessClient(pglite: PGlite): EmbeddedClient {
+  const prepared = new PreparedStatements(pglite);
   return {
-    query: (text, params, options) => pglite.query(text, params, options),
+    query: (text, params, options) => prepared.query(text, params, options),
     exec: (text) => pglite.exec(text),
-    transaction: (work) => pglite.transaction((tx) => work(tx)),
+    transaction: (work) => pglite.transaction((tx) => work({ query: (text, params, options) => prepared.queryIn(tx, text, params, options), exec: (text) => tx.exec(text) })),
     dumpDataDir: (compression) => exclusiveDump(pglite, compression),
     get closed() {
       return pglite.closed;

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { exclusiveDump } from './embedded-client';
+import { PreparedStatements } from './pglite-prepared';
 import { errorToFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /**
@@ -41,6 +42,15 @@ function target(pglite: PGlite, txId: number | undefined) {
   return open.tx;
 }
 
+/** A parameterised statement, as a prepared statement (pglite-prepared.ts), in the transaction it names or on its own. */
+function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
+  const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
+  if (request.txId === undefined) return prepared.query(request.text, request.params, options);
+  const open = transactions.get(request.txId);
+  if (!open) throw new Error(`transaction ${request.txId} is not open`);
+  return prepared.queryIn(open.tx, request.text, request.params, options);
+}
+
 /** Types whose values stay text: a parser that hands the text back unchanged. */
 function rawParsers(types: number[] | undefined): QueryOptions['parsers'] {
   if (!types) return undefined;
@@ -72,11 +82,10 @@ function begin(pglite: PGlite, id: number): void {
     .finally(() => transactions.delete(id));
 }
 
-async function handle(pglite: PGlite, request: WorkerRequest): Promise<void> {
+async function handle(pglite: PGlite, prepared: PreparedStatements, request: WorkerRequest): Promise<void> {
   switch (request.op) {
     case 'query': {
-      const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
-      const result = await target(pglite, request.txId).query(request.text, request.params, options);
+      const result = await query(prepared, request);
       answer({ id: request.id, ok: true, value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } });
       return;
     }
@@ -125,8 +134,9 @@ async function main(): Promise<void> {
     port.close();
     return;
   }
+  const prepared = new PreparedStatements(pglite);
   port.on('message', (request: WorkerRequest) => {
-    handle(pglite, request).catch((error: unknown) => fail(request.id, error));
+    handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));
   });
   port.postMessage({ started: true } satisfies WorkerStarted);
 }

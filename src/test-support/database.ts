@@ -1,18 +1,42 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { embeddedDatabase, openMemoryPglite, openPostgres, type Database, type EngineKind } from '../db/client';
-import type { EmbeddedClient } from '../db/embedded-client';
+import type { PGlite } from '@electric-sql/pglite';
+import { inProcessClient, type EmbeddedClient } from '../db/embedded-client';
 import { testEngines } from './engine-pass';
 import { withDatabase } from './global-setup';
 import { adminUrl, pgliteTemplateFile, postgresTemplateName, TEST_DATABASE_PREFIX, testRunId } from './template';
 
 /** The integration projects' pool of migrated PGlite databases (scripts/jest/pglite-pool-environment.cjs). */
 interface PglitePool {
-  acquire(templateFile: string): Promise<EmbeddedClient>;
+  acquire(templateFile: string): Promise<{ pglite: PGlite; release(): Promise<void> }>;
 }
 
 function pglitePool(): PglitePool | undefined {
   return (globalThis as { __gatekeeperPglitePool?: PglitePool }).__gatekeeperPglitePool;
+}
+
+/** A client that hands its database back to the pool on close, and answers as a closed PGlite after that. */
+function handedBackOnClose(client: EmbeddedClient, release: () => Promise<void>): EmbeddedClient {
+  let released = false;
+  const live = () => {
+    if (released) throw new Error('PGlite is closed');
+    return client;
+  };
+  return {
+    query: async (text, params, options) => live().query(text, params, options),
+    exec: async (text) => live().exec(text),
+    transaction: async (work) => live().transaction(work),
+    dumpDataDir: async (compression) => live().dumpDataDir(compression),
+    get closed() {
+      return released;
+    },
+    close: async () => {
+      if (released) return;
+      released = true;
+      await release();
+    },
+  };
 }
 
 /**
@@ -23,7 +47,10 @@ function pglitePool(): PglitePool | undefined {
 export async function createTestDatabase(engine: EngineKind = 'pglite'): Promise<Database> {
   if (engine === 'pglite') {
     const pool = pglitePool();
-    if (pool) return embeddedDatabase(await pool.acquire(pgliteTemplateFile()));
+    if (pool) {
+      const { pglite, release } = await pool.acquire(pgliteTemplateFile());
+      return embeddedDatabase(handedBackOnClose(inProcessClient(pglite), release));
+    }
     const dump = fs.readFileSync(pgliteTemplateFile());
     return openMemoryPglite(new Blob([dump]));
   }

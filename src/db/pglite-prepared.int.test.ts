@@ -1,0 +1,102 @@
+import { PGlite } from '@electric-sql/pglite';
+import { describeOn } from '../test-support/engine-pass';
+import { PreparedStatements } from './pglite-prepared';
+
+// The product's statements on PGlite go through PreparedStatements (the worker thread, the in-process client):
+// what they return must be what PGlite's own `query` returns, and a kept statement must never answer stale.
+describeOn('pglite')('PGlite statements as prepared statements', () => {
+  let pglite: PGlite;
+  let prepared: PreparedStatements;
+
+  beforeAll(async () => {
+    pglite = await PGlite.create();
+    await pglite.exec(`
+      create table things (id int primary key, name text not null, at timestamptz, data jsonb, bytes bytea, tags text[], big bigint, ok boolean, amount numeric);
+      insert into things values (1, 'one', '2026-05-02T10:00:00Z', '{"a": [1, 2]}', '\\x010203', '{x,y}', 9007199254740993, true, 12.50);
+    `);
+    prepared = new PreparedStatements(pglite);
+  });
+
+  afterAll(async () => {
+    await pglite.close();
+  });
+
+  const preparedCount = async () => (await pglite.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements`)).rows[0]!.n;
+
+  it('returns what PGlite’s own query returns: rows, fields, parsed types, affected rows', async () => {
+    const text = 'select * from things where id = $1 and at < $2';
+    const params = [1, new Date('2027-01-01T00:00:00Z')];
+    const mine = await prepared.query(text, params);
+    const theirs = await pglite.query(text, params);
+    expect(mine.rows).toEqual(theirs.rows);
+    expect(mine.fields).toEqual(theirs.fields);
+    expect(mine.rows[0]).toMatchObject({ id: 1, name: 'one', data: { a: [1, 2] }, tags: ['x', 'y'], big: 9007199254740993n, ok: true });
+
+    const update = 'update things set name = $1 where id = $2';
+    expect((await prepared.query(update, ['uno', 1])).affectedRows).toBe((await pglite.query(update, ['uno', 1])).affectedRows);
+  });
+
+  it('serialises every kind of parameter as PGlite does, dates and byte arrays included', async () => {
+    const text = 'insert into things (id, name, at, data, bytes, tags, big, ok, amount) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
+    const values = (id: number) => [id, 'two', new Date('2026-06-01T12:30:00.250Z'), { nested: { b: 'c' } }, new Uint8Array([255, 0, 7]), ['p', 'q'], 42n, false, '3.14'];
+    const mine = await prepared.query(text, values(2));
+    const theirs = await pglite.query(text, values(3));
+    expect({ ...mine.rows[0]!, id: 0 }).toEqual({ ...theirs.rows[0]!, id: 0 });
+    expect(mine.rows[0]).toMatchObject({ at: new Date('2026-06-01T12:30:00.250Z'), data: { nested: { b: 'c' } }, bytes: new Uint8Array([255, 0, 7]), amount: '3.14' });
+    expect((await prepared.query('select $1::text as v, $2::int as n', [null, undefined])).rows).toEqual([{ v: null, n: null }]);
+  });
+
+  it('honours rowMode, per-query parsers and declared parameter types', async () => {
+    expect((await prepared.query('select id, name from things where id = $1', [1], { rowMode: 'array' })).rows).toEqual([[1, 'uno']]);
+    const raw = await prepared.query<{ at: string }>('select at from things where id = $1', [1], { parsers: { 1184: (value: string) => value } });
+    expect(typeof raw.rows[0]!.at).toBe('string');
+    expect((await prepared.query('select $1 as v', ['7'], { paramTypes: [23] })).rows).toEqual([{ v: 7 }]);
+    expect((await prepared.query('select $1 as v', ['7'])).rows).toEqual([{ v: '7' }]);
+  });
+
+  it('parses a text once: later runs reuse the statement', async () => {
+    const before = await preparedCount();
+    for (let i = 0; i < 3; i++) await prepared.query('select name from things where id = $1 -- reuse check', [1]);
+    expect(await preparedCount()).toBe(before + 1);
+  });
+
+  it('fails a bad statement with PostgreSQL’s error and the query attached, and goes on working', async () => {
+    await expect(prepared.query('insert into things (id, name) values ($1, $2)', [1, 'again'])).rejects.toMatchObject({ code: '23505', query: 'insert into things (id, name) values ($1, $2)' });
+    await expect(prepared.query('selec nothing', [])).rejects.toMatchObject({ code: '42601' });
+    expect((await prepared.query('select count(*)::int as n from things', [])).rows).toEqual([{ n: 3 }]);
+  });
+
+  it('prepares again when the table changed under a kept statement, or the statements were dropped', async () => {
+    const text = 'select * from things where id = $1';
+    expect(Object.keys((await prepared.query(text, [1])).rows[0]!)).not.toContain('extra');
+    await pglite.exec('alter table things add column extra text');
+    expect(Object.keys((await prepared.query(text, [1])).rows[0]!)).toContain('extra');
+    await pglite.exec('deallocate all');
+    expect((await prepared.query(text, [1])).rows).toHaveLength(1);
+    // inside a transaction PostgreSQL has already failed it: the error stands, and the text is prepared again next time
+    await pglite.exec('deallocate all');
+    await expect(pglite.transaction((tx) => prepared.queryIn(tx, text, [1]))).rejects.toMatchObject({ code: '26000' });
+    await pglite.transaction(async (tx) => expect((await prepared.queryIn(tx, text, [1])).rows).toHaveLength(1));
+  });
+
+  it('runs inside a transaction, and a failure there rolls the transaction back', async () => {
+    await pglite.transaction(async (tx) => {
+      await prepared.queryIn(tx, 'update things set name = $1 where id = $2 -- tx', ['in-tx', 1]);
+      expect((await prepared.queryIn(tx, 'select name from things where id = $1', [1])).rows).toEqual([{ name: 'in-tx' }]);
+    });
+    expect((await prepared.query('select name from things where id = $1', [1])).rows).toEqual([{ name: 'in-tx' }]);
+    await expect(
+      pglite.transaction(async (tx) => {
+        await prepared.queryIn(tx, 'update things set name = $1 where id = $2 -- tx', ['lost', 1]);
+        await prepared.queryIn(tx, 'insert into things (id, name) values ($1, $2)', [1, 'duplicate']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await prepared.query('select name from things where id = $1', [1])).rows).toEqual([{ name: 'in-tx' }]);
+  });
+
+  it('keeps at most 500 statements, closing the least recently used', async () => {
+    for (let i = 0; i < 520; i++) await prepared.query(`select $1::int + ${i} as n`, [1]);
+    expect(await preparedCount()).toBeLessThanOrEqual(500);
+    expect((await prepared.query('select $1::int + 0 as n', [1])).rows).toEqual([{ n: 1 }]);
+  });
+});
