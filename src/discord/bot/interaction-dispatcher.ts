@@ -52,6 +52,9 @@ function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: Messag
   };
 }
 
+/** Work still running after this long is deferred (an ephemeral "thinking…"), inside Discord's 3-second window. */
+export const DEFER_AFTER_MS = 1500;
+
 /**
  * The one place interactions are answered: handlers do the work or
  * throw; the dispatcher checks the guild and permissions, defers when work may pass
@@ -76,9 +79,10 @@ export function createInteractionDispatcher(deps: {
       return;
     }
     // answer within Discord's window even if the database is slow
+    let deferring: Promise<unknown> | undefined;
     const deferTimer = setTimeout(() => {
-      if (!interaction.replied && !interaction.deferred) void interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
-    }, 1500);
+      if (!interaction.replied && !interaction.deferred) deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
+    }, DEFER_AFTER_MS);
     let reply: HandlerReply;
     try {
       reply = await work();
@@ -98,6 +102,9 @@ export function createInteractionDispatcher(deps: {
     } finally {
       clearTimeout(deferTimer);
     }
+    // a deferral sent just before the work ended is still on its way: `deferred` turns true only when it
+    // arrives, and a reply sent meanwhile is refused (already acknowledged), leaving "thinking…" forever
+    await deferring;
     try {
       if (interaction.deferred || interaction.replied) {
         const { flags: _ephemeral, ...edit } = toReply(reply);

@@ -1,0 +1,60 @@
+import type { ButtonInteraction } from 'discord.js';
+import type { Logger } from '../../logger';
+import { createInteractionDispatcher, DEFER_AFTER_MS } from './interaction-dispatcher';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A button interaction whose acknowledgements take `latencyMs` to reach Discord, as discord.js's do over HTTP. */
+function slowButton(latencyMs: number) {
+  const calls: string[] = [];
+  const interaction = {
+    guildId: 'guild-1',
+    customId: 'verify',
+    user: { id: 'user-1' },
+    replied: false,
+    deferred: false,
+    isButton: () => true,
+    isChatInputCommand: () => false,
+    async deferReply() {
+      calls.push('deferReply');
+      await sleep(latencyMs);
+      interaction.deferred = true;
+    },
+    async reply(options: { content: string }) {
+      // Discord refuses a second acknowledgement of the same interaction
+      if (calls.includes('deferReply')) throw new Error('Interaction has already been acknowledged.');
+      calls.push(`reply: ${options.content}`);
+      interaction.replied = true;
+    },
+    async editReply(options: { content: string }) {
+      calls.push(`editReply: ${options.content}`);
+    },
+  };
+  return { interaction, calls };
+}
+
+describe('interaction dispatcher', () => {
+  function dispatcherFor(workMs: number) {
+    return createInteractionDispatcher({
+      logger: silent,
+      guildId: 'guild-1',
+      buttons: [{ prefix: 'verify', handler: async () => (await sleep(workMs), { content: 'done' }) }],
+      commands: {},
+      isStaff: () => true,
+    });
+  }
+
+  it('replies at once when the work is quick', async () => {
+    const { interaction, calls } = slowButton(50);
+    await dispatcherFor(10).dispatch(interaction as unknown as ButtonInteraction);
+    expect(calls).toEqual(['reply: done']);
+  });
+
+  it('edits the deferred reply when the work ends while the deferral is still on its way', async () => {
+    // the deferral leaves at DEFER_AFTER_MS and arrives 400 ms later; the work ends 100 ms after it left
+    const { interaction, calls } = slowButton(400);
+    await dispatcherFor(DEFER_AFTER_MS + 100).dispatch(interaction as unknown as ButtonInteraction);
+    expect(calls).toEqual(['deferReply', 'editReply: done']);
+  });
+});
