@@ -10,8 +10,9 @@
 // rolled back, the schemas the test created dropped (pg-boss's `pgboss` when the product's jobs ran), the rows
 // of every table deleted and the sequences restarted (triggers off, as resetDatabase does between tests), the
 // prepared statements, plans and temporary tables dropped, and session settings set back. It is kept only when
-// its tables and functions are then exactly the template's; otherwise (a dropped or altered table, a failed
-// reset) it is closed for real and the next file opens a fresh one.
+// its tables and functions are then exactly the template's, and the planner's size figures too (ANALYZE or
+// VACUUM leave figures that deleting rows does not undo); otherwise (a dropped or altered table, an analysed
+// one, a failed reset) it is closed for real and the next file opens a fresh one.
 //
 // GK_POOL_STATS=<file> appends, after each test file, the worker's counts: databases opened, reused, idle,
 // and why any were closed instead of kept.
@@ -34,7 +35,7 @@ function pglite() {
 /** At most this many idle databases per worker (a file rarely holds more than one at a time; each is ~150 MB). */
 const MAX_IDLE = 2;
 
-/** @type {{ db: any, template: string, schemas: string[], shape: string, reset: string, settings: Map<string, string> }[]} */
+/** @type {{ db: any, template: string, schemas: string[], shape: string, sizeFigures: string, reset: string, settings: Map<string, string> }[]} */
 const idle = [];
 let opened = 0;
 let reused = 0;
@@ -62,6 +63,17 @@ const SHAPE_SQL = `
    where n.nspname = 'public'
   union all
   select string_agg(nspname, ',' order by nspname) from pg_namespace`;
+
+/**
+ * The planner's size figures of every table and index (reltuples, relpages). Deleting rows leaves them as they
+ * were, and only ANALYZE, VACUUM or an index build moves them; the members list's total estimates from them.
+ */
+async function sizeFiguresOf(db) {
+  const { rows } = await db.query(`
+    select string_agg(c.relname || ':' || c.reltuples::text || ':' || c.relpages::text, ',' order by c.relname) as figures
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'`);
+  return rows[0]?.figures ?? '';
+}
 
 async function shapeOf(db) {
   const { rows } = await db.query(SHAPE_SQL);
@@ -110,7 +122,7 @@ async function open(template) {
   const db = await PGlite.create({ extensions: { pg_trgm }, loadDataDir: new Blob([fs.readFileSync(template)]) });
   opened++;
   const schemas = (await db.query('select nspname from pg_namespace')).rows.map((r) => r.nspname);
-  return { db, template, schemas, shape: await shapeOf(db), reset: await resetScriptOf(db), settings: await settingsOf(db) };
+  return { db, template, schemas, shape: await shapeOf(db), sizeFigures: await sizeFiguresOf(db), reset: await resetScriptOf(db), settings: await settingsOf(db) };
 }
 
 /** Schemas a test created (pg-boss makes `pgboss` when the product's jobs start): dropped on hand-back. */
@@ -134,6 +146,7 @@ async function takeBack(entry) {
     await entry.db.exec('rollback'); // only a warning when no transaction is open
     await dropNewSchemas(entry);
     if ((await shapeOf(entry.db)) !== entry.shape) throw new Error('tables or functions changed');
+    if ((await sizeFiguresOf(entry.db)) !== entry.sizeFigures) throw new Error('table statistics changed (ANALYZE or VACUUM)');
     await entry.db.exec(entry.reset);
     // not DISCARD ALL: it would also reset settings PGlite sets at start (search_path), which restoreSettings keeps
     await entry.db.exec('deallocate all; discard plans; discard temp; discard sequences');

@@ -59,6 +59,23 @@ describeOn('pglite')('the PGlite pool of the integration tests', () => {
     }
   });
 
+  it('closes a database whose tables were analysed: their size estimates would reach the next file', async () => {
+    const analysed = await createTestDatabase('pglite');
+    for (let i = 0; i < 20; i++) await buildMember(analysed.db);
+    await analysed.exec('analyze members');
+    const before = pool!.stats();
+    await analysed.close();
+    expect(pool!.stats().idle).toBe(before.idle);
+
+    const fresh = await createTestDatabase('pglite');
+    try {
+      const { rows } = await fresh.query<{ reltuples: number }>(`select reltuples from pg_class where relname = 'members'`);
+      expect(rows[0]!.reltuples).toBeLessThan(0); // never analysed, as in the template
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('rolls back a transaction the test left open, and answers as closed once handed back', async () => {
     const db = await createTestDatabase('pglite');
     await db.exec(`begin; insert into settings (key, value) values ('left', '1')`);
