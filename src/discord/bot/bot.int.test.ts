@@ -87,6 +87,22 @@ describeEngines('the bot', (getDatabase, engine) => {
     await bot.stop();
   });
 
+  it('stays disconnected when stopped while it was still electing its leader (a SIGTERM during start-up)', async () => {
+    const sessionsBefore = emulator.gateway.connectedSessions;
+    const bot = makeBot(getDatabase());
+    bot.start(); // the leader election is a database round trip: stop() comes before it answers
+    await bot.stop();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(bot.state).toMatchObject({ leader: false, ready: false });
+    expect(emulator.gateway.connectedSessions).toBe(sessionsBefore);
+    // the lock is free: another bot becomes the leader
+    const next = makeBot(getDatabase());
+    next.start();
+    await next.ready;
+    expect(next.state.leader).toBe(true);
+    await next.stop();
+  });
+
   it('reports a rejected token once, naming DISCORD_BOT_TOKEN, without throwing', async () => {
     const bot = makeBot(getDatabase(), 'not-a-valid-token');
     bot.start();

@@ -125,6 +125,7 @@ export function createBot(deps: {
     try {
       await next.login(deps.config.token);
     } catch (error) {
+      if (stopped) return; // destroyed by stop() while logging in: not a connection failure
       const code = (error as { code?: string }).code;
       state.fatal =
         code === 'TokenInvalid' || /token/i.test(String((error as Error).message))
@@ -154,6 +155,12 @@ export function createBot(deps: {
         client = undefined;
         schedule();
       });
+      // stopped while the election ran (a SIGTERM during start-up): connecting now would leave a gateway
+      // session open after stop() returned, and the process waiting on it
+      if (stopped) {
+        if (leader) await lock.release();
+        return;
+      }
       state.leader = leader;
       if (!leader) return schedule();
       await login();
