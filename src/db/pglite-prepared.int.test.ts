@@ -60,6 +60,17 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     expect(await preparedCount()).toBe(before + 1);
   });
 
+  it('plans every run for its own values, as PGlite’s query does: never one generic plan for a kept statement', async () => {
+    await pglite.exec(`create index things_name_idx on things (name)`);
+    const text = 'select id from things where name like $1 order by id limit 5 -- plans';
+    for (const word of ['o%', 'x%', '%n%', 'two', 't%', 'u%', 'q%', '%']) await prepared.query(text, [word]);
+    const { rows } = await pglite.query<{ generic_plans: number; custom_plans: number }>(
+      `select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1`,
+      [text],
+    );
+    expect(rows).toEqual([{ generic_plans: 0, custom_plans: 8 }]);
+  });
+
   it('fails a bad statement with PostgreSQL’s error and the query attached, and goes on working', async () => {
     await expect(prepared.query('insert into things (id, name) values ($1, $2)', [1, 'again'])).rejects.toMatchObject({ code: '23505', query: 'insert into things (id, name) values ($1, $2)' });
     await expect(prepared.query('selec nothing', [])).rejects.toMatchObject({ code: '42601' });
@@ -92,6 +103,19 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
       }),
     ).rejects.toMatchObject({ code: '23505' });
     expect((await prepared.query('select name from things where id = $1', [1])).rows).toEqual([{ name: 'in-tx' }]);
+  });
+
+  it('runs a transaction’s statements unnamed, not kept, while no statement outside one has set custom plans', async () => {
+    const fresh = new PreparedStatements(pglite);
+    await pglite.exec(`reset plan_cache_mode`);
+    const before = await preparedCount();
+    await pglite.transaction(async (tx) => {
+      expect((await fresh.queryIn(tx, 'select name from things where id = $1 -- first in a transaction', [1])).rows).toEqual([{ name: 'in-tx' }]);
+    });
+    expect(await preparedCount()).toBe(before);
+    await fresh.query('select 1 as one', []);
+    expect((await pglite.query(`select current_setting('plan_cache_mode') as mode`)).rows).toEqual([{ mode: 'force_custom_plan' }]);
+    await pglite.exec('deallocate all'); // the other instance's statements are prepared again on their next run
   });
 
   it('keeps at most 500 statements, closing the least recently used', async () => {

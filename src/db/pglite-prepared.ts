@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 /**
@@ -12,6 +13,13 @@ import { parse, protocol, type PGlite, type QueryOptions, type Results, type Tra
  *
  * Results are the ones PGlite's `query` gives (its parsers, `rowMode`, `parsers` options); values
  * are serialised as PGlite does (its serialisers by the statement's parameter types).
+ *
+ * Plans stay per execution, as with PGlite's `query`: the session runs with `plan_cache_mode =
+ * force_custom_plan`. A kept statement would otherwise switch to one generic plan after five runs,
+ * and a member search (`username ilike $1`) planned for no particular word walks the list's index,
+ * which for a rare word means the whole table. The setting is made by the first statement outside
+ * a transaction (a SET inside one would be undone by its rollback); until then statements run
+ * unnamed, planned for their values and not kept.
  */
 
 /** Statements kept per database; the least recently used is closed beyond this. */
@@ -80,6 +88,10 @@ export class PreparedStatements {
   /** statements given up (stale or beyond the limit), closed with the next preparation */
   private readonly toClose: string[] = [];
   private counter = 0;
+  /** names of this instance's statements: a PGlite the tests hand from one file to the next may hold another's */
+  private readonly prefix = `gk_${randomBytes(4).toString('hex')}_`;
+  /** plan_cache_mode is force_custom_plan for this session: statements may be kept */
+  private customPlansOnly = false;
 
   constructor(private readonly pglite: PGlite) {}
 
@@ -99,8 +111,12 @@ export class PreparedStatements {
     return this.run<T>(text, params, options, false);
   }
 
-  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, mayRetry: boolean): Promise<Results<T>> {
+  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, outsideTransaction: boolean): Promise<Results<T>> {
     return this.pglite._runExclusiveQuery(async () => {
+      if (!this.customPlansOnly && outsideTransaction) {
+        await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
+        this.customPlansOnly = true;
+      }
       try {
         return await this.execute<T>(text, params, options);
       } catch (error) {
@@ -109,7 +125,7 @@ export class PreparedStatements {
         if ((error as { code?: unknown }).code === '26000') this.statements.clear();
         else this.giveUp(this.keyOf(text, options));
         // outside a transaction nothing else was undone: prepare the text again; inside, the transaction has failed
-        if (!mayRetry) throw withQuery(error, text, params, options);
+        if (!outsideTransaction) throw withQuery(error, text, params, options);
         try {
           return await this.execute<T>(text, params, options);
         } catch (retryError) {
@@ -141,8 +157,12 @@ export class PreparedStatements {
     return parse.parseResults(all, this.pglite.parsers, options)[0] as Results<T>;
   }
 
-  /** The text's prepared statement, preparing it (and closing the least recently used beyond the limit) when new. */
+  /**
+   * The text's prepared statement, preparing it (and closing the least recently used beyond the limit) when
+   * new; the unnamed statement, not kept, while the session may still plan kept statements generically.
+   */
   private async prepared(text: string, options: QueryOptions | undefined): Promise<Prepared> {
+    if (!this.customPlansOnly) return this.parse('', text, options);
     const key = this.keyOf(text, options);
     const known = this.statements.get(key);
     if (known) {
@@ -153,15 +173,17 @@ export class PreparedStatements {
     if (this.statements.size >= MAX_STATEMENTS) this.giveUp(this.statements.keys().next().value as string);
     // closing a statement that no longer exists is not an error
     const parts = this.toClose.splice(0).map((old) => protocol.serialize.close({ type: 'S', name: old }));
-    const name = `gk_${++this.counter}`;
-    parts.push(protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync());
-    const messages = await this.pglite.execProtocolStream(concat(parts), { syncToFs: false });
-    const statement: Prepared = {
-      name,
-      paramTypes: parse.parseDescribeStatementResults(messages),
-      rowDescription: messages.find((m) => m.name === 'rowDescription'),
-    };
+    const statement = await this.parse(`${this.prefix}${++this.counter}`, text, options, parts);
     this.statements.set(key, statement);
     return statement;
+  }
+
+  /** Parse + Describe (+ Sync), after any closes waiting in `before`: the statement's parameter types and row shape. */
+  private async parse(name: string, text: string, options: QueryOptions | undefined, before: Uint8Array[] = []): Promise<Prepared> {
+    const messages = await this.pglite.execProtocolStream(
+      concat([...before, protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+      { syncToFs: false },
+    );
+    return { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
   }
 }
