@@ -34,21 +34,23 @@ function fail(id: number, error: unknown): void {
   answer({ id, ok: false, error: errorToFields(error) });
 }
 
-/** The transaction a statement names, or the database itself. */
-function target(pglite: PGlite, txId: number | undefined) {
-  if (txId === undefined) return pglite;
+/** The open transaction a request names. */
+function openTransaction(txId: number): OpenTransaction {
   const open = transactions.get(txId);
   if (!open) throw new Error(`transaction ${txId} is not open`);
-  return open.tx;
+  return open;
+}
+
+/** The transaction a statement names, or the database itself. */
+function target(pglite: PGlite, txId: number | undefined) {
+  return txId === undefined ? pglite : openTransaction(txId).tx;
 }
 
 /** A parameterised statement, as a prepared statement (pglite-prepared.ts), in the transaction it names or on its own. */
 function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
   if (request.txId === undefined) return prepared.query(request.text, request.params, options);
-  const open = transactions.get(request.txId);
-  if (!open) throw new Error(`transaction ${request.txId} is not open`);
-  return prepared.queryIn(open.tx, request.text, request.params, options);
+  return prepared.queryIn(openTransaction(request.txId).tx, request.text, request.params, options);
 }
 
 /** Types whose values stay text: a parser that hands the text back unchanged. */
@@ -98,8 +100,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
       begin(pglite, request.id);
       return;
     case 'end': {
-      const open = transactions.get(request.txId);
-      if (!open) throw new Error(`transaction ${request.txId} is not open`);
+      const open = openTransaction(request.txId);
       open.endId = request.id;
       open.decide(request.commit);
       return;
