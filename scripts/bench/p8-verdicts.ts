@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { createManualClock } from '../../src/clock';
 import type { Database } from '../../src/db/client';
 import { silentLogger } from '../../src/logger';
@@ -74,6 +75,7 @@ async function seedHistory(database: Database, population: Population, until: nu
         vpnVerdict: a.vpn ? ('vpn' as const) : ('clean' as const),
         vpnSource: 'proxycheck' as const,
         outcome: a.vpn ? ('limited_access' as const) : ('verified' as const),
+        accountCreatedAt: sql`discord_account_created_at(${a.discordId}::text)`,
         createdAt: at(a),
       })),
     );

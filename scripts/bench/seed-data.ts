@@ -35,6 +35,8 @@ const SPREAD_SECONDS = 29 * 24 * 3600;
 
 const FIRST = ['shadow', 'pixel', 'nova', 'luna', 'frost', 'ember', 'echo', 'raven', 'blaze', 'storm', 'cyber', 'mystic', 'neon', 'ghost', 'lucky', 'sunny', 'wolf', 'fox', 'tiger', 'dragon'];
 const SECOND = ['hunter', 'gamer', 'cat', 'king', 'queen', 'rider', 'ninja', 'wizard', 'panda', 'bear', 'byte', 'star', 'moon', 'dust', 'fire', 'wave', 'rose', 'leaf', 'stone', 'sky'];
+/** The Discord id of the g-th seeded member (1-based): a snowflake of 2020. */
+const discordIdOf = (g: string) => `(700000000000000000 + ${g}::bigint * 4099)::text`;
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
 function membersSql(count: number): string {
@@ -43,7 +45,7 @@ insert into members (discord_id, username, avatar_url, status, source, rules_con
   is_linked_as_alt, alts_found, used_vpn, vpn_attempts, vpn_provider, verification_count, fingerprint_hash, network_hash,
   guild_access, verified_at, last_seen_at, created_at, updated_at)
 select
-  (700000000000000000 + g::bigint * 4099)::text,
+  ${discordIdOf('g')},
   (${sqlArray(FIRST)})[1 + (h % 20)] || (array['_', '', '.', 'x', ''])[1 + ((h >> 5) % 5)] || (${sqlArray(SECOND)})[1 + ((h >> 8) % 20)]
     || (case when (h >> 13) % 3 = 0 then '' else ((h >> 15) % 10000)::text end),
   case when (h >> 2) % 10 < 6 then 'https://cdn.discordapp.com/avatars/' || g || '/' || md5(g::text) || '.png?size=128' end,
@@ -72,7 +74,7 @@ function attemptsSql(size: SeedSize, memberBase: number): string {
   const single = Math.min(size.attempts, Math.floor(size.members * 0.85));
   return `
 insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash,
-  screen_hash, timezone_hash, language_hash, platform_hash, hardware_hash, vpn_verdict, vpn_provider, vpn_source, outcome, created_at)
+  screen_hash, timezone_hash, language_hash, platform_hash, hardware_hash, vpn_verdict, vpn_provider, vpn_source, outcome, account_created_at, created_at)
 with src as (
   select j, case when j <= ${single} then j else ${single} + 1 + ((j - ${single} - 1) / 2) % ${Math.max(1, size.members - single)} end as m
   from generate_series(1, ${size.attempts}) j
@@ -99,6 +101,7 @@ select
   case when vpn then 'Sandbox VPN' end,
   'proxycheck',
   case when vpn then 'limited_access' else 'verified' end,
+  discord_account_created_at(${discordIdOf('m')}),
   now() - make_interval(secs => (hj % ${SPREAD_SECONDS}))
 from d`;
 }

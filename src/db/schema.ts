@@ -135,6 +135,12 @@ export const verificationAttempts = pgTable(
      * them), else 'pending' when an admission rule held them for staff review; null otherwise.
      */
     endedAs: text('ended_as', { enum: ATTEMPT_ENDINGS }),
+    /**
+     * When the Discord account was created (the snowflake's timestamp: discord_account_created_at in
+     * src/db/functions), kept on the attempt so the raid window counts young accounts without reading
+     * the members table; null when the member's id is not a snowflake (never young).
+     */
+    accountCreatedAt: ts('account_created_at'),
     createdAt: createdAt(),
   },
   (t) => [

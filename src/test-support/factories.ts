@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { adminNotes, altLinks, members, verificationAttempts } from '../db/schema';
 import { DISCORD_EPOCH_MS } from '../shared/discord-snowflake';
@@ -22,8 +23,10 @@ export async function buildMember(db: Executor, overrides: Partial<MemberInsert>
   return row!;
 }
 
+/** Inserts an attempt of the member; its account's creation time is read from the member's Discord id, as a sign-in writes it. */
 export async function buildAttempt(db: Executor, memberId: number, overrides: Partial<AttemptInsert> = {}) {
-  const [row] = await db.insert(verificationAttempts).values({ memberId, outcome: 'verified', ...overrides }).returning();
+  const accountCreatedAt = sql`(select discord_account_created_at(discord_id) from ${members} where id = ${memberId})`;
+  const [row] = await db.insert(verificationAttempts).values({ memberId, outcome: 'verified', accountCreatedAt, ...overrides }).returning();
   return row!;
 }
 

@@ -59,9 +59,9 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       const discordId = nextSnowflake(opts.accountCreated ?? new Date(at.getTime() - 400 * DAY));
       const fingerprintHash = opts.fingerprintHash ?? null;
       const ipHash = opts.ipHash ?? null;
-      const read = opts.readFirst ? service.readQuery(at) : null;
-      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ discordId, fingerprintHash, ipHash })) : [];
       const member = await buildMember(tx, { discordId, verifiedAt: at });
+      const read = opts.readFirst ? service.readQuery(at) : null;
+      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ memberId: member.id, discordId, fingerprintHash, ipHash })) : [];
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
       const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, row } });

@@ -3,7 +3,7 @@ import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../verification/verification.repository';
-import { raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
+import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
 import type { RaidWindow } from '../raid/raid-rules';
 import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 
@@ -19,25 +19,34 @@ export function setMemberGate(executor: Executor, memberId: number, gate: Gate |
 }
 
 /** The one row the admission step reads: the raid window's statement's columns and the lockdown switch's stored value. */
-export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownState> | null };
+export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownState> | null; alarm_standing: boolean | null };
 
 /**
  * What the admission step reads before it decides, as one row: the raid window ending at
- * `now` (counted by the database, `written` counted in: see raidWindowQuery) and the
- * lockdown switch. A scalar select: it can run on its own or inside another statement (the
+ * `now` (counted by the database, `written` counted in: see raidWindowQuery), whether a raid
+ * alarm stands (alarmStandingQuery) and the lockdown switch. A scalar select: it can run on its own or inside another statement (the
  * sign-in's, which writes `written`), which then answers it with its own row.
  */
 export function admissionStateQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
-  return sql`select w.previous_day, w.verifications, w.young, w.shared, ${lockdownValueQuery()} as lockdown from (${raidWindowQuery(now, windowMinutes, youngDays, written)}) as w`;
+  return sql`select w.previous_day, w.verifications, w.young, w.shared, ${alarmStandingQuery(now, windowMinutes)} as alarm_standing, ${lockdownValueQuery()} as lockdown
+    from (${raidWindowQuery(now, windowMinutes, youngDays, written)}) as w`;
 }
 
-/** The raid window and the lockdown from that row. */
-export function admissionStateFrom(row: AdmissionStateRow | undefined): { window: RaidWindow; lockdown: LockdownState } {
-  return { window: raidWindowFrom(row), lockdown: lockdownFromValue(row?.lockdown) };
+/** What the admission step knows from that row. */
+export interface AdmissionState {
+  window: RaidWindow;
+  /** a raid alarm was raised less than one window ago (no new one is raised meanwhile) */
+  alarmStanding: boolean;
+  lockdown: LockdownState;
+}
+
+/** The raid window, the standing alarm and the lockdown from that row. */
+export function admissionStateFrom(row: AdmissionStateRow | undefined): AdmissionState {
+  return { window: raidWindowFrom(row), alarmStanding: row?.alarm_standing === true, lockdown: lockdownFromValue(row?.lockdown) };
 }
 
 /** Reads the admission state in ONE statement (see `admissionStateQuery`). */
-export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<{ window: RaidWindow; lockdown: LockdownState }> {
+export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<AdmissionState> {
   const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes, youngDays));
   return admissionStateFrom(row);
 }

@@ -121,7 +121,7 @@ export function createAdmissionService(deps: {
     const state = input.read
       ? admissionStateFrom(input.read.row)
       : await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
-    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
+    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window, alarmStanding: state.alarmStanding });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
     const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));

@@ -67,7 +67,7 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
         // in the window, on its edges, in the day before it, or older
         const at = pick([windowStart + 1, NOW.getTime(), windowStart + next() * WINDOW_MINUTES * 60_000, windowStart, windowStart - next() * DAY, NOW.getTime() - 3 * DAY]);
         await buildAttempt(db, member.id, { createdAt: new Date(at), fingerprintHash, ipHash });
-        if (at > windowStart && at <= NOW.getTime()) inWindow.push({ discordId, fingerprintHash, ipHash });
+        if (at > windowStart && at <= NOW.getTime()) inWindow.push({ memberId: member.id, discordId, fingerprintHash, ipHash });
         else if (at > windowStart - DAY && at <= windowStart) previousDay++;
       }
     }
@@ -78,14 +78,16 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
       return raidWindowFrom(row);
     };
     const young = nextSnowflake(new Date(NOW.getTime() - DAY));
+    // a member the statement writes too (not stored yet): an id no stored member has
+    const newMember = -1;
     const cases: (WindowAttempt | undefined)[] = [
       undefined,
       // a new member whose profile one other member carries: both become shared
-      { discordId: young, fingerprintHash: `f-own-${3}`, ipHash: null },
+      { memberId: newMember, discordId: young, fingerprintHash: `f-own-${3}`, ipHash: null },
       // a member already in the window, on their own address again: not shared by that
-      { discordId: people[5]!.discordId, fingerprintHash: null, ipHash: `i-own-${5}` },
-      { discordId: young, fingerprintHash: 'fa', ipHash: 'ib' },
-      { discordId: young, fingerprintHash: null, ipHash: null },
+      { memberId: people[5]!.id, discordId: people[5]!.discordId, fingerprintHash: null, ipHash: `i-own-${5}` },
+      { memberId: newMember, discordId: young, fingerprintHash: 'fa', ipHash: 'ib' },
+      { memberId: newMember, discordId: young, fingerprintHash: null, ipHash: null },
     ];
     for (const written of cases) {
       const expected = rule(written ? [...inWindow, written] : inWindow, NOW, YOUNG_DAYS, previousDay);

@@ -1,6 +1,5 @@
-import { desc, gte, sql, type SQL } from 'drizzle-orm';
+import { desc, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { DISCORD_EPOCH_MS } from '../../shared/discord-snowflake';
 import { raidAlarms } from '../../db/schema';
 import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
 import type { RaidVerdict, RaidWindow } from './raid-rules';
@@ -17,27 +16,30 @@ export interface RaidWindowRow {
 
 /** An attempt as the raid window counts it: whose it is, and the device profile and address hashes it carries. */
 export interface WindowAttempt {
+  /** the member's id; an SQL expression when the same statement writes the member (the sign-in's `signed_in`) */
+  memberId: number | SQL;
+  /** the member's Discord id: the account's age is read from it (discord_account_created_at) */
   discordId: string;
   fingerprintHash: string | null;
   ipHash: string | null;
 }
 
-const MS_PER_DAY = 86_400_000;
-
 /**
  * The statement that counts the window ending at `now`: one row, whatever the window
  * holds, so other reads can share its round trip. The counting is the database's, in one
- * pass over the window's attempts (their index on created_at): during a raid the window
- * holds thousands of attempts, and each verification reads it, so shipping its rows to
- * be counted here made every verification slower as the raid grew.
+ * pass over the window's attempts (their index on created_at), and it reads nothing but
+ * those attempts: each verification runs it, and during a raid the window holds thousands
+ * of attempts, so every row it touches per attempt is paid thousands of times a minute.
  *
  *  - verifications: the window's attempts;
- *  - young: of those, accounts younger than `youngDays` full days, from the snowflake's
- *    timestamp (`snowflakeTimestamp` in src/shared/discord-snowflake.ts: the top 42 bits,
- *    milliseconds since 2015-01-01, i.e. id / 2^22 + DISCORD_EPOCH_MS; `accountAgeDays`);
+ *  - young: of those, accounts created less than `youngDays` full days before `now`. The
+ *    attempt keeps its account's creation time (account_created_at, written from the
+ *    Discord id by discord_account_created_at in src/db/functions: the snowflake's
+ *    timestamp), so the members table is not joined;
  *  - shared: of those, attempts whose device profile (fingerprint hash) or address (IP
  *    hash) another member's attempt in the window also carries. Members are told apart
- *    by Discord ID (one member per ID).
+ *    by member id (one member per Discord ID); "another member" is a group whose smallest
+ *    and largest member id differ, which needs no per-group sort as count(distinct) would.
  *
  * `written`: an attempt the same statement writes, which its snapshot cannot see yet
  * (the sign-in's): counted in as one more attempt of the window.
@@ -45,20 +47,22 @@ const MS_PER_DAY = 86_400_000;
 export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   const dayBefore = new Date(from.getTime() - DAY_MS);
-  const writtenRow = written ? sql` union all select ${written.discordId}::text, ${written.fingerprintHash}::text, ${written.ipHash}::text` : sql``;
-  // an id that is not a snowflake has no age: never young (Discord's ids always are)
-  const createdMs = sql`case when w.d ~ '^[0-9]{1,20}$' then floor(w.d::numeric / 4194304) + ${Number(DISCORD_EPOCH_MS)}::numeric end`;
-  return sql`with w (d, f, i) as (
-        select m.discord_id, a.fingerprint_hash, a.ip_hash
-          from verification_attempts a join members m on m.id = a.member_id
+  // created after this instant: younger than youngDays full days (milliseconds, so no calendar day or DST enters)
+  const youngSince = new Date(now.getTime() - youngDays * DAY_MS);
+  const writtenRow = written
+    ? sql` union all select ${written.memberId}::bigint, discord_account_created_at(${written.discordId}::text), ${written.fingerprintHash}::text, ${written.ipHash}::text`
+    : sql``;
+  return sql`with w (m, c, f, i) as (
+        select a.member_id, a.account_created_at, a.fingerprint_hash, a.ip_hash
+          from verification_attempts a
          where a.created_at > ${from.toISOString()}::timestamptz and a.created_at <= ${now.toISOString()}::timestamptz${writtenRow}
       ),
-      shared_profiles as (select f from w where f is not null group by f having count(distinct d) > 1),
-      shared_addresses as (select i from w where i is not null group by i having count(distinct d) > 1)
+      shared_profiles as (select f from w where f is not null group by f having min(m) < max(m)),
+      shared_addresses as (select i from w where i is not null group by i having min(m) < max(m))
     select
       (select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz) as previous_day,
       count(*) as verifications,
-      count(*) filter (where ${now.getTime()}::numeric - ${createdMs} < ${youngDays * MS_PER_DAY}::numeric) as young,
+      count(*) filter (where w.c > ${youngSince.toISOString()}::timestamptz) as young,
       count(*) filter (where w.f in (select f from shared_profiles) or w.i in (select i from shared_addresses)) as shared
     from w`;
 }
@@ -79,9 +83,20 @@ export async function readRaidWindow(executor: Executor, now: Date, windowMinute
   return raidWindowFrom(row);
 }
 
-export async function lastAlarmSince(executor: Executor, since: Date): Promise<boolean> {
-  const [row] = await executor.select({ id: raidAlarms.id }).from(raidAlarms).where(gte(raidAlarms.raisedAt, since)).limit(1);
-  return row !== undefined;
+/**
+ * Whether an alarm was raised less than one window before `now` (one alarm per window: while
+ * it stands, no new one is raised), as a boolean expression: the admission read asks it in
+ * the sign-in's statement, so a verification during a raid makes no extra round trip.
+ */
+export function alarmStandingQuery(now: Date, windowMinutes: number): SQL {
+  const since = new Date(now.getTime() - windowMinutes * 60_000);
+  return sql`exists (select 1 from ${raidAlarms} where ${raidAlarms.raisedAt} >= ${since.toISOString()}::timestamptz)`;
+}
+
+/** Whether an alarm stands at `now` (see `alarmStandingQuery`), in a statement of its own. */
+export async function alarmStanding(executor: Executor, now: Date, windowMinutes: number): Promise<boolean> {
+  const [row] = await selectRows<{ standing: boolean }>(executor, sql`select ${alarmStandingQuery(now, windowMinutes)} as standing`);
+  return row?.standing === true;
 }
 
 export async function insertRaidAlarm(executor: Executor, input: { now: Date; windowMinutes: number; window: RaidWindow; verdict: RaidVerdict; lockdownStarted: boolean }) {

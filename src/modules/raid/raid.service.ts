@@ -4,7 +4,7 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import type { LockdownState } from '../admission/admission-rules';
 import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
-import { insertRaidAlarm, lastAlarmSince, readRaidWindow } from './raid.repository';
+import { alarmStanding, insertRaidAlarm, readRaidWindow } from './raid.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
 
@@ -23,13 +23,15 @@ export async function checkForRaid(
     policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean };
     /** the window's numbers when the caller read them already in this transaction (sharing a round trip with its own reads) */
     window?: RaidWindow;
+    /** whether an alarm stands (alarmStandingQuery), when the caller read it with the window */
+    alarmStanding?: boolean;
   },
 ): Promise<{ raised: boolean; lockdownStarted: boolean }> {
   const { now, policy } = input;
   const window = input.window ?? (await readRaidWindow(tx, now, policy.raidWindowMinutes, policy.raidYoungAccountDays));
   const verdict = evaluateRaid(window, policy);
   if (!verdict.raise) return { raised: false, lockdownStarted: false };
-  if (await lastAlarmSince(tx, new Date(now.getTime() - policy.raidWindowMinutes * 60_000))) return { raised: false, lockdownStarted: false };
+  if (input.alarmStanding ?? (await alarmStanding(tx, now, policy.raidWindowMinutes))) return { raised: false, lockdownStarted: false };
 
   let lockdownStarted = false;
   if (policy.autoLockdown && !(await readLockdown(tx, true)).on) {

@@ -1,3 +1,4 @@
+import { snowflakeTimestamp } from '../../shared/discord-snowflake';
 import { eq } from 'drizzle-orm';
 import { members, verificationAttempts } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
@@ -16,6 +17,8 @@ describeEngines('recording a sign-in (member + attempt in one statement)', (getD
     expect(first.member).toEqual({ id: expect.any(Number), discordId: '1001', createdAt: now, counters: { altsFound: 0, isLinkedAsAlt: false }, manualAltStatus: null });
     const [stored] = await db.select().from(verificationAttempts).where(eq(verificationAttempts.id, first.attempt.id));
     expect(stored).toEqual(first.attempt);
+    // the account's creation, read from the id in the statement (the raid window counts young accounts by it)
+    expect(first.attempt.accountCreatedAt).toEqual(new Date(snowflakeTimestamp('1001')));
 
     // counters kept by earlier detections come back as stored
     await db.update(members).set({ altsFound: 2, isLinkedAsAlt: true }).where(eq(members.id, first.member.id));

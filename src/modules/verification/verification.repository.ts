@@ -85,8 +85,8 @@ function upsertMember(tx: Executor, input: SignInInput) {
     .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt, manualAltStatus: members.manualAltStatus });
 }
 
-/** Every column of the attempt a sign-in stores, but its id and member. */
-function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'> {
+/** Every column of the attempt a sign-in stores, but its id, its member and its account's age (the statement's). */
+function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId' | 'accountCreatedAt'> {
   return {
     ipHash: input.evidence.ip?.ipHash ?? null,
     networkHash: input.evidence.ip?.networkHash ?? null,
@@ -115,17 +115,20 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId'>
  */
 export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: (written: WindowAttempt) => SQL): Promise<{ member: SignedInMember; attempt: AttemptRow; alsoRead: unknown }> {
   const columns = attemptColumns(input);
-  const also = alsoRead?.({ discordId: input.identity.discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
+  const { discordId } = input.identity;
+  const signedInId = sql`(select id from signed_in)`;
+  const also = alsoRead?.({ memberId: signedInId, discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const attempt = tx
     .insert(verificationAttempts)
-    .values({ ...columns, memberId: sql`(select id from signed_in)` })
-    .returning({ id: verificationAttempts.id });
-  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string; also?: unknown }>(
+    .values({ ...columns, memberId: signedInId, accountCreatedAt: sql`discord_account_created_at(${discordId}::text)` })
+    .returning({ id: verificationAttempts.id, accountCreatedAt: verificationAttempts.accountCreatedAt });
+  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string; account_created_ms: number | string | null; also?: unknown }>(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
-          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id${also ? sql`, row_to_json(also) as also` : sql``}
+          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id,
+          (extract(epoch from attempt.account_created_at) * 1000)::float8 as account_created_ms${also ? sql`, row_to_json(also) as also` : sql``}
         from signed_in, attempt${also ? sql`, (${also}) as also` : sql``}`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
@@ -138,7 +141,7 @@ export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: 
       counters: { altsFound: Number(row.alts_found), isLinkedAsAlt: row.is_linked_as_alt === true },
       manualAltStatus: row.manual_alt_status,
     },
-    attempt: { id: Number(row.attempt_id), memberId, ...columns },
+    attempt: { id: Number(row.attempt_id), memberId, ...columns, accountCreatedAt: row.account_created_ms === null ? null : new Date(Number(row.account_created_ms)) },
     alsoRead: row.also,
   };
 }

@@ -70,7 +70,7 @@ export async function visit(db: Executor, service: AltDetectionService, options:
         set: { verificationCount: sql`${members.verificationCount} + 1`, status, lastSeenAt: options.at },
       })
       .returning();
-    await tx.insert(verificationAttempts).values({ memberId: member!.id, ...evidence, outcome: status, vpnVerdict: options.vpn ? 'vpn' : 'clean', createdAt: options.at });
+    await tx.insert(verificationAttempts).values({ memberId: member!.id, ...evidence, accountCreatedAt: sql`discord_account_created_at(${member!.discordId}::text)`, outcome: status, vpnVerdict: options.vpn ? 'vpn' : 'clean', createdAt: options.at });
     const result = await service.detectAlts(tx, { member: { id: member!.id, discordId: member!.discordId, createdAt: member!.createdAt }, attempt: evidence });
     return { member: member!, result };
   });
