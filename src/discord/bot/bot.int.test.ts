@@ -47,7 +47,7 @@ describeEngines('the bot', (getDatabase, engine) => {
         clock,
         logger: silentLogger,
         outbox: createOutboxRepository({ sealKey: Buffer.alloc(32, 1), now: () => new Date() }),
-        alts: { detect: async () => ({ alts: [], isLinkedAsAlt: false }) },
+        alts: { detect: async () => ({ alts: [], isLinkedAsAlt: false }), lookupQuery: () => null },
         vpnFailurePolicy: 'allow',
         certainAltAction: 'none',
       }),

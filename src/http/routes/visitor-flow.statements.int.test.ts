@@ -45,12 +45,13 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         const all = Object.values(steps).flat();
         expect(all.filter((text) => /savepoint|pg_advisory/i.test(text))).toEqual([]);
         expect(all.filter((text) => /audit_append/.test(text))).toHaveLength(2);
-        // 11 with the two alt links this flow finds (saved and recounted in one call): the
-        // admission step's read (raid window, lockdown switch) runs in the sign-in's statement,
-        // and one last statement writes the gate, queues all the Discord actions (one multi-row
-        // insert) and appends the audit row
-        expect(all.length).toBeLessThanOrEqual(11);
+        // 10 with the two alt links this flow finds (saved and recounted in one call): the
+        // admission step's read (raid window, standing alarm, lockdown switch) and the alt
+        // candidate lookup run in the sign-in's statement, and one last statement writes the
+        // gate, queues all the Discord actions (one multi-row insert) and appends the audit row
+        expect(all.length).toBeLessThanOrEqual(10);
         expect(steps.callback!.filter((text) => /previous_day/.test(text))).toEqual([expect.stringMatching(/^with signed_in as/)]);
+        expect(steps.callback!.filter((text) => /find_alt_candidates/.test(text))).toEqual([expect.stringMatching(/^with signed_in as/)]);
         expect(steps.callback!.filter((text) => /set "gate_action"/.test(text))).toEqual([expect.stringMatching(/audit_append/)]);
         expect(steps.callback!.filter((text) => /save_alt_links/.test(text))).toHaveLength(1);
         expect(steps.callback!.filter((text) => /discord_outbox/.test(text))).toEqual([expect.stringMatching(/audit_append/)]);

@@ -45,7 +45,8 @@ export function candidateProbe(attempt: AttemptSignals): CandidateProbe {
 }
 
 export interface CandidateQueryOptions {
-  excludeMemberId: number;
+  /** the member the attempt is of; an SQL expression when the same statement writes the member (the sign-in's) */
+  excludeMemberId: number | SQL;
   /** most attempts read per branch and returned in all */
   limit?: number;
 }
@@ -151,7 +152,7 @@ interface CountsJson {
   browser_token_networks: number;
 }
 
-interface LookupRow {
+export interface LookupRow {
   lookup: { shared_network: boolean; counts: CountsJson; candidates: CandidateJson[] };
 }
 
@@ -191,13 +192,22 @@ function toCandidate(row: CandidateJson): CandidateAttempt {
   };
 }
 
+/**
+ * The lookup from find_alt_candidates' value (its JSON, as the driver parses it), or the
+ * empty lookup when there was nothing to look up by (`buildAltCandidateQuery` gave null).
+ */
+export function candidateLookupFrom(value: LookupRow['lookup'] | null): CandidateLookup {
+  if (value === null) return { candidates: [], sharedNetwork: false, counts: NO_COUNTS };
+  return { candidates: value.candidates.map(toCandidate), sharedNetwork: value.shared_network, counts: toCounts(value.counts) };
+}
+
 /** The candidates of one new attempt and its network's shared marking, in one round trip. */
 export async function findAltCandidates(ex: Executor, probe: CandidateProbe, options: CandidateQueryOptions): Promise<CandidateLookup> {
   const query = buildAltCandidateQuery(probe, options);
-  if (!query) return { candidates: [], sharedNetwork: false, counts: NO_COUNTS };
+  if (!query) return candidateLookupFrom(null);
   const [row] = await selectRows<LookupRow>(ex, query);
   if (!row) throw new Error('find_alt_candidates returned no row');
-  return { candidates: row.lookup.candidates.map(toCandidate), sharedNetwork: row.lookup.shared_network, counts: toCounts(row.lookup.counts) };
+  return candidateLookupFrom(row.lookup);
 }
 
 export interface AltCandidateRepository {

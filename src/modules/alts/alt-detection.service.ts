@@ -1,7 +1,8 @@
+import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
-import { candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt } from './alt-candidates.repository';
+import { buildAltCandidateQuery, candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup } from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
 import { isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
 
@@ -15,6 +16,11 @@ export interface DetectAltsInput {
    */
   member: { id: number; discordId: string; createdAt: Date; counters?: AltCounters };
   attempt: AltDetectionAttempt;
+  /**
+   * the candidate lookup when the caller read it already, in this transaction, with
+   * `lookupQuery` inside its own statement (one round trip fewer); read here otherwise
+   */
+  lookup?: CandidateLookup;
 }
 
 export interface DetectedAlt {
@@ -57,6 +63,13 @@ export interface AltDetectionService {
    * the caller retries its transaction on SQLSTATE 40P01/40001.
    */
   detectAlts(tx: Executor, input: DetectAltsInput): Promise<AltDetectionResult>;
+  /**
+   * The candidate lookup of `attempt` as an SQL expression (find_alt_candidates' JSON value,
+   * read with `candidateLookupFrom`), for a caller to run inside a statement of its own,
+   * such as the one that writes the member (`excludeMemberId` then names it in SQL); null
+   * when the attempt has nothing to look up by.
+   */
+  lookupQuery(attempt: AltDetectionAttempt, excludeMemberId: number | SQL): SQL | null;
 }
 
 function isOlder(a: { id: number; createdAt: Date }, b: { id: number; createdAt: Date }): boolean {
@@ -66,10 +79,14 @@ function isOlder(a: { id: number; createdAt: Date }, b: { id: number; createdAt:
 
 export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionService {
   return {
-    async detectAlts(tx, { member, attempt }) {
+    lookupQuery(attempt, excludeMemberId) {
+      return buildAltCandidateQuery(candidateProbe(attempt), { excludeMemberId, limit: deps.candidateLimit });
+    },
+
+    async detectAlts(tx, { member, attempt, lookup: readBefore }) {
       const now = deps.clock.now();
       // the candidates, the network's shared marking and the anonymity sets, in one statement
-      const lookup = await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit });
+      const lookup = readBefore ?? (await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit }));
       const { candidates } = lookup;
       const context = scoringContext(attempt, lookup);
 

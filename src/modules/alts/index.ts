@@ -30,7 +30,7 @@ export {
   type DetectedAlt,
 } from './alt-detection.service';
 export { linkChangeFor, type StoredLinkState, type AltLinkMethod } from './alt-link-policy';
-export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateProbe, scoringContext, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
+export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateLookupFrom, type LookupRow, candidateProbe, scoringContext, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 export {
   altLinkRepository,
   saveDetectedLinks,

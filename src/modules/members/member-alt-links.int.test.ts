@@ -187,7 +187,7 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
       { discord_id: '200', alts_found: 0, is_linked_as_alt: false },
     ]);
     // the verification flow's view leaves the dismissed pair out (no "Alt detected" line, nothing in its audit row)
-    const flowView = await createAltDetector({ detectAlts: async () => again.result }).detect(db, { member: again.member, attempt: {} } as never);
+    const flowView = await createAltDetector({ detectAlts: async () => again.result, lookupQuery: () => null }).detect(db, { member: again.member, attempt: {} } as never);
     expect(flowView).toEqual({ alts: [], isLinkedAsAlt: false });
 
     // reopened, the pair counts again and a later detection refreshes it as usual

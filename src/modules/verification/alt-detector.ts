@@ -1,4 +1,5 @@
 import type { AltDetectionService } from '../alts/alt-detection.service';
+import { candidateLookupFrom, type LookupRow } from '../alts/alt-candidates.repository';
 import type { AltConfidence } from '../alts/alt-scoring';
 import type { AltDetector } from './verification.service';
 
@@ -10,8 +11,12 @@ import type { AltDetector } from './verification.service';
  */
 export function createAltDetector(altService: AltDetectionService, onCreated?: (confidence: AltConfidence) => void): AltDetector {
   return {
-    async detect(tx, { member, attempt }) {
-      const result = await altService.detectAlts(tx, { member, attempt });
+    lookupQuery: (attempt, memberId) => altService.lookupQuery(attempt, memberId),
+
+    async detect(tx, { member, attempt, lookup }) {
+      // the lookup read in the sign-in's statement: find_alt_candidates' JSON (null: nothing to look up by)
+      const readBefore = lookup === undefined ? undefined : candidateLookupFrom(lookup as LookupRow['lookup'] | null);
+      const result = await altService.detectAlts(tx, { member, attempt, lookup: readBefore });
       if (onCreated) for (const alt of result.alts) if (alt.change === 'created') onCreated(alt.confidence);
       const alts = result.alts.filter((alt) => alt.change !== 'dismissed').map((alt) => ({
         discordId: alt.otherDiscordId,

@@ -106,30 +106,58 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId' 
   };
 }
 
+/** The attempt's columns the sign-in writes, as a read in the same statement is built from them. */
+export type SignInAttemptColumns = ReturnType<typeof attemptColumns>;
+
+/**
+ * Reads that run in the sign-in's statement (one round trip fewer each). They see the
+ * snapshot the statement started from, without this sign-in: each is built from what the
+ * statement writes, the member's id as SQL (`(select id from signed_in)`).
+ */
+export interface SignInReads {
+  /** a select of one row (the admission read), built to count in the attempt written; comes back as a JSON object */
+  admission?: (written: WindowAttempt) => SQL;
+  /** a scalar expression (the alt candidate lookup of the attempt, its member left out), or null for none */
+  candidates?: (attempt: SignInAttemptColumns, memberId: SQL) => SQL | null;
+}
+
 /**
  * Stores a completed sign-in in ONE statement: the member upserted (see upsertMember) and
- * its attempt inserted. Returns the member and the attempt row as stored. `alsoRead`, a
- * select of one row, runs in the same statement (one round trip fewer) and comes back as a
- * JSON object; it reads the snapshot the statement started from, without this sign-in, so
- * it is built from the attempt as stored (`written`) for it to count that attempt in.
+ * its attempt inserted, with the `reads` asked of the same statement. Returns the member,
+ * the attempt row as stored and what the reads gave (undefined for a read not asked).
  */
-export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: (written: WindowAttempt) => SQL): Promise<{ member: SignedInMember; attempt: AttemptRow; alsoRead: unknown }> {
+export async function recordSignIn(
+  tx: Executor,
+  input: SignInInput,
+  reads: SignInReads = {},
+): Promise<{ member: SignedInMember; attempt: AttemptRow; admission: unknown; candidates: unknown }> {
   const columns = attemptColumns(input);
   const { discordId } = input.identity;
   const signedInId = sql`(select id from signed_in)`;
-  const also = alsoRead?.({ memberId: signedInId, discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
+  const admission = reads.admission?.({ memberId: signedInId, discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
+  const candidates = reads.candidates?.(columns, signedInId) ?? null;
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const attempt = tx
     .insert(verificationAttempts)
     .values({ ...columns, memberId: signedInId, accountCreatedAt: sql`discord_account_created_at(${discordId}::text)` })
     .returning({ id: verificationAttempts.id, accountCreatedAt: verificationAttempts.accountCreatedAt });
-  const [row] = await selectRows<{ member_id: number | string; member_created_ms: number | string; alts_found: number; is_linked_as_alt: boolean; manual_alt_status: ManualAltStatus | null; attempt_id: number | string; account_created_ms: number | string | null; also?: unknown }>(
+  const [row] = await selectRows<{
+    member_id: number | string;
+    member_created_ms: number | string;
+    alts_found: number;
+    is_linked_as_alt: boolean;
+    manual_alt_status: ManualAltStatus | null;
+    attempt_id: number | string;
+    account_created_ms: number | string | null;
+    admission?: unknown;
+    candidates?: unknown;
+  }>(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
           signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id,
-          (extract(epoch from attempt.account_created_at) * 1000)::float8 as account_created_ms${also ? sql`, row_to_json(also) as also` : sql``}
-        from signed_in, attempt${also ? sql`, (${also}) as also` : sql``}`,
+          (extract(epoch from attempt.account_created_at) * 1000)::float8 as account_created_ms${admission ? sql`, row_to_json(admission) as admission` : sql``}${candidates ? sql`, (${candidates}) as candidates` : sql``}
+        from signed_in, attempt${admission ? sql`, (${admission}) as admission` : sql``}`,
   );
   if (!row) throw new Error('recording the sign-in returned no row');
   const memberId = Number(row.member_id);
@@ -142,7 +170,9 @@ export async function recordSignIn(tx: Executor, input: SignInInput, alsoRead?: 
       manualAltStatus: row.manual_alt_status,
     },
     attempt: { id: Number(row.attempt_id), memberId, ...columns, accountCreatedAt: row.account_created_ms === null ? null : new Date(Number(row.account_created_ms)) },
-    alsoRead: row.also,
+    admission: row.admission,
+    // a read asked but with nothing to look up by answers null, as its own statement would not have run
+    candidates: reads.candidates ? (row.candidates ?? null) : undefined,
   };
 }
 

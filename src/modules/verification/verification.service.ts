@@ -25,6 +25,7 @@ import {
   type AttemptEvidence,
   type AttemptRow,
   type SignedInMember,
+  type SignInAttemptColumns,
   type VerifiedIdentity,
 } from './verification.repository';
 
@@ -40,8 +41,13 @@ export interface DetectedAlt {
 
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
 export interface AltDetector {
-  /** the alts found, and whether the member is now the alt side of a certain link */
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
+  /**
+   * the alts found, and whether the member is now the alt side of a certain link; `lookup`:
+   * the value `lookupQuery` gave in the sign-in's statement (the candidates are read then, not again)
+   */
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
+  /** the candidate lookup of an attempt as an SQL expression, for the sign-in's statement; null when there is nothing to look up by */
+  lookupQuery(attempt: SignInAttemptColumns, memberId: SQL): SQL | null;
 }
 
 export interface VerificationResult {
@@ -170,11 +176,16 @@ export function createVerificationService(deps: {
       const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
-        const { member, attempt, alsoRead } = await recordSignIn(tx, { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now }, admissionRead?.query);
-        const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, row: alsoRead as AdmissionRead['row'] };
+        // and so does the alt candidate lookup of a verified attempt (a Limited Access one keeps no evidence to look up by)
+        const { member, attempt, admission, candidates } = await recordSignIn(
+          tx,
+          { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now },
+          { admission: admissionRead?.query, candidates: outcome === 'verified' ? deps.alts.lookupQuery : undefined },
+        );
+        const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, row: admission as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
-        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
+        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
