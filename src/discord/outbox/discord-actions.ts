@@ -160,15 +160,31 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     return !probing && requests.every((r) => watch.outstanding(r.method, r.route) === 0);
   }
 
-  /** A change going role by role while a role route's bucket is not known yet. */
+  /**
+   * A change going role by role (also while a role route's bucket is not known yet: `probing`).
+   * All its calls count against the bucket from the moment it is chosen, not each as it is
+   * sent: the second call waits for the first, and a change chosen meanwhile must not count
+   * on room the second call will take. Counted one by one, ten changes each saw room for
+   * their two calls in a bucket of ten, sent ten first calls, and waited a whole window for
+   * the second ones with every worker slot held, so Modify Guild Member sat idle every
+   * other window (P4: its bucket used half the time, the role bucket's calls doubled).
+   */
   let probing = false;
   async function changeRoleByRole(userId: string, current: readonly string[], next: readonly string[]): Promise<void> {
     const calls = roleCalls(userId, current, next);
     const probe = deps.buckets?.readyAt(calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }))) === undefined;
     if (probe) probing = true;
+    const counted = calls.map((call) => deps.buckets?.begin(call.method, bucketRoute(call.path)));
     try {
-      for (const call of calls) await sent(call.method, call.path, () => (call.method === 'PUT' ? rest.put(call.path) : rest.delete(call.path)));
+      for (const [i, call] of calls.entries()) {
+        try {
+          await (call.method === 'PUT' ? rest.put(call.path) : rest.delete(call.path));
+        } finally {
+          counted[i]?.();
+        }
+      }
     } finally {
+      for (const done of counted) done?.(); // calls never sent (an earlier one failed) stop counting too
       if (probe) probing = false;
     }
   }

@@ -250,6 +250,47 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     for (const user of users) expect([...(members.roles(user.id) ?? [])].sort()).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Verified')].sort());
   });
 
+  it('counts both calls of a role-by-role change from the moment it is chosen: at most half the role bucket in changes at once', async () => {
+    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1500 }, 'member-roles': { limit: 4, windowMs: 1500 } } });
+    const members = createGuildMemberCache();
+    const { outbox, worker } = makeWorker(emulator, { members, watchBuckets: true });
+    const verify = (user: { id: string }): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] });
+    const inGuild = (count: number, name: string) =>
+      Array.from({ length: count }, (_, i) => {
+        const user = emulator.createUser({ username: `${name}-${i}` });
+        emulator.addGuildMember(user.id, ['Unverified']);
+        members.remember(user.id, [emulator.guild.roleId('Unverified')]);
+        return user;
+      });
+    // a first few changes teach the watch both buckets (the role routes' by one probing change)
+    const first = inGuild(3, 'learn');
+    await enqueueAll(outbox, first.map(verify));
+    await worker.drain();
+    await new Promise((resolve) => setTimeout(resolve, 1600)); // both windows over: the backlog meets fresh buckets
+    const users = inGuild(12, 'paired');
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, users.map(verify));
+    await worker.drain();
+
+    expect([...first, ...users].map((user) => roleNames(emulator, user.id).join())).toEqual([...first, ...users].map(() => 'Verified'));
+    expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
+    // changes whose first role call was answered and whose second was not yet: never more than the
+    // role bucket has room for both calls of (4 / 2). Counted call by call, the changes chosen while
+    // the first calls were out took the whole bucket with first calls, and their second calls
+    // waited a window with the worker's slots held (Modify Guild Member idle meanwhile)
+    const userOf = (path: string) => users.find((user) => path.includes(`/members/${user.id}/`))?.id;
+    const open = new Set<string>();
+    let most = 0;
+    for (const entry of emulator.state.requestLog.slice(before).filter((e) => e.route.endsWith('/roles/:roleId'))) {
+      const user = userOf(entry.path)!;
+      if (entry.method === 'PUT') open.add(user);
+      else open.delete(user);
+      most = Math.max(most, open.size);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
   it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {
     const emulator = await emulatorWith();
     const { outbox, worker } = makeWorker(emulator);
