@@ -141,7 +141,7 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
   /**
    * Whether this change should go role by role rather than as one Modify Guild Member: only
    * when the watch knows Modify Guild Member's bucket would make it wait and the role
-   * routes' bucket would let all its calls (at most two) start sooner. A role route the bot
+   * routes' bucket has room for all its calls (at most two) now. A role route the bot
    * has not called yet is tried by one change at a time (its answer teaches the bucket),
    * never by several at once (that is how a client meets a 429 before it knows a bucket).
    */
@@ -155,7 +155,10 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     if (patchAt === undefined || patchAt <= now) return false;
     const requests = calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }));
     const rolesAt = watch.readyAt(requests, now);
-    if (rolesAt !== undefined) return rolesAt < patchAt;
+    // only with room for all its calls now: a change queued for a later window would put its first
+    // call in the REST client's queue ahead of the second calls of changes already under way, and
+    // that window would fill with first calls while the second ones wait another (P4 saw it)
+    if (rolesAt !== undefined) return rolesAt <= now;
     // not learnt yet: one change at a time finds out
     return !probing && requests.every((r) => watch.outstanding(r.method, r.route) === 0);
   }

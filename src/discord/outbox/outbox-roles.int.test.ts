@@ -4,7 +4,7 @@ import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { watchBuckets } from '../bucket-watch';
+import { watchBuckets, type BucketWatch } from '../bucket-watch';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
@@ -39,7 +39,10 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
   });
   beforeEach(async () => resetDatabase(getDatabase()));
 
-  function makeWorker(emulator: DiscordEmulator, options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache; watchBuckets?: boolean } = {}) {
+  function makeWorker(
+    emulator: DiscordEmulator,
+    options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache; watchBuckets?: boolean; buckets?: BucketWatch } = {},
+  ) {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
@@ -289,6 +292,29 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     }
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(2);
+  });
+
+  it('goes role by role only when the role bucket has room for the whole change now, never queued for a later window', async () => {
+    const emulator = await emulatorWith(false);
+    const members = createGuildMemberCache();
+    // what the watch would say in a raid's backlog: Modify Guild Member's bucket free in a second,
+    // the role bucket sooner, but not now
+    const later: BucketWatch = {
+      readyAt: (requests, now = Date.now()) => now + (requests.some((r) => r.method === 'PATCH') ? 1000 : 500),
+      begin: () => () => undefined,
+      outstanding: () => 0,
+    };
+    const { outbox, worker } = makeWorker(emulator, { members, buckets: later });
+    const user = emulator.createUser({ username: 'not-now' });
+    emulator.addGuildMember(user.id, ['Unverified']);
+    members.remember(user.id, [emulator.guild.roleId('Unverified')]);
+    const before = emulator.state.requestLog.length;
+    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] }]);
+    await worker.drain();
+    // a change queued for a later window would put its first call in the REST client's queue ahead of the
+    // second calls of the changes already under way (P4: windows of first calls, second calls a window late)
+    expect(memberCalls(emulator, before, user.id)).toEqual(['PATCH member 200']);
+    expect(roleNames(emulator, user.id)).toEqual(['Verified']);
   });
 
   it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {
