@@ -58,3 +58,14 @@ export function mockFetch(routes: Record<string, MockRoute>): FetchMock {
     },
   };
 }
+
+/**
+ * A route that holds its reply until the test gives it. A reply given before the page has sent
+ * its request waits for it, so a test can answer as soon as it sees the loading state without
+ * racing the moment the page calls fetch. Every request to the route gets the same reply.
+ */
+export function heldRoute<Reply = MockReply>(): { route: () => Promise<Reply>; answer: (reply: Reply) => void } {
+  let give: (reply: Reply) => void = () => undefined;
+  const reply = new Promise<Reply>((resolve) => (give = resolve));
+  return { route: () => reply, answer: (value) => give(value) };
+}

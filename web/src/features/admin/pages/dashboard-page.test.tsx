@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { memberBadges } from '../../../../../src/shared/member-badges';
-import { mockFetch, type FetchMock, type MockReply, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import { buildUser, listPage, staffSession, superAdminSession, usersUrl } from '../test-support/admin-fixtures';
 
@@ -39,8 +39,8 @@ function badgeLabels(username: string): string[] {
 
 describe('admin dashboard', () => {
   it('shows the heading, the search, the filter and the users with their count', async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup({ [`GET ${usersUrl()}`]: () => new Promise<MockReply>((resolve) => (answer = resolve)) });
+    const { route, answer } = heldRoute();
+    setup({ [`GET ${usersUrl()}`]: route });
     expect(await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeInTheDocument();
     expect(screen.getByText('Manage verified users and alt accounts')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Search by username or Discord ID...')).toBeInTheDocument();

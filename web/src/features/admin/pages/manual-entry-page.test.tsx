@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, type FetchMock, type MockReply, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import { buildUser, listPage, staffSession, usersUrl } from '../test-support/admin-fixtures';
 
@@ -43,8 +43,8 @@ describe('manual entry page', () => {
   });
 
   it('keeps the fetch button disabled while the ID is blank and while fetching; Enter on a blank ID asks for one', async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup({ [`GET /api/discord/user/${ID}`]: () => new Promise<MockReply>((resolve) => (answer = resolve)) });
+    const { route, answer } = heldRoute();
+    setup({ [`GET /api/discord/user/${ID}`]: route });
     await screen.findByRole('heading', { name: 'Manual Entry Creation' });
     expect(fetchButton()).toBeDisabled();
     await userEvent.type(idInput(), '   ');
@@ -126,8 +126,8 @@ describe('manual entry page', () => {
   });
 
   it('creates the entry with the spec payload, toasts, and resets the form', async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup({ 'POST /api/admin/manual-entry': () => new Promise<MockReply>((resolve) => (answer = resolve)) });
+    const { route, answer } = heldRoute();
+    setup({ 'POST /api/admin/manual-entry': route });
     await userEvent.type(await screen.findByRole('textbox', { name: 'Discord ID' }), ID);
     await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), 'zed');
     await pick('Verification Status', 'Limited Access');

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, type FetchMock, type MockReply, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import type { StaffAccount } from '../api/staff';
 import { buildStaff, staffSession, superAdminSession } from '../test-support/admin-fixtures';
@@ -29,8 +29,8 @@ const row = (username: string) => screen.getByRole('listitem', { name: username 
 
 describe('staff management page', () => {
   it("shows 'Loading staff accounts...', then each account with its badge, ID and controls", async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup({ 'GET /api/admin/staff': () => new Promise<MockReply>((resolve) => (answer = resolve)) });
+    const { route, answer } = heldRoute();
+    setup({ 'GET /api/admin/staff': route });
     expect(await screen.findByRole('heading', { level: 1, name: 'Staff Management' })).toBeInTheDocument();
     expect(await screen.findByText('Loading staff accounts...')).toBeInTheDocument();
     answer({ body: [owner, helper, senior] });

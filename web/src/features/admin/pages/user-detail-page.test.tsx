@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import type { UserDetail } from '../api/members';
 import { buildDetail, listPage, staffSession, superAdminSession, usersUrl } from '../test-support/admin-fixtures';
@@ -95,10 +95,10 @@ describe('user detail page', () => {
   });
 
   it("shows 'Loading...' and then 'User not found'", async () => {
-    let answer: () => void = () => undefined;
-    setup(() => new Promise((resolve) => (answer = () => resolve({ status: 404, body: { error: 'User not found', code: 'not_found' } }))));
+    const { route, answer } = heldRoute();
+    setup(route);
     expect(await screen.findByText('Loading...')).toBeInTheDocument();
-    act(() => answer());
+    act(() => answer({ status: 404, body: { error: 'User not found', code: 'not_found' } }));
     expect(await screen.findByText('User not found')).toBeInTheDocument();
   });
 

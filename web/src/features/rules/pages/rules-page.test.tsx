@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, type FetchMock, type MockReply } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockReply } from '@/test/fetch-mock';
 import { renderApp, settle } from '@/test/render-app';
 
 let fetchMock: FetchMock;
@@ -27,8 +27,8 @@ describe('rules page', () => {
   });
 
   it("shows 'Confirming...' while posting, then goes to /success", async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup(() => new Promise<MockReply>((resolve) => (answer = resolve)));
+    const { route, answer } = heldRoute();
+    setup(route);
     await userEvent.click(screen.getByRole('button', { name: 'I Agree to the Rules' }));
 
     const pending = await screen.findByRole('button', { name: 'Confirming...' });

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, type FetchMock, type MockReply, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 
 let fetchMock: FetchMock;
@@ -24,8 +24,8 @@ async function fillAndSubmit({ code = 'ABCD-1234', username = 'owner', password 
 
 describe('setup page', () => {
   it('creates the owner with the setup code, shows Creating... then offers Go to Login', async () => {
-    let answer: (reply: MockReply) => void = () => undefined;
-    setup(() => new Promise<MockReply>((resolve) => (answer = resolve)));
+    const { route, answer } = heldRoute();
+    setup(route);
     expect(await screen.findByRole('heading', { level: 1, name: 'Admin Setup' })).toBeInTheDocument();
     await fillAndSubmit();
 

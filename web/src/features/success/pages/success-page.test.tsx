@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeWindow, navigateToUrl } from '@/lib/navigation';
-import { mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
+import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 
 jest.mock('@/lib/navigation', () => ({ navigateToUrl: jest.fn(), closeWindow: jest.fn() }));
@@ -76,8 +76,8 @@ describe('success page', () => {
   });
 
   it('hides Open Verification Channel until the channel links load', async () => {
-    let answer: (value: { body: typeof links }) => void = () => undefined;
-    setup({ body: { vpnDetected: false } }, () => new Promise((resolve) => (answer = resolve)));
+    const { route, answer } = heldRoute();
+    setup({ body: { vpnDetected: false } }, route);
     await screen.findByRole('heading', { name: 'Website Verification Complete! ✓' });
     expect(screen.queryByRole('button', { name: 'Open Verification Channel' })).not.toBeInTheDocument();
     answer({ body: links });
