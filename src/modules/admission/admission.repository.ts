@@ -4,7 +4,7 @@ import { members } from '../../db/schema';
 import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../verification/verification.repository';
 import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
-import type { RaidWindow } from '../raid/raid-rules';
+import type { RaidPolicy, RaidWindow } from '../raid/raid-rules';
 import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 
 /**
@@ -27,14 +27,21 @@ export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownStat
  * alarm stands (alarmStandingQuery) and the lockdown switch. A scalar select: it can run on its own or inside another statement (the
  * sign-in's, which writes `written`), which then answers it with its own row.
  */
-export function admissionStateQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
-  return sql`select w.previous_day, w.verifications, w.young, w.shared, ${alarmStandingQuery(now, windowMinutes)} as alarm_standing, ${lockdownValueQuery()} as lockdown
-    from (${raidWindowQuery(now, windowMinutes, youngDays, written)}) as w`;
+export function admissionStateQuery(now: Date, policy: AdmissionReadPolicy, written?: WindowAttempt): SQL {
+  const standing = alarmStandingQuery(now, policy.raidWindowMinutes);
+  // the window is counted only when it could raise an alarm: none stands, and (for the day before it) enough verifications
+  const window = raidWindowQuery(now, policy.raidWindowMinutes, policy.raidYoungAccountDays, written, { minVerifications: policy.raidMinVerifications, unless: standing });
+  return sql`select w.previous_day, w.verifications, w.young, w.shared, ${standing} as alarm_standing, ${lockdownValueQuery()} as lockdown
+    from (${window}) as w`;
 }
+
+/** The settings the admission read counts the window by. */
+export type AdmissionReadPolicy = Pick<RaidPolicy, 'raidWindowMinutes' | 'raidMinVerifications'> & { raidYoungAccountDays: number };
 
 /** What the admission step knows from that row. */
 export interface AdmissionState {
-  window: RaidWindow;
+  /** the window's numbers; null while an alarm stands (not counted then: see admissionStateQuery) */
+  window: RaidWindow | null;
   /** a raid alarm was raised less than one window ago (no new one is raised meanwhile) */
   alarmStanding: boolean;
   lockdown: LockdownState;
@@ -42,12 +49,13 @@ export interface AdmissionState {
 
 /** The raid window, the standing alarm and the lockdown from that row. */
 export function admissionStateFrom(row: AdmissionStateRow | undefined): AdmissionState {
-  return { window: raidWindowFrom(row), alarmStanding: row?.alarm_standing === true, lockdown: lockdownFromValue(row?.lockdown) };
+  const alarmStanding = row?.alarm_standing === true;
+  return { window: alarmStanding ? null : raidWindowFrom(row), alarmStanding, lockdown: lockdownFromValue(row?.lockdown) };
 }
 
 /** Reads the admission state in ONE statement (see `admissionStateQuery`). */
-export async function readAdmissionState(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<AdmissionState> {
-  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, windowMinutes, youngDays));
+export async function readAdmissionState(executor: Executor, now: Date, policy: AdmissionReadPolicy): Promise<AdmissionState> {
+  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, policy));
   return admissionStateFrom(row);
 }
 

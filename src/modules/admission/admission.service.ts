@@ -120,8 +120,8 @@ export function createAdmissionService(deps: {
     const settings = input.read?.settings ?? deps.settings.snapshot();
     const state = input.read
       ? admissionStateFrom(input.read.row)
-      : await readAdmissionState(tx, input.now, settings.raidWindowMinutes, settings.raidYoungAccountDays);
-    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window, alarmStanding: state.alarmStanding });
+      : await readAdmissionState(tx, input.now, settings);
+    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window ?? undefined, alarmStanding: state.alarmStanding });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
     const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
@@ -147,7 +147,7 @@ export function createAdmissionService(deps: {
      */
     readQuery(now: Date): { settings: OwnerSettings; query: (written: WindowAttempt) => SQL } {
       const settings = deps.settings.snapshot();
-      return { settings, query: (written) => admissionStateQuery(now, settings.raidWindowMinutes, settings.raidYoungAccountDays, written) };
+      return { settings, query: (written) => admissionStateQuery(now, settings, written) };
     },
 
     admitDeferred,

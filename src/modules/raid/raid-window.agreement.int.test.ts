@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { selectRows } from '../../db/client';
 import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
@@ -100,5 +101,33 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     expect(whole.shared).toBeGreaterThan(0);
     expect(whole.shared).toBeLessThan(whole.verifications);
     expect(whole.previousDay).toBeGreaterThan(0);
+
+    // lazy counting (the admission read's): the day before only from the alarm's minimum on, nothing while `unless` holds
+    const row = async (lazy: { minVerifications?: number; unless?: SQL }, written?: WindowAttempt) =>
+      (await selectRows<RaidWindowRow>(db, raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)))[0]!;
+    const n = inWindow.length;
+    expect(raidWindowFrom(await row({ minVerifications: n }))).toEqual(whole);
+    expect(await row({ minVerifications: n + 1 })).toMatchObject({ previous_day: null });
+    expect(raidWindowFrom(await row({ minVerifications: n + 1 }))).toEqual({ ...whole, previousDay: 0 });
+    // the attempt the statement writes counts towards the minimum
+    const written = cases[1]!;
+    expect(raidWindowFrom(await row({ minVerifications: n + 1 }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
+    expect(raidWindowFrom(await row({ unless: sql`false` }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
+    expect(raidWindowFrom(await row({ unless: sql`true`, minVerifications: 2 }, written))).toEqual({ verifications: 0, previousDay: 0, young: 0, shared: 0 });
+
+    // and "not counted" means not read: the plan's scans of the attempts never run
+    const plan = async (lazy: { minVerifications?: number; unless?: SQL }) => {
+      const lines = await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)}`);
+      return lines.map((line) => line['QUERY PLAN']).filter((line) => /Scan .*on verification_attempts/.test(line));
+    };
+    const notStanding = await plan({ unless: sql`false`, minVerifications: 2 });
+    expect(notStanding.length).toBeGreaterThanOrEqual(2);
+    expect(notStanding.filter((line) => line.includes('never executed'))).toEqual([]);
+    const whenStanding = await plan({ unless: sql`true`, minVerifications: 2 });
+    expect(whenStanding.length).toBeGreaterThanOrEqual(2);
+    expect(whenStanding.filter((line) => !line.includes('never executed'))).toEqual([]);
+    const belowMinimum = await plan({ minVerifications: n + 2 });
+    // the window itself is read; the day before it is not
+    expect(belowMinimum.filter((line) => !line.includes('never executed'))).toHaveLength(1);
   });
 });

@@ -43,8 +43,19 @@ export interface WindowAttempt {
  *
  * `written`: an attempt the same statement writes, which its snapshot cannot see yet
  * (the sign-in's): counted in as one more attempt of the window.
+ *
+ * `lazy` lets the statement skip what its caller will not read:
+ *  - `minVerifications`: the 24 hours before the window (previous_day, a count of every
+ *    attempt of a day, the largest part of the statement on a busy server) are counted
+ *    only when the window holds at least that many verifications, the least that can raise
+ *    an alarm (evaluateRaid); below it previous_day is null;
+ *  - `unless`: a boolean expression; when it holds, no attempt is read (the counts are 0,
+ *    as of an empty window; PostgreSQL tests it once, before the window's scan). The
+ *    admission read gives "an alarm stands": no second alarm is raised in a window, so
+ *    during a raid, once its alarm is up, a verification stops paying for a window of
+ *    thousands of attempts.
  */
-export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt): SQL {
+export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt, lazy: { minVerifications?: number; unless?: SQL } = {}): SQL {
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   const dayBefore = new Date(from.getTime() - DAY_MS);
   // created after this instant: younger than youngDays full days (milliseconds, so no calendar day or DST enters)
@@ -52,6 +63,9 @@ export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: num
   const writtenRow = written
     ? sql` union all select ${written.memberId}::bigint, discord_account_created_at(${written.discordId}::text), ${written.fingerprintHash}::text, ${written.ipHash}::text`
     : sql``;
+  const previousDay = sql`(select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz)`;
+  // an uncorrelated subquery in a CASE runs only when its branch is taken (PostgreSQL evaluates it on first use)
+  const previousDayColumn = lazy.minVerifications === undefined ? previousDay : sql`case when count(*) >= ${lazy.minVerifications}::int then ${previousDay} end`;
   return sql`with w (m, c, f, i) as (
         select a.member_id, a.account_created_at, a.fingerprint_hash, a.ip_hash
           from verification_attempts a
@@ -60,11 +74,11 @@ export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: num
       shared_profiles as (select f from w where f is not null group by f having min(m) < max(m)),
       shared_addresses as (select i from w where i is not null group by i having min(m) < max(m))
     select
-      (select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz) as previous_day,
+      ${previousDayColumn} as previous_day,
       count(*) as verifications,
       count(*) filter (where w.c > ${youngSince.toISOString()}::timestamptz) as young,
       count(*) filter (where w.f in (select f from shared_profiles) or w.i in (select i from shared_addresses)) as shared
-    from w`;
+    from w${lazy.unless ? sql` where not ${lazy.unless}` : sql``}`;
 }
 
 /** The window's numbers from its statement's row (see `raidWindowQuery`). */

@@ -28,10 +28,12 @@ export async function checkForRaid(
   },
 ): Promise<{ raised: boolean; lockdownStarted: boolean }> {
   const { now, policy } = input;
+  // one alarm per window: while one stands nothing is raised (and the caller's read did not count the window)
+  if (input.alarmStanding === true) return { raised: false, lockdownStarted: false };
   const window = input.window ?? (await readRaidWindow(tx, now, policy.raidWindowMinutes, policy.raidYoungAccountDays));
   const verdict = evaluateRaid(window, policy);
   if (!verdict.raise) return { raised: false, lockdownStarted: false };
-  if (input.alarmStanding ?? (await alarmStanding(tx, now, policy.raidWindowMinutes))) return { raised: false, lockdownStarted: false };
+  if (input.alarmStanding === undefined && (await alarmStanding(tx, now, policy.raidWindowMinutes))) return { raised: false, lockdownStarted: false };
 
   let lockdownStarted = false;
   if (policy.autoLockdown && !(await readLockdown(tx, true)).on) {
