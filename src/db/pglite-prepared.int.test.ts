@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { describeOn } from '../test-support/engine-pass';
-import { PreparedStatements } from './pglite-prepared';
+import { planModeFor, PreparedStatements } from './pglite-prepared';
 
 // The product's statements on PGlite go through PreparedStatements (the worker thread, the in-process client):
 // what they return must be what PGlite's own `query` returns, and a kept statement must never answer stale.
@@ -60,7 +60,7 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     expect(await preparedCount()).toBe(before + 1);
   });
 
-  it('plans every run for its own values, as PGlite’s query does: never one generic plan for a kept statement', async () => {
+  it('plans every run for its own values, as PGlite’s query does: never one generic plan for a kept read', async () => {
     await pglite.exec(`create index things_name_idx on things (name)`);
     const text = 'select id from things where name like $1 order by id limit 5 -- plans';
     for (const word of ['o%', 'x%', '%n%', 'two', 't%', 'u%', 'q%', '%']) await prepared.query(text, [word]);
@@ -69,6 +69,59 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
       [text],
     );
     expect(rows).toEqual([{ generic_plans: 0, custom_plans: 8 }]);
+  });
+
+  const plansOf = async (text: string) =>
+    (await pglite.query<{ generic_plans: number; custom_plans: number }>(`select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1`, [text])).rows;
+  const sessionMode = async () => (await pglite.query<{ mode: string }>(`select current_setting('plan_cache_mode') as mode`)).rows[0]!.mode;
+
+  it('keeps one plan for a write, outside and inside transactions, and the session goes back to planning reads per run', async () => {
+    const write = 'update things set amount = $1 where id = $2 -- generic';
+    const read = 'select id from things where name like $1 order by id limit 5 -- custom after writes';
+    for (let i = 0; i < 3; i++) {
+      await prepared.query(write, [i, 1]);
+      await prepared.query(read, ['o%']);
+    }
+    expect(await plansOf(write)).toEqual([{ generic_plans: 3, custom_plans: 0 }]);
+    expect(await plansOf(read)).toEqual([{ generic_plans: 0, custom_plans: 3 }]);
+    await pglite.transaction(async (tx) => {
+      await prepared.queryIn(tx, write, [7, 1]);
+      await prepared.queryIn(tx, read, ['u%']);
+      await prepared.queryIn(tx, write, [8, 1]);
+    });
+    expect(await plansOf(write)).toEqual([{ generic_plans: 5, custom_plans: 0 }]);
+    expect(await plansOf(read)).toEqual([{ generic_plans: 0, custom_plans: 4 }]);
+    // a transaction that switched to kept plans and rolled back: its SET LOCAL is undone with it, the session plans reads per run
+    await prepared.query(read, ['o%']);
+    await expect(
+      pglite.transaction(async (tx) => {
+        await prepared.queryIn(tx, write, [9, 1]);
+        await prepared.queryIn(tx, 'insert into things (id, name) values ($1, $2)', [1, 'duplicate']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await sessionMode()).toBe('force_custom_plan');
+    await prepared.query(read, ['t%']);
+    expect(await plansOf(read)).toEqual([{ generic_plans: 0, custom_plans: 6 }]);
+  });
+
+  it('tells the writes from the reads by their text', () => {
+    const writes = [
+      'insert into "one_time_tokens" ("token_hash") values ($1)',
+      '  update things set name = $1',
+      'DELETE from things where id = $1',
+      'with signed_in as (insert into "members" ("id") values ($1) returning *) select * from signed_in',
+      'with "due" as (select "id" from "discord_outbox" where status = $1) update "discord_outbox" set status = $2 from due',
+      'with write_0 as (update "members" set "gate_action" = $1), write_1 as (insert into x values ($2)) select 1',
+      'with confirmed as (\n update "members" set rules_confirmed = true where discord_id = $1 returning discord_id) select 1',
+    ];
+    const reads = [
+      'select id from members where username ilike $1',
+      'with w (m) as (select member_id from verification_attempts where created_at > $1) select count(*) from w',
+      'select "id", "updated_at" from "members" where "status" = $1',
+      'select save_alt_links($1::bigint, $2::jsonb)',
+    ];
+    expect(writes.map(planModeFor)).toEqual(writes.map(() => 'force_generic_plan'));
+    expect(reads.map(planModeFor)).toEqual(reads.map(() => 'force_custom_plan'));
   });
 
   it('fails a bad statement with PostgreSQL’s error and the query attached, and goes on working', async () => {

@@ -16,13 +16,35 @@ import { sqlState } from './db-errors';
  * Results are the ones PGlite's `query` gives (its parsers, `rowMode`, `parsers` options); values
  * are serialised as PGlite does (its serialisers by the statement's parameter types).
  *
- * Plans stay per execution, as with PGlite's `query`: the session runs with `plan_cache_mode =
- * force_custom_plan`. A kept statement would otherwise switch to one generic plan after five runs,
- * and a member search (`username ilike $1`) planned for no particular word walks the list's index,
- * which for a rare word means the whole table. The setting is made by the first statement outside
- * a transaction (a SET inside one would be undone by its rollback); until then statements run
- * unnamed, planned for their values and not kept.
+ * Reads are planned for their values at every run, as with PGlite's `query`: the session runs with
+ * `plan_cache_mode = force_custom_plan`. A kept read would otherwise switch to one generic plan
+ * after five runs, and a member search (`username ilike $1`) planned for no particular word walks
+ * the list's index, which for a rare word means the whole table. The setting is made by the first
+ * statement outside a transaction; until then statements run unnamed, planned for their values
+ * and not kept.
+ *
+ * Writes keep one plan (`force_generic_plan`, see `planModeFor`): the product's writes find their
+ * rows by key, or are the verification's statements whose reads are bounded the same way whatever
+ * the values, and planning them was a large part of their time (the sign-in's statement: 0.8-1.4
+ * ms of planning for 1.0-1.5 ms of execution, measured with EXPLAIN ANALYZE in P2). The mode is
+ * switched only when the next statement needs the other one: with a plain SET outside a
+ * transaction, with SET LOCAL inside one (undone when it ends, committed or rolled back, so the
+ * session's mode is always the one set outside).
  */
+
+/** How PostgreSQL plans a kept statement's runs: for their values each time, or one plan kept. */
+export type PlanMode = 'force_custom_plan' | 'force_generic_plan';
+
+/** An INSERT, UPDATE or DELETE statement. */
+const WRITE = /^\s*(?:insert|update|delete)\b/i;
+/** In a WITH statement: a part that writes (`name as (insert …`), or a main statement that does (`…) update …`). */
+const WITH_WRITE = /\bas\s*\(\s*(?:insert|update|delete)\b|\)\s*(?:insert|update|delete)\b/i;
+
+/** Writes keep one plan; everything else is planned for its values (see the file's comment). */
+export function planModeFor(text: string): PlanMode {
+  const writes = WRITE.test(text) || (/^\s*with\b/i.test(text) && WITH_WRITE.test(text));
+  return writes ? 'force_generic_plan' : 'force_custom_plan';
+}
 
 /** Statements kept per database; the least recently used is closed beyond this. */
 const MAX_STATEMENTS = 500;
@@ -94,8 +116,12 @@ export class PreparedStatements {
   private counter = 0;
   /** names of this instance's statements: a PGlite the tests hand from one file to the next may hold another's */
   private readonly prefix = `gk_${randomBytes(4).toString('hex')}_`;
-  /** plan_cache_mode is force_custom_plan for this session: statements may be kept */
+  /** plan_cache_mode was set for this session (outside any transaction): statements may be kept */
   private customPlansOnly = false;
+  /** the session's plan_cache_mode, as last set outside a transaction */
+  private sessionMode: PlanMode = 'force_custom_plan';
+  /** the mode a transaction's SET LOCAL gave it, by transaction (the session's until then) */
+  private readonly transactionModes = new WeakMap<Transaction, PlanMode>();
 
   constructor(private readonly pglite: PGlite) {}
 
@@ -103,7 +129,7 @@ export class PreparedStatements {
   async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     await this.pglite._checkReady();
     return this.pglite._runExclusiveTransaction(async () => {
-      const result = await this.run<T>(text, params, options, true);
+      const result = await this.run<T>(text, params, options);
       await this.pglite.syncToFs();
       return result;
     });
@@ -112,15 +138,29 @@ export class PreparedStatements {
   /** A statement inside `tx` (the caller holds PGlite's transaction lock). */
   async queryIn<T>(tx: Transaction, text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     if (tx.closed) throw new Error('Transaction is closed');
-    return this.run<T>(text, params, options, false);
+    return this.run<T>(text, params, options, tx);
   }
 
-  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, outsideTransaction: boolean): Promise<Results<T>> {
+  /** Sets the plan mode `text` needs, when the session (or the transaction `tx`) has the other one. */
+  private async usePlanMode(text: string, tx: Transaction | undefined): Promise<void> {
+    if (!this.customPlansOnly) {
+      if (tx) return; // statements run unnamed until the session's mode is set outside a transaction
+      await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
+      this.customPlansOnly = true;
+      this.sessionMode = 'force_custom_plan';
+    }
+    const wanted = planModeFor(text);
+    const current = tx ? (this.transactionModes.get(tx) ?? this.sessionMode) : this.sessionMode;
+    if (wanted === current) return;
+    await this.pglite.execProtocolStream(protocol.serialize.query(`set ${tx ? 'local ' : ''}plan_cache_mode = ${wanted}`), { syncToFs: false });
+    if (tx) this.transactionModes.set(tx, wanted);
+    else this.sessionMode = wanted;
+  }
+
+  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: Transaction): Promise<Results<T>> {
+    const outsideTransaction = tx === undefined;
     return this.pglite._runExclusiveQuery(async () => {
-      if (!this.customPlansOnly && outsideTransaction) {
-        await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
-        this.customPlansOnly = true;
-      }
+      await this.usePlanMode(text, tx);
       try {
         return await this.execute<T>(text, params, options);
       } catch (error) {
