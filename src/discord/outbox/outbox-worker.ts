@@ -248,6 +248,8 @@ export function createOutboxWorker(deps: {
 
   let filling = false;
   let again = false;
+  /** a nudge's kick is waiting for the next turn of the event loop */
+  let nudged = false;
   /** Keeps filling slots while there is due work and room; calls made meanwhile fold into it. */
   function kick(): void {
     if (filling) {
@@ -289,10 +291,17 @@ export function createOutboxWorker(deps: {
       timer = setInterval(kick, pollMs);
       kick();
     },
-    /** run now rather than at the next poll (a visitor just finished) */
+    /**
+     * run now rather than at the next poll (a visitor just finished): on the next turn of the
+     * event loop, so the request that nudged is answered before the claim is built and sent
+     */
     nudge() {
-      if (stopped) return;
-      kick();
+      if (stopped || nudged) return;
+      nudged = true;
+      setImmediate(() => {
+        nudged = false;
+        if (!stopped) kick();
+      });
     },
     async stop() {
       stopped = true;
