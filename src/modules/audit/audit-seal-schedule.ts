@@ -25,7 +25,9 @@ export function nudgeAuditSealers(): void {
  * died before sealing them.
  */
 export function startAuditSealer(deps: { database: Database; logger: Logger; debounceMs?: number; intervalMs?: number }): AuditSealerHandle {
-  const debounceMs = deps.debounceMs ?? 20;
+  // a tenth of a second: appends that close together make one sealing transaction (six round trips on the
+  // database's one connection, in PGlite's case); at 20 ms a busy verification flow sealed after almost every visitor
+  const debounceMs = deps.debounceMs ?? 100;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
