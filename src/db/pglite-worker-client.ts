@@ -83,14 +83,17 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     if (!closing) options.onCrash(crashError ?? stopped);
   });
 
-  const call = <T>(request: Unnumbered<WorkerRequest>): Promise<T> => {
-    if (stopped) return Promise.reject(stopped);
+  /** Posts a request; its id, and its answer to come. */
+  const send = <T>(request: Unnumbered<WorkerRequest>): { id: number; answer: Promise<T> } => {
     const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
+    if (stopped) return { id, answer: Promise.reject(stopped) };
+    const answer = new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ ...request, id });
     });
+    return { id, answer };
   };
+  const call = <T>(request: Unnumbered<WorkerRequest>): Promise<T> => send<T>(request).answer;
 
   const queries = (txId?: number): EmbeddedQueries => ({
     query: <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) =>
@@ -106,16 +109,37 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
 
   return {
     ...queries(),
+    /**
+     * BEGIN goes with the transaction's first statement, once that statement is built, and without
+     * waiting for BEGIN's answer (the transaction's id is BEGIN's request id): PGlite's one
+     * connection is taken when there is something to run, not a round trip and a statement's
+     * building earlier, while the main thread serves other requests. A transaction that runs no
+     * statement takes nothing.
+     */
     async transaction<T>(work: (tx: EmbeddedQueries) => Promise<T>): Promise<T> {
-      const txId = await call<number>({ op: 'begin' });
+      let begun: { id: number; answer: Promise<number> } | undefined;
+      const txId = () => {
+        if (!begun) {
+          begun = send<number>({ op: 'begin' });
+          begun.answer.catch(() => undefined); // a BEGIN that fails fails its first statement too, which reports it
+        }
+        return begun.id;
+      };
+      const tx: EmbeddedQueries = {
+        query: (text, params, queryOptions) => queries(txId()).query(text, params, queryOptions),
+        exec: (text) => queries(txId()).exec(text),
+      };
       let result: T;
       try {
-        result = await work(queries(txId));
+        result = await work(tx);
       } catch (error) {
-        await call({ op: 'end', txId, commit: false }).catch(() => undefined);
+        if (begun) await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);
         throw error;
       }
-      await call({ op: 'end', txId, commit: true });
+      if (begun) {
+        await begun.answer;
+        await call({ op: 'end', txId: begun.id, commit: true });
+      }
       return result;
     },
     async dumpDataDir(compression) {

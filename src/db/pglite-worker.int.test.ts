@@ -80,6 +80,27 @@ describe('the embedded database in its worker thread', () => {
     expect(ids).toEqual([1, 2, 4]);
   });
 
+  it('takes the connection with the transaction’s first statement, not before: other statements run meanwhile', async () => {
+    let ready!: () => void;
+    const building = new Promise<void>((resolve) => (ready = resolve));
+    const transaction = database.db.transaction(async (tx) => {
+      await building; // the main thread is still preparing the first statement
+      await tx.execute(sql`insert into t (id) values (7)`);
+      return (await tx.execute(sql`select count(*)::int as n from t where id = 7`)).rows[0];
+    });
+    // not held up by the transaction, which has sent nothing yet (it used to hold the connection from its start)
+    const outside = database.query<{ n: number }>('select count(*)::int as n from t where id = 7').then((r) => r.rows[0]!.n);
+    const blocked = new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000));
+    expect(await Promise.race([outside, blocked])).toBe(0);
+    ready();
+    expect(await transaction).toEqual({ n: 1 });
+    // a transaction whose work runs no statement commits nothing and holds nothing
+    expect(await database.db.transaction(async () => 'nothing to run')).toBe('nothing to run');
+    // a failed first statement rolls its transaction back, and the connection is free again
+    await expect(database.db.transaction(async (tx) => tx.execute(sql`insert into t (id) values (7)`))).rejects.toMatchObject({ cause: { code: '23505' } });
+    expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 7')).rows[0]!.n).toBe(1);
+  });
+
   it('rolls back nested savepoints on their own', async () => {
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into t (id) values (5)`);

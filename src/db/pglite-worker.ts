@@ -25,6 +25,12 @@ interface OpenTransaction {
 const port = parentPort!;
 const { folder } = workerData as { folder: string };
 const transactions = new Map<number, OpenTransaction>();
+/**
+ * Transactions asked for and not yet open (waiting for PGlite's lock). The main thread sends a
+ * transaction's BEGIN with its first statement, not waiting for BEGIN's answer, so the lock is
+ * taken only once that statement is ready: its statements wait here for the transaction to open.
+ */
+const opening = new Map<number, Promise<OpenTransaction>>();
 
 function answer(message: WorkerAnswer, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
@@ -34,23 +40,23 @@ function fail(id: number, error: unknown): void {
   answer({ id, ok: false, error: errorToFields(error) });
 }
 
-/** The open transaction a request names. */
-function openTransaction(txId: number): OpenTransaction {
-  const open = transactions.get(txId);
+/** The transaction a request names, once it is open. */
+async function openTransaction(txId: number): Promise<OpenTransaction> {
+  const open = transactions.get(txId) ?? (await opening.get(txId));
   if (!open) throw new Error(`transaction ${txId} is not open`);
   return open;
 }
 
 /** The transaction a statement names, or the database itself. */
-function target(pglite: PGlite, txId: number | undefined) {
-  return txId === undefined ? pglite : openTransaction(txId).tx;
+async function target(pglite: PGlite, txId: number | undefined) {
+  return txId === undefined ? pglite : (await openTransaction(txId)).tx;
 }
 
 /** A parameterised statement, as a prepared statement (pglite-prepared.ts), in the transaction it names or on its own. */
-function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
+async function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
   if (request.txId === undefined) return prepared.query(request.text, request.params, options);
-  return prepared.queryIn(openTransaction(request.txId).tx, request.text, request.params, options);
+  return prepared.queryIn((await openTransaction(request.txId)).tx, request.text, request.params, options);
 }
 
 /** Types whose values stay text: a parser that hands the text back unchanged. */
@@ -63,10 +69,18 @@ function begin(pglite: PGlite, id: number): void {
   let started = false;
   let decide!: (commit: boolean) => void;
   const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  let opened!: (open: OpenTransaction) => void;
+  let failedToOpen!: (error: unknown) => void;
+  const open = new Promise<OpenTransaction>((resolve, reject) => ((opened = resolve), (failedToOpen = reject)));
+  open.catch(() => undefined); // the begin's own answer reports it; a statement waiting on it fails with it too
+  opening.set(id, open);
   pglite
     .transaction(async (tx) => {
-      transactions.set(id, { tx, decide });
+      const transaction = { tx, decide };
+      transactions.set(id, transaction);
+      opening.delete(id);
       started = true;
+      opened(transaction);
       answer({ id, ok: true, value: id });
       if (!(await decided)) await tx.rollback();
     })
@@ -77,11 +91,16 @@ function begin(pglite: PGlite, id: number): void {
       },
       (error: unknown) => {
         const endId = transactions.get(id)?.endId;
-        if (!started) fail(id, error);
-        else if (endId !== undefined) fail(endId, error);
+        if (!started) {
+          failedToOpen(error);
+          fail(id, error);
+        } else if (endId !== undefined) fail(endId, error);
       },
     )
-    .finally(() => transactions.delete(id));
+    .finally(() => {
+      transactions.delete(id);
+      opening.delete(id);
+    });
 }
 
 async function handle(pglite: PGlite, prepared: PreparedStatements, request: WorkerRequest): Promise<void> {
@@ -92,7 +111,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
       return;
     }
     case 'exec': {
-      const results = await target(pglite, request.txId).exec(request.text);
+      const results = await (await target(pglite, request.txId)).exec(request.text);
       answer({ id: request.id, ok: true, value: results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows })) });
       return;
     }
@@ -100,7 +119,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
       begin(pglite, request.id);
       return;
     case 'end': {
-      const open = openTransaction(request.txId);
+      const open = await openTransaction(request.txId);
       open.endId = request.id;
       open.decide(request.commit);
       return;
