@@ -86,7 +86,7 @@ describe('the embedded database in its worker thread', () => {
     const transaction = database.db.transaction(async (tx) => {
       await building; // the main thread is still preparing the first statement
       await tx.execute(sql`insert into t (id) values (7)`);
-      return (await tx.execute(sql`select count(*)::int as n from t where id = 7`)).rows[0];
+      return (await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from t where id = 7`))[0];
     });
     // not held up by the transaction, which has sent nothing yet (it used to hold the connection from its start)
     const outside = database.query<{ n: number }>('select count(*)::int as n from t where id = 7').then((r) => r.rows[0]!.n);
