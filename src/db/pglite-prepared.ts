@@ -57,6 +57,8 @@ interface Prepared {
   paramTypes: number[];
   /** the statement's row shape (undefined when it returns no rows), put before each run's rows */
   rowDescription: Message | undefined;
+  /** how its runs are planned (planModeFor, read from its text once, when it is prepared) */
+  planMode: PlanMode;
 }
 
 /** prepared statement does not exist (DEALLOCATE ALL, DISCARD ALL) */
@@ -117,7 +119,7 @@ export class PreparedStatements {
   /** names of this instance's statements: a PGlite the tests hand from one file to the next may hold another's */
   private readonly prefix = `gk_${randomBytes(4).toString('hex')}_`;
   /** plan_cache_mode was set for this session (outside any transaction): statements may be kept */
-  private customPlansOnly = false;
+  private sessionModeSet = false;
   /** the session's plan_cache_mode, as last set outside a transaction */
   private sessionMode: PlanMode = 'force_custom_plan';
   /** the mode a transaction's SET LOCAL gave it, by transaction (the session's until then) */
@@ -141,15 +143,16 @@ export class PreparedStatements {
     return this.run<T>(text, params, options, tx);
   }
 
-  /** Sets the plan mode `text` needs, when the session (or the transaction `tx`) has the other one. */
-  private async usePlanMode(text: string, tx: Transaction | undefined): Promise<void> {
-    if (!this.customPlansOnly) {
-      if (tx) return; // statements run unnamed until the session's mode is set outside a transaction
-      await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
-      this.customPlansOnly = true;
-      this.sessionMode = 'force_custom_plan';
-    }
-    const wanted = planModeFor(text);
+  /** The session's plan mode, set by the first statement outside a transaction; until then statements run unnamed. */
+  private async setSessionMode(tx: Transaction | undefined): Promise<void> {
+    if (this.sessionModeSet || tx) return;
+    await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
+    this.sessionModeSet = true;
+    this.sessionMode = 'force_custom_plan';
+  }
+
+  /** Sets the plan mode a kept statement needs, when the session (or the transaction `tx`) has the other one. */
+  private async usePlanMode(wanted: PlanMode, tx: Transaction | undefined): Promise<void> {
     const current = tx ? (this.transactionModes.get(tx) ?? this.sessionMode) : this.sessionMode;
     if (wanted === current) return;
     await this.pglite.execProtocolStream(protocol.serialize.query(`set ${tx ? 'local ' : ''}plan_cache_mode = ${wanted}`), { syncToFs: false });
@@ -160,9 +163,9 @@ export class PreparedStatements {
   private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: Transaction): Promise<Results<T>> {
     const outsideTransaction = tx === undefined;
     return this.pglite._runExclusiveQuery(async () => {
-      await this.usePlanMode(text, tx);
+      await this.setSessionMode(tx);
       try {
-        return await this.execute<T>(text, params, options);
+        return await this.execute<T>(text, params, options, tx);
       } catch (error) {
         if (!isStaleStatement(error)) throw withQuery(error, text, params, options);
         // a statement that does not exist any more means they were all dropped (DEALLOCATE ALL): forget them all
@@ -171,7 +174,7 @@ export class PreparedStatements {
         // outside a transaction nothing else was undone: prepare the text again; inside, the transaction has failed
         if (!outsideTransaction) throw withQuery(error, text, params, options);
         try {
-          return await this.execute<T>(text, params, options);
+          return await this.execute<T>(text, params, options, tx);
         } catch (retryError) {
           throw withQuery(retryError, text, params, options);
         }
@@ -190,8 +193,10 @@ export class PreparedStatements {
     return options?.paramTypes?.length ? `${options.paramTypes.join(',')}\n${text}` : text;
   }
 
-  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx: Transaction | undefined): Promise<Results<T>> {
     const statement = await this.prepared(text, options);
+    // an unnamed statement is planned for its values whatever the mode
+    if (statement.name) await this.usePlanMode(statement.planMode, tx);
     const values = params.map((value, i) => serializeParam(this.pglite, value, statement.paramTypes[i], options));
     const messages = await this.pglite.execProtocolStream(
       concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
@@ -206,7 +211,7 @@ export class PreparedStatements {
    * new; the unnamed statement, not kept, while the session may still plan kept statements generically.
    */
   private async prepared(text: string, options: QueryOptions | undefined): Promise<Prepared> {
-    if (!this.customPlansOnly) return this.parse('', text, options);
+    if (!this.sessionModeSet) return this.parse('', text, options);
     const key = this.keyOf(text, options);
     const known = this.statements.get(key);
     if (known) {
@@ -228,6 +233,6 @@ export class PreparedStatements {
       concat([...before, protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
       { syncToFs: false },
     );
-    return { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
+    return { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription'), planMode: planModeFor(text) };
   }
 }
