@@ -36,6 +36,25 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     expect((await prepared.query(update, ['uno', 1])).affectedRows).toBe((await pglite.query(update, ['uno', 1])).affectedRows);
   });
 
+  it('reads results as PGlite’s query does: nulls, many rows, array rows, no rows, and the rows each command changed', async () => {
+    const same = async (text: string, params: unknown[], options?: { rowMode: 'array' }) => {
+      const mine = await prepared.query(text, params, options);
+      const theirs = await pglite.query(text, params, options);
+      expect({ rows: mine.rows, fields: mine.fields, affectedRows: mine.affectedRows }).toEqual({ rows: theirs.rows, fields: theirs.fields, affectedRows: theirs.affectedRows });
+      return mine;
+    };
+    const many = await same('select g as n, case when g % 2 = 0 then null else g::text end as odd, array[g, g * 10]::int[] as pair from generate_series(1, $1::int) g', [5]);
+    expect(many.rows).toHaveLength(5);
+    expect(many.rows[1]).toEqual({ n: 2, odd: null, pair: [2, 20] });
+    expect((await same('select null::jsonb as j, $1::bool as b', [false], { rowMode: 'array' })).rows).toEqual([[null, false]]);
+    expect((await same('select id from things where id = $1', [-1])).fields).toEqual([{ name: 'id', dataTypeID: 23 }]);
+    await same('create temp table if not exists scratch (n int)', []);
+    expect((await prepared.query('insert into scratch select generate_series(1, $1::int)', [4])).affectedRows).toBe(4);
+    expect((await prepared.query('update scratch set n = n + 1 where n > $1', [1])).affectedRows).toBe(3);
+    expect((await prepared.query('delete from scratch where n > $1', [0])).affectedRows).toBe(4);
+    expect((await prepared.query('delete from scratch where n > $1', [0])).fields).toEqual([]);
+  });
+
   it('serialises every kind of parameter as PGlite does, dates and byte arrays included', async () => {
     const text = 'insert into things (id, name, at, data, bytes, tags, big, ok, amount) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
     const values = (id: number) => [id, 'two', new Date('2026-06-01T12:30:00.250Z'), { nested: { b: 'c' } }, new Uint8Array([255, 0, 7]), ['p', 'q'], 42n, false, '3.14'];
