@@ -401,7 +401,8 @@ export const discordOutbox = pgTable(
     completedAt: ts('completed_at'),
   },
   (t) => [
-    index('discord_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'running')`),
+    // the claim reads each kind's unfinished actions in queue order (outbox.repository.ts, claimQuery)
+    index('discord_outbox_claim_idx').on(t.kind, t.nextAttemptAt, t.id).where(sql`${t.status} in ('pending', 'running')`),
     index('discord_outbox_status_idx').on(t.status, t.updatedAt.desc()),
     index('discord_outbox_discord_id_idx').on(t.discordId),
     uniqueIndex('discord_outbox_dedupe_key').on(t.dedupeKey).where(sql`${t.status} in ('pending', 'running')`),

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { createManualClock } from '../../clock';
+import { selectRows } from '../../db/client';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createOutboxRepository } from './outbox.repository';
 import type { DiscordAction } from './outbox.types';
@@ -61,5 +63,37 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
     clock.advance(60_001);
     const again = await outbox.claimDue(db, 10, 60_000);
     expect(again.map((e) => [e.id, e.attempts])).toEqual([[lost!.id, 2]]);
+  });
+
+  it('reads about as many actions as it claims: not the ones sent, nor those of kinds the worker has no room for', async () => {
+    const db = getDatabase().db;
+    // 3,000 sent, and 500 joins waiting for Discord's member bucket (a raid) while the worker has no room for joins
+    await getDatabase().exec(`
+      insert into discord_outbox (kind, discord_id, payload, status, next_attempt_at, completed_at, updated_at, created_at)
+        select 'log_message', (300000000000000000 + g)::text, '{}', 'done', now(), now(), now(), now() from generate_series(1, 3000) g;
+      insert into discord_outbox (kind, discord_id, payload, status, next_attempt_at, updated_at, created_at)
+        select 'add_guild_member', (400000000000000000 + g)::text, '{}', 'pending', timestamptz '2025-12-31', now(), now() from generate_series(1, 500) g
+    `);
+    await getDatabase().exec('vacuum analyze discord_outbox');
+    await enqueueAll([
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
+      { kind: 'log_message', discordId: A, text: 'A verified' },
+    ]);
+    // as the embedded engine runs a write (pglite-prepared.ts): one generic plan, parameters unknown when planned
+    const claim = outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!.toSQL();
+    const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${(value instanceof Date ? value.toISOString() : String(value)).replace(/'/g, "''")}'`);
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
+      await tx.execute(sql.raw(`prepare claim_plan as ${claim.sql}`));
+      const lines = await selectRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`explain (analyze, costs off, timing off) execute claim_plan(${claim.params.map(literal).join(', ')})`));
+      await tx.execute(sql.raw('deallocate claim_plan'));
+      return lines.map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Update on discord_outbox .*rows=2 /);
+    expect(plan).toMatch(/discord_outbox_claim_idx/);
+    expect(plan).toMatch(/Index Cond: \(id = ANY/);
+    // no step of the plan reads the sent actions or the waiting joins (a `rows=` over 100 would be a scan of them)
+    const rowsRead = [...plan.matchAll(/rows=(\d+)/g)].map((match) => Number(match[1]));
+    expect(Math.max(...rowsRead)).toBeLessThan(100);
   });
 });

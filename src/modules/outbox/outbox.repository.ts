@@ -1,7 +1,6 @@
-import { and, asc, desc, eq, inArray, lte, ne, notExists, or, sql, isNull, lt } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, inArray, or, sql, isNull, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { discordOutbox } from '../../db/schema';
+import { discordOutbox, OUTBOX_KINDS } from '../../db/schema';
 import { sealSecret } from './sealed-secret';
 import type { DiscordAction, OutboxEntry, OutboxPort } from './outbox.types';
 
@@ -43,6 +42,55 @@ function toRow(action: DiscordAction, key: Buffer) {
   }
 }
 
+/** How many actions the worker can start now: in all, or by kind. */
+type ClaimSlots = number | Partial<Record<OutboxEntry['kind'], number>>;
+
+/**
+ * The claim's one statement: pick, lock and lease (see claimDue); null when there is no room for any action.
+ *
+ * Each kind with room is read on its own, through `discord_outbox_claim_idx` (kind, next_attempt_at, id; only
+ * unfinished rows), in queue order and up to its room: the statement reads about as many rows as it claims,
+ * whatever waits in the queue. During a raid thousands of joins wait for Discord's member bucket while the
+ * worker has no room for another join; a claim for log lines then must not read them (it did: 3-7 ms a claim
+ * in P2 with 1,000-2,500 waiting, all read and dropped). The statuses are written as SQL text, not
+ * parameters, so that the one generic plan a write keeps on the embedded engine (pglite-prepared.ts) can use
+ * the index's `status in (…)` condition.
+ *
+ * A row is claimable when it is pending and due, or running under a lease that ran out (its worker died); a
+ * running row was due when it was claimed, so `next_attempt_at <= now` holds for both and bounds the scan.
+ * Only a member's first unfinished action (log lines aside) is claimable: order per member.
+ */
+function claimQuery(executor: Executor, slots: ClaimSlots, leaseMs: number, now: Date) {
+  // a number is room for that many actions of any kinds, the first in queue order
+  const room = typeof slots === 'number' ? Object.fromEntries(OUTBOX_KINDS.map((kind) => [kind, slots])) : slots;
+  const free = Object.fromEntries(Object.entries(room).filter(([, n]) => (n ?? 0) > 0));
+  const limit = typeof slots === 'number' ? slots : Object.values(free).reduce((sum: number, n) => sum + (n ?? 0), 0);
+  if (limit <= 0 || Object.keys(free).length === 0) return null;
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const taken = sql`select picked.id from jsonb_each_text(${JSON.stringify(free)}::jsonb) as free (kind, room)
+    cross join lateral (
+      select o.id, o.next_attempt_at from ${discordOutbox} o
+      where o.kind = free.kind and o.status in ('pending', 'running') and o.next_attempt_at <= ${now}
+        and (o.status = 'pending' or o.locked_until is null or o.locked_until < ${now})
+        and (o.kind = 'log_message' or o.discord_id is null or not exists (
+          select 1 from ${discordOutbox} earlier
+          where earlier.discord_id = o.discord_id and earlier.id < o.id and earlier.status in ('pending', 'running') and earlier.kind <> 'log_message'))
+      order by o.next_attempt_at, o.id
+      limit free.room::int
+      for update of o skip locked
+    ) picked
+    order by picked.next_attempt_at, picked.id
+    limit ${limit}`;
+  // the picked rows found by `id = any(array(…))`: by primary key whatever the plan (with `id in (…)`, the
+  // generic plan hash-joined the picked ids against every row of the outbox, sent ones included: 17 ms at
+  // 20,000 rows)
+  return executor
+    .update(discordOutbox)
+    .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
+    .where(sql`${discordOutbox.id} = any(array(${taken}))`)
+    .returning();
+}
+
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
@@ -66,60 +114,14 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
      * changes). Only the first unfinished action of each member is claimable: the next one
      * waits until it is done or failed, whichever worker or process runs it (order per member).
      */
-    async claimDue(executor: Executor, slots: number | Partial<Record<OutboxEntry['kind'], number>>, leaseMs: number): Promise<(OutboxEntry & { sealedSecret: string | null })[]> {
-      const free = typeof slots === 'number' ? null : new Map(Object.entries(slots).filter(([, n]) => (n ?? 0) > 0) as [OutboxEntry['kind'], number][]);
-      const limit = free ? [...free.values()].reduce((sum, n) => sum + n, 0) : (slots as number);
-      if (limit <= 0) return [];
-      const now = deps.now();
-      const leaseUntil = new Date(now.getTime() + leaseMs);
-      const earlier = alias(discordOutbox, 'earlier');
-      const due = executor
-        .select({ id: discordOutbox.id, kind: discordOutbox.kind, nextAttemptAt: discordOutbox.nextAttemptAt })
-        .from(discordOutbox)
-        .where(
-          and(
-            or(
-              and(eq(discordOutbox.status, 'pending'), lte(discordOutbox.nextAttemptAt, now)),
-              // a worker that died mid-action: its lease ran out
-              and(eq(discordOutbox.status, 'running'), or(isNull(discordOutbox.lockedUntil), lt(discordOutbox.lockedUntil, now))),
-            ),
-            free ? inArray(discordOutbox.kind, [...free.keys()]) : undefined,
-            or(
-              eq(discordOutbox.kind, 'log_message'),
-              isNull(discordOutbox.discordId),
-              notExists(
-                executor
-                  .select({ one: sql`1` })
-                  .from(earlier)
-                  .where(
-                    and(
-                      eq(earlier.discordId, discordOutbox.discordId),
-                      lt(earlier.id, discordOutbox.id),
-                      inArray(earlier.status, ['pending', 'running']),
-                      ne(earlier.kind, 'log_message'),
-                    ),
-                  ),
-              ),
-            ),
-          ),
-        )
-        .orderBy(asc(discordOutbox.nextAttemptAt), asc(discordOutbox.id))
-        .limit(limit)
-        .for('update', { skipLocked: true });
-      // at most `free[kind]` of each kind, in queue order (the rest stays locked until this statement commits)
-      const taken = free
-        ? sql`select id from (select id, kind, row_number() over (partition by kind order by next_attempt_at, id) as nth from due) ranked
-            where nth <= (${JSON.stringify(Object.fromEntries(free))}::jsonb ->> kind)::int`
-        : sql`select id from due`;
-      // one statement: pick, lock and lease (a transaction of three took four round trips)
-      const rows = await executor
-        .with(executor.$with('due').as(due))
-        .update(discordOutbox)
-        .set({ status: 'running', lockedUntil: leaseUntil, attempts: sql`${discordOutbox.attempts} + 1`, updatedAt: now })
-        .where(sql`${discordOutbox.id} in (${taken})`)
-        .returning();
+    async claimDue(executor: Executor, slots: ClaimSlots, leaseMs: number): Promise<(OutboxEntry & { sealedSecret: string | null })[]> {
+      const claim = claimQuery(executor, slots, leaseMs, deps.now());
+      const rows = claim ? await claim : [];
       return rows.sort((a, b) => a.id - b.id).map((row) => ({ ...toEntry(row), sealedSecret: row.sealedSecret }));
     },
+
+    /** claimDue's one statement (null when there is no room for any action), for tests that read its plan. */
+    claimQuery: (executor: Executor, slots: ClaimSlots, leaseMs: number) => claimQuery(executor, slots, leaseMs, deps.now()),
 
     async markDone(executor: Executor, id: number): Promise<void> {
       const now = deps.now();
