@@ -5,7 +5,8 @@ import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/fac
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import type { AdmissionStateRow } from './admission.repository';
+import { releaseHeldQuery, type AdmissionStateRow } from './admission.repository';
+import { explainGenericPlan, mostRowsInPlan } from '../../test-support/generic-plan';
 import { selectRows } from '../../db/client';
 import { decideAgeGate } from './admission-rules';
 
@@ -191,6 +192,18 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     expect((await service.status()).held).toBe(0);
     const [audit] = await rows<{ details: { count: number; verified: number } }>(`select details from audit_log where action = 'admission.released'`);
     expect(audit?.details).toMatchObject({ count: n, verified: n });
+  });
+
+  it('the release reads the held members alone, not every member, with the one plan the embedded engine keeps for it', async () => {
+    await getDatabase().query(
+      `insert into members (discord_id, username, gate_action, gate_reason)
+       select (100000000000000000 + g)::text, 'member' || g, case when g <= 3 then 'review' end, case when g <= 3 then 'raid' end from generate_series(1, 3000) as g`,
+    );
+    await getDatabase().exec('vacuum analyze members');
+    const plan = await explainGenericPlan(getDatabase(), releaseHeldQuery(getDatabase().db, NOW));
+    expect(plan).toMatch(/Update on members .*rows=3 /);
+    expect(plan).toMatch(/members_held_idx/);
+    expect(mostRowsInPlan(plan)).toBeLessThan(100);
   });
 
   it.each([

@@ -69,14 +69,24 @@ export interface ReleasedMember {
   isLinkedAsAlt: boolean;
 }
 
-/** Releases the members held for review (all of them, or the given ones), in id order. */
-export async function releaseHeldMembers(executor: Executor, now: Date, discordIds?: string[]): Promise<ReleasedMember[]> {
-  const held = eq(members.gateAction, 'review');
-  const rows = await executor
+/**
+ * The release's statement. `'review'` is SQL text, not a parameter: a write keeps one generic plan on the
+ * embedded engine (pglite-prepared.ts), and only a condition written as the partial index's own
+ * (`members_held_idx`, gate_action = 'review') lets that plan read the held members alone rather than
+ * every member.
+ */
+export function releaseHeldQuery(executor: Executor, now: Date, discordIds?: string[]) {
+  const held = sql`${members.gateAction} = 'review'`;
+  return executor
     .update(members)
     .set({ gateAction: null, gateReason: null, updatedAt: now })
     .where(discordIds ? and(held, inArray(members.discordId, discordIds)) : held)
     .returning({ id: members.id, discordId: members.discordId, status: members.status, rulesConfirmed: members.rulesConfirmed, manualAltStatus: members.manualAltStatus, isLinkedAsAlt: members.isLinkedAsAlt });
+}
+
+/** Releases the members held for review (all of them, or the given ones), in id order. */
+export async function releaseHeldMembers(executor: Executor, now: Date, discordIds?: string[]): Promise<ReleasedMember[]> {
+  const rows = await releaseHeldQuery(executor, now, discordIds);
   return rows.sort((a, b) => a.id - b.id);
 }
 

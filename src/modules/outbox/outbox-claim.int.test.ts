@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { createManualClock } from '../../clock';
-import { selectRows } from '../../db/client';
+import { explainGenericPlan, mostRowsInPlan } from '../../test-support/generic-plan';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createOutboxRepository } from './outbox.repository';
 import type { DiscordAction } from './outbox.types';
@@ -79,21 +78,11 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
       { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
       { kind: 'log_message', discordId: A, text: 'A verified' },
     ]);
-    // as the embedded engine runs a write (pglite-prepared.ts): one generic plan, parameters unknown when planned
-    const claim = outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!.toSQL();
-    const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${(value instanceof Date ? value.toISOString() : String(value)).replace(/'/g, "''")}'`);
-    const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
-      await tx.execute(sql.raw(`prepare claim_plan as ${claim.sql}`));
-      const lines = await selectRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`explain (analyze, costs off, timing off) execute claim_plan(${claim.params.map(literal).join(', ')})`));
-      await tx.execute(sql.raw('deallocate claim_plan'));
-      return lines.map((line) => line['QUERY PLAN']).join('\n');
-    });
+    const plan = await explainGenericPlan(getDatabase(), outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!);
     expect(plan).toMatch(/Update on discord_outbox .*rows=2 /);
     expect(plan).toMatch(/discord_outbox_claim_idx/);
     expect(plan).toMatch(/Index Cond: \(id = ANY/);
     // no step of the plan reads the sent actions or the waiting joins (a `rows=` over 100 would be a scan of them)
-    const rowsRead = [...plan.matchAll(/rows=(\d+)/g)].map((match) => Number(match[1]));
-    expect(Math.max(...rowsRead)).toBeLessThan(100);
+    expect(mostRowsInPlan(plan)).toBeLessThan(100);
   });
 });
