@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
-import { isFinalStatement } from './final-statement';
+import { takeFinalStatementHint } from './final-statement';
 import { errorFromFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
@@ -117,7 +117,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
      * building earlier, while the main thread serves other requests. A transaction that runs no
      * statement takes nothing.
      *
-     * A statement marked as the transaction's last (final-statement.ts) goes with its COMMIT: the
+     * A statement run as the transaction's last (final-statement.ts) goes with its COMMIT: the
      * worker commits once it has run (or rolls back when it fails) and answers after; the
      * transaction has ended then, and nothing more is sent for it.
      */
@@ -135,7 +135,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
       const tx: EmbeddedQueries = {
         query: (text, params, queryOptions) => {
           if (endedWithFinal) return Promise.reject(new Error('a statement after its transaction’s final statement (the transaction has ended)'));
-          const final = isFinalStatement(text);
+          const final = takeFinalStatementHint();
           endedWithFinal = final;
           return queries(txId(), final || undefined).query(text, params, queryOptions);
         },

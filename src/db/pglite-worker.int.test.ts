@@ -107,7 +107,7 @@ describe('the embedded database in its worker thread', () => {
     let seenInside: unknown;
     const result = await database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into t (id) values (20)`);
-      await tx.execute(asFinalStatement(sql`insert into t (id) values (21)`));
+      await asFinalStatement(() => tx.execute(sql`insert into t (id) values (21)`));
       // committed already, so a statement outside runs now (it would wait for the transaction to end otherwise)
       const blocked = new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000));
       seenInside = await Promise.race([count('20, 21'), blocked]);
@@ -123,15 +123,15 @@ describe('the embedded database in its worker thread', () => {
     await expect(
       database.db.transaction(async (tx) => {
         await tx.execute(sql`insert into t (id) values (23)`);
-        await tx.execute(asFinalStatement(sql`insert into t (id) values (20)`));
+        await asFinalStatement(() => tx.execute(sql`insert into t (id) values (20)`));
       }),
     ).rejects.toMatchObject({ cause: { code: '23505' } });
     expect(await count('23')).toBe(0);
     // a transaction whose only statement is its final one
-    await database.db.transaction(async (tx) => tx.execute(asFinalStatement(sql`insert into t (id) values (24)`)));
+    await database.db.transaction(async (tx) => asFinalStatement(() => tx.execute(sql`insert into t (id) values (24)`)));
     expect(await count('24')).toBe(1);
-    // outside a transaction the mark changes nothing
-    await database.db.execute(asFinalStatement(sql`insert into t (id) values (25)`));
+    // the hint is taken by one statement, and outside a transaction it changes nothing
+    await asFinalStatement(() => database.query('insert into t (id) values (25)'));
     expect(await count('25')).toBe(1);
   });
 

@@ -1,4 +1,3 @@
-import { asFinalStatement } from '../../db/final-statement';
 import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
@@ -112,19 +111,14 @@ export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQ
  * writes (INSERT/UPDATE/DELETE queries) run in the same statement, as data-modifying WITH
  * queries: one round trip for the change's last writes and its audit row.
  */
-export async function appendAudit(
-  executor: Executor,
-  input: AuditEntryInput,
-  now = new Date(),
-  alongside: readonly SQLWrapper[] = [],
-  /** the statement is its transaction's last: the embedded engine commits with it (db/final-statement.ts) */
-  options: { final?: boolean } = {},
-): Promise<AuditEntry> {
+export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date(), alongside: readonly SQLWrapper[] = []): Promise<AuditEntry> {
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const writes = alongside.length > 0 ? sql`with ${sql.join(alongside.map((write, i) => sql`${sql.raw(`write_${i}`)} as ${write}`), sql`, `)} ` : sql``;
-  const statement = sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, content_hash
-        from ${auditAppendCall(input, now)}`;
-  const [row] = await selectRows<AppendedRow>(executor, options.final ? asFinalStatement(statement) : statement);
+  const [row] = await selectRows<AppendedRow>(
+    executor,
+    sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, content_hash
+        from ${auditAppendCall(input, now)}`,
+  );
   if (!row) throw new Error('audit_append returned no row');
   return {
     id: Number(row.id),

@@ -1,3 +1,4 @@
+import { asFinalStatement } from '../../db/final-statement';
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AdmissionRead } from '../admission/admission.service';
@@ -213,9 +214,9 @@ export function createVerificationService(deps: {
         ];
         // never empty: the guild join and its log line are always there
         const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
-        // the transaction's last statement: the embedded engine commits with it (db/final-statement.ts), so
-        // nothing after it may fail
-        await appendAudit(
+        // the transaction's last statement: the embedded engine commits with it (final-statement.ts), so nothing
+        // after it may fail
+        await asFinalStatement(() => appendAudit(
           tx,
           {
             actor: visitor,
@@ -232,8 +233,7 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-          { final: true },
-        );
+        ));
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
