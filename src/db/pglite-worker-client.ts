@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
-import { takeFinalStatementHint } from './final-statement';
 import { errorFromFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
@@ -96,9 +95,9 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
   };
   const call = <T>(request: Unnumbered<WorkerRequest>): Promise<T> => send<T>(request).answer;
 
-  const queries = (txId?: number, commitAfter?: true): EmbeddedQueries => ({
+  const queries = (txId?: number): EmbeddedQueries => ({
     query: <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) =>
-      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes, commitAfter }),
+      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes }),
     exec: (text: string) => call<Results[]>({ op: 'exec', text, txId }),
   });
 
@@ -116,15 +115,9 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
      * connection is taken when there is something to run, not a round trip and a statement's
      * building earlier, while the main thread serves other requests. A transaction that runs no
      * statement takes nothing.
-     *
-     * A statement run as the transaction's last (final-statement.ts) goes with its COMMIT: the
-     * worker commits once it has run (or rolls back when it fails) and answers after; the
-     * transaction has ended then, and nothing more is sent for it.
      */
     async transaction<T>(work: (tx: EmbeddedQueries) => Promise<T>): Promise<T> {
       let begun: { id: number; answer: Promise<number> } | undefined;
-      /** the final statement was sent: the worker ends the transaction with it */
-      let endedWithFinal = false;
       const txId = () => {
         if (!begun) {
           begun = send<number>({ op: 'begin' });
@@ -133,22 +126,17 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
         return begun.id;
       };
       const tx: EmbeddedQueries = {
-        query: (text, params, queryOptions) => {
-          if (endedWithFinal) return Promise.reject(new Error('a statement after its transaction’s final statement (the transaction has ended)'));
-          const final = takeFinalStatementHint();
-          endedWithFinal = final;
-          return queries(txId(), final || undefined).query(text, params, queryOptions);
-        },
-        exec: (text) => (endedWithFinal ? Promise.reject(new Error('a statement after its transaction’s final statement (the transaction has ended)')) : queries(txId()).exec(text)),
+        query: (text, params, queryOptions) => queries(txId()).query(text, params, queryOptions),
+        exec: (text) => queries(txId()).exec(text),
       };
       let result: T;
       try {
         result = await work(tx);
       } catch (error) {
-        if (begun && !endedWithFinal) await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);
+        if (begun) await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);
         throw error;
       }
-      if (begun && !endedWithFinal) {
+      if (begun) {
         await begun.answer;
         await call({ op: 'end', txId: begun.id, commit: true });
       }

@@ -14,11 +14,6 @@ export interface QueryRequest {
   /** type oids whose values stay as PostgreSQL's text (Drizzle parses dates itself) */
   rawTypes?: number[];
   paramTypes?: number[];
-  /**
-   * The transaction's last statement (final-statement.ts): the worker commits right after it, or
-   * rolls back when it fails, and answers once the transaction has ended (a failed COMMIT fails it).
-   */
-  commitAfter?: boolean;
 }
 
 export interface ExecRequest {

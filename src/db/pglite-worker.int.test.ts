@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openPglite, selectRows, type Database } from './client';
-import { asFinalStatement } from './final-statement';
 import { runMigrations } from './migrate';
 
 jest.setTimeout(120_000);
@@ -100,39 +99,6 @@ describe('the embedded database in its worker thread', () => {
     // a failed first statement rolls its transaction back, and the connection is free again
     await expect(database.db.transaction(async (tx) => tx.execute(sql`insert into t (id) values (7)`))).rejects.toMatchObject({ cause: { code: '23505' } });
     expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 7')).rows[0]!.n).toBe(1);
-  });
-
-  it('commits with the statement run as the transaction’s final one, and answers it once committed', async () => {
-    const count = async (ids: string) => (await database.query<{ n: number }>(`select count(*)::int as n from t where id in (${ids})`)).rows[0]!.n;
-    let seenInside: unknown;
-    const result = await database.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into t (id) values (20)`);
-      await asFinalStatement(() => tx.execute(sql`insert into t (id) values (21)`));
-      // committed already, so a statement outside runs now (it would wait for the transaction to end otherwise)
-      const blocked = new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000));
-      seenInside = await Promise.race([count('20, 21'), blocked]);
-      // and nothing more runs in it
-      await expect(tx.execute(sql`insert into t (id) values (22)`)).rejects.toMatchObject({ cause: { message: expect.stringMatching(/after its transaction’s final statement/) } });
-      return 'done';
-    });
-    expect(result).toBe('done');
-    expect(seenInside).toBe(2);
-    expect(await count('22')).toBe(0);
-
-    // a final statement that fails rolls its whole transaction back, and the connection is free again
-    await expect(
-      database.db.transaction(async (tx) => {
-        await tx.execute(sql`insert into t (id) values (23)`);
-        await asFinalStatement(() => tx.execute(sql`insert into t (id) values (20)`));
-      }),
-    ).rejects.toMatchObject({ cause: { code: '23505' } });
-    expect(await count('23')).toBe(0);
-    // a transaction whose only statement is its final one
-    await database.db.transaction(async (tx) => asFinalStatement(() => tx.execute(sql`insert into t (id) values (24)`)));
-    expect(await count('24')).toBe(1);
-    // the hint is taken by one statement, and outside a transaction it changes nothing
-    await asFinalStatement(() => database.query('insert into t (id) values (25)'));
-    expect(await count('25')).toBe(1);
   });
 
   it('rolls back nested savepoints on their own', async () => {

@@ -20,8 +20,6 @@ interface OpenTransaction {
   decide: (commit: boolean) => void;
   /** the id of the request that ends it, answered when COMMIT or ROLLBACK has run */
   endId?: number;
-  /** settles once COMMIT or ROLLBACK has run: rejected with a failed COMMIT's error */
-  ended: Promise<void>;
 }
 
 const port = parentPort!;
@@ -58,20 +56,7 @@ async function target(pglite: PGlite, txId: number | undefined) {
 async function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
   if (request.txId === undefined) return prepared.query(request.text, request.params, options);
-  const open = await openTransaction(request.txId);
-  if (!request.commitAfter) return prepared.queryIn(open.tx, request.text, request.params, options);
-  // the transaction's final statement: it ends here, committed after it or rolled back when it fails
-  let result: Awaited<ReturnType<PreparedStatements['queryIn']>>;
-  try {
-    result = await prepared.queryIn(open.tx, request.text, request.params, options);
-  } catch (error) {
-    open.decide(false);
-    await open.ended.catch(() => undefined);
-    throw error;
-  }
-  open.decide(true);
-  await open.ended;
-  return result;
+  return prepared.queryIn((await openTransaction(request.txId)).tx, request.text, request.params, options);
 }
 
 /** Types whose values stay text: a parser that hands the text back unchanged. */
@@ -82,10 +67,6 @@ function rawParsers(types: number[] | undefined): QueryOptions['parsers'] {
 
 function begin(pglite: PGlite, id: number): void {
   let started = false;
-  let endedOk!: () => void;
-  let endedWithError!: (error: unknown) => void;
-  const ended = new Promise<void>((resolve, reject) => ((endedOk = resolve), (endedWithError = reject)));
-  ended.catch(() => undefined); // whoever waits on it reports the error
   let decide!: (commit: boolean) => void;
   const decided = new Promise<boolean>((resolve) => (decide = resolve));
   let opened!: (open: OpenTransaction) => void;
@@ -95,7 +76,7 @@ function begin(pglite: PGlite, id: number): void {
   opening.set(id, open);
   pglite
     .transaction(async (tx) => {
-      const transaction = { tx, decide, ended };
+      const transaction = { tx, decide };
       transactions.set(id, transaction);
       opening.delete(id);
       started = true;
@@ -105,12 +86,10 @@ function begin(pglite: PGlite, id: number): void {
     })
     .then(
       () => {
-        endedOk();
         const endId = transactions.get(id)?.endId;
         if (endId !== undefined) answer({ id: endId, ok: true, value: null });
       },
       (error: unknown) => {
-        endedWithError(error);
         const endId = transactions.get(id)?.endId;
         if (!started) {
           failedToOpen(error);

@@ -1,4 +1,3 @@
-import { asFinalStatement } from '../../db/final-statement';
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AdmissionRead } from '../admission/admission.service';
@@ -214,9 +213,7 @@ export function createVerificationService(deps: {
         ];
         // never empty: the guild join and its log line are always there
         const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
-        // the transaction's last statement: the embedded engine commits with it (final-statement.ts), so nothing
-        // after it may fail
-        await asFinalStatement(() => appendAudit(
+        await appendAudit(
           tx,
           {
             actor: visitor,
@@ -233,7 +230,7 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-        ));
+        );
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
