@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { selectRows, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
 import { describeEngines, resetDatabase } from '../../test-support/database';
+import { explainPreparedGeneric } from '../../test-support/generic-plan';
 import { findAltCandidates, scoringContext, type CandidateProbe } from './alt-candidates.repository';
 import { canBeFlagged, scoreCandidate, type AttemptSignals } from './alt-scoring';
 import { markSharedNetwork, unmarkSharedNetwork } from './shared-networks.repository';
@@ -26,17 +26,7 @@ async function explainLookupStatement(database: Database, args: string): Promise
   const fn = rows[0]!;
   let statement = /RETURN \(([\s\S]*)\);\s*END;\s*$/.exec(fn.prosrc)![1]!;
   fn.args.forEach((name, i) => (statement = statement.replace(new RegExp(`\\b${name}\\b`, 'g'), `$${i + 1}`)));
-  // one session (a transaction holds one pool client); the prepared statement is dropped after
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
-    await tx.execute(sql.raw(`prepare alt_lookup_plan(text, text, text, text, text, text, text, text, bigint, integer, integer) as ${statement}`));
-    try {
-      const plan = await selectRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`explain execute alt_lookup_plan(${args})`));
-      return plan.map((r) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await tx.execute(sql.raw('deallocate alt_lookup_plan'));
-    }
-  });
+  return explainPreparedGeneric(database, statement, args, { types: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'integer', 'integer'] });
 }
 
 describeEngines('alt candidate lookup', (getDatabase, engine) => {

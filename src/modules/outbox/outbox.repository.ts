@@ -65,7 +65,8 @@ function claimQuery(executor: Executor, slots: ClaimSlots, leaseMs: number, now:
   const room = typeof slots === 'number' ? Object.fromEntries(OUTBOX_KINDS.map((kind) => [kind, slots])) : slots;
   const free = Object.fromEntries(Object.entries(room).filter(([, n]) => (n ?? 0) > 0));
   const limit = typeof slots === 'number' ? slots : Object.values(free).reduce((sum: number, n) => sum + (n ?? 0), 0);
-  if (limit <= 0 || Object.keys(free).length === 0) return null;
+  // no room for any kind (`free` is empty exactly then)
+  if (limit <= 0) return null;
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const taken = sql`select picked.id from jsonb_each_text(${JSON.stringify(free)}::jsonb) as free (kind, room)
     cross join lateral (
