@@ -8,6 +8,7 @@ import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock';
 import { inProcessClient, type EmbeddedClient } from './embedded-client';
 import { openWorkerClient } from './pglite-worker-client';
+import { installSqlRenderer } from './sql-render';
 import { schema } from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -54,8 +55,14 @@ export function drizzleOnEmbedded<S extends Record<string, unknown>>(client: Emb
   return drizzlePglite({ client: client as unknown as PGlite, ...options });
 }
 
+/** The product's statements rendered by sql-render.ts (one pass, a fraction of Drizzle's own rendering time). */
+function withRenderer(db: Db): Db {
+  installSqlRenderer(db);
+  return db;
+}
+
 function wrapPglite(pglite: EmbeddedClient, release: () => void): Database {
-  const db = drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db;
+  const db = withRenderer(drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
@@ -172,7 +179,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
-  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = withRenderer(drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
