@@ -69,3 +69,28 @@ describe('sign-in flow: token exchange under 429s', () => {
     expect(completeVerification).not.toHaveBeenCalled();
   });
 });
+
+describe('sign-in flow: the VPN cache read while Discord is asked', () => {
+  it("starts the request address's cache read before the code exchange and hands it to the check", async () => {
+    const events: string[] = [];
+    const early = { ipHash: 'early', read: Promise.resolve(null) };
+    const { oauth } = scriptedOAuth(['ok']);
+    const exchange = oauth.exchangeCode;
+    oauth.exchangeCode = async (args) => (events.push('exchange'), exchange(args));
+    const checks: unknown[] = [];
+    const signIn = createSignInFlow({
+      oauth,
+      vpn: {
+        readCacheEarly: (address) => (events.push(`early read ${address.ip}`), { ...early, ipHash: address.ipHash }),
+        check: async (args) => (checks.push(args), { verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never,
+      },
+      verification: { completeVerification: async () => ({ outcome: 'verified', discordId: '1', memberId: 1, vpnProvider: null, alts: [] }) } as never,
+      ipHashKey: crypto.randomBytes(32),
+      logger: silentLogger,
+    });
+    await expect(signIn(input)).resolves.toMatchObject({ kind: 'verified' });
+    expect(events).toEqual(['early read 203.0.113.9', 'exchange']);
+    const [check] = checks as { ip: string; ipHash: string; earlyCacheRead: { ipHash: string } }[];
+    expect(check).toMatchObject({ ip: '203.0.113.9', earlyCacheRead: { ipHash: check!.ipHash } });
+  });
+});

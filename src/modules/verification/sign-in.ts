@@ -3,12 +3,15 @@ import type { Logger } from '../../logger';
 import { OAuthExchangeError, type DiscordOAuth } from '../../discord/oauth-client';
 import { hashIp } from '../network';
 import type { VpnCheckResult } from '../vpn/vpn.types';
+import type { EarlyCacheRead } from '../vpn/vpn-check.service';
 import type { GivenConsent, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
 export interface VpnCheckPort {
   /** `cacheWriteByCaller`: a new provider verdict comes back as `cacheEntry`, written with the verification */
-  check(input: { ip: string; ipHash: string; browserTimezone?: string; cacheWriteByCaller?: boolean }): Promise<VpnCheckResult>;
+  check(input: { ip: string; ipHash: string; browserTimezone?: string; cacheWriteByCaller?: boolean; earlyCacheRead?: EarlyCacheRead }): Promise<VpnCheckResult>;
+  /** starts the address's cache read while Discord is asked; the check then uses it */
+  readCacheEarly?(address: { ip: string; ipHash: string }): EarlyCacheRead;
 }
 
 /** Sandbox only: the address a fake Discord user "on a VPN" appears to come from. */
@@ -69,6 +72,11 @@ export function createSignInFlow(deps: {
   }
 
   return async function finishSignIn(input: SignInInput): Promise<SignInResult> {
+    // the VPN cache is read for the request's address while the code is exchanged and the identity
+    // read, so the check after them does not wait on the database (a sandbox user on a simulated
+    // VPN is checked at another address, read then)
+    const requestAddress = input.clientIp ? { ip: input.clientIp, hashes: hashIp(deps.ipHashKey, input.clientIp) } : null;
+    const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly?.({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
     let accessToken: string;
     let identity;
     try {
@@ -82,9 +90,9 @@ export function createSignInFlow(deps: {
 
     const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? input.clientIp;
     if (!ip) return { kind: 'failed', reason: 'no_client_address', retryable: false };
-    const ipHashes = hashIp(deps.ipHashKey, ip);
+    const ipHashes = ip === requestAddress?.ip ? requestAddress.hashes : hashIp(deps.ipHashKey, ip);
     // a new provider verdict is cached by the verification's last statement (one round trip fewer)
-    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone, cacheWriteByCaller: true });
+    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone, cacheWriteByCaller: true, earlyCacheRead });
 
     try {
       const result = await deps.verification.completeVerification({

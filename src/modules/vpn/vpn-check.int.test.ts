@@ -155,6 +155,58 @@ describeEngines('VPN check pipeline', (getDatabase) => {
     await expect(service({ cache: broken, offline: failingLists }).check(input(SANDBOX_CLEAN_IP))).resolves.toMatchObject({ verdict: 'unknown', checkFailed: true });
   });
 
+  describe('a cache read started early (the sign-in starts it before asking Discord)', () => {
+    /** the cache repository, counting its reads */
+    function countingCache() {
+      const reads: string[] = [];
+      const cache: VpnCacheRepository = { ...vpnCacheRepository, find: (db, ipHash, now) => (reads.push(ipHash), vpnCacheRepository.find(db, ipHash, now)) };
+      return { cache, reads };
+    }
+
+    it('answers the check from the early read, without reading the cache again', async () => {
+      await service().check(input(SANDBOX_VPN_IP));
+      const { cache, reads } = countingCache();
+      const vpn = service({ cache });
+      const address = input(SANDBOX_VPN_IP);
+      const earlyCacheRead = vpn.readCacheEarly(address);
+      await expect(vpn.check({ ...address, earlyCacheRead })).resolves.toMatchObject({ verdict: 'vpn', source: 'cache' });
+      expect(reads).toEqual([address.ipHash]);
+      expect(emulator.requests).toHaveLength(1);
+    });
+
+    it('asks the provider after an early read that found nothing, and caches its verdict', async () => {
+      const vpn = service();
+      const address = input(SANDBOX_PROXY_IP);
+      const earlyCacheRead = vpn.readCacheEarly(address);
+      await expect(vpn.check({ ...address, earlyCacheRead })).resolves.toMatchObject({ verdict: 'proxy', source: 'proxycheck' });
+      await expect(vpn.check(address)).resolves.toMatchObject({ verdict: 'proxy', source: 'cache' });
+      expect(emulator.requests).toHaveLength(1);
+    });
+
+    it('ignores an early read of another address (a sandbox user on a simulated VPN)', async () => {
+      await service().check(input(SANDBOX_VPN_IP));
+      const { cache, reads } = countingCache();
+      const vpn = service({ cache });
+      const earlyCacheRead = vpn.readCacheEarly(input(SANDBOX_VPN_IP));
+      await expect(vpn.check({ ...input(SANDBOX_CLEAN_IP), earlyCacheRead })).resolves.toMatchObject({ verdict: 'clean', source: 'proxycheck' });
+      expect(reads).toEqual([input(SANDBOX_VPN_IP).ipHash, input(SANDBOX_CLEAN_IP).ipHash]);
+    });
+
+    it('never fails: a failed early read is a miss, and the provider is asked', async () => {
+      const broken: VpnCacheRepository = { ...vpnCacheRepository, find: async () => Promise.reject(new Error('database down')) };
+      const vpn = service({ cache: broken });
+      const earlyCacheRead = vpn.readCacheEarly(input(SANDBOX_VPN_IP));
+      await expect(earlyCacheRead.read).resolves.toBeNull();
+      await expect(vpn.check({ ...input(SANDBOX_VPN_IP), earlyCacheRead })).resolves.toMatchObject({ verdict: 'vpn', source: 'proxycheck' });
+    });
+
+    it('reads nothing for a loopback or private address, which is never looked up', async () => {
+      const { cache, reads } = countingCache();
+      await expect(service({ cache }).readCacheEarly(input('10.0.0.8')).read).resolves.toBeNull();
+      expect(reads).toEqual([]);
+    });
+  });
+
   it('does not spend provider quota on loopback or private addresses', async () => {
     await expect(service().check(input('127.0.0.1'))).resolves.toEqual({ verdict: 'clean', provider: null, source: 'none', checkFailed: false, timezoneMismatch: false });
     await expect(service().check(input('10.0.0.8'))).resolves.toMatchObject({ verdict: 'clean', source: 'none' });

@@ -17,6 +17,18 @@ export interface VpnCheckInput {
   browserTimezone?: string | null;
   /** a new provider verdict is not cached here but returned (`cacheEntry`) for the caller to write with its own statement */
   cacheWriteByCaller?: boolean;
+  /** the cache read started earlier for this address (`readCacheEarly`); used when it is for `ipHash` */
+  earlyCacheRead?: EarlyCacheRead;
+}
+
+/**
+ * A cache read started before the check, while the caller waits on something else (the sign-in:
+ * Discord's code exchange), so that the check does not wait for the database too. It never
+ * fails: a failed read is a miss, and the check asks the provider.
+ */
+export interface EarlyCacheRead {
+  ipHash: string;
+  read: Promise<unknown>;
 }
 
 export interface ProviderCall {
@@ -43,6 +55,8 @@ export interface VpnCheckServiceDeps {
 export interface VpnCheckService {
   /** Never throws: any failure becomes `checkFailed` and, without another signal, verdict 'unknown'. */
   check(input: VpnCheckInput): Promise<VpnCheckResult>;
+  /** Starts the cache read of an address's verdict now, for a check made later (VpnCheckInput.earlyCacheRead). */
+  readCacheEarly(address: Pick<VpnCheckInput, 'ip' | 'ipHash'>): EarlyCacheRead;
 }
 
 interface ProviderVerdict {
@@ -90,7 +104,8 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
     const pending = inflight.get(input.ipHash);
     if (pending) return pending;
     const lookup = (async (): Promise<ProviderLookup> => {
-      const cached = await fromCache(input, now);
+      const early = input.earlyCacheRead?.ipHash === input.ipHash ? (input.earlyCacheRead.read as Promise<ProviderVerdict | null>) : null;
+      const cached = await (early ?? fromCache(input.ipHash, now));
       if (cached || !deps.proxycheck) return { known: cached, checkFailed: false };
       const answer = await askProvider(deps.proxycheck, input);
       if (answer instanceof ProxycheckError) return { known: null, checkFailed: true };
@@ -106,10 +121,10 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
     return lookup;
   }
 
-  async function fromCache(input: VpnCheckInput, now: Date): Promise<ProviderVerdict | null> {
+  async function fromCache(ipHash: string, now: Date): Promise<ProviderVerdict | null> {
     if (deps.cacheTtlMs <= 0) return null;
     try {
-      const cached = await deps.cache.find(deps.db, input.ipHash, now);
+      const cached = await deps.cache.find(deps.db, ipHash, now);
       return cached ? { verdict: cached.verdict, provider: cached.provider, countryCode: cached.countryCode, source: 'cache' } : null;
     } catch (error) {
       deps.logger?.warn({ err: error }, 'VPN cache read failed; asking the provider');
@@ -179,6 +194,8 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
   }
 
   return {
+    // an address the check will not look up (see run) is not read either
+    readCacheEarly: ({ ip, ipHash }) => ({ ipHash, read: isNonPublicIp(ip) ? Promise.resolve(null) : fromCache(ipHash, deps.clock.now()) }),
     async check(input) {
       try {
         return await run(input);
