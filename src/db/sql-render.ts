@@ -1,6 +1,15 @@
-import { Column, Name, Param, Placeholder, SQL, StringChunk, Subquery, Table, View, isSQLWrapper, type Query } from 'drizzle-orm';
+import * as drizzle from 'drizzle-orm';
+import type { Column as ColumnType, Param as ParamType, Query, SQL as SQLType } from 'drizzle-orm';
 import { isDeepStrictEqual } from 'node:util';
-import { isPgEnum, type PgDialect } from 'drizzle-orm/pg-core';
+import * as pgCore from 'drizzle-orm/pg-core';
+import type { PgDialect } from 'drizzle-orm/pg-core';
+
+// Read once: Drizzle's CommonJS build exports through getters (two or three deep from the package's
+// index), and compiled code reads an imported name from its module at every use: inside the loop
+// below, those getters took as long as the rendering itself.
+const { Column, Name, Param, Placeholder, SQL, StringChunk, Subquery, Table, View, isSQLWrapper } = drizzle;
+const { isPgEnum } = pgCore;
+const Aliased = SQL.Aliased;
 
 /**
  * Statement text from Drizzle's SQL trees, written in one pass.
@@ -29,7 +38,7 @@ const VIEW_CONFIG = Symbol.for('drizzle:ViewBaseConfig');
 
 /** What Drizzle keeps internal but renders with: an SQL's inline flag, the dialect's name casing. */
 type InlineFlag = { shouldInlineParams: boolean };
-type Dialect = Pick<PgDialect, 'escapeName' | 'escapeParam' | 'escapeString' | 'prepareTyping'> & { casing: { getColumnCasing(column: Column): string } };
+type Dialect = Pick<PgDialect, 'escapeName' | 'escapeParam' | 'escapeString' | 'prepareTyping'> & { casing: { getColumnCasing(column: ColumnType): string } };
 type Encoder = Parameters<PgDialect['prepareTyping']>[0];
 type Typing = ReturnType<PgDialect['prepareTyping']>;
 
@@ -64,6 +73,56 @@ function inlineValue(dialect: Dialect, value: unknown): string {
   throw new Error(`Unexpected param value: ${String(value)}`);
 }
 
+/**
+ * The chunk kinds recognised by class, in the order Drizzle tests them (the other kinds depend on
+ * the value: an empty part, a list, an aliased field, an enum, any object with getSQL, a value).
+ */
+enum Kind {
+  StringChunk,
+  Name,
+  SQL,
+  Table,
+  Column,
+  View,
+  Param,
+  Placeholder,
+  Other,
+}
+
+/**
+ * A chunk's kind, kept by its prototype: `instanceof` depends on the prototype chain alone (none of
+ * these classes defines Symbol.hasInstance), so the answer for one object holds for all that share
+ * its prototype, and a chunk costs one lookup instead of up to eight tests.
+ */
+const kindByPrototype = new WeakMap<object, Kind>();
+
+function kindOf(chunk: unknown): Kind {
+  if (typeof chunk !== 'object' || chunk === null) return Kind.Other;
+  const prototype = Object.getPrototypeOf(chunk) as object | null;
+  if (prototype === null) return Kind.Other;
+  let kind = kindByPrototype.get(prototype);
+  if (kind === undefined) {
+    kind = classKind(chunk);
+    kindByPrototype.set(prototype, kind);
+  }
+  return kind;
+}
+
+function classKind(chunk: object): Kind {
+  if (chunk instanceof StringChunk) return Kind.StringChunk;
+  if (chunk instanceof Name) return Kind.Name;
+  if (chunk instanceof SQL) return Kind.SQL;
+  if (chunk instanceof Table) return Kind.Table;
+  if (chunk instanceof Column) return Kind.Column;
+  if (chunk instanceof View) return Kind.View;
+  if (chunk instanceof Param) return Kind.Param;
+  if (chunk instanceof Placeholder) return Kind.Placeholder;
+  return Kind.Other;
+}
+
+/** Each dialect's columns as text (see Renderer.qualifiedColumn). */
+const columnTexts = new WeakMap<object, WeakMap<object, string>>();
+
 class Renderer {
   private readonly out: Output = { text: '', params: [], typings: [] };
 
@@ -83,17 +142,80 @@ class Renderer {
     this.out.typings.push(typed);
   }
 
+  /** A column as `"table"."column"` (or with its schema), kept per column: its text never changes. */
+  private qualifiedColumn(column: ColumnType): string {
+    let texts = columnTexts.get(this.dialect);
+    if (!texts) columnTexts.set(this.dialect, (texts = new WeakMap()));
+    let text = texts.get(column);
+    if (text === undefined) {
+      const { dialect } = this;
+      const name = dialect.escapeName(dialect.casing.getColumnCasing(column));
+      const table = column.table as unknown as Record<symbol, unknown>;
+      const schema = table[TABLE_SCHEMA] as string | undefined;
+      const tableName = dialect.escapeName(table[TABLE_NAME] as string);
+      text = table[IS_ALIAS] || schema === undefined ? `${tableName}.${name}` : `${dialect.escapeName(schema)}.${tableName}.${name}`;
+      texts.set(column, text);
+    }
+    return text;
+  }
+
+  private paramChunk(param: ParamType<unknown, unknown>, inline: boolean): void {
+    if (param.value instanceof Placeholder) {
+      this.param(param, 'none');
+      return;
+    }
+    const mapped = param.value === null ? null : param.encoder.mapToDriverValue(param.value);
+    if (mapped instanceof SQL) {
+      this.chunk(mapped, inline);
+    } else if (inline) {
+      this.out.text += inlineValue(this.dialect, mapped);
+    } else {
+      this.param(mapped, typing(this.dialect, param.encoder as Encoder));
+    }
+  }
+
   chunks(chunks: readonly unknown[], inline: boolean): void {
     for (const chunk of chunks) this.chunk(chunk, inline);
   }
 
   private chunk(chunk: unknown, inline: boolean): void {
     const { dialect } = this;
-    if (chunk instanceof StringChunk) {
-      this.out.text += chunk.value.join('');
-    } else if (chunk instanceof Name) {
-      this.out.text += dialect.escapeName(chunk.value);
-    } else if (chunk === undefined) {
+    switch (kindOf(chunk)) {
+      case Kind.StringChunk:
+        this.out.text += (chunk as drizzle.StringChunk).value.join('');
+        return;
+      case Kind.Name:
+        this.out.text += dialect.escapeName((chunk as drizzle.Name).value);
+        return;
+      case Kind.SQL:
+        this.chunks((chunk as SQLType).queryChunks, inline || (chunk as unknown as InlineFlag).shouldInlineParams);
+        return;
+      case Kind.Table: {
+        const table = chunk as Record<symbol, unknown>;
+        const schema = table[TABLE_SCHEMA] as string | undefined;
+        const name = dialect.escapeName(table[TABLE_NAME] as string);
+        this.out.text += schema === undefined || table[IS_ALIAS] ? name : `${dialect.escapeName(schema)}.${name}`;
+        return;
+      }
+      case Kind.Column:
+        this.out.text += this.invokeSource === 'indexes' ? dialect.escapeName(dialect.casing.getColumnCasing(chunk as ColumnType)) : this.qualifiedColumn(chunk as ColumnType);
+        return;
+      case Kind.View: {
+        const config = (chunk as Record<symbol, { schema?: string; name: string; isAlias: boolean }>)[VIEW_CONFIG]!;
+        const name = dialect.escapeName(config.name);
+        this.out.text += config.schema === undefined || config.isAlias ? name : `${dialect.escapeName(config.schema)}.${name}`;
+        return;
+      }
+      case Kind.Param:
+        this.paramChunk(chunk as ParamType<unknown, unknown>, inline);
+        return;
+      case Kind.Placeholder:
+        this.param(chunk, 'none');
+        return;
+      case Kind.Other:
+        break;
+    }
+    if (chunk === undefined) {
       // nothing
     } else if (Array.isArray(chunk)) {
       this.out.text += '(';
@@ -102,47 +224,10 @@ class Renderer {
         if (i < chunk.length - 1) this.out.text += ', ';
       });
       this.out.text += ')';
-    } else if (chunk instanceof SQL) {
-      this.chunks(chunk.queryChunks, inline || (chunk as unknown as InlineFlag).shouldInlineParams);
-    } else if (chunk instanceof Table) {
-      const table = chunk as unknown as Record<symbol, unknown>;
-      const schema = table[TABLE_SCHEMA] as string | undefined;
-      const name = dialect.escapeName(table[TABLE_NAME] as string);
-      this.out.text += schema === undefined || table[IS_ALIAS] ? name : `${dialect.escapeName(schema)}.${name}`;
-    } else if (chunk instanceof Column) {
-      const column = dialect.escapeName(dialect.casing.getColumnCasing(chunk));
-      if (this.invokeSource === 'indexes') {
-        this.out.text += column;
-        return;
-      }
-      const table = chunk.table as unknown as Record<symbol, unknown>;
-      const schema = table[TABLE_SCHEMA] as string | undefined;
-      const tableName = dialect.escapeName(table[TABLE_NAME] as string);
-      this.out.text += table[IS_ALIAS] || schema === undefined ? `${tableName}.${column}` : `${dialect.escapeName(schema)}.${tableName}.${column}`;
-    } else if (chunk instanceof View) {
-      const config = (chunk as unknown as Record<symbol, { schema?: string; name: string; isAlias: boolean }>)[VIEW_CONFIG]!;
-      const name = dialect.escapeName(config.name);
-      this.out.text += config.schema === undefined || config.isAlias ? name : `${dialect.escapeName(config.schema)}.${name}`;
-    } else if (chunk instanceof Param) {
-      const param = chunk as Param<unknown, unknown>;
-      if (param.value instanceof Placeholder) {
-        this.param(param, 'none');
-        return;
-      }
-      const mapped = param.value === null ? null : param.encoder.mapToDriverValue(param.value);
-      if (mapped instanceof SQL) {
-        this.chunk(mapped, inline);
-      } else if (inline) {
-        this.out.text += inlineValue(dialect, mapped);
-      } else {
-        this.param(mapped, typing(dialect, param.encoder as Encoder));
-      }
-    } else if (chunk instanceof Placeholder) {
-      this.param(chunk, 'none');
-    } else if (chunk instanceof SQL.Aliased && chunk.fieldAlias !== undefined) {
+    } else if (chunk instanceof Aliased && chunk.fieldAlias !== undefined) {
       this.out.text += dialect.escapeName(chunk.fieldAlias);
     } else if (chunk instanceof Subquery) {
-      const config = (chunk as unknown as { _: { isWith: boolean; alias: string; sql: SQL } })._;
+      const config = (chunk as unknown as { _: { isWith: boolean; alias: string; sql: SQLType } })._;
       if (config.isWith) {
         this.out.text += dialect.escapeName(config.alias);
         return;
@@ -153,7 +238,7 @@ class Renderer {
     } else if (isPgEnum(chunk)) {
       this.out.text += chunk.schema ? `${dialect.escapeName(chunk.schema)}.${dialect.escapeName(chunk.enumName)}` : dialect.escapeName(chunk.enumName);
     } else if (isSQLWrapper(chunk)) {
-      const wrapper = chunk as { getSQL(): SQL; shouldOmitSQLParens?: () => boolean };
+      const wrapper = chunk as { getSQL(): SQLType; shouldOmitSQLParens?: () => boolean };
       if (wrapper.shouldOmitSQLParens?.()) {
         this.chunk(wrapper.getSQL(), inline);
         return;
@@ -170,7 +255,7 @@ class Renderer {
 }
 
 /** A statement's text, parameters and their typings, as Drizzle's `sql.toQuery` gives them with this dialect. */
-export function renderSql(dialect: Dialect, statement: SQL, invokeSource?: 'indexes'): Query & { typings?: Typing[] } {
+export function renderSql(dialect: Dialect, statement: SQLType, invokeSource?: 'indexes'): Query & { typings?: Typing[] } {
   const renderer = new Renderer(dialect, invokeSource);
   renderer.chunks(statement.queryChunks, (statement as unknown as InlineFlag).shouldInlineParams);
   return renderer.result();
@@ -193,7 +278,7 @@ export function installSqlRenderer(db: object): void {
   const dialect = (db as { dialect?: PgDialect & Dialect }).dialect;
   if (!dialect || typeof dialect.sqlToQuery !== 'function') throw new Error('installSqlRenderer: this database has no Drizzle dialect');
   const drizzleRender = dialect.sqlToQuery.bind(dialect);
-  dialect.sqlToQuery = (statement: SQL, invokeSource?: 'indexes') => {
+  dialect.sqlToQuery = (statement: SQLType, invokeSource?: 'indexes') => {
     const query = renderSql(dialect, statement, invokeSource);
     if (checkAgainstDrizzle) {
       const expected = drizzleRender(statement, invokeSource);
