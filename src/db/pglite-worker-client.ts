@@ -67,12 +67,17 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
   });
   await started;
 
-  worker.on('message', (message: WorkerAnswer) => {
+  const settle = (message: WorkerAnswer) => {
     const waiting = pending.get(message.id);
     if (!waiting) return;
     pending.delete(message.id);
     if (message.ok) waiting.resolve(message.value);
     else waiting.reject(errorFromFields(message.error));
+  };
+  // the worker batches its answers as this side batches requests
+  worker.on('message', (message: WorkerAnswer | WorkerAnswer[]) => {
+    if (Array.isArray(message)) message.forEach(settle);
+    else settle(message);
   });
   let crashError: Error | undefined;
   worker.on('error', (error) => (crashError = error));
@@ -83,13 +88,27 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     if (!closing) options.onCrash(crashError ?? stopped);
   });
 
+  /**
+   * Requests made in one turn of the event loop go to the worker as one message, in order (a
+   * transaction's BEGIN and its first statement, statements of requests served together): each
+   * message wakes the worker's thread, and on this machine's virtual CPUs a wake-up cost 45-110 µs
+   * of the sender's time (P2), whatever the message's size.
+   */
+  let outgoing: WorkerRequest[] = [];
+  const flush = () => {
+    const batch = outgoing;
+    outgoing = [];
+    if (!stopped) worker.postMessage(batch.length === 1 ? batch[0] : batch);
+  };
+
   /** Posts a request; its id, and its answer to come. */
   const send = <T>(request: Unnumbered<WorkerRequest>): { id: number; answer: Promise<T> } => {
     const id = nextId++;
     if (stopped) return { id, answer: Promise.reject(stopped) };
     const answer = new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...request, id });
+      if (outgoing.length === 0) queueMicrotask(flush);
+      outgoing.push({ ...request, id } as WorkerRequest);
     });
     return { id, answer };
   };

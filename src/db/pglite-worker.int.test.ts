@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { openPglite, selectRows, type Database } from './client';
 import { runMigrations } from './migrate';
@@ -99,6 +100,28 @@ describe('the embedded database in its worker thread', () => {
     // a failed first statement rolls its transaction back, and the connection is free again
     await expect(database.db.transaction(async (tx) => tx.execute(sql`insert into t (id) values (7)`))).rejects.toMatchObject({ cause: { code: '23505' } });
     expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 7')).rows[0]!.n).toBe(1);
+  });
+
+  it('sends the statements of one turn as one message and answers each its own, failures included', async () => {
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const answers = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) => (i === 17 ? database.query('select 1 / 0 as n') : database.query<{ n: number }>('select $1::int * 2 as n', [i]))),
+      );
+      expect(posted).toHaveBeenCalledTimes(1);
+      answers.forEach((answer, i) => {
+        if (i === 17) expect(answer).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+        else expect(answer).toEqual({ status: 'fulfilled', value: expect.objectContaining({ rows: [{ n: i * 2 }] }) });
+      });
+      // a transaction's BEGIN and first statement are one message too
+      posted.mockClear();
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        expect(posted).toHaveBeenCalledTimes(1);
+      });
+    } finally {
+      posted.mockRestore();
+    }
   });
 
   it('rolls back nested savepoints on their own', async () => {

@@ -32,8 +32,24 @@ const transactions = new Map<number, OpenTransaction>();
  */
 const opening = new Map<number, Promise<OpenTransaction>>();
 
+/**
+ * Answers ready in one turn of the event loop go back as one message (see the client's batching);
+ * one that transfers a buffer (a dump) goes on its own.
+ */
+let outgoing: WorkerAnswer[] = [];
+function flush(): void {
+  const batch = outgoing;
+  outgoing = [];
+  if (batch.length > 0) port.postMessage(batch.length === 1 ? batch[0] : batch);
+}
+
 function answer(message: WorkerAnswer, transfer: ArrayBuffer[] = []): void {
-  port.postMessage(message, transfer);
+  if (transfer.length > 0) {
+    port.postMessage(message, transfer);
+    return;
+  }
+  if (outgoing.length === 0) queueMicrotask(flush);
+  outgoing.push(message);
 }
 
 function fail(id: number, error: unknown): void {
@@ -133,6 +149,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
     case 'close':
       if (!pglite.closed) await pglite.close();
       answer({ id: request.id, ok: true, value: null });
+      flush(); // before the port closes: the answers waiting for this turn's end would be lost
       port.close();
       return;
     case 'crash':
@@ -155,8 +172,11 @@ async function main(): Promise<void> {
     return;
   }
   const prepared = new PreparedStatements(pglite);
-  port.on('message', (request: WorkerRequest) => {
-    handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));
+  // the main thread sends the requests of one turn as one message, in order (pglite-worker-client.ts)
+  port.on('message', (message: WorkerRequest | WorkerRequest[]) => {
+    for (const request of Array.isArray(message) ? message : [message]) {
+      handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));
+    }
   });
   port.postMessage({ started: true } satisfies WorkerStarted);
 }
