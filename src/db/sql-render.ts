@@ -1,16 +1,3 @@
-import * as drizzle from 'drizzle-orm';
-import type { Column as ColumnType, Param as ParamType, Query, SQL as SQLType } from 'drizzle-orm';
-import { isDeepStrictEqual } from 'node:util';
-import * as pgCore from 'drizzle-orm/pg-core';
-import type { PgDialect } from 'drizzle-orm/pg-core';
-
-// Read once: Drizzle's CommonJS build exports through getters (two or three deep from the package's
-// index), and compiled code reads an imported name from its module at every use: inside the loop
-// below, those getters took as long as the rendering itself.
-const { Column, Name, Param, Placeholder, SQL, StringChunk, Subquery, Table, View, isSQLWrapper } = drizzle;
-const { isPgEnum } = pgCore;
-const Aliased = SQL.Aliased;
-
 /**
  * Statement text from Drizzle's SQL trees, written in one pass.
  *
@@ -23,12 +10,25 @@ const Aliased = SQL.Aliased;
  *
  * This renderer walks the same tree in the same order and writes into one string and one list of
  * parameters, recognising chunks with `instanceof` (the product loads one copy of Drizzle, whose
- * classes are these). Its output is Drizzle's, chunk kind for chunk kind, in the order Drizzle
- * tests them (sql/sql.js, `buildQueryFromSourceParams`, drizzle-orm 0.45). `installSqlRenderer`
- * puts it in place of a database's `sqlToQuery`; under the integration tests every statement is
- * rendered both ways and a difference throws, so a Drizzle upgrade that renders differently fails
- * the suite.
+ * classes are these), its answer kept per prototype. Its output is Drizzle's, chunk kind for chunk
+ * kind, in the order Drizzle tests them (sql/sql.js, `buildQueryFromSourceParams`, drizzle-orm
+ * 0.45). `installSqlRenderer` puts it in place of a database's `sqlToQuery`; under the integration
+ * and browser tests every statement is rendered both ways and a difference throws, so a Drizzle
+ * upgrade that renders differently fails the suite.
  */
+
+import * as drizzle from 'drizzle-orm';
+import type { Column as ColumnType, Param as ParamType, Query, SQL as SQLType } from 'drizzle-orm';
+import { isDeepStrictEqual } from 'node:util';
+import * as pgCore from 'drizzle-orm/pg-core';
+import type { PgDialect } from 'drizzle-orm/pg-core';
+
+// Read once: Drizzle's CommonJS build exports through getters (two or three deep from the package's
+// index), and compiled code reads an imported name from its module at every use: inside the loop
+// below, those getters took as long as the rendering itself.
+const { Column, Name, Param, Placeholder, SQL, StringChunk, Subquery, Table, View, isSQLWrapper } = drizzle;
+const { isPgEnum } = pgCore;
+const Aliased = SQL.Aliased;
 
 /** Drizzle's keys on tables and views (internal in its types; the same `Symbol.for` names at run time). */
 const TABLE_NAME = Symbol.for('drizzle:Name');
@@ -48,7 +48,7 @@ interface Output {
   typings: Typing[];
 }
 
-/** A column's typing by its class (prepareTyping tests up to nine classes with `is()`). */
+/** A column's parameter typing, kept per column (prepareTyping tests up to nine classes with `is()`). */
 const typingOf = new WeakMap<object, Typing>();
 
 function typing(dialect: Dialect, encoder: Encoder): Typing {
