@@ -5,7 +5,7 @@ import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/fac
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import { releaseHeldQuery, type AdmissionStateRow } from './admission.repository';
+import { releaseHeldQuery, setMemberGate, type AdmissionStateRow } from './admission.repository';
 import { explainGenericPlan, mostRowsInPlan } from '../../test-support/generic-plan';
 import { selectRows } from '../../db/client';
 import { decideAgeGate } from './admission-rules';
@@ -84,6 +84,26 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     ]);
     settings = { ...settings, accountAgeAction: 'limited' };
     expect((await verify(NOW, { accountCreated: new Date(NOW.getTime() - DAY) })).gate?.action).toBe('limited');
+  });
+
+  it("writes a member's gate only when it changes (an unchanged gate leaves the row version as it was)", async () => {
+    const { db } = getDatabase();
+    const member = await buildMember(db);
+    const version = async () => (await rows<{ xmin: string; gate_action: string | null; gate_reason: string | null }>(`select xmin::text, gate_action, gate_reason from members where id = ${member.id}`))[0]!;
+    const before = await version();
+    await setMemberGate(db, member.id, null);
+    expect(await version()).toEqual(before);
+    const held = { action: 'review' as const, rules: ['lockdown' as const], reason: 'The server is in lockdown' };
+    await setMemberGate(db, member.id, held);
+    const gated = await version();
+    expect(gated).toMatchObject({ gate_action: 'review', gate_reason: 'The server is in lockdown' });
+    expect(gated.xmin).not.toBe(before.xmin);
+    await setMemberGate(db, member.id, held);
+    expect(await version()).toEqual(gated);
+    await setMemberGate(db, member.id, { ...held, reason: 'The server is in lockdown (raid)' });
+    expect(await version()).toMatchObject({ gate_action: 'review', gate_reason: 'The server is in lockdown (raid)' });
+    await setMemberGate(db, member.id, null);
+    expect(await version()).toMatchObject({ gate_action: null, gate_reason: null });
   });
 
   it('lockdown: new verifications are held, earlier members untouched; switching off keeps or releases the held ones; all audited', async () => {

@@ -10,12 +10,17 @@ import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
 /**
  * Records the gate of the member's latest verification (null clears an earlier one). The
  * query is returned unrun: await it, or run it inside another statement (a data-modifying WITH).
+ * A member whose gate is already this one is not written: most verifications have no gate and
+ * had none, and an update that changes nothing still writes a new row version (a dead one to
+ * vacuum, on a table PGlite vacuums only in the retention job).
  */
 export function setMemberGate(executor: Executor, memberId: number, gate: Gate | null) {
+  const action = gate?.action ?? null;
+  const reason = gate?.reason ?? null;
   return executor
     .update(members)
-    .set({ gateAction: gate?.action ?? null, gateReason: gate?.reason ?? null })
-    .where(eq(members.id, memberId));
+    .set({ gateAction: action, gateReason: reason })
+    .where(and(eq(members.id, memberId), sql`(${members.gateAction} is distinct from ${action}::text or ${members.gateReason} is distinct from ${reason}::text)`));
 }
 
 /** The one row the admission step reads: the raid window's statement's columns and the lockdown switch's stored value. */
