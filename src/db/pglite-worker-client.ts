@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
-import { errorFromFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -75,10 +75,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     else waiting.reject(errorFromFields(message.error));
   };
   // the worker batches its answers as this side batches requests
-  worker.on('message', (message: WorkerAnswer | WorkerAnswer[]) => {
-    if (Array.isArray(message)) message.forEach(settle);
-    else settle(message);
-  });
+  worker.on('message', (message: Batch<WorkerAnswer>) => itemsOf(message).forEach(settle));
   let crashError: Error | undefined;
   worker.on('error', (error) => (crashError = error));
   worker.on('exit', (code) => {
@@ -88,18 +85,11 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     if (!closing) options.onCrash(crashError ?? stopped);
   });
 
-  /**
-   * Requests made in one turn of the event loop go to the worker as one message, in order (a
-   * transaction's BEGIN and its first statement, statements of requests served together): each
-   * message wakes the worker's thread, and on this machine's virtual CPUs a wake-up cost 45-110 µs
-   * of the sender's time (P2), whatever the message's size.
-   */
-  let outgoing: WorkerRequest[] = [];
-  const flush = () => {
-    const batch = outgoing;
-    outgoing = [];
-    if (!stopped) worker.postMessage(batch.length === 1 ? batch[0] : batch);
-  };
+  // requests made in one turn go as one message (a transaction's BEGIN and its first statement,
+  // statements of requests served together)
+  const outgoing = batchByTurn<WorkerRequest>((message) => {
+    if (!stopped) worker.postMessage(message);
+  });
 
   /** Posts a request; its id, and its answer to come. */
   const send = <T>(request: Unnumbered<WorkerRequest>): { id: number; answer: Promise<T> } => {
@@ -107,8 +97,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     if (stopped) return { id, answer: Promise.reject(stopped) };
     const answer = new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      if (outgoing.length === 0) queueMicrotask(flush);
-      outgoing.push({ ...request, id } as WorkerRequest);
+      outgoing.send({ ...request, id } as WorkerRequest);
     });
     return { id, answer };
   };

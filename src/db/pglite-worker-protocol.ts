@@ -56,6 +56,36 @@ export interface CrashRequest {
 
 export type WorkerRequest = QueryRequest | ExecRequest | BeginRequest | EndRequest | DumpRequest | CloseRequest | CrashRequest;
 
+/** A message between the threads: one request or answer, or the several made in one turn (see batchByTurn). */
+export type Batch<T> = T | T[];
+
+/**
+ * What one turn of the event loop sends, posted at the turn's end as one message (one item
+ * alone, several as a list), in order. Each message wakes the other thread, and on this
+ * machine's virtual CPUs a wake-up cost the sender 45-110 µs whatever the message's size (P2).
+ * `flush` posts what is waiting now (before the port closes).
+ */
+export function batchByTurn<T>(post: (message: Batch<T>) => void): { send(item: T): void; flush(): void } {
+  let waiting: T[] = [];
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    if (batch.length > 0) post(batch.length === 1 ? batch[0]! : batch);
+  };
+  return {
+    send(item) {
+      if (waiting.length === 0) queueMicrotask(flush);
+      waiting.push(item);
+    },
+    flush,
+  };
+}
+
+/** The items of a message, in the order they were sent. */
+export function itemsOf<T>(message: Batch<T>): T[] {
+  return Array.isArray(message) ? message : [message];
+}
+
 /** An error as plain fields: PostgreSQL's (code, detail, constraint …) survive the trip. */
 export interface ErrorFields {
   name: string;

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { exclusiveDump } from './embedded-client';
 import { PreparedStatements } from './pglite-prepared';
-import { errorToFields, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+import { batchByTurn, errorToFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /**
  * The worker thread that owns the embedded database: PostgreSQL in WebAssembly and
@@ -32,24 +32,12 @@ const transactions = new Map<number, OpenTransaction>();
  */
 const opening = new Map<number, Promise<OpenTransaction>>();
 
-/**
- * Answers ready in one turn of the event loop go back as one message (see the client's batching);
- * one that transfers a buffer (a dump) goes on its own.
- */
-let outgoing: WorkerAnswer[] = [];
-function flush(): void {
-  const batch = outgoing;
-  outgoing = [];
-  if (batch.length > 0) port.postMessage(batch.length === 1 ? batch[0] : batch);
-}
+/** Answers ready in one turn go back as one message, as the requests came; one that transfers a buffer (a dump) goes alone. */
+const outgoing = batchByTurn<WorkerAnswer>((message) => port.postMessage(message));
 
 function answer(message: WorkerAnswer, transfer: ArrayBuffer[] = []): void {
-  if (transfer.length > 0) {
-    port.postMessage(message, transfer);
-    return;
-  }
-  if (outgoing.length === 0) queueMicrotask(flush);
-  outgoing.push(message);
+  if (transfer.length > 0) port.postMessage(message, transfer);
+  else outgoing.send(message);
 }
 
 function fail(id: number, error: unknown): void {
@@ -149,7 +137,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
     case 'close':
       if (!pglite.closed) await pglite.close();
       answer({ id: request.id, ok: true, value: null });
-      flush(); // before the port closes: the answers waiting for this turn's end would be lost
+      outgoing.flush(); // before the port closes: the answers waiting for this turn's end would be lost
       port.close();
       return;
     case 'crash':
@@ -173,10 +161,8 @@ async function main(): Promise<void> {
   }
   const prepared = new PreparedStatements(pglite);
   // the main thread sends the requests of one turn as one message, in order (pglite-worker-client.ts)
-  port.on('message', (message: WorkerRequest | WorkerRequest[]) => {
-    for (const request of Array.isArray(message) ? message : [message]) {
-      handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));
-    }
+  port.on('message', (message: Batch<WorkerRequest>) => {
+    for (const request of itemsOf(message)) handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));
   });
   port.postMessage({ started: true } satisfies WorkerStarted);
 }
