@@ -142,18 +142,23 @@ class Renderer {
     this.out.typings.push(typed);
   }
 
+  /** A name with its schema in front, as Drizzle writes tables and views: none for an alias or a name without one. */
+  private qualified(name: string, schema: string | undefined): string {
+    const escaped = this.dialect.escapeName(name);
+    return schema === undefined ? escaped : `${this.dialect.escapeName(schema)}.${escaped}`;
+  }
+
+  private tableName(table: Record<symbol, unknown>): string {
+    return this.qualified(table[TABLE_NAME] as string, table[IS_ALIAS] ? undefined : (table[TABLE_SCHEMA] as string | undefined));
+  }
+
   /** A column as `"table"."column"` (or with its schema), kept per column: its text never changes. */
   private qualifiedColumn(column: ColumnType): string {
     let texts = columnTexts.get(this.dialect);
     if (!texts) columnTexts.set(this.dialect, (texts = new WeakMap()));
     let text = texts.get(column);
     if (text === undefined) {
-      const { dialect } = this;
-      const name = dialect.escapeName(dialect.casing.getColumnCasing(column));
-      const table = column.table as unknown as Record<symbol, unknown>;
-      const schema = table[TABLE_SCHEMA] as string | undefined;
-      const tableName = dialect.escapeName(table[TABLE_NAME] as string);
-      text = table[IS_ALIAS] || schema === undefined ? `${tableName}.${name}` : `${dialect.escapeName(schema)}.${tableName}.${name}`;
+      text = `${this.tableName(column.table as unknown as Record<symbol, unknown>)}.${this.dialect.escapeName(this.dialect.casing.getColumnCasing(column))}`;
       texts.set(column, text);
     }
     return text;
@@ -190,20 +195,15 @@ class Renderer {
       case Kind.SQL:
         this.chunks((chunk as SQLType).queryChunks, inline || (chunk as unknown as InlineFlag).shouldInlineParams);
         return;
-      case Kind.Table: {
-        const table = chunk as Record<symbol, unknown>;
-        const schema = table[TABLE_SCHEMA] as string | undefined;
-        const name = dialect.escapeName(table[TABLE_NAME] as string);
-        this.out.text += schema === undefined || table[IS_ALIAS] ? name : `${dialect.escapeName(schema)}.${name}`;
+      case Kind.Table:
+        this.out.text += this.tableName(chunk as Record<symbol, unknown>);
         return;
-      }
       case Kind.Column:
         this.out.text += this.invokeSource === 'indexes' ? dialect.escapeName(dialect.casing.getColumnCasing(chunk as ColumnType)) : this.qualifiedColumn(chunk as ColumnType);
         return;
       case Kind.View: {
         const config = (chunk as Record<symbol, { schema?: string; name: string; isAlias: boolean }>)[VIEW_CONFIG]!;
-        const name = dialect.escapeName(config.name);
-        this.out.text += config.schema === undefined || config.isAlias ? name : `${dialect.escapeName(config.schema)}.${name}`;
+        this.out.text += this.qualified(config.name, config.isAlias ? undefined : config.schema);
         return;
       }
       case Kind.Param:
