@@ -28,7 +28,7 @@ export interface VpnCheckInput {
  */
 export interface EarlyCacheRead {
   ipHash: string;
-  read: Promise<unknown>;
+  read: Promise<ProviderVerdict | null>;
 }
 
 export interface ProviderCall {
@@ -59,7 +59,8 @@ export interface VpnCheckService {
   readCacheEarly(address: Pick<VpnCheckInput, 'ip' | 'ipHash'>): EarlyCacheRead;
 }
 
-interface ProviderVerdict {
+/** A verdict the cache or the provider gave for an address. */
+export interface ProviderVerdict {
   verdict: VpnVerdict;
   provider: string | null;
   countryCode: string | null;
@@ -104,7 +105,7 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
     const pending = inflight.get(input.ipHash);
     if (pending) return pending;
     const lookup = (async (): Promise<ProviderLookup> => {
-      const early = input.earlyCacheRead?.ipHash === input.ipHash ? (input.earlyCacheRead.read as Promise<ProviderVerdict | null>) : null;
+      const early = input.earlyCacheRead?.ipHash === input.ipHash ? input.earlyCacheRead.read : null;
       const cached = await (early ?? fromCache(input.ipHash, now));
       if (cached || !deps.proxycheck) return { known: cached, checkFailed: false };
       const answer = await askProvider(deps.proxycheck, input);
