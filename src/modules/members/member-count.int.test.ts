@@ -6,7 +6,7 @@ import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { countCapFor, countMembers, totalFromFirstPage } from './member-count.repository';
 import { listWithTotal } from './member-list-total';
-import { decodeMemberCursor, listFirstPageCounted, MEMBER_LIST_ORDER, memberMatchSql } from './members.repository';
+import { decodeMemberCursor, firstPageCountedQuery, listFirstPageCounted, MEMBER_LIST_ORDER, memberMatchSql } from './members.repository';
 
 describe('countCapFor', () => {
   const limits = { cap: 1000, searchCap: 100 };
@@ -114,6 +114,18 @@ describeEngines('searches across a larger table', (getDatabase) => {
     const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(first.nextCursor!)! });
     expect(next.page.members.map((m) => m.username)).toEqual([`ninja${MEMBERS - 20}`, `ninja${MEMBERS - 30}`]);
     expect(next.count).toEqual({ total: 50, exact: true, capped: false });
+  });
+
+  it("reads whole only the first page's rows (and one more), not every counted match", async () => {
+    const { db } = getDatabase();
+    const query = firstPageCountedQuery(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
+    const plan = (await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${query.getSQL()}`)).map((r) => r['QUERY PLAN']);
+    // the outer scan of members (the counting one inside the CTE is members_1): rows × loops it returned
+    const outer = plan.find((line) => / on members( |$)/.test(line) && !line.includes('members_1'));
+    const [, rows, loops] = /actual rows=(\d+) loops=(\d+)/.exec(outer ?? '') ?? [];
+    expect({ outer: outer !== undefined, read: Number(rows) * Number(loops) }).toEqual({ outer: true, read: 3 });
+    // and the CTE still counted 21 matches
+    expect((await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 20)).matched).toBe(21);
   });
 
   it('keeps fine statistics on the searched columns (the planner guesses how common a word is from them)', async () => {

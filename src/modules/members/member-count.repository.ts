@@ -37,27 +37,23 @@ export function totalFromFirstPage(query: Pick<MemberListQuery, 'cursor'>, page:
 }
 
 /** reltuples: what the last VACUUM / ANALYZE (autovacuum, or on PGlite the retention job) saw; -1 if never. */
-async function estimatedMemberRows(executor: Executor): Promise<number> {
-  const [row] = await selectRows<{ n: string | number }>(executor, sql`select reltuples::bigint as n from pg_class where oid = 'members'::regclass`);
-  return Number(row?.n ?? -1);
-}
+const ESTIMATED_MEMBER_ROWS = sql`(select reltuples::bigint from pg_class where oid = 'members'::regclass)`;
 
 /**
  * Counts in the list's own order, so the planner takes the list's index: the filter's partial
- * index, members_verified_at_id_idx, or the trigram indexes for a rare search.
+ * index, members_verified_at_id_idx, or the trigram indexes for a rare search. The whole
+ * table's count reads the planner's estimate in the same statement (one round trip).
  */
 export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>, limits: CountLimits = COUNT_LIMITS): Promise<MemberCount> {
   const cap = countCapFor(query, limits);
   const where = memberMatchSql(query);
-  const [row] = await selectRows<{ n: string | number }>(
+  const [row] = await selectRows<{ n: string | number; estimate: string | number | null }>(
     executor,
-    sql`select count(*) as n from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${cap + 1}) s`,
+    sql`select count(*) as n, ${where ? sql`null` : ESTIMATED_MEMBER_ROWS} as estimate from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${cap + 1}) s`,
   );
   const counted = Number(row?.n ?? 0);
   if (counted <= cap) return { total: counted, exact: true, capped: false };
-  if (!where) {
-    const estimate = await estimatedMemberRows(executor);
-    if (estimate > cap) return { total: estimate, exact: false, capped: false };
-  }
+  const estimate = Number(row?.estimate ?? -1);
+  if (!where && estimate > cap) return { total: estimate, exact: false, capped: false };
   return { total: cap, exact: false, capped: true };
 }

@@ -149,23 +149,41 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
 /**
  * A first page and its matches counted up to `countUpTo` + 1, in one statement: the search
  * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
- * `countUpTo` must be small: every match up to it is read again by primary key.
+ * `countUpTo` must be small: the matches up to it are read from the table to be ordered.
+ * Only the page's rows (and one more, for the cursor) are then read whole, by primary key:
+ * a rare word's 101 counted matches cost 50 fewer row reads than joining them all (P3).
  */
+export function firstPageCountedQuery(executor: Executor, query: Omit<MemberListQuery, 'cursor'>, countUpTo: number) {
+  const hits = executor
+    .$with('hits')
+    .as(
+      executor
+        .select({ id: members.id, verifiedAt: sql<Date | null>`${members.verifiedAt}`.as('hit_verified_at') })
+        .from(members)
+        .where(memberMatchSql(query))
+        .orderBy(...MEMBER_LIST_ORDER)
+        .limit(countUpTo + 1),
+    );
+  const pageIds = executor
+    .select({ id: hits.id })
+    .from(hits)
+    .orderBy(sql`${hits.verifiedAt} desc nulls last`, sql`${hits.id} desc nulls last`)
+    .limit(query.limit + 1);
+  return executor
+    .with(hits)
+    .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
+    .from(members)
+    .where(inArray(members.id, pageIds))
+    .orderBy(...MEMBER_LIST_ORDER)
+    .limit(query.limit + 1);
+}
+
 export async function listFirstPageCounted(
   executor: Executor,
   query: Omit<MemberListQuery, 'cursor'>,
   countUpTo: number,
 ): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
-  const hits = executor
-    .$with('hits')
-    .as(executor.select({ id: members.id }).from(members).where(memberMatchSql(query)).orderBy(...MEMBER_LIST_ORDER).limit(countUpTo + 1));
-  const rows = await executor
-    .with(hits)
-    .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
-    .from(members)
-    .where(inArray(members.id, executor.select({ id: hits.id }).from(hits)))
-    .orderBy(...MEMBER_LIST_ORDER)
-    .limit(query.limit + 1);
+  const rows = await firstPageCountedQuery(executor, query, countUpTo);
   return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
