@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import diagnostics from 'node:diagnostics_channel';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
 import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
@@ -19,10 +20,10 @@ export class EmbeddedWorkerStoppedError extends Error {
  * The worker's entry: the build's JavaScript beside this file, or (running from the
  * TypeScript sources under tsx or jest) the source loaded through tsx's CommonJS hook.
  */
-function spawnWorker(folder: string): Worker {
+function spawnWorker(folder: string, port: MessagePort): Worker {
   // no inherited flags (a preload meant for the main thread, a bench probe, must not run twice) but
   // the CPU profiler's: a profiled product profiles its database thread too
-  const options = { workerData: { folder }, execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) };
+  const options = { workerData: { folder, port }, transferList: [port], execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) };
   const built = path.join(__dirname, 'pglite-worker.js');
   if (fs.existsSync(built)) return new Worker(built, options);
   const source = path.join(__dirname, 'pglite-worker.ts');
@@ -54,18 +55,27 @@ export interface WorkerClientOptions {
 
 /** Opens the data folder's database in a worker thread; resolves once it answers. */
 export async function openWorkerClient(folder: string, options: WorkerClientOptions): Promise<EmbeddedClient> {
-  const worker = spawnWorker(folder);
+  // requests and answers go over a channel of our own rather than the worker's built-in one, so that
+  // answers already delivered can be taken before their turn (drainAnswers below)
+  const channel = new MessageChannel();
+  const port = channel.port1;
+  const worker = spawnWorker(folder, channel.port2);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let closing = false;
   let stopped: Error | undefined;
 
   const started = new Promise<void>((resolve, reject) => {
-    worker.once('message', (message: WorkerStarted) => (message.started ? resolve() : reject(errorFromFields(message.error))));
+    port.once('message', (message: WorkerStarted) => (message.started ? resolve() : reject(errorFromFields(message.error))));
     worker.once('exit', (code) => reject(new EmbeddedWorkerStoppedError(`exit code ${code} while opening`)));
     worker.once('error', reject);
   });
-  await started;
+  try {
+    await started;
+  } catch (error) {
+    port.close();
+    throw error;
+  }
 
   const settle = (message: WorkerAnswer) => {
     const waiting = pending.get(message.id);
@@ -75,10 +85,30 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     else waiting.reject(errorFromFields(message.error));
   };
   // the worker batches its answers as this side batches requests
-  worker.on('message', (message: Batch<WorkerAnswer>) => itemsOf(message).forEach(settle));
+  const settleAll = (message: Batch<WorkerAnswer>) => itemsOf(message).forEach(settle);
+  port.on('message', settleAll);
+  /**
+   * Settles the answers that have arrived but wait behind other work of the event loop. Under load
+   * (P2 on PGlite, 32 visitors) an answer waited 0.75-0.90 ms p50 and 7.7-9.2 ms p90 for its turn,
+   * and an answer inside a transaction holds PGlite's one connection for all of that wait: every
+   * other statement queues behind it. So the answers waiting are taken whenever the main thread
+   * starts or ends a piece of HTTP work (a request arrives, a response is sent, an answer from
+   * Discord or proxycheck arrives), before that work's own: what is already under way (a
+   * transaction's next statement) goes first. After: 0.18-0.22 ms p50, 1.6-1.9 ms p90. Taking a
+   * message this way skips its 'message' event, and an empty port costs about 0.1 µs.
+   */
+  const drainAnswers = () => {
+    for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) settleAll(next.message as Batch<WorkerAnswer>);
+  };
+  const drainPoints = ['http.server.request.start', 'http.server.response.finish', 'undici:request:headers'].map((name) => diagnostics.channel(name));
+  for (const point of drainPoints) point.subscribe(drainAnswers);
   let crashError: Error | undefined;
   worker.on('error', (error) => (crashError = error));
   worker.on('exit', (code) => {
+    for (const point of drainPoints) point.unsubscribe(drainAnswers);
+    // what the worker answered before it ended is settled, not lost with the port (close's own answer among it)
+    drainAnswers();
+    port.close();
     stopped = new EmbeddedWorkerStoppedError(crashError ? crashError.message : `exit code ${code}`);
     for (const waiting of pending.values()) waiting.reject(stopped);
     pending.clear();
@@ -88,7 +118,7 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
   // requests made in one turn go as one message (a transaction's BEGIN and its first statement,
   // statements of requests served together)
   const outgoing = batchByTurn<WorkerRequest>((message) => {
-    if (!stopped) worker.postMessage(message);
+    if (!stopped) port.postMessage(message);
   });
 
   /** Posts a request; its id, and its answer to come. */

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import diagnostics from 'node:diagnostics_channel';
+import { MessagePort } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { openPglite, selectRows, type Database } from './client';
 import { runMigrations } from './migrate';
@@ -103,7 +104,7 @@ describe('the embedded database in its worker thread', () => {
   });
 
   it('sends the statements of one turn as one message and answers each its own, failures included', async () => {
-    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    const posted = jest.spyOn(MessagePort.prototype, 'postMessage');
     try {
       const answers = await Promise.allSettled(
         Array.from({ length: 40 }, (_, i) => (i === 17 ? database.query('select 1 / 0 as n') : database.query<{ n: number }>('select $1::int * 2 as n', [i]))),
@@ -122,6 +123,25 @@ describe('the embedded database in its worker thread', () => {
     } finally {
       posted.mockRestore();
     }
+  });
+
+  it('settles answers that arrived when an HTTP request starts, before their own turn of the event loop', async () => {
+    let settled = false;
+    const answer = database.query<{ n: number }>('select 41 + 1 as n').then((result) => {
+      settled = true;
+      return result;
+    });
+    await null; // the request is posted at the end of this turn (a microtask)
+    const requestStart = diagnostics.channel('http.server.request.start');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    // only microtasks from here on: the port's 'message' event cannot run, so the answer is settled only by the drain
+    for (let waited = 0; !settled && waited < 5_000; waited += 20) {
+      Atomics.wait(pause, 0, 0, 20); // the worker answers meanwhile
+      requestStart.publish({});
+      for (let i = 0; i < 5; i++) await null;
+    }
+    expect(settled).toBe(true);
+    expect((await answer).rows).toEqual([{ n: 42 }]);
   });
 
   it('rolls back nested savepoints on their own', async () => {

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { exclusiveDump } from './embedded-client';
 import { PreparedStatements } from './pglite-prepared';
@@ -22,8 +22,8 @@ interface OpenTransaction {
   endId?: number;
 }
 
-const port = parentPort!;
-const { folder } = workerData as { folder: string };
+/** the channel the client made for this database (pglite-worker-client.ts): requests in, answers out */
+const { folder, port } = workerData as { folder: string; port: MessagePort };
 const transactions = new Map<number, OpenTransaction>();
 /**
  * Transactions asked for and not yet open (waiting for PGlite's lock). The main thread sends a
