@@ -1,4 +1,4 @@
-import { desc, and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
 import { members } from '../../db/schema';
@@ -121,7 +121,10 @@ export function memberMatchSql(query: Pick<MemberListQuery, 'search' | 'filter'>
  * (members_verified_at_id_idx and the filters' partial indexes): plain DESC means NULLS FIRST,
  * which they cannot serve.
  */
-export const MEMBER_LIST_ORDER = [sql`${members.verifiedAt} desc nulls last`, sql`${members.id} desc nulls last`];
+function listOrderOf(verifiedAt: SQLWrapper, id: SQLWrapper): SQL[] {
+  return [sql`${verifiedAt} desc nulls last`, sql`${id} desc nulls last`];
+}
+export const MEMBER_LIST_ORDER = listOrderOf(members.verifiedAt, members.id);
 
 /** Newest first: the index of the filter (or members_verified_at_id_idx) serves the order and the cursor. */
 export async function listMembers(executor: Executor, query: MemberListQuery): Promise<{ members: Member[]; nextCursor: string | null }> {
@@ -158,7 +161,7 @@ export function firstPageCountedQuery(executor: Executor, query: Omit<MemberList
     .$with('hits')
     .as(
       executor
-        .select({ id: members.id, verifiedAt: sql<Date | null>`${members.verifiedAt}`.as('hit_verified_at') })
+        .select({ id: members.id, verifiedAt: members.verifiedAt })
         .from(members)
         .where(memberMatchSql(query))
         .orderBy(...MEMBER_LIST_ORDER)
@@ -167,7 +170,7 @@ export function firstPageCountedQuery(executor: Executor, query: Omit<MemberList
   const pageIds = executor
     .select({ id: hits.id })
     .from(hits)
-    .orderBy(sql`${hits.verifiedAt} desc nulls last`, sql`${hits.id} desc nulls last`)
+    .orderBy(...listOrderOf(hits.verifiedAt, hits.id))
     .limit(query.limit + 1);
   return executor
     .with(hits)
