@@ -119,6 +119,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     get certainAltAction() { return live().certainAltAction; },
     // the address hashing key, under its own purpose label: one key to configure (IP_HASH_KEY) for every host
     browserTokenKey: ctx.secrets.ipHashKey,
+    // consent tokens and OAuth states are held by the browser like the session cookie, and signed with its key
+    tokenKey: Buffer.from(ctx.secrets.sessionKeys[0]!, 'utf8'),
     nudgeOutbox,
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,

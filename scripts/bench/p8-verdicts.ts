@@ -106,6 +106,7 @@ export async function verifyPopulation(database: Database, population: Populatio
     alts,
     vpnFailurePolicy: 'allow',
     certainAltAction: 'none',
+    tokenKey: crypto.randomBytes(32),
   });
   const started = Date.now();
   for (const account of population.accounts.slice(evaluateFrom)) {

@@ -418,7 +418,11 @@ export const sharedNetworks = pgTable('shared_networks', {
   createdAt: createdAt(),
 });
 
-/** Single-use visitor tokens (consent tokens, OAuth state): stored hashed, burnt on use. */
+/**
+ * Used single-use visitor tokens (consent tokens, OAuth state): a token is signed, not stored, when
+ * issued; its first use inserts its hash here, which is what stops a second (`one-time-tokens.repository.ts`).
+ * `used_at` is always set now (rows written before the change kept unused tokens, which no longer verify).
+ */
 export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {

@@ -13,7 +13,7 @@ import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, 
  * anonymous caller, by the signed-in owner (so the staff handlers run past their guards)
  * and, for the visitor flow, by a visitor half-way through it. Every answer must be below
  * 500 and no table may change, except the few writes a route makes by design for any
- * caller (a consent token issued, a failed login counted).
+ * caller (a one-time token used, a failed login counted).
  */
 
 jest.setTimeout(180_000);
@@ -23,11 +23,8 @@ const MEMBER_ID = '300000000000000001';
 
 /** Writes a route makes by design, whatever the input. */
 const ALLOWED_WRITES: Record<string, string[]> = {
-  'GET /api/consent/token': ['one_time_tokens'],
-  'GET /oauth/start': ['one_time_tokens'],
-  // the appeal page's Discord sign-in issues its single-use state the same way
-  'GET /oauth/appeal': ['one_time_tokens'],
-  // the state is spent even when the code exchange then fails (single use)
+  // issuing a consent token or an OAuth state writes nothing (they are signed); only a use is recorded.
+  // The state is spent even when the code exchange then fails (single use)
   'GET /oauth/callback': ['one_time_tokens'],
   'POST /api/staff/login': ['login_throttle', 'audit_log', 'staff'],
   'POST /api/staff/logout': ['staff', 'audit_log'],

@@ -50,6 +50,7 @@ describeEngines('the bot', (getDatabase, engine) => {
         alts: { detect: async () => ({ alts: [], isLinkedAsAlt: false }), lookupQuery: () => null },
         vpnFailurePolicy: 'allow',
         certainAltAction: 'none',
+        tokenKey: Buffer.alloc(32, 2),
       }),
     });
     bots.push(bot);

@@ -79,14 +79,14 @@ export function oauthRouter(deps: {
     return conclude(req, res, result);
   };
 
-  router.get('/oauth/start', deps.limit, async (req, res) => {
+  router.get('/oauth/start', deps.limit, (req, res) => {
     const now = deps.clock.now();
     const visitor = readVisitor(req);
     if (!visitor.consent || now.getTime() - visitor.consent.at > CONSENT_MAX_AGE_MS) {
       res.redirect(303, '/');
       return;
     }
-    const { token: state, tokenHash } = await deps.verification.issueSignInState();
+    const { token: state, tokenHash } = deps.verification.issueSignInState();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, oauth: { stateHash: tokenHash, verifier: pkce.verifier, at: now.getTime() } }));
     res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
@@ -94,8 +94,8 @@ export function oauthRouter(deps: {
 
   // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing
   const appealSignIn = createAppealSignIn(deps);
-  router.get('/oauth/appeal', deps.limit, async (req, res) => {
-    const { token: state, tokenHash } = await appealSignIn.start();
+  router.get('/oauth/appeal', deps.limit, (req, res) => {
+    const { token: state, tokenHash } = appealSignIn.start();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, appealSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
     res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));

@@ -43,8 +43,8 @@ export function visitorRouter(deps: {
   const setBrowserTokenCookie = (res: express.Response, browserToken: string) =>
     res.cookie(BROWSER_TOKEN_COOKIE, browserToken, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies ?? false, maxAge: BROWSER_TOKEN_MAX_AGE_MS, path: '/' });
 
-  router.get('/consent/token', deps.limit, async (req, res) => {
-    const { token, tokenHash } = await deps.verification.issueConsentToken();
+  router.get('/consent/token', deps.limit, (req, res) => {
+    const { token, tokenHash } = deps.verification.issueConsentToken();
     writeVisitor(req, (v) => ({ ...v, consentTokenHash: tokenHash }));
     res.json({ token });
   });

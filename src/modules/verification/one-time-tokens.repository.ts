@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
+import { readSignedToken, signToken, type TokenPurpose } from './signed-token';
 
-export type TokenPurpose = 'consent' | 'oauth_state';
+export type { TokenPurpose } from './signed-token';
 
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
@@ -14,61 +15,64 @@ export function randomToken(bytes = 32): string {
 }
 
 /**
- * The two statements every visitor runs twice (issue, consume), built once per database and
- * prepared: Drizzle does not rebuild their SQL for each request, and on PostgreSQL they are
- * named statements, parsed once per connection. Values are placeholders (times as ISO text).
+ * The statement every visitor runs twice (the consent token's use, the OAuth state's), built
+ * once per database and prepared: Drizzle does not rebuild its SQL for each request, and on
+ * PostgreSQL it is a named statement, parsed once per connection. A token's first use inserts
+ * its row; a second finds the row there and inserts nothing, so the answer is "no row".
  */
-function prepareStatements(executor: Executor) {
-  const now = sql`${sql.placeholder('now')}::timestamptz`;
-  return {
-    issue: executor
-      .insert(oneTimeTokens)
-      .values({ tokenHash: sql.placeholder('tokenHash'), purpose: sql.placeholder('purpose'), expiresAt: sql.placeholder('expiresAt'), createdAt: sql.placeholder('createdAt') })
-      .prepare('gk_one_time_token_issue'),
-    consume: executor
-      .update(oneTimeTokens)
-      .set({ usedAt: now })
-      .where(and(eq(oneTimeTokens.tokenHash, sql.placeholder('tokenHash')), eq(oneTimeTokens.purpose, sql.placeholder('purpose')), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-      .returning({ tokenHash: oneTimeTokens.tokenHash })
-      .prepare('gk_one_time_token_consume'),
-  };
+function prepareUse(executor: Executor) {
+  return executor
+    .insert(oneTimeTokens)
+    .values({ tokenHash: sql.placeholder('tokenHash'), purpose: sql.placeholder('purpose'), expiresAt: sql.placeholder('expiresAt'), usedAt: sql.placeholder('now'), createdAt: sql.placeholder('now') })
+    .onConflictDoNothing({ target: oneTimeTokens.tokenHash })
+    .returning({ tokenHash: oneTimeTokens.tokenHash })
+    .prepare('gk_one_time_token_use');
 }
 
-const preparedStatements = new WeakMap<Executor, ReturnType<typeof prepareStatements>>();
+const preparedUses = new WeakMap<Executor, ReturnType<typeof prepareUse>>();
 
-function preparedFor(executor: Executor): ReturnType<typeof prepareStatements> {
-  let prepared = preparedStatements.get(executor);
+function preparedUseFor(executor: Executor): ReturnType<typeof prepareUse> {
+  let prepared = preparedUses.get(executor);
   if (!prepared) {
-    prepared = prepareStatements(executor);
-    preparedStatements.set(executor, prepared);
+    prepared = prepareUse(executor);
+    preparedUses.set(executor, prepared);
   }
   return prepared;
 }
 
 /**
- * Single-use tokens (consent tokens, OAuth state). Only their SHA-256 is stored, so a
- * database reader cannot replay them; consuming one is a single atomic update.
+ * Single-use tokens (consent tokens, OAuth state), signed with `key` (`signed-token.ts`).
+ * Issuing one writes nothing; using one records its SHA-256 with its expiry, in one atomic
+ * insert that only the first use gets through. The retention job deletes the records once
+ * the tokens have expired, when no use could succeed anyway. A database reader sees only
+ * hashes of used tokens, so can replay nothing.
  */
-export const oneTimeTokensRepository = {
-  async issue(executor: Executor, purpose: TokenPurpose, ttlMs: number, now: Date): Promise<{ token: string; tokenHash: string }> {
-    const token = randomToken();
-    const tokenHash = hashToken(token);
-    await preparedFor(executor).issue.execute({ tokenHash, purpose, expiresAt: new Date(now.getTime() + ttlMs), createdAt: now });
-    return { token, tokenHash };
-  },
+export function createOneTimeTokens(key: Buffer) {
+  const liveExpiry = (purpose: TokenPurpose, token: string, now: Date): Date | null => {
+    const expiresAt = readSignedToken(key, purpose, token);
+    return expiresAt && expiresAt.getTime() > now.getTime() ? expiresAt : null;
+  };
+  return {
+    issue(purpose: TokenPurpose, ttlMs: number, now: Date): { token: string; tokenHash: string } {
+      const token = signToken(key, purpose, new Date(now.getTime() + ttlMs));
+      return { token, tokenHash: hashToken(token) };
+    },
 
-  /** True once for a live token of that purpose; false when unknown, expired, used or of another purpose. */
-  async consume(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
-    const rows = await preparedFor(executor).consume.execute({ tokenHash: hashToken(token), purpose, now: now.toISOString() });
-    return rows.length === 1;
-  },
+    /** True once for a live token of that purpose; false when forged, expired, used or of another purpose. */
+    async consume(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
+      const expiresAt = liveExpiry(purpose, token, now);
+      if (!expiresAt) return false;
+      const rows = await preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now });
+      return rows.length === 1;
+    },
 
-  /** Whether a token is live, without using it (to validate everything before burning it). */
-  async isLive(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
-    const rows = await executor
-      .select({ tokenHash: oneTimeTokens.tokenHash })
-      .from(oneTimeTokens)
-      .where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)));
-    return rows.length === 1;
-  },
-};
+    /** Whether a token is live, without using it (to validate everything before burning it). */
+    async isLive(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
+      if (!liveExpiry(purpose, token, now)) return false;
+      const used = await executor.select({ tokenHash: oneTimeTokens.tokenHash }).from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token)));
+      return used.length === 0;
+    },
+  };
+}
+
+export type OneTimeTokens = ReturnType<typeof createOneTimeTokens>;

@@ -9,7 +9,7 @@ import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
 import { verifyFingerprint, type FingerprintData } from '../fingerprint';
 import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
-import { hashToken, oneTimeTokensRepository } from './one-time-tokens.repository';
+import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
@@ -92,6 +92,8 @@ export function createVerificationService(deps: {
   certainAltAction: CertainAltAction;
   /** the key browser tokens are hashed with; without it no browser token is kept */
   browserTokenKey?: Buffer;
+  /** the key consent tokens and OAuth states are signed with (the session cookie's) */
+  tokenKey: Buffer;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
   /** counts outcomes (metrics) */
@@ -105,9 +107,10 @@ export function createVerificationService(deps: {
   };
 }) {
   const { db } = deps.database;
+  const oneTimeTokens = createOneTimeTokens(deps.tokenKey);
   return {
     /** A single-use consent token; the session keeps its hash to bind the consent to the visitor. */
-    issueConsentToken: () => oneTimeTokensRepository.issue(db, 'consent', CONSENT_TOKEN_TTL_MS, deps.clock.now()),
+    issueConsentToken: () => oneTimeTokens.issue('consent', CONSENT_TOKEN_TTL_MS, deps.clock.now()),
 
     /**
      * Accepts a consent: the token must be the one this session was given and still live,
@@ -130,11 +133,11 @@ export function createVerificationService(deps: {
       if (!input.sessionTokenHash || input.sessionTokenHash !== hashToken(input.token)) throw invalidConsentToken();
       if (!verifyFingerprint(input.fingerprintData, input.fingerprintHash)) {
         // a dead token is reported first, as if it had been checked first; a live one stays unused
-        if (!(await oneTimeTokensRepository.isLive(db, 'consent', input.token, now))) throw invalidConsentToken();
+        if (!(await oneTimeTokens.isLive(db, 'consent', input.token, now))) throw invalidConsentToken();
         throw BadRequest('Fingerprint hash does not match the fingerprint data', 'fingerprintHash');
       }
       // everything else checked: checking the token and using it up is one statement
-      if (!(await oneTimeTokensRepository.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
+      if (!(await oneTimeTokens.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
       const browserToken = deps.browserTokenKey ? (chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) ?? generateBrowserToken()) : null;
       return {
         at: now.getTime(),
@@ -147,12 +150,12 @@ export function createVerificationService(deps: {
     },
 
     /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */
-    issueSignInState: () => oneTimeTokensRepository.issue(db, 'oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
+    issueSignInState: () => oneTimeTokens.issue('oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
 
     /** 'ok' once for a state this session was given, while it is live; it is used up then. */
     async consumeSignInState(state: string, sessionStateHash: string): Promise<'ok' | 'state_mismatch' | 'state_replayed_or_expired'> {
       if (!state || hashToken(state) !== sessionStateHash) return 'state_mismatch';
-      return (await oneTimeTokensRepository.consume(db, 'oauth_state', state, deps.clock.now())) ? 'ok' : 'state_replayed_or_expired';
+      return (await oneTimeTokens.consume(db, 'oauth_state', state, deps.clock.now())) ? 'ok' : 'state_replayed_or_expired';
     },
 
     async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
