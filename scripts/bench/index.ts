@@ -34,7 +34,10 @@ import { measureVerdictQuality } from './p8-verdicts';
 import { measureStatistics } from './p9-statistics';
 import { summarizeProfiles } from './profile';
 import { formatTable, type FigureResult } from './results';
-import { seedCommunity } from './seed-data';
+import { joinSinceVacuum, seedCommunity } from './seed-data';
+
+/** members P3's community gained since its last VACUUM: one raid of P4's size */
+const P3_JOINS_SINCE_VACUUM = 2000;
 
 const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'] as const;
 type Figure = (typeof FIGURES)[number];
@@ -116,12 +119,18 @@ async function main(): Promise<void> {
           if (args.only.has('P9')) {
             await run('P9', engine, () => measureStatistics(database, { samples: args.quick ? 20 : 100, warmup: 5, members: size.community.members }));
           }
+          if (args.only.has('P3')) {
+            // P3 searches a community some of whose members joined since the last VACUUM
+            const joinsStarted = Date.now();
+            await joinSinceVacuum(database, size.community, P3_JOINS_SINCE_VACUUM);
+            log(`  ${P3_JOINS_SINCE_VACUUM.toLocaleString('en')} members joined since the last VACUUM (${((Date.now() - joinsStarted) / 1000).toFixed(0)} s)`);
+          }
         } finally {
           await database.close();
         }
         const community = store;
         if (args.only.has('P3')) {
-          await run('P3', engine, () => measureDashboard(community, { members: size.community.members, connections: 4, amount: args.quick ? 100 : 400 }));
+          await run('P3', engine, () => measureDashboard(community, { members: size.community.members, joinsSinceVacuum: P3_JOINS_SINCE_VACUUM, connections: 4, amount: args.quick ? 100 : 400 }));
         }
         if (args.only.has('P2')) {
           // several processes need a PostgreSQL server (the product runs one process on PGlite)

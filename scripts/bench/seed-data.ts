@@ -39,7 +39,8 @@ const SECOND = ['hunter', 'gamer', 'cat', 'king', 'queen', 'rider', 'ninja', 'wi
 const discordIdOf = (g: string) => `(700000000000000000 + ${g}::bigint * 4099)::text`;
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
-function membersSql(count: number): string {
+/** `count` members' rows (the community's mix); `series` picks which of them (default: all, in one statement). */
+function membersSql(count: number, series = `generate_series(1, ${count})`): string {
   return `
 insert into members (discord_id, username, avatar_url, status, source, rules_confirmed, rules_confirmed_at, manual_alt_status,
   is_linked_as_alt, alts_found, used_vpn, vpn_attempts, vpn_provider, verification_count, fingerprint_hash, network_hash,
@@ -66,7 +67,7 @@ select
   at, at, at, at
 from (
   select g, ${hashOf('g')} as h, now() - make_interval(secs => (${hashOf('g + 7')} % ${SPREAD_SECONDS})) as at
-  from generate_series(1, ${count}) g
+  from ${series} g
 ) s`;
 }
 
@@ -120,6 +121,17 @@ async function withoutIndexes(database: Database, table: string, work: () => Pro
   } finally {
     for (const row of rows) await database.exec(row.indexdef);
   }
+}
+
+/**
+ * `joins` more members of the same mix, one statement each, as verifications add them, after the
+ * seed's VACUUM: the state a community is in between two runs of the hourly job (PGlite has no
+ * autovacuum), e.g. after a raid. New rows' trigrams then wait on the search indexes' pending
+ * lists, which every search reads (migration 0022).
+ */
+export async function joinSinceVacuum(database: Database, size: SeedSize, joins: number): Promise<void> {
+  const text = membersSql(size.members, 'generate_series($1::int, $1::int)');
+  for (let g = size.members + 1; g <= size.members + joins; g++) await database.query(text, [g]);
 }
 
 /** Seeds an empty database with `size` members and attempts; returns how long it took. */
