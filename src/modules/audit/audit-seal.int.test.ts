@@ -2,7 +2,9 @@ import type { Database } from '../../db/client';
 import { silentLogger } from '../../logger';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { startAuditSealer } from './audit-seal-schedule';
-import { sealAuditLog } from './audit-sealer';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { explainGenericPlan, mostRowsInPlan } from '../../test-support/generic-plan';
+import { sealAuditLog, sealUpdate } from './audit-sealer';
 import { appendAudit, verifyAuditChain, verifyAuditChainSinceCheckpoint } from './audit.repository';
 
 async function appendRows(database: Database, n: number): Promise<number[]> {
@@ -74,6 +76,24 @@ describeEngines('audit log sealing', (getDatabase, engine) => {
     const order = (await database.query<{ id: number | string }>('select id from audit_log order by seal_seq')).rows.map((r) => Number(r.id));
     expect(order.slice(0, 3)).toEqual(ids);
     expect(await verifyAuditChain(database.db)).toEqual({ verified: true, checked: 5, brokenAt: null });
+  });
+
+  it('writes a batch\'s seals by key under one generic plan, whatever the length of the log', async () => {
+    const database = getDatabase();
+    await database.query(`insert into audit_log (actor_type, action) select 'system', 'old.' || g from generate_series(1, 5000) g`);
+    expect((await sealAuditLog(database.db)).sealed).toBe(5000);
+    await database.query('analyze audit_log');
+    await appendRows(database, 10);
+    const ids = (await database.query<{ id: number }>('select id from audit_log where seal_seq is null order by id')).rows.map((r) => Number(r.id));
+    const update = sealUpdate(ids.map((id, i) => ({ id, seq: 1_000_000 + i, prev: 'p', hash: 'h' })));
+    const dialect = new PgDialect();
+    // the plan PGlite keeps for a write (explainGenericPlan), run: it reads the batch's 10 rows by key, not the
+    // 5,010 of the log (the join alone read them all, in key order)
+    const plan = await explainGenericPlan(database, { getSQL: () => update, toSQL: () => dialect.sqlToQuery(update) });
+    expect(plan).toMatch(/Index Scan using audit_log_pkey/);
+    expect(plan).not.toMatch(/Rows Removed/);
+    expect(mostRowsInPlan(plan)).toBeLessThanOrEqual(10);
+    expect(await unsealedCount(database)).toBe(0);
   });
 
   it('allows the sealer its one update of an unsealed row and refuses every other change', async () => {
