@@ -10,10 +10,6 @@ export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
-export function randomToken(bytes = 32): string {
-  return crypto.randomBytes(bytes).toString('base64url');
-}
-
 /**
  * The statement every visitor runs twice (the consent token's use, the OAuth state's), built
  * once per database and prepared: Drizzle does not rebuild its SQL for each request, and on
