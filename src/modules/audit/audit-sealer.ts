@@ -36,11 +36,11 @@ export interface Seal {
  * embedded database's one connection while it runs, and a community's log spends weeks in that range.
  */
 export function sealUpdate(seals: readonly Seal[]): SQL {
-  const batch = JSON.stringify(seals);
   return sql`
+    with v as (select * from jsonb_to_recordset(${JSON.stringify(seals)}::jsonb) as r(id bigint, seq bigint, prev text, hash text))
     update audit_log as a set seal_seq = v.seq, prev_hash = v.prev, hash = v.hash
-    from jsonb_to_recordset(${batch}::jsonb) as v(id bigint, seq bigint, prev text, hash text)
-    where a.id = v.id and a.id = any(array(select (e ->> 'id')::bigint from jsonb_array_elements(${batch}::jsonb) as e))`;
+    from v
+    where a.id = v.id and a.id = any(array(select id from v))`;
 }
 
 /**

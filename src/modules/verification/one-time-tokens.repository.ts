@@ -4,8 +4,6 @@ import type { Executor } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
 import { readSignedToken, signToken, type TokenPurpose } from './signed-token';
 
-export type { TokenPurpose } from './signed-token';
-
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
@@ -70,5 +68,3 @@ export function createOneTimeTokens(key: Buffer) {
     },
   };
 }
-
-export type OneTimeTokens = ReturnType<typeof createOneTimeTokens>;
