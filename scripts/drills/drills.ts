@@ -351,6 +351,10 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     await verifyAll(rig, after, 8);
     const afterOk = after.filter(reachedRules).length;
     facts.push(`after: ${afterOk}/${after.length} verified (the first within ${((performance.now() - recoveredAt) / 1000).toFixed(1)} s), ${serverErrors(after)} saw a 5xx, process pid unchanged: ${rig.product.child.exitCode === null}`);
+    // a product that died says how, and what it last wrote (a crash under CI load must be diagnosable from the report)
+    if (rig.product.child.exitCode !== null || rig.product.child.signalCode !== null) {
+      facts.push(`the product exited (code ${rig.product.child.exitCode}, signal ${rig.product.child.signalCode}); its last lines: ${rig.product.output().slice(-5).map((l) => l.slice(0, 300)).join(' | ') || 'none'}`);
+    }
     if (serverErrors(after) > 0) {
       const errors = rig.product.output().filter((line) => line.includes('"level":50')).slice(-3);
       facts.push(`the product's last errors: ${errors.map((l) => l.slice(0, 300)).join(' | ') || 'none logged'}`);
