@@ -6,6 +6,7 @@ import { DatabaseOpenError } from './db/client';
 import { EnvError, readEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { startGatekeeper } from './server';
+import { guardProcess } from './process-guards';
 import { planWebProcesses } from './web-processes';
 
 /** Prints one clear line and exits 1: for problems an operator fixes (env, data folder, database). */
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const rootLogger = createLogger({ level: env.LOG_LEVEL, pretty: process.stdout.isTTY && env.NODE_ENV !== 'production' ? true : process.stdout.isTTY });
+  guardProcess(rootLogger);
 
   if (cluster.isPrimary) {
     const plan = planWebProcesses(env, os.availableParallelism());
