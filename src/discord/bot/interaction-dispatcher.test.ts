@@ -57,4 +57,15 @@ describe('interaction dispatcher', () => {
     await dispatcherFor(DEFER_AFTER_MS + 100).dispatch(interaction as unknown as ButtonInteraction);
     expect(calls).toEqual(['deferReply', 'editReply: done']);
   });
+
+  it('an interaction from another server whose refusal Discord does not take: logged, dispatch still resolves', async () => {
+    const warned: string[] = [];
+    const logger = { ...silent, warn: (_fields: unknown, message: string) => warned.push(message) } as unknown as Logger;
+    const dispatcher = createInteractionDispatcher({ logger, guildId: 'guild-1', buttons: [{ prefix: 'verify', handler: async () => ({ content: 'done' }) }], commands: {}, isStaff: () => true });
+    const { interaction } = slowButton(0);
+    const elsewhere = { ...interaction, guildId: 'guild-2', reply: () => Promise.reject(new Error('503 Service Unavailable')) };
+    await expect(dispatcher.dispatch(elsewhere as unknown as ButtonInteraction)).resolves.toBeUndefined();
+    expect(dispatcher.stats.refused).toBe(1);
+    expect(warned).toEqual(['could not answer the interaction']);
+  });
 });

@@ -75,7 +75,10 @@ export function createInteractionDispatcher(deps: {
     if (interaction.guildId !== deps.guildId) {
       stats.refused++;
       deps.onResult?.('refused');
-      await interaction.reply(toReply({ content: 'Gatekeeper does not manage this server, so it cannot help here.' }));
+      // Discord may be failing: a refused reply is logged, never left as a rejection nobody waits for
+      await interaction.reply(toReply({ content: 'Gatekeeper does not manage this server, so it cannot help here.' })).catch((error: unknown) => {
+        deps.logger.warn({ err: error, interaction: name }, 'could not answer the interaction');
+      });
       return;
     }
     // answer within Discord's window even if the database is slow
