@@ -2,7 +2,8 @@ import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { MEMBER_FILTERS, matchesMemberFilter, matchesMemberSearch, type ManualAltStatus, type MemberStatus } from '../../shared/member-badges';
 import { countMembers } from './member-count.repository';
-import { decodeMemberCursor, encodeMemberCursor, escapeLikePattern, listMembers, type MemberCursor } from './members.repository';
+import { listWithTotal } from './member-list-total';
+import { decodeMemberCursor, encodeMemberCursor, escapeLikePattern, firstPageCountedQuery, listMembers, type MemberCursor } from './members.repository';
 
 describe('escapeLikePattern', () => {
   it.each([
@@ -23,7 +24,7 @@ describe('member cursor', () => {
   });
 });
 
-describeEngines('member list queries', (getDatabase) => {
+describeEngines('member list queries', (getDatabase, engine) => {
   beforeEach(async () => resetDatabase(getDatabase()));
 
   it('filters exactly as the shared predicates say, for every combination', async () => {
@@ -60,6 +61,38 @@ describeEngines('member list queries', (getDatabase) => {
     expect(await search('%')).toEqual(['100%real']);
     expect(await search('_')).toEqual(['snake_case']);
     expect(await countMembers(db, { filter: 'all', search: '_', limit: 50 })).toEqual({ total: 1, exact: true, capped: false });
+  });
+
+  it('a search written into the statement text (sql-literal.ts) reads back as exactly the text typed: quotes, backslashes, $1, comment marks, injections', async () => {
+    const { db } = getDatabase();
+    const names = ["o'brien", "it''s", 'dollar$1', 'star*/slash', 'back\\slash', "E'x'", 'zoë', "x' or '1'='1", 'plain'];
+    const created: Awaited<ReturnType<typeof buildMember>>[] = [];
+    for (let i = 0; i < names.length; i++) created.push(await buildMember(db, { discordId: `5100000000000000${i}0`, username: names[i]! }));
+    const expected = (text: string) => created.filter((m) => matchesMemberSearch(m, text)).map((m) => m.username).sort();
+    const texts = ["'", "''", "o'b", '$1', '*/', '/*', '\\', "\\'", "E'", 'zoë', "' or '1'='1", "x' or '1'='1", "'; delete from members; --", 'plain'];
+    for (const text of texts) {
+      // the first page with its count (every value in the text) and a list page (the search in the text, the rest parameters)
+      const first = await listWithTotal(db, { filter: 'all', search: text, limit: 50 });
+      const listed = await listMembers(db, { filter: 'all', search: text, limit: 50 });
+      const want = expected(text);
+      expect({ text, first: first.page.members.map((m) => m.username).sort(), total: first.count.total }).toEqual({ text, first: want, total: want.length });
+      expect({ text, listed: listed.members.map((m) => m.username).sort() }).toEqual({ text, listed: want });
+    }
+    expect(expected("'")).toEqual(["E'x'", "it''s", "o'brien", "x' or '1'='1"]);
+    expect(expected("' or '1'='1")).toEqual(["x' or '1'='1"]);
+    // nothing was changed by any of them
+    expect((await listMembers(db, { filter: 'all', limit: 50 })).members).toHaveLength(names.length);
+  });
+
+  // PGlite keeps each statement text prepared (pglite-prepared.ts): a search with every value in its text is planned once
+  (engine === 'pglite' ? it : it.skip)('a repeated search runs on the plan made for its word at the first run: no parameter, no planning again [pglite]', async () => {
+    const database = getDatabase();
+    for (let i = 0; i < 3; i++) await buildMember(database.db, { discordId: `5200000000000000${i}0`, username: `foxwizard${i}` });
+    const statement = firstPageCountedQuery(database.db, { filter: 'all', search: 'foxwizard', limit: 48 }, 100).toSQL();
+    expect(statement.params).toEqual([]);
+    for (let i = 0; i < 4; i++) expect((await listWithTotal(database.db, { filter: 'all', search: 'foxwizard', limit: 48 })).count.total).toBe(3);
+    const plans = await database.query<{ generic_plans: number; custom_plans: number }>('select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1', [statement.sql]);
+    expect(plans.rows).toEqual([{ generic_plans: 4, custom_plans: 0 }]);
   });
 
   it('pages by (verified_at, id) without gaps or repeats, at microsecond precision', async () => {

@@ -1,6 +1,7 @@
 import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
+import { literalLimit, textLiteral } from '../../db/sql-literal';
 import { members } from '../../db/schema';
 import type { BadgeSubject, ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
@@ -68,11 +69,14 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID. */
+/**
+ * Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID.
+ * The pattern is written into the statement's text (sql-literal.ts): its plan is made for the word, once, and kept while the word is searched again.
+ */
 function searchSql(search: string | undefined): SQL | undefined {
   const needle = search?.trim();
   if (!needle) return undefined;
-  const pattern = `%${escapeLikePattern(needle)}%`;
+  const pattern = textLiteral(`%${escapeLikePattern(needle)}%`);
   const byName = sql`${members.username} ilike ${pattern} escape '\\'`;
   // a Discord ID is all digits: other searches cannot match one, so skip that index
   if (!/^\d+$/.test(needle)) return byName;
@@ -150,7 +154,8 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
 }
 
 /**
- * A first page and its matches counted up to `countUpTo` + 1, in one statement: the search
+ * A first page and its matches counted up to `countUpTo` + 1, in one statement with no
+ * parameters (its limits are written into the text, as the search is: sql-literal.ts): the search
  * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
  * `countUpTo` must be small: the matches up to it are read from the table to be ordered.
  * Only the page's rows (and one more, for the cursor) are then read whole, by primary key:
@@ -165,20 +170,20 @@ export function firstPageCountedQuery(executor: Executor, query: Omit<MemberList
         .from(members)
         .where(memberMatchSql(query))
         .orderBy(...MEMBER_LIST_ORDER)
-        .limit(countUpTo + 1),
+        .limit(literalLimit(countUpTo + 1)),
     );
   const pageIds = executor
     .select({ id: hits.id })
     .from(hits)
     .orderBy(...listOrderOf(hits.verifiedAt, hits.id))
-    .limit(query.limit + 1);
+    .limit(literalLimit(query.limit + 1));
   return executor
     .with(hits)
     .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
     .from(members)
     .where(inArray(members.id, pageIds))
     .orderBy(...MEMBER_LIST_ORDER)
-    .limit(query.limit + 1);
+    .limit(literalLimit(query.limit + 1));
 }
 
 export async function listFirstPageCounted(
