@@ -15,7 +15,10 @@ import { sql, type SQL } from 'drizzle-orm';
  * re-analysis and re-planning of the statement ... whenever ... their planner statistics have
  * been updated", the PREPARE page of its manual). A search repeated (the list refreshed, paged
  * back, several staff on one search during a raid) skips the planning; a new word costs what it
- * did. On the PostgreSQL server statements are not kept, so nothing changes there.
+ * did. Such statements have a budget of their own among the kept ones (the 64 most recently used,
+ * pglite-prepared.ts), so a stream of new words neither pushes the product's own statements out
+ * nor grows the worker's memory without bound. On the PostgreSQL server statements are not kept,
+ * so nothing changes there.
  *
  * The text is never pasted in raw: these functions write a literal PostgreSQL reads back as
  * exactly the value, whatever it holds (quotes, backslashes, `$1`, comment marks), and refuse
