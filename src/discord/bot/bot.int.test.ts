@@ -104,6 +104,24 @@ describeEngines('the bot', (getDatabase, engine) => {
     await next.stop();
   });
 
+  it('stops when stopped at any moment of its login (a SIGTERM during start-up): stop() returns and no session stays open', async () => {
+    const sessionsBefore = emulator.gateway.connectedSessions;
+    const panelsBefore = emulator.state.messages(emulator.guild.channelId('verification')).length;
+    // stop() at every few milliseconds of the election and the login; discord.js's destroy() during its connect could wait forever
+    for (const delayMs of [0, 20, 50, 100]) {
+      const bot = makeBot(getDatabase());
+      bot.start();
+      await new Promise((r) => setTimeout(r, delayMs));
+      const outcome = await Promise.race([bot.stop().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('stop() did not return within 12 s'), 12_000))]);
+      expect({ delayMs, outcome }).toEqual({ delayMs, outcome: 'stopped' });
+      expect(bot.state).toMatchObject({ ready: false });
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(emulator.gateway.connectedSessions).toBe(sessionsBefore);
+    // a bot stopped before its ready event posts nothing (the panel may exist from an earlier test, never twice)
+    expect(emulator.state.messages(emulator.guild.channelId('verification')).length).toBeLessThanOrEqual(panelsBefore + 1);
+  });
+
   it('reports a rejected token once, naming DISCORD_BOT_TOKEN, without throwing', async () => {
     const bot = makeBot(getDatabase(), 'not-a-valid-token');
     bot.start();

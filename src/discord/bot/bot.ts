@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, PermissionFlagsBits, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { REST } from '@discordjs/rest';
 import type { Clock } from '../../clock';
@@ -23,6 +24,8 @@ export interface BotConfig {
 const LEADER_RETRY_MS = 5_000;
 /** Several changes in a burst (dragging roles dispatches one update per moved role) make one self-check. */
 const SETUP_CHECK_DEBOUNCE_MS = 1_000;
+/** How long stop() lets a login in flight finish before it destroys the client anyway (see stop()). */
+const LOGIN_SETTLE_MS = 10_000;
 const SETUP_EVENTS = new Set(['GUILD_UPDATE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 
 /**
@@ -55,6 +58,8 @@ export function createBot(deps: {
   let client: Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  /** the login in flight, if any: settles (never rejects) when discord.js's login has resolved or failed */
+  let loggingIn: Promise<void> | undefined;
   let readyResolve: (() => void) | undefined;
   const ready = new Promise<void>((resolve) => (readyResolve = resolve));
   const state = { leader: false, ready: false, panelMessageId: null as string | null, fatal: null as string | null };
@@ -109,6 +114,8 @@ export function createBot(deps: {
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
     next.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => onRawEvent(packet, next.user?.id));
     next.once(Events.ClientReady, async (ready) => {
+      // stopping: the client is destroyed as soon as its login returns; nothing is posted
+      if (stopped) return;
       state.ready = true;
       logger.info({ user: ready.user.tag }, 'bot connected to Discord');
       await deps.setupMonitor?.run();
@@ -122,8 +129,17 @@ export function createBot(deps: {
       }
       readyResolve?.();
     });
+    const attempt = next.login(deps.config.token);
+    const settled = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    loggingIn = settled;
+    void settled.then(() => {
+      if (loggingIn === settled) loggingIn = undefined;
+    });
     try {
-      await next.login(deps.config.token);
+      await attempt;
     } catch (error) {
       if (stopped) return; // destroyed by stop() while logging in: not a connection failure
       const code = (error as { code?: string }).code;
@@ -183,6 +199,10 @@ export function createBot(deps: {
       stopped = true;
       if (retry) clearTimeout(retry);
       if (setupTimer) clearTimeout(setupTimer);
+      // discord.js's destroy() while its login is still connecting can wait forever (seen with the machine
+      // loaded: SIGTERM 50 ms after start-up, the login finished 6 s later, stop() never returned and the
+      // shutdown's 20 s guard exited 1). A login in flight is let finish first, for up to LOGIN_SETTLE_MS.
+      if (loggingIn) await Promise.race([loggingIn, sleep(LOGIN_SETTLE_MS, undefined, { ref: false })]);
       await client?.destroy();
       client = undefined;
       state.ready = false;
