@@ -1,5 +1,8 @@
 import type { Logger } from './logger';
 
+/** How the unhandled-rejection line begins, for readers of the log (the drills). */
+export const UNHANDLED_REJECTION_MESSAGE = 'unhandled promise rejection (a bug)';
+
 /**
  * What the process does with an error nobody handled.
  *
@@ -15,14 +18,11 @@ import type { Logger } from './logger';
  * The log line carries the error's message and stack, never a request (so no address or
  * cookie can reach it through here).
  */
-/** How the unhandled-rejection line begins, for readers of the log (the drills). */
-export const UNHANDLED_REJECTION_MESSAGE = 'unhandled promise rejection (a bug)';
-
-export function guardProcess(logger: Logger, target: NodeJS.EventEmitter = process): void {
-  target.on('unhandledRejection', (reason: unknown) => {
+export function guardProcess(logger: Logger): void {
+  process.on('unhandledRejection', (reason: unknown) => {
     logger.error({ err: reason }, `${UNHANDLED_REJECTION_MESSAGE}: logged, the process keeps serving`);
   });
-  target.on('uncaughtExceptionMonitor', (error: Error, origin: string) => {
+  process.on('uncaughtExceptionMonitor', (error: Error, origin: string) => {
     logger.fatal({ err: error, origin }, 'uncaught exception: the process exits');
   });
 }

@@ -58,7 +58,7 @@ export function createBot(deps: {
   let client: Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
-  /** the login in flight, if any: settles (never rejects) when discord.js's login has resolved or failed */
+  /** the latest login: settles (never rejects) when discord.js's login has resolved or failed; once settled, stop() waits for nothing */
   let loggingIn: Promise<void> | undefined;
   let readyResolve: (() => void) | undefined;
   const ready = new Promise<void>((resolve) => (readyResolve = resolve));
@@ -130,14 +130,10 @@ export function createBot(deps: {
       readyResolve?.();
     });
     const attempt = next.login(deps.config.token);
-    const settled = attempt.then(
+    loggingIn = attempt.then(
       () => undefined,
       () => undefined,
     );
-    loggingIn = settled;
-    void settled.then(() => {
-      if (loggingIn === settled) loggingIn = undefined;
-    });
     try {
       await attempt;
     } catch (error) {

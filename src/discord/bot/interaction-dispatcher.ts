@@ -72,15 +72,13 @@ export function createInteractionDispatcher(deps: {
   const stats: DispatcherStats = { handled: 0, refused: 0, failed: 0 };
 
   async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string) {
-    if (interaction.guildId !== deps.guildId) {
-      stats.refused++;
-      deps.onResult?.('refused');
-      // Discord may be failing: a refused reply is logged, never left as a rejection nobody waits for
-      await interaction.reply(toReply({ content: 'Gatekeeper does not manage this server, so it cannot help here.' })).catch((error: unknown) => {
-        deps.logger.warn({ err: error, interaction: name }, 'could not answer the interaction');
-      });
-      return;
-    }
+    // another server's interaction is refused as every refusal is: counted, answered, and an answer Discord refuses is logged
+    const run =
+      interaction.guildId === deps.guildId
+        ? work
+        : async (): Promise<HandlerReply> => {
+            throw new HandlerRefusal('Gatekeeper does not manage this server, so it cannot help here.');
+          };
     // answer within Discord's window even if the database is slow
     let deferring: Promise<unknown> | undefined;
     const deferTimer = setTimeout(() => {
@@ -88,7 +86,7 @@ export function createInteractionDispatcher(deps: {
     }, DEFER_AFTER_MS);
     let reply: HandlerReply;
     try {
-      reply = await work();
+      reply = await run();
       stats.handled++;
       deps.onResult?.('handled');
     } catch (error) {
