@@ -65,7 +65,7 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ memberId: member.id, discordId, fingerprintHash, ipHash })) : [];
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
-      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, row } });
+      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, countedPreviousDay: read.countedPreviousDay, row } });
       for (const write of writes) await write;
       await outbox.enqueue(tx, ...actions);
       return { member, gate };
@@ -264,5 +264,44 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     );
     for (let k = 0; k < 12; k++) await verify(new Date(NOW.getTime() + k * 45_000));
     expect(alarms).toEqual([]);
+  });
+
+  it('counts the day before the window at most once a minute: the verifications of the minute after use that count', async () => {
+    settings = { ...settings, raidYoungAccountPercent: 100, raidSharedEvidencePercent: 100 };
+    const { db } = getDatabase();
+    const member = await buildMember(db);
+    // a day of verifications before the window, and enough in the window for the day to matter
+    await getDatabase().query(
+      `insert into verification_attempts (member_id, outcome, created_at) select $1, 'verified', to_timestamp(($2::float8 + n * 50000) / 1000) from generate_series(0, 1727) as n`,
+      [member.id, NOW.getTime() - DAY],
+    );
+    for (let i = 0; i < settings.raidMinVerifications; i++) await buildAttempt(db, member.id, { createdAt: new Date(NOW.getTime() - i * 1000) });
+    const dayBefore = async (at: Date) => {
+      const from = at.getTime() - settings.raidWindowMinutes * 60_000;
+      const [stored] = await rows<{ n: number }>(
+        `select count(*)::int as n from verification_attempts where created_at > '${new Date(from - DAY).toISOString()}' and created_at <= '${new Date(from).toISOString()}'`,
+      );
+      const read = service.readQuery(at);
+      const [row] = await selectRows<AdmissionStateRow>(db, read.query({ memberId: member.id, discordId: member.discordId, fingerprintHash: null, ipHash: null }));
+      await service.admitDeferred(db, { member, now: at, read: { settings: read.settings, countedPreviousDay: read.countedPreviousDay, row } });
+      return { counted: read.countedPreviousDay, used: Number(row?.previous_day), stored: stored!.n };
+    };
+    const first = await dayBefore(NOW);
+    expect(first).toEqual({ counted: true, used: first.stored, stored: first.stored });
+    expect(first.stored).toBeGreaterThan(1000);
+    // 100 more in the day before: the next minute's verifications still use the count made at NOW
+    await getDatabase().query(
+      `insert into verification_attempts (member_id, outcome, created_at) select $1, 'verified', to_timestamp(($2::float8 + n * 1000) / 1000) from generate_series(1, 100) as n`,
+      [member.id, NOW.getTime() - DAY / 2],
+    );
+    expect(await dayBefore(new Date(NOW.getTime() + 30_000))).toMatchObject({ counted: false, used: first.stored });
+    expect(await dayBefore(new Date(NOW.getTime() + 59_999))).toMatchObject({ counted: false, used: first.stored });
+    // a minute on, it is counted again (and kept from then)
+    const later = await dayBefore(new Date(NOW.getTime() + 60_000));
+    expect(later).toEqual({ counted: true, used: later.stored, stored: later.stored });
+    expect(later.stored).toBeGreaterThanOrEqual(first.stored + 100);
+    expect(await dayBefore(new Date(NOW.getTime() + 61_000))).toMatchObject({ counted: false, used: later.stored });
+    // a clock that went back counts again
+    expect(await dayBefore(NOW)).toEqual({ counted: true, used: first.stored + 100, stored: first.stored + 100 });
   });
 });

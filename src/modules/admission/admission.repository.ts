@@ -32,10 +32,11 @@ export type AdmissionStateRow = RaidWindowRow & { lockdown: Partial<LockdownStat
  * alarm stands (alarmStandingQuery) and the lockdown switch. A scalar select: it can run on its own or inside another statement (the
  * sign-in's, which writes `written`), which then answers it with its own row.
  */
-export function admissionStateQuery(now: Date, policy: AdmissionReadPolicy, written?: WindowAttempt): SQL {
+export function admissionStateQuery(now: Date, policy: AdmissionReadPolicy, written?: WindowAttempt, previousDay?: number): SQL {
   const standing = alarmStandingQuery(now, policy.raidWindowMinutes);
-  // the window is counted only when it could raise an alarm: none stands, and (for the day before it) enough verifications
-  const window = raidWindowQuery(now, policy.raidWindowMinutes, policy.raidYoungAccountDays, written, { minVerifications: policy.raidMinVerifications, unless: standing });
+  // the window is counted only when it could raise an alarm: none stands, and (for the day before it) enough
+  // verifications; the day before not at all when the caller gives a recent count of it (previous-day-count.ts)
+  const window = raidWindowQuery(now, policy.raidWindowMinutes, policy.raidYoungAccountDays, written, { minVerifications: policy.raidMinVerifications, unless: standing, previousDay });
   return sql`select w.previous_day, w.verifications, w.young, w.shared, ${standing} as alarm_standing, ${lockdownValueQuery()} as lockdown
     from (${window}) as w`;
 }
@@ -58,10 +59,10 @@ export function admissionStateFrom(row: AdmissionStateRow | undefined): Admissio
   return { window: alarmStanding ? null : raidWindowFrom(row), alarmStanding, lockdown: lockdownFromValue(row?.lockdown) };
 }
 
-/** Reads the admission state in ONE statement (see `admissionStateQuery`). */
-export async function readAdmissionState(executor: Executor, now: Date, policy: AdmissionReadPolicy): Promise<AdmissionState> {
-  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, policy));
-  return admissionStateFrom(row);
+/** Reads the admission state's row in ONE statement (see `admissionStateQuery`; `admissionStateFrom` reads it). */
+export async function readAdmissionRow(executor: Executor, now: Date, policy: AdmissionReadPolicy, previousDay?: number): Promise<AdmissionStateRow | undefined> {
+  const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, policy, undefined, previousDay));
+  return row;
 }
 
 /** What a released member's record says about the role they can be given (the button's rule reads it). */

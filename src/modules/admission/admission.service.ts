@@ -15,7 +15,7 @@ import {
   admissionStateQuery,
   countHeldMembers,
   listHeldMembers,
-  readAdmissionState,
+  readAdmissionRow,
   releaseHeldMembers,
   setGuildAccessMany,
   setMemberGate,
@@ -23,6 +23,7 @@ import {
   type ReleasedMember,
 } from './admission.repository';
 import type { WindowAttempt } from '../raid/raid.repository';
+import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 
@@ -39,6 +40,8 @@ export interface AdmissionDecision {
 export interface AdmissionRead {
   settings: OwnerSettings;
   row: AdmissionStateRow | undefined;
+  /** the statement counted the day before the window (rather than using a recent count: see `readQuery`) */
+  countedPreviousDay: boolean;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -58,6 +61,12 @@ export function createAdmissionService(deps: {
   nudgeOutbox?: () => void;
   onRaidAlarm?: (reasons: RaidReason[]) => void;
 }) {
+  // the raid window's day before, counted at most once a minute by this process (previous-day-count.ts)
+  const previousDay = createPreviousDayCount();
+  /** Keeps the day before as a statement counted it at `now` (null: the window was too small to count it). */
+  const keepCount = (now: Date, row: AdmissionStateRow | undefined) => {
+    if (row?.previous_day !== null && row?.previous_day !== undefined) previousDay.counted(now, Number(row.previous_day));
+  };
   /**
    * Releases held members in the caller's transaction. A released member who has done
    * everything the 'Complete Verification!' button asks gets at once the role the button
@@ -118,9 +127,15 @@ export function createAdmissionService(deps: {
    */
   async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionDecision> {
     const settings = input.read?.settings ?? deps.settings.snapshot();
-    const state = input.read
-      ? admissionStateFrom(input.read.row)
-      : await readAdmissionState(tx, input.now, settings);
+    let row = input.read?.row;
+    if (input.read) {
+      if (input.read.countedPreviousDay) keepCount(input.now, row);
+    } else {
+      const reusable = previousDay.reusable(input.now);
+      row = await readAdmissionRow(tx, input.now, settings, reusable);
+      if (reusable === undefined) keepCount(input.now, row);
+    }
+    const state = admissionStateFrom(row);
     const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window ?? undefined, alarmStanding: state.alarmStanding });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
@@ -145,9 +160,10 @@ export function createAdmissionService(deps: {
      * The admission step's read with the settings it was made for, for the caller to run
      * inside its own statement, built for the attempt that statement writes (counted in).
      */
-    readQuery(now: Date): { settings: OwnerSettings; query: (written: WindowAttempt) => SQL } {
+    readQuery(now: Date): { settings: OwnerSettings; countedPreviousDay: boolean; query: (written: WindowAttempt) => SQL } {
       const settings = deps.settings.snapshot();
-      return { settings, query: (written) => admissionStateQuery(now, settings, written) };
+      const reusable = previousDay.reusable(now);
+      return { settings, countedPreviousDay: reusable === undefined, query: (written) => admissionStateQuery(now, settings, written, reusable) };
     },
 
     admitDeferred,

@@ -103,7 +103,7 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     expect(whole.previousDay).toBeGreaterThan(0);
 
     // lazy counting (the admission read's): the day before only from the alarm's minimum on, nothing while `unless` holds
-    const row = async (lazy: { minVerifications?: number; unless?: SQL }, written?: WindowAttempt) =>
+    const row = async (lazy: { minVerifications?: number; unless?: SQL; previousDay?: number }, written?: WindowAttempt) =>
       (await selectRows<RaidWindowRow>(db, raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)))[0]!;
     const n = inWindow.length;
     expect(raidWindowFrom(await row({ minVerifications: n }))).toEqual(whole);
@@ -114,9 +114,12 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     expect(raidWindowFrom(await row({ minVerifications: n + 1 }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
     expect(raidWindowFrom(await row({ unless: sql`false` }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
     expect(raidWindowFrom(await row({ unless: sql`true`, minVerifications: 2 }, written))).toEqual({ verifications: 0, previousDay: 0, young: 0, shared: 0 });
+    // a recent count of the day before, given (previous-day-count.ts): answered as given, from the minimum on as counted ones
+    expect(raidWindowFrom(await row({ minVerifications: n, previousDay: 4321 }))).toEqual({ ...whole, previousDay: 4321 });
+    expect(await row({ minVerifications: n + 1, previousDay: 4321 })).toMatchObject({ previous_day: null });
 
     // and "not counted" means not read: the plan's scans of the attempts never run
-    const plan = async (lazy: { minVerifications?: number; unless?: SQL }) => {
+    const plan = async (lazy: { minVerifications?: number; unless?: SQL; previousDay?: number }) => {
       const lines = await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)}`);
       return lines.map((line) => line['QUERY PLAN']).filter((line) => /Scan .*on verification_attempts/.test(line));
     };
@@ -129,5 +132,9 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     const belowMinimum = await plan({ minVerifications: n + 2 });
     // the window itself is read; the day before it is not
     expect(belowMinimum.filter((line) => !line.includes('never executed'))).toHaveLength(1);
+    // with the day before given, only the window is read, however many it holds
+    const given = await plan({ minVerifications: 2, previousDay: 4321 });
+    expect(given.filter((line) => !line.includes('never executed'))).toHaveLength(1);
+    expect(notStanding.filter((line) => !line.includes('never executed')).length).toBeGreaterThan(1);
   });
 });

@@ -53,9 +53,11 @@ export interface WindowAttempt {
  *    as of an empty window; PostgreSQL tests it once, before the window's scan). The
  *    admission read gives "an alarm stands": no second alarm is raised in a window, so
  *    during a raid, once its alarm is up, a verification stops paying for a window of
- *    thousands of attempts.
+ *    thousands of attempts;
+ *  - `previousDay`: the day before, counted already (a recent count the caller keeps, see
+ *    previous-day-count.ts): written as a number, nothing of the day is read.
  */
-export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt, lazy: { minVerifications?: number; unless?: SQL } = {}): SQL {
+export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt, lazy: { minVerifications?: number; unless?: SQL; previousDay?: number } = {}): SQL {
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   const dayBefore = new Date(from.getTime() - DAY_MS);
   // created after this instant: younger than youngDays full days (milliseconds, so no calendar day or DST enters)
@@ -63,7 +65,10 @@ export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: num
   const writtenRow = written
     ? sql` union all select ${written.memberId}::bigint, discord_account_created_at(${written.discordId}::text), ${written.fingerprintHash}::text, ${written.ipHash}::text`
     : sql``;
-  const previousDay = sql`(select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz)`;
+  const previousDay =
+    lazy.previousDay === undefined
+      ? sql`(select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz)`
+      : sql`${lazy.previousDay}::bigint`;
   // an uncorrelated subquery in a CASE runs only when its branch is taken (PostgreSQL evaluates it on first use)
   const previousDayColumn = lazy.minVerifications === undefined ? previousDay : sql`case when count(*) >= ${lazy.minVerifications}::int then ${previousDay} end`;
   return sql`with w (m, c, f, i) as (

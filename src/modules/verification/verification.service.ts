@@ -101,7 +101,7 @@ export function createVerificationService(deps: {
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
   admission?: {
     /** the admission step's read, run inside the sign-in's statement, counting in the attempt that statement writes */
-    readQuery(now: Date): { settings: AdmissionRead['settings']; query: (written: WindowAttempt) => SQL };
+    readQuery(now: Date): Omit<AdmissionRead, 'row'> & { query: (written: WindowAttempt) => SQL };
     /** the gate, with its write and its log line left to the verification's last statement */
     admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<{ gate: { action: 'limited' | 'review' } | null; writes: SQLWrapper[]; actions: DiscordAction[] }>;
   };
@@ -185,7 +185,7 @@ export function createVerificationService(deps: {
           { identity: input.identity, outcome, vpn: input.vpn, usedVpn, evidence, now },
           { admission: admissionRead?.query, candidates: outcome === 'verified' ? deps.alts.lookupQuery : undefined },
         );
-        const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, row: admission as AdmissionRead['row'] };
+        const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, countedPreviousDay: admissionRead.countedPreviousDay, row: admission as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
         const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
