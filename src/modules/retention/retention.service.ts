@@ -4,6 +4,7 @@ import { appendAudit } from '../audit/audit.repository';
 import { recomputeAltCounters } from '../alts/alt-links.repository';
 import { eraseMembers } from '../members/member-erase.repository';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
+import { upkeepEmbedded } from './embedded-upkeep';
 
 export interface PurgeCounts {
   members: number;
@@ -36,8 +37,8 @@ export function retentionExpiry(at: Date, retentionDays: number): Date {
  * since the cut-off (eraseMembers: their attempts, links, notes and outbox rows go with them),
  * older attempts, links and notes of members still active, and expired caches and
  * tokens. The audit log keeps one row with the counts. On PGlite, which has no
- * autovacuum and no background writer, it then runs VACUUM ANALYZE and a CHECKPOINT (else
- * the pages the hour dirtied are written out by whichever query next needs a buffer).
+ * autovacuum and no background writer, it then runs their work (`upkeepEmbedded`: VACUUM,
+ * ANALYZE in pieces, CHECKPOINT).
  */
 export async function purgeExpired(deps: { database: Database; clock: Clock; retentionDays: number }): Promise<PurgeCounts> {
   const now = deps.clock.now();
@@ -69,9 +70,6 @@ export async function purgeExpired(deps: { database: Database; clock: Clock; ret
     return result;
   });
 
-  if (deps.database.kind === 'pglite') {
-    await deps.database.exec('VACUUM ANALYZE');
-    await deps.database.exec('CHECKPOINT');
-  }
+  if (deps.database.kind === 'pglite') await upkeepEmbedded(deps.database);
   return counts;
 }
