@@ -46,17 +46,17 @@ export type AdmissionReadPolicy = Pick<RaidPolicy, 'raidWindowMinutes' | 'raidMi
 
 /** What the admission step knows from that row. */
 export interface AdmissionState {
-  /** the window's numbers; null while an alarm stands (not counted then: see admissionStateQuery) */
+  /**
+   * the window's numbers; null while a raid alarm raised less than one window ago stands (no new
+   * one is raised meanwhile, and the window is not counted then: see admissionStateQuery)
+   */
   window: RaidWindow | null;
-  /** a raid alarm was raised less than one window ago (no new one is raised meanwhile) */
-  alarmStanding: boolean;
   lockdown: LockdownState;
 }
 
-/** The raid window, the standing alarm and the lockdown from that row. */
+/** The raid window (null while an alarm stands) and the lockdown from that row. */
 export function admissionStateFrom(row: AdmissionStateRow | undefined): AdmissionState {
-  const alarmStanding = row?.alarm_standing === true;
-  return { window: alarmStanding ? null : raidWindowFrom(row), alarmStanding, lockdown: lockdownFromValue(row?.lockdown) };
+  return { window: row?.alarm_standing === true ? null : raidWindowFrom(row), lockdown: lockdownFromValue(row?.lockdown) };
 }
 
 /** Reads the admission state's row in ONE statement (see `admissionStateQuery`; `admissionStateFrom` reads it). */

@@ -136,7 +136,7 @@ export function createAdmissionService(deps: {
       if (reusable === undefined) keepCount(input.now, row);
     }
     const state = admissionStateFrom(row);
-    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window ?? undefined, alarmStanding: state.alarmStanding });
+    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
     const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));

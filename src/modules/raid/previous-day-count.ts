@@ -29,5 +29,3 @@ export function createPreviousDayCount(reuseMs = PREVIOUS_DAY_REUSE_MS) {
     },
   };
 }
-
-export type PreviousDayCount = ReturnType<typeof createPreviousDayCount>;

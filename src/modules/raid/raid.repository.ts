@@ -1,5 +1,5 @@
 import { desc, sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { raidAlarms } from '../../db/schema';
 import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
 import type { RaidVerdict, RaidWindow } from './raid-rules';
@@ -96,12 +96,6 @@ export function raidWindowFrom(row: RaidWindowRow | undefined): RaidWindow {
   };
 }
 
-/** The numbers of the window ending at `now`, in one statement (see `raidWindowFrom`). */
-export async function readRaidWindow(executor: Executor, now: Date, windowMinutes: number, youngDays: number): Promise<RaidWindow> {
-  const [row] = await selectRows<RaidWindowRow>(executor, raidWindowQuery(now, windowMinutes, youngDays));
-  return raidWindowFrom(row);
-}
-
 /**
  * Whether an alarm was raised less than one window before `now` (one alarm per window: while
  * it stands, no new one is raised), as a boolean expression: the admission read asks it in
@@ -110,12 +104,6 @@ export async function readRaidWindow(executor: Executor, now: Date, windowMinute
 export function alarmStandingQuery(now: Date, windowMinutes: number): SQL {
   const since = new Date(now.getTime() - windowMinutes * 60_000);
   return sql`exists (select 1 from ${raidAlarms} where ${raidAlarms.raisedAt} >= ${since.toISOString()}::timestamptz)`;
-}
-
-/** Whether an alarm stands at `now` (see `alarmStandingQuery`), in a statement of its own. */
-export async function alarmStanding(executor: Executor, now: Date, windowMinutes: number): Promise<boolean> {
-  const [row] = await selectRows<{ standing: boolean }>(executor, sql`select ${alarmStandingQuery(now, windowMinutes)} as standing`);
-  return row?.standing === true;
 }
 
 export async function insertRaidAlarm(executor: Executor, input: { now: Date; windowMinutes: number; window: RaidWindow; verdict: RaidVerdict; lockdownStarted: boolean }) {

@@ -4,7 +4,7 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import type { LockdownState } from '../admission/admission-rules';
 import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
-import { alarmStanding, insertRaidAlarm, readRaidWindow } from './raid.repository';
+import { insertRaidAlarm } from './raid.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
 
@@ -21,19 +21,18 @@ export async function checkForRaid(
   input: {
     now: Date;
     policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean };
-    /** the window's numbers when the caller read them already in this transaction (sharing a round trip with its own reads) */
-    window?: RaidWindow;
-    /** whether an alarm stands (alarmStandingQuery), when the caller read it with the window */
-    alarmStanding?: boolean;
+    /**
+     * the window's numbers, read by the caller in this transaction with its own reads (the admission
+     * read, in the sign-in's statement); null while an alarm raised less than one window ago stands
+     */
+    window: RaidWindow | null;
   },
 ): Promise<{ raised: boolean; lockdownStarted: boolean }> {
-  const { now, policy } = input;
+  const { now, policy, window } = input;
   // one alarm per window: while one stands nothing is raised (and the caller's read did not count the window)
-  if (input.alarmStanding === true) return { raised: false, lockdownStarted: false };
-  const window = input.window ?? (await readRaidWindow(tx, now, policy.raidWindowMinutes, policy.raidYoungAccountDays));
+  if (window === null) return { raised: false, lockdownStarted: false };
   const verdict = evaluateRaid(window, policy);
   if (!verdict.raise) return { raised: false, lockdownStarted: false };
-  if (input.alarmStanding === undefined && (await alarmStanding(tx, now, policy.raidWindowMinutes))) return { raised: false, lockdownStarted: false };
 
   let lockdownStarted = false;
   if (policy.autoLockdown && !(await readLockdown(tx, true)).on) {

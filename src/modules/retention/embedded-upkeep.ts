@@ -28,7 +28,7 @@ export function analyzeStatements(table: AnalyzedTable): string[] {
 /** Every permanent table (the catalogs included, as a database-wide ANALYZE does), with its columns by statistics target. */
 async function analyzedTables(database: Database): Promise<AnalyzedTable[]> {
   // attstattarget: null (PostgreSQL 17) or -1 (before) is the default; 0 keeps no statistics
-  const { rows } = await database.query<{ name: string; wide: string[] | null; other: string[] | null; has_expression_index: boolean }>(
+  const { rows } = await database.query<{ name: string; wide: string[]; other: string[]; has_expression_index: boolean }>(
     `select c.oid::regclass::text as name,
             array(select quote_ident(a.attname) from pg_attribute a
                    where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
@@ -42,7 +42,8 @@ async function analyzedTables(database: Database): Promise<AnalyzedTable[]> {
       where c.relkind in ('r', 'm', 'p') and c.relpersistence = 'p'
       order by c.oid`,
   );
-  return rows.map((row) => ({ name: row.name, wide: row.wide ?? [], other: row.other ?? [], hasExpressionIndex: row.has_expression_index }));
+  // array(subquery) is an empty array, never null, for a table without such columns
+  return rows.map((row) => ({ name: row.name, wide: row.wide, other: row.other, hasExpressionIndex: row.has_expression_index }));
 }
 
 /**
