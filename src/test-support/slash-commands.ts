@@ -1,5 +1,6 @@
 import type { Database } from '../db/client';
 import type { SlashOptionValue } from '../discord/emulator/interaction-driver';
+import type { InteractionResult } from '../discord/emulator/interaction-record';
 import type { GatekeeperHandle } from '../server';
 import { useTestGatekeeper } from './gatekeeper';
 
@@ -21,10 +22,16 @@ export function slashCommandKit(handle: GatekeeperHandle) {
      * Runs a command as `userId` in #verification. Discord hides staff commands from members
      * without Manage Server, but server admins can widen access: the bot must still refuse.
      */
-    run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
+    async run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
       // a deferred answer may take longer than the emulator's default 10 s wait when three jest workers and the
       // PostgreSQL server share two cores (an empty answer once in a full run); the wait ends as soon as it comes
-      return emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
+      const started = Date.now();
+      const result = await emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
+      // a command left unanswered failed once in a full CI run (the bot did not even defer within the 15 s
+      // window) and could not be reproduced in dozens of loaded runs since: say what the bot and the gateway
+      // were doing, so that the next such failure explains itself instead of comparing an empty text
+      if (result.failed || !result.text) throw new Error(`/${name} ${subcommand ?? ''} got no answer: ${describeUnanswered(handle, result, Date.now() - started)}`);
+      return result;
     },
     /** A new Discord account that is a member of the guild (with the given role names). */
     newMember(username: string, roles: string[] = ['Unverified']) {
@@ -37,6 +44,20 @@ export function slashCommandKit(handle: GatekeeperHandle) {
     channelText: (name: string) => emulator.state.messages(channelId(name)).map((m) => m.content).join('\n'),
     drain: () => handle.services.outboxWorker.drain(),
   };
+}
+
+/** What the bot and the emulator's gateway were doing when an interaction went unanswered. */
+function describeUnanswered(handle: GatekeeperHandle, result: InteractionResult, waitedMs: number): string {
+  const { bot } = handle.services;
+  const gateway = handle.discord.emulator!.gateway;
+  return JSON.stringify({
+    waitedMs,
+    acknowledged: result.acknowledged,
+    failed: result.failed,
+    callbackType: result.callbackType,
+    bot: { ready: bot.state.ready, leader: bot.state.leader, fatal: bot.state.fatal, answered: bot.dispatcher.stats },
+    gateway: { connectedSessions: gateway.connectedSessions, ...gateway.stats },
+  });
 }
 
 export type SlashCommandKit = ReturnType<typeof slashCommandKit>;
