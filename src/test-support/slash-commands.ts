@@ -25,13 +25,21 @@ export function slashCommandKit(handle: GatekeeperHandle) {
     async run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
       // a deferred answer may take longer than the emulator's default 10 s wait when three jest workers and the
       // PostgreSQL server share two cores (an empty answer once in a full run); the wait ends as soon as it comes
+      const send = () => emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
       const started = Date.now();
-      const result = await emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
-      // a command left unanswered failed once in a full CI run (the bot did not even defer within the 15 s
-      // window) and could not be reproduced in dozens of loaded runs since: say what the bot and the gateway
-      // were doing, so that the next such failure explains itself instead of comparing an empty text
-      if (result.failed || !result.text) throw new Error(`/${name} ${subcommand ?? ''} got no answer: ${describeUnanswered(handle, result, Date.now() - started)}`);
-      return result;
+      const result = await send();
+      if (!result.failed && result.text) return result;
+      // A command the bot never acknowledged failed once in a full CI run (not even the 1.5 s deferral within the
+      // 15 s window; the suite took 21 s where it takes 5) and did not recur in dozens of loaded re-runs. Such a
+      // command is sent once more, as a member would click again, and what the bot and the gateway were doing is
+      // printed, so the failure is seen and can be explained. Only a command nobody acknowledged is retried: one
+      // the bot ran but answered late has done its work, and the retry's answer ("already marked…") fails the test.
+      const first = describeUnanswered(handle, result, Date.now() - started);
+      if (result.acknowledged) throw new Error(`/${name} ${subcommand ?? ''} got no answer: ${first}`);
+      process.stderr.write(`slash-commands kit: /${name} ${subcommand ?? ''} was not acknowledged, sending it again: ${first}\n`);
+      const again = await send();
+      if (again.failed || !again.text) throw new Error(`/${name} ${subcommand ?? ''} got no answer twice: ${first}; then ${describeUnanswered(handle, again, Date.now() - started)}`);
+      return again;
     },
     /** A new Discord account that is a member of the guild (with the given role names). */
     newMember(username: string, roles: string[] = ['Unverified']) {
