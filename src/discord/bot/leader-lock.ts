@@ -11,6 +11,8 @@ const BOT_LEADER_LOCK = 72_611_003;
  */
 export function createLeaderLock(database: Database) {
   let client: PoolClient | undefined;
+  /** the held connection's error listener: taken off when the connection goes back to the pool, which hands it to others */
+  let onError: (() => void) | undefined;
   return {
     async tryAcquire(onLost: () => void): Promise<boolean> {
       if (database.kind === 'pglite' || !database.pool) return true;
@@ -27,18 +29,22 @@ export function createLeaderLock(database: Database) {
         throw error;
       }
       client = candidate;
-      candidate.on('error', () => {
+      onError = () => {
         if (client !== candidate) return;
         client = undefined;
         candidate.release(true);
         onLost();
-      });
+      };
+      candidate.on('error', onError);
       return true;
     },
     async release(): Promise<void> {
       const held = client;
       client = undefined;
       if (!held) return;
+      // each term as leader would otherwise leave one listener on a pooled connection (Node warns at eleven)
+      if (onError) held.off('error', onError);
+      onError = undefined;
       try {
         await held.query('select pg_advisory_unlock($1)', [BOT_LEADER_LOCK]);
         held.release();
