@@ -8,6 +8,7 @@ import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock';
 import { inProcessClient, type EmbeddedClient } from './embedded-client';
 import { openWorkerClient } from './pglite-worker-client';
+import { prepareWrites } from './postgres-prepared';
 import { installSqlRenderer } from './sql-render';
 import { schema } from './schema';
 
@@ -163,6 +164,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // that nobody listens to, which killed the process. Its next query fails instead, the
   // request answers an error, and the pool drops the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // the writes as named prepared statements, parsed once per connection (postgres-prepared.ts)
+  pool.on('connect', (client) => prepareWrites(client));
   const deadline = Date.now() + (options.connectTimeoutSeconds ?? 60) * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
