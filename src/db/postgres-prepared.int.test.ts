@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describeEngines } from '../test-support/database';
-import { MAX_NAMED_PER_CONNECTION, statementName } from './postgres-prepared';
+import pg from 'pg';
+import { MAX_NAMED_PER_CONNECTION, prepareWrites, statementName } from './postgres-prepared';
 import { settings } from './schema';
 
 describeEngines('writes as named prepared statements', (getDatabase, engine) => {
@@ -12,7 +13,7 @@ describeEngines('writes as named prepared statements', (getDatabase, engine) => 
   }
 
   /** The statements a connection has prepared, with how its runs were planned. */
-  const preparedOn = async (client: { query: (text: string) => Promise<{ rows: unknown[] }> }) =>
+  const preparedOn = async (client: pg.ClientBase) =>
     (await client.query(`select name, statement, generic_plans, custom_plans from pg_prepared_statements where name like 'gk\\_%' order by name`)).rows as {
       name: string;
       statement: string;
@@ -83,6 +84,44 @@ describeEngines('writes as named prepared statements', (getDatabase, engine) => 
       await expect(client.query(bad, ['x', 'y'])).rejects.toMatchObject({ code: '42703' });
     } finally {
       client.release();
+    }
+  });
+  it('runs a text unnamed from then on when its prepared statement went stale: a table changed under it, or the server dropped it', async () => {
+    // a connection of its own: the pool's may have named its share of texts already
+    const client = new pg.Client({ connectionString: (getDatabase().pool!.options as { connectionString: string }).connectionString });
+    await client.connect();
+    prepareWrites(client);
+    await client.query('create temporary table kv (key text primary key, value text not null)');
+    try {
+      // a migration changes the type of the column a parameter goes to: the type inferred at the first run no longer fits
+      const upsert = 'insert into kv (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value';
+      await client.query(upsert, ['stale', '1']);
+      await client.query('alter table kv alter column value type integer using value::integer');
+      await expect(client.query(upsert, ['stale', '2'])).rejects.toMatchObject({ code: '42804' });
+      await client.query(upsert, ['stale', '3']);
+      await client.query(upsert, ['stale', '3']);
+      // the prepared statement ran once, before the change; the runs since were sent unnamed
+      const runs = (await preparedOn(client)).filter((p) => p.statement === upsert).map((p) => Number(p.custom_plans) + Number(p.generic_plans));
+      expect(runs).toEqual([1]);
+
+      // a migration adds a column to what a statement returns
+      const returning = 'insert into kv (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value returning *';
+      expect((await client.query(returning, ['stale', '4'])).rows).toEqual([{ key: 'stale', value: 4 }]);
+      await client.query('alter table kv add column note text');
+      await expect(client.query(returning, ['stale', '5'])).rejects.toMatchObject({ code: '0A000' });
+      expect((await client.query(returning, ['stale', '6'])).rows).toEqual([{ key: 'stale', value: 6, note: null }]);
+
+      // a pooler's DISCARD ALL drops the connection's statements; the pool's own query() (callback form) is covered too
+      const other = 'update kv set value = $2 where key = $1';
+      await client.query(other, ['stale', '7']);
+      expect((await preparedOn(client)).map((p) => p.statement)).toContain(other);
+      await client.query('deallocate all');
+      await expect(client.query(other, ['stale', '8'])).rejects.toMatchObject({ code: '26000' });
+      await client.query(other, ['stale', '9']);
+      await new Promise<void>((resolve, reject) => client.query(other, ['stale', '10'], (error) => (error ? reject(error) : resolve())));
+      expect((await client.query('select value from kv where key = $1', ['stale'])).rows).toEqual([{ value: 10 }]);
+    } finally {
+      await client.end();
     }
   });
 });

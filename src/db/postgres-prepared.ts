@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { sqlState } from './db-errors';
 import { planModeFor } from './pglite-prepared';
 
 /**
@@ -45,15 +46,24 @@ function isUnnamedConfig(value: unknown): value is QueryConfigLike {
  * the pool opens, so statements sent through the pool and through a transaction's client are named alike.
  */
 export function prepareWrites(client: pg.ClientBase): void {
-  /** the names this connection has given, by text */
-  const names = new Map<string, string>();
+  /** the names this connection has given, by text; null for a text given up (see `giveUpOn`) */
+  const names = new Map<string, string | null>();
   const nameOf = (text: string): string | undefined => {
     const known = names.get(text);
-    if (known) return known;
+    if (known !== undefined) return known ?? undefined;
     if (names.size >= MAX_NAMED_PER_CONNECTION || planModeFor(text) !== 'force_generic_plan') return undefined;
     const name = statementName(text);
     names.set(text, name);
     return name;
+  };
+  /**
+   * A named statement the server no longer runs as prepared: a migration changed a table under it (its
+   * result's shape, or a column its parameters go to), or the server has no statement of that name (a
+   * pooler in front of it ran DISCARD ALL). node-postgres would send it by name again and fail every time, so the
+   * text runs unnamed on this connection from now on; the statement that failed fails as it did before.
+   */
+  const giveUpOn = (text: string, error: unknown) => {
+    if (isStaleStatement(error)) names.set(text, null);
   };
   // node-postgres's query() has a dozen overloads (text, config, Query objects; values; callback): a text
   // or a config object is renamed, and every call passes through with the same arguments otherwise
@@ -61,11 +71,36 @@ export function prepareWrites(client: pg.ClientBase): void {
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const [first, values] = args;
     const config = typeof first === 'string' ? { text: first } : first;
-    if (isUnnamedConfig(config)) {
-      const params = Array.isArray(values) ? values : config.values;
-      const name = params && params.length > 0 ? nameOf(config.text) : undefined;
-      if (name) args[0] = { ...config, name };
+    if (!isUnnamedConfig(config)) return original(...args);
+    const params = Array.isArray(values) ? values : config.values;
+    const name = params && params.length > 0 ? nameOf(config.text) : undefined;
+    if (!name) return original(...args);
+    args[0] = { ...config, name };
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      // the pool's own query() passes a callback
+      args[last] = (error: unknown, result: unknown) => {
+        if (error) giveUpOn(config.text, error);
+        (callback as (error: unknown, result: unknown) => void)(error, result);
+      };
+      return original(...args);
     }
-    return original(...args);
+    return (original(...args) as Promise<unknown>).catch((error: unknown) => {
+      giveUpOn(config.text, error);
+      throw error;
+    });
   };
+}
+
+/**
+ * Errors a prepared statement keeps giving once the tables changed under it, where the same text sent
+ * unnamed is parsed again: cached plan must not change result type (0A000), prepared statement does not
+ * exist (26000), and the parse-time class 42 (a column's type changed: the types PostgreSQL inferred
+ * for the parameters at the first run no longer fit, 42804). A statement that is simply wrong fails the
+ * same way unnamed, so giving its name up costs nothing.
+ */
+function isStaleStatement(error: unknown): boolean {
+  const code = sqlState(error);
+  return code === '26000' || code === '0A000' || (code !== undefined && code.startsWith('42'));
 }
