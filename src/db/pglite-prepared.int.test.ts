@@ -162,6 +162,15 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     await pglite.transaction(async (tx) => expect((await prepared.queryIn(tx, text, [1])).rows).toHaveLength(1));
   });
 
+  it('prepares a write again when a column its parameter goes to changed type (the type inferred at the first run no longer fits)', async () => {
+    await pglite.exec('create table counters (id int primary key, n text)');
+    const upsert = 'insert into counters (id, n) values ($1, $2) on conflict (id) do update set n = excluded.n';
+    await prepared.query(upsert, [1, '5']);
+    await pglite.exec('alter table counters alter column n type integer using n::integer');
+    await prepared.query(upsert, [1, '6']);
+    expect((await pglite.query('select n from counters')).rows).toEqual([{ n: 6 }]);
+  });
+
   it('runs inside a transaction, and a failure there rolls the transaction back', async () => {
     await pglite.transaction(async (tx) => {
       await prepared.queryIn(tx, 'update things set name = $1 where id = $2 -- tx', ['in-tx', 1]);

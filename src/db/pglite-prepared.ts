@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parse, protocol, types, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
-import { sqlState } from './db-errors';
+import { isStaleStatement, sqlState } from './db-errors';
 
 /**
  * Parameterised statements on PGlite as named prepared statements, one protocol call each.
@@ -156,13 +156,6 @@ function affectedRowsOf(tag: string): number {
     default:
       return 0;
   }
-}
-
-/** PostgreSQL's answer when a kept statement no longer fits the tables (a table changed, or the statements were dropped). */
-function isStaleStatement(error: unknown): boolean {
-  const code = sqlState(error);
-  if (code === STATEMENT_DROPPED) return true;
-  return code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
 }
 
 /** The details PGlite's own `query` adds to a failed statement's error. */

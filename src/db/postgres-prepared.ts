@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { sqlState } from './db-errors';
+import { isStaleStatement } from './db-errors';
 import { planModeFor } from './pglite-prepared';
 
 /**
@@ -91,16 +91,4 @@ export function prepareWrites(client: pg.ClientBase): void {
       throw error;
     });
   };
-}
-
-/**
- * Errors a prepared statement keeps giving once the tables changed under it, where the same text sent
- * unnamed is parsed again: cached plan must not change result type (0A000), prepared statement does not
- * exist (26000), and the parse-time class 42 (a column's type changed: the types PostgreSQL inferred
- * for the parameters at the first run no longer fit, 42804). A statement that is simply wrong fails the
- * same way unnamed, so giving its name up costs nothing.
- */
-function isStaleStatement(error: unknown): boolean {
-  const code = sqlState(error);
-  return code === '26000' || code === '0A000' || (code !== undefined && code.startsWith('42'));
 }
