@@ -119,7 +119,13 @@ describeEngines('writes as named prepared statements', (getDatabase, engine) => 
       await expect(client.query(other, ['stale', '8'])).rejects.toMatchObject({ code: '26000' });
       await client.query(other, ['stale', '9']);
       await new Promise<void>((resolve, reject) => client.query(other, ['stale', '10'], (error) => (error ? reject(error) : resolve())));
-      expect((await client.query('select value from kv where key = $1', ['stale'])).rows).toEqual([{ value: 10 }]);
+      // node-postgres also takes the callback inside the config, and then answers no promise
+      await new Promise<void>((resolve, reject) => {
+        const config = { text: `${other} and true`, values: ['stale', '11'], callback: (error: Error | null) => (error ? reject(error) : resolve()) };
+        expect(client.query(config as unknown as pg.QueryConfig)).toBeUndefined();
+      });
+      expect((await client.query('select value from kv where key = $1', ['stale'])).rows).toEqual([{ value: 11 }]);
+      expect((await preparedOn(client)).map((p) => p.statement)).toContain(`${other} and true`);
     } finally {
       await client.end();
     }

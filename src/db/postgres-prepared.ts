@@ -59,8 +59,9 @@ export function prepareWrites(client: pg.ClientBase): void {
   /**
    * A named statement the server no longer runs as prepared: a migration changed a table under it (its
    * result's shape, or a column its parameters go to), or the server has no statement of that name (a
-   * pooler in front of it ran DISCARD ALL). node-postgres would send it by name again and fail every time, so the
-   * text runs unnamed on this connection from now on; the statement that failed fails as it did before.
+   * pooler in front of it ran DISCARD ALL). node-postgres would send it by name again and fail every
+   * time, so the text runs unnamed on this connection from now on; the statement that failed fails as
+   * it did before.
    */
   const giveUpOn = (text: string, error: unknown) => {
     if (isStaleStatement(error)) names.set(text, null);
@@ -86,7 +87,10 @@ export function prepareWrites(client: pg.ClientBase): void {
       };
       return original(...args);
     }
-    return (original(...args) as Promise<unknown>).catch((error: unknown) => {
+    const out = original(...args);
+    // a config that carries its own callback gets no promise back
+    if (!(out instanceof Promise)) return out;
+    return out.catch((error: unknown) => {
       giveUpOn(config.text, error);
       throw error;
     });
