@@ -134,7 +134,8 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     const serialStats = await product.flowStats();
     const added = summarize(serverAdded(serialStats));
     const wall = summarize(serial.latencies);
-    await product.resetFlowStats();
+    // from here flows run in parallel: the probe needs its AsyncLocalStorage to attribute their calls
+    await product.resetFlowStats({ concurrent: true });
 
     const cpuBefore = product.cpuSeconds();
     const mainBefore = product.mainThreadCpuSeconds();

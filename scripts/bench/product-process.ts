@@ -72,7 +72,11 @@ export interface ProductProcess {
   output(): string[];
   /** per-flow server timings (needs `probe: true`) */
   flowStats(): Promise<ServerFlowStats[]>;
-  resetFlowStats(): Promise<void>;
+  /**
+   * Forgets the flows counted so far. `concurrent`: flows run in parallel from now on, so the probe
+   * attributes Discord and proxycheck calls with an AsyncLocalStorage (costly: server-probe.cjs).
+   */
+  resetFlowStats(options?: { concurrent?: boolean }): Promise<void>;
   /** resident set size from /proc (kB → bytes), the primary and its workers together */
   rssBytes(): number;
   /** user + system CPU seconds the process (and its workers) have used so far */
@@ -197,7 +201,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     requests.get(id)?.(message);
     requests.delete(id);
   });
-  const ask = <T>(type: string, pick: (message: Record<string, unknown>) => T): Promise<T> =>
+  const ask = <T>(type: string, pick: (message: Record<string, unknown>) => T, extra: Record<string, unknown> = {}): Promise<T> =>
     new Promise((resolve, reject) => {
       const id = crypto.randomBytes(6).toString('hex');
       const timer = setTimeout(() => {
@@ -208,7 +212,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
         clearTimeout(timer);
         resolve(pick(message));
       });
-      child.send({ type, id });
+      child.send({ ...extra, type, id });
     });
 
   const readyTimeout = options.readyTimeoutMs ?? 600_000;
@@ -244,7 +248,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     child,
     output: () => [...lines],
     flowStats: () => ask('bench:flows', (m) => m.flows as ServerFlowStats[]),
-    resetFlowStats: () => ask('bench:reset', () => undefined),
+    resetFlowStats: (options = {}) => ask('bench:reset', () => undefined, { concurrent: options.concurrent === true }),
     rssBytes: () => procStatus('VmRSS'),
     cpuSeconds: () => {
       let total = 0;

@@ -4,12 +4,20 @@
 //   - handler time: from the request event to the end of the response;
 //   - outbound time: the calls the request itself makes to Discord's OAuth2 token and
 //     /users/@me endpoints and to proxycheck (undici's diagnostics channels, which both
-//     @discordjs/rest and fetch publish), attributed to the request through AsyncLocalStorage;
+//     @discordjs/rest and fetch publish);
 // and sums both per flow id, so the bench can report the time our server adds to a flow
 // (handler minus outbound). The parent asks for the totals over the IPC channel. With
 // WEB_CONCURRENCY > 1 the probe is loaded in the cluster primary and (through execArgv) in
 // every worker: the primary asks each worker and merges per flow id (one flow's requests
 // can land on different workers).
+//
+// Attributing a call to its request. One flow at a time (P2's serial phase, the server-time
+// figure), the one request in flight made it. With flows in parallel, only an AsyncLocalStorage
+// can tell, and on Node 20 that turns on promise hooks for every promise of the process: measured
+// in turns, P2's serial server time was 2-3 ms higher on PGlite (15.3, 16.5 against 12.4, 14.6 ms)
+// and 0.5-0.9 ms on PostgreSQL with the storage on, a cost of the probe that the product does not
+// have in production. So the storage is made only when the bench says flows now run in parallel
+// (`bench:reset` with `concurrent: true`, before P2's throughput phase).
 'use strict';
 const { AsyncLocalStorage } = require('node:async_hooks');
 const cluster = require('node:cluster');
@@ -17,7 +25,10 @@ const diagnostics = require('node:diagnostics_channel');
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
-const storage = new AsyncLocalStorage();
+/** made when the bench measures flows in parallel (see the top of the file) */
+let storage = null;
+/** the flow requests being handled, for attribution one flow at a time */
+const inflight = new Set();
 /** flow id → { handlerMs, outboundMs, requests, routes: { 'GET /oauth/callback': handler ms } } */
 const flows = new Map();
 const pending = new WeakMap();
@@ -46,12 +57,22 @@ http.Server.prototype.emit = function emit(event, req, res) {
     flow.requests += 1;
     flow.routes[store.route] = (flow.routes[store.route] || 0) + handlerMs - store.outboundMs;
   });
+  inflight.add(store);
+  res.once('close', () => inflight.delete(store));
   const args = arguments;
-  return storage.run(store, () => originalEmit.apply(this, args));
+  return storage ? storage.run(store, () => originalEmit.apply(this, args)) : originalEmit.apply(this, args);
 };
 
+/** The flow request that made an outbound call: the storage's, or the one request in flight. */
+function currentStore() {
+  if (storage) return storage.getStore();
+  if (inflight.size !== 1) return undefined;
+  const [only] = inflight;
+  return only;
+}
+
 diagnostics.subscribe('undici:request:create', ({ request }) => {
-  const store = storage.getStore();
+  const store = currentStore();
   if (!store || !COUNTED.test(String(request.path))) return;
   pending.set(request, { store, started: performance.now() });
 });
@@ -91,8 +112,8 @@ function liveWorkers() {
 }
 
 let askSeq = 0;
-/** Sends `type` to every worker and resolves with their answers (a worker silent for 5 s is left out). */
-function askWorkers(workers, type) {
+/** Sends `message` to every worker and resolves with their answers (a worker silent for 5 s is left out). */
+function askWorkers(workers, message) {
   return Promise.all(
     workers.map(
       (worker) =>
@@ -108,7 +129,7 @@ function askWorkers(workers, type) {
           };
           const timer = setTimeout(() => done(undefined), 5000);
           worker.on('message', onMessage);
-          worker.send({ type, id });
+          worker.send({ ...message, id });
         }),
     ),
   );
@@ -118,7 +139,7 @@ process.on('message', (message) => {
   if (!message || typeof message !== 'object') return;
   const workers = liveWorkers();
   if (workers.length > 0 && (message.type === 'bench:flows' || message.type === 'bench:reset')) {
-    void askWorkers(workers, message.type).then((answers) => {
+    void askWorkers(workers, message).then((answers) => {
       const flowsOf = answers.filter(Boolean).map((a) => a.flows || []);
       process.send({ type: message.type, id: message.id, flows: mergeFlows(flowsOf), workers: answers.filter(Boolean).length });
     });
@@ -128,6 +149,7 @@ process.on('message', (message) => {
     process.send({ type: 'bench:flows', id: message.id, flows: ownFlows() });
   } else if (message.type === 'bench:reset') {
     flows.clear();
+    if (message.concurrent && !storage) storage = new AsyncLocalStorage();
     process.send({ type: 'bench:reset', id: message.id });
   } else if (message.type === 'bench:memory') {
     process.send({ type: 'bench:memory', id: message.id, memory: process.memoryUsage() });
