@@ -86,6 +86,7 @@ describeEngines('writes as named prepared statements', (getDatabase, engine) => 
       client.release();
     }
   });
+
   it('runs a text unnamed from then on when its prepared statement went stale: a table changed under it, or the server dropped it', async () => {
     // a connection of its own: the pool's may have named its share of texts already
     const client = new pg.Client({ connectionString: (getDatabase().pool!.options as { connectionString: string }).connectionString });

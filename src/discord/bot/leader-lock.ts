@@ -10,13 +10,15 @@ const BOT_LEADER_LOCK = 72_611_003;
  * single-process (the data folder is locked), so the one process always leads.
  */
 export function createLeaderLock(database: Database) {
-  let client: PoolClient | undefined;
-  /** the held connection's error listener: taken off when the connection goes back to the pool, which hands it to others */
-  let onError: (() => void) | undefined;
+  /**
+   * The connection holding the lock, and the error listener put on it: taken off when the
+   * connection goes back to the pool, which hands it to others.
+   */
+  let held: { client: PoolClient; onError: () => void } | undefined;
   return {
     async tryAcquire(onLost: () => void): Promise<boolean> {
       if (database.kind === 'pglite' || !database.pool) return true;
-      if (client) return true;
+      if (held) return true;
       const candidate = await database.pool.connect();
       try {
         const { rows } = await candidate.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [BOT_LEADER_LOCK]);
@@ -28,36 +30,38 @@ export function createLeaderLock(database: Database) {
         candidate.release(error as Error);
         throw error;
       }
-      client = candidate;
-      onError = () => {
-        if (client !== candidate) return;
-        client = undefined;
-        candidate.release(true);
-        onLost();
+      const term = {
+        client: candidate,
+        onError: () => {
+          if (held !== term) return;
+          held = undefined;
+          candidate.release(true);
+          onLost();
+        },
       };
-      candidate.on('error', onError);
+      held = term;
+      candidate.on('error', term.onError);
       return true;
     },
     async release(): Promise<void> {
-      const held = client;
-      client = undefined;
-      if (!held) return;
+      const term = held;
+      held = undefined;
+      if (!term) return;
       // each term as leader would otherwise leave one listener on a pooled connection (Node warns at eleven)
-      if (onError) held.off('error', onError);
-      onError = undefined;
+      term.client.off('error', term.onError);
       try {
-        await held.query('select pg_advisory_unlock($1)', [BOT_LEADER_LOCK]);
-        held.release();
+        await term.client.query('select pg_advisory_unlock($1)', [BOT_LEADER_LOCK]);
+        term.client.release();
       } catch {
-        held.release(true);
+        term.client.release(true);
       }
     },
     /** whether this process holds the lock (checked against the server) */
     async stillHeld(): Promise<boolean> {
       if (database.kind === 'pglite') return true;
-      if (!client) return false;
+      if (!held) return false;
       try {
-        await client.query('select 1');
+        await held.client.query('select 1');
         return true;
       } catch {
         return false;
