@@ -137,6 +137,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     onProviderCall: (call) => metrics.vpnLatency.observe(call.durationMs / 1000),
   });
   const vpn = {
+    readCacheEarly: vpnService.readCacheEarly,
     async check(input: Parameters<typeof vpnService.check>[0]) {
       const result = await vpnService.check(input);
       metrics.vpnChecks.inc({ verdict: result.verdict, source: result.source });

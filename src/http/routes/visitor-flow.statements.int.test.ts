@@ -11,8 +11,8 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
   beforeAll(async () => {
     await resetDatabase(getDatabase());
     // the audit sealer chains rows after commit, in its own transaction: held off here so the
-    // statements counted are the flow's own
-    ({ handle } = await startTestGatekeeper(getDatabase(), {}, { auditSealDebounceMs: 600_000 }));
+    // statements counted are the flow's own; TRUST_PROXY lets a test give its visitor a public address
+    ({ handle } = await startTestGatekeeper(getDatabase(), { TRUST_PROXY: 'loopback' }, { auditSealDebounceMs: 600_000 }));
   });
   afterAll(async () => handle?.stop());
 
@@ -60,6 +60,33 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
       }
     } finally {
       log.stop();
+    }
+  });
+
+  run("reads the visitor's VPN cache entry while Discord exchanges the code, not after it answers", async () => {
+    const emulator = handle.discord.emulator!;
+    const address = '198.19.8.1';
+    const agent = request.agent(handle.url);
+    const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
+    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
+    const { code, state } = emulator.authorizeAs(emulator.createUser({ username: 'early-read' }).id, new URL(start.headers.location as string));
+    // the token endpoint answers the first exchange with a 429 (retry after 0.5 s): the sign-in waits
+    // there, and by then the cache read must have been sent
+    emulator.faults.set('rate429', { routes: /^\/oauth2\/token$/, count: 1, retryAfterSeconds: 0.5 });
+    const log = recordPostgresStatements();
+    try {
+      const callback = agent.get('/oauth/callback').set('X-Forwarded-For', address).query({ code, state }).then((res) => res);
+      for (let waited = 0; emulator.faults.injected.rate429 === 0 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      const beforeDiscordAnswered = log.take();
+      expect(emulator.faults.injected.rate429).toBe(1);
+      expect(beforeDiscordAnswered.filter((text) => /from "vpn_cache"/.test(text))).toHaveLength(1);
+      expect((await callback).status).toBe(303);
+      // the check used that read: the cache is not read a second time
+      expect(log.take().filter((text) => /from "vpn_cache"/.test(text))).toEqual([]);
+    } finally {
+      log.stop();
+      emulator.faults.set('none');
     }
   });
 });

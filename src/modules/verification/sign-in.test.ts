@@ -28,7 +28,10 @@ function flow(oauth: DiscordOAuth, exchangeBudgetMs: number) {
   const completeVerification = jest.fn(async () => ({ outcome: 'verified' as const, discordId: '123456789012345678', memberId: 1, vpnProvider: null, alts: [] }));
   const signIn = createSignInFlow({
     oauth,
-    vpn: { check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never },
+    vpn: {
+      readCacheEarly: ({ ipHash }) => ({ ipHash, read: Promise.resolve(null) }),
+      check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never,
+    },
     verification: { completeVerification } as unknown as Pick<VerificationService, 'completeVerification'>,
     ipHashKey: crypto.randomBytes(32),
     logger: silentLogger,

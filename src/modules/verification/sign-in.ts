@@ -10,8 +10,12 @@ import type { GivenConsent, VerificationService } from './verification.service';
 export interface VpnCheckPort {
   /** `cacheWriteByCaller`: a new provider verdict comes back as `cacheEntry`, written with the verification */
   check(input: { ip: string; ipHash: string; browserTimezone?: string; cacheWriteByCaller?: boolean; earlyCacheRead?: EarlyCacheRead }): Promise<VpnCheckResult>;
-  /** starts the address's cache read while Discord is asked; the check then uses it */
-  readCacheEarly?(address: { ip: string; ipHash: string }): EarlyCacheRead;
+  /**
+   * starts the address's cache read while Discord is asked; the check then uses it. Required, so that
+   * a wrapper (the metrics one in services.ts) cannot drop it unnoticed: one did, and every sign-in
+   * read the cache after Discord answered, 0.7-1.0 ms more of the callback's own time
+   */
+  readCacheEarly(address: { ip: string; ipHash: string }): EarlyCacheRead;
 }
 
 /** Sandbox only: the address a fake Discord user "on a VPN" appears to come from. */
@@ -76,7 +80,7 @@ export function createSignInFlow(deps: {
     // read, so the check after them does not wait on the database (a sandbox user on a simulated
     // VPN is checked at another address, read then)
     const requestAddress = input.clientIp ? { ip: input.clientIp, hashes: hashIp(deps.ipHashKey, input.clientIp) } : null;
-    const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly?.({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
+    const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
     let accessToken: string;
     let identity;
     try {
