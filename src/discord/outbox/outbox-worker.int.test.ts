@@ -43,7 +43,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     emulator.faults.set('none');
   });
 
-  function makeWorker(options: { logLingerMs?: number } = {}) {
+  function makeWorker(options: { logLingerMs?: number; pollMs?: number } = {}) {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
@@ -202,5 +202,28 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     await worker.stop();
     expect(emulator.state.messages(logs).slice(before).map((m) => m.content)).toEqual(['held 1\nheld 2\nheld 3']);
     expect(await outbox.depth(database.db)).toEqual({ pending: 0, running: 0, failed: 0 });
+  });
+
+  it('claims once when the claim took less than the room it had, not a second time to find nothing', async () => {
+    // held log lines run nothing meanwhile (no finished action calls for a claim), and the poll is far off
+    const { outbox, worker } = makeWorker({ logLingerMs: 60_000, pollMs: 60_000 });
+    const claims = jest.spyOn(outbox, 'claimDue');
+    await enqueueAll(outbox, [1, 2, 3].map((n) => ({ kind: 'log_message', text: `claimed once ${n}` }) as const));
+    worker.start();
+    try {
+      for (let waited = 0; claims.mock.results.length === 0 && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      await claims.mock.results[0]!.value;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(claims).toHaveBeenCalledTimes(1);
+      expect(await claims.mock.results[0]!.value).toHaveLength(3);
+      // a visitor finishing meanwhile still gets a claim of its own
+      await enqueueAll(outbox, [{ kind: 'log_message', text: 'nudged' }]);
+      worker.nudge();
+      for (let waited = 0; claims.mock.results.length < 2 && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await claims.mock.results[1]!.value).toHaveLength(1);
+    } finally {
+      await worker.stop();
+      claims.mockRestore();
+    }
   });
 });
