@@ -149,15 +149,24 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     expect(after[0]).toEqual({ sealed_secret: null, status: 'done' });
   });
 
-  it('merges waiting log lines into as few messages as possible', async () => {
-    const { outbox, worker } = makeWorker();
+  it('merges waiting log lines into as few messages as possible, and records the lines of a message done in one statement', async () => {
+    const { outbox, worker, database } = makeWorker();
+    const done = jest.spyOn(outbox, 'markDone');
     const logs = emulator.guild.channelId('logs');
     const before = emulator.state.messages(logs).length;
     await enqueueAll(outbox, Array.from({ length: 30 }, (_, i) => ({ kind: 'log_message', text: `line ${i}` }) as const));
-    await worker.drain();
-    const posted = emulator.state.messages(logs).slice(before);
-    expect(posted).toHaveLength(1);
-    expect(posted[0]!.content.split('\n')).toHaveLength(30);
+    try {
+      await worker.drain();
+      const posted = emulator.state.messages(logs).slice(before);
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.content.split('\n')).toHaveLength(30);
+      expect(done).toHaveBeenCalledTimes(1);
+      expect(done.mock.calls[0]!.slice(1)).toHaveLength(30);
+      expect(worker.stats.done).toBe(30);
+      expect(await outbox.depth(database.db)).toEqual({ pending: 0, running: 0, failed: 0 });
+    } finally {
+      done.mockRestore();
+    }
   });
 
   it('running: posts the lines that fill messages at once, holds the last message until its lines have waited, every line once and in order', async () => {

@@ -124,12 +124,15 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
     /** claimDue's one statement (null when there is no room for any action), for tests that read its plan. */
     claimQuery: (executor: Executor, slots: ClaimSlots, leaseMs: number) => claimQuery(executor, slots, leaseMs, deps.now()),
 
-    async markDone(executor: Executor, id: number): Promise<void> {
+    /** Records actions done at Discord, in one statement (the lines of one posted log message are done together). */
+    async markDone(executor: Executor, ...ids: number[]): Promise<void> {
+      if (ids.length === 0) return;
       const now = deps.now();
       await executor
         .update(discordOutbox)
         .set({ status: 'done', sealedSecret: null, lockedUntil: null, lastError: null, completedAt: now, updatedAt: now })
-        .where(eq(discordOutbox.id, id));
+        // the ids as one array value: one statement text (one prepared statement) whatever their number
+        .where(sql`${discordOutbox.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
     },
 
     /**
