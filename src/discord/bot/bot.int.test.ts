@@ -13,6 +13,7 @@ import { TEST_INTERACTION_WINDOW_MS, testServerEnv } from '../../test-support/ga
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
 import { createBot, type Bot } from './bot';
+import { terminateLeaderLockHolder } from '../../test-support/leader-lock-holder';
 
 jest.setTimeout(60_000);
 
@@ -147,7 +148,7 @@ describeEngines('the bot', (getDatabase, engine) => {
       expect(emulator.gateway.connectedSessions).toBe(1);
 
       // the leader's database connection dies (its process crashed): the lock is released
-      await getDatabase().query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 72611003 and pid <> pg_backend_pid()`);
+      expect(await terminateLeaderLockHolder(getDatabase())).toBe(1);
       for (let i = 0; i < 150 && !b.state.ready; i++) await new Promise((r) => setTimeout(r, 100));
       expect(b.state).toMatchObject({ leader: true, ready: true });
       expect(a.state.leader).toBe(false);

@@ -1,5 +1,6 @@
-import { describeEngines } from '../../test-support/database';
+import { createTestDatabase, describeEngines } from '../../test-support/database';
 import { createLeaderLock } from './leader-lock';
+import { terminateLeaderLockHolder } from '../../test-support/leader-lock-holder';
 
 describeEngines('bot leader lock', (getDatabase, engine) => {
   if (engine === 'pglite') {
@@ -48,12 +49,33 @@ describeEngines('bot leader lock', (getDatabase, engine) => {
     const lock = createLeaderLock(getDatabase());
     let lost = 0;
     expect(await lock.tryAcquire(() => lost++)).toBe(true);
-    await getDatabase().query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 72611003 and pid <> pg_backend_pid()`);
+    expect(await terminateLeaderLockHolder(getDatabase())).toBe(1);
     for (let i = 0; i < 50 && lost === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(lost).toBe(1);
     expect(await lock.stillHeld()).toBe(false);
     expect(await lock.tryAcquire(() => lost++)).toBe(true);
     await lock.release();
     expect(lost).toBe(1);
+  });
+
+  it("is each database's own: a server shared by two databases has a leader in each, and ending one leaves the other", async () => {
+    const other = await createTestDatabase('postgres');
+    try {
+      let lostHere = 0;
+      let lostThere = 0;
+      const here = createLeaderLock(getDatabase());
+      const there = createLeaderLock(other);
+      expect(await here.tryAcquire(() => lostHere++)).toBe(true);
+      expect(await there.tryAcquire(() => lostThere++)).toBe(true);
+      // the tests' helper ends this database's holder only (it once ended every database's, other test files' bots included)
+      expect(await terminateLeaderLockHolder(getDatabase())).toBe(1);
+      for (let i = 0; i < 50 && lostHere === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(lostHere).toBe(1);
+      expect(await there.stillHeld()).toBe(true);
+      expect(lostThere).toBe(0);
+      await there.release();
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
 import type { Database } from '../../db/client';
 
-const BOT_LEADER_LOCK = 72_611_003;
+/** the advisory lock's key; a lock is the database's own, so each database has one bot leader */
+export const BOT_LEADER_LOCK = 72_611_003;
 
 /**
  * Exactly one bot across processes: the holder of a PostgreSQL session advisory lock.
