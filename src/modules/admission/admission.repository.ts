@@ -6,6 +6,7 @@ import type { MemberRow } from '../verification/verification.repository';
 import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
 import type { RaidPolicy, RaidWindow } from '../raid/raid-rules';
 import { lockdownFromValue, lockdownValueQuery } from './lockdown.repository';
+import { idArray } from '../../db/id-array';
 
 /**
  * Records the gate of the member's latest verification (null clears an earlier one). The
@@ -102,7 +103,7 @@ export async function setGuildAccessMany(executor: Executor, memberIds: number[]
   await executor
     .update(members)
     .set({ guildAccess: access, lastSeenAt: now, updatedAt: now })
-    .where(sql`${members.id} = any(${`{${memberIds.join(',')}}`}::bigint[])`);
+    .where(sql`${members.id} = any(${idArray(memberIds)})`);
 }
 
 export async function countHeldMembers(executor: Executor): Promise<number> {

@@ -3,6 +3,7 @@ import { selectRows, type Executor } from '../../db/client';
 import { ALT_CONFIDENCES, altLinks, members } from '../../db/schema';
 import type { AltLinkMethod, LinkChange } from './alt-link-policy';
 import { COMPARED_COMPONENTS, confidenceRank, type AltConfidence, type AltEvidence, type ComparedComponent, type DetectedAltMethod } from './alt-scoring';
+import { idArray } from '../../db/id-array';
 
 export type AltDetectionMethod = AltLinkMethod;
 export type { LinkChange };
@@ -143,7 +144,7 @@ export async function recomputeAltCounters(ex: Executor, memberIds: readonly num
   if (ids.length === 0) return counters;
   const rows = await selectRows<{ member_id: number | string; alts_found: number; is_linked_as_alt: boolean }>(
     ex,
-    sql`select member_id, alts_found, is_linked_as_alt from recount_alt_counters(${`{${ids.join(',')}}`}::bigint[])`,
+    sql`select member_id, alts_found, is_linked_as_alt from recount_alt_counters(${idArray(ids)})`,
   );
   for (const row of rows) counters.set(Number(row.member_id), { altsFound: row.alts_found, isLinkedAsAlt: row.is_linked_as_alt });
   return counters;

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { recomputeAltCounters } from '../alts';
 import { discardMembersOutbox, type DiscardedOutbox } from '../outbox/outbox.repository';
+import { idArray } from '../../db/id-array';
 
 /** Which members to erase: one Discord account, or everyone not seen since a date (retention). */
 export type MembersToErase = { discordId: string } | { lastSeenBefore: Date };
@@ -34,7 +35,7 @@ export async function eraseMembers(tx: Executor, which: MembersToErase): Promise
   const rows = await selectRows<{ id: string | number; discord_id: string }>(tx, sql`select id, discord_id from members where ${whereOf(which)} order by id for update`);
   const discordIds = rows.map((r) => r.discord_id);
   if (rows.length === 0) return { discordIds, attempts: 0, links: 0, notes: 0, appeals: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
-  const ids = sql`${`{${rows.map((r) => Number(r.id)).join(',')}}`}::bigint[]`;
+  const ids = idArray(rows.map((r) => Number(r.id)));
   const [counts] = await selectRows<{ attempts: string | number; links: string | number; notes: string | number; appeals: string | number }>(
     tx,
     sql`select

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { discordOutbox, OUTBOX_KINDS } from '../../db/schema';
 import { sealSecret } from './sealed-secret';
 import type { DiscordAction, OutboxEntry, OutboxPort } from './outbox.types';
+import { idArray } from '../../db/id-array';
 
 type Row = typeof discordOutbox.$inferSelect;
 
@@ -131,8 +132,7 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       await executor
         .update(discordOutbox)
         .set({ status: 'done', sealedSecret: null, lockedUntil: null, lastError: null, completedAt: now, updatedAt: now })
-        // the ids as one array value: one statement text (one prepared statement) whatever their number
-        .where(sql`${discordOutbox.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
+        .where(sql`${discordOutbox.id} = any(${idArray(ids)})`);
     },
 
     /**
