@@ -27,6 +27,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** prepared statement does not exist (DEALLOCATE ALL, DISCARD ALL) */
+export const STATEMENT_DROPPED = '26000';
+
 /**
  * Errors a kept (prepared) statement goes on giving once the tables changed under it, where the same
  * text prepared afresh (pglite-prepared.ts) or sent unnamed (postgres-prepared.ts) is parsed again:
@@ -37,5 +40,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 export function isStaleStatement(error: unknown): boolean {
   const code = sqlState(error);
-  return code === '26000' || code === '0A000' || (code !== undefined && code.startsWith('42'));
+  return code === STATEMENT_DROPPED || code === '0A000' || (code !== undefined && code.startsWith('42'));
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parse, protocol, types, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
-import { isStaleStatement, sqlState } from './db-errors';
+import { isStaleStatement, sqlState, STATEMENT_DROPPED } from './db-errors';
 
 /**
  * Parameterised statements on PGlite as named prepared statements, one protocol call each.
@@ -69,8 +69,6 @@ interface Prepared {
   planMode: PlanMode;
 }
 
-/** prepared statement does not exist (DEALLOCATE ALL, DISCARD ALL) */
-const STATEMENT_DROPPED = '26000';
 const DATE_TYPES = new Set([1082, 1114, 1184]); // date, timestamp, timestamptz
 const BYTEA = 17;
 

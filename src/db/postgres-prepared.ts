@@ -66,11 +66,11 @@ export function prepareWrites(client: pg.ClientBase): void {
   const giveUpOn = (text: string, error: unknown) => {
     if (isStaleStatement(error)) names.set(text, null);
   };
-  // node-postgres's query() has a dozen overloads (text, config, Query objects; values; callback): a text
-  // or a config object is renamed, and every call passes through with the same arguments otherwise
   // the class's query() is looked up at each call, not kept from the time the connection was made: a
   // wrapper installed on the class later (a tracer, the tests' statement counter) still sees every statement
   const original = (...args: unknown[]) => (Object.getPrototypeOf(client) as { query: (...a: unknown[]) => unknown }).query.apply(client, args);
+  // node-postgres's query() has a dozen overloads (text, config, Query objects; values; callback): a text
+  // or a config object is renamed, and every call passes through with the same arguments otherwise
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const [first, values] = args;
     const config = typeof first === 'string' ? { text: first } : first;
