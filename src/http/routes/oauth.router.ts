@@ -126,12 +126,14 @@ export function oauthRouter(deps: {
 
     if (typeof query.error === 'string') return fail(req, res, 'oauth_denied', { error: query.error.slice(0, 64) });
     if (!visitor.oauth || !visitor.consent) return fail(req, res, 'no_flow_in_session');
-    const stateCheck = await deps.verification.consumeSignInState(state, visitor.oauth.stateHash);
-    if (stateCheck !== 'ok') return fail(req, res, stateCheck);
     if (!code || code.length > 512) return fail(req, res, 'missing_code');
+    // a state that is not this session's, forged or expired is refused here; a live one is used up
+    // while Discord exchanges the code, and the sign-in goes on only if this was its first use
+    const stateCheck = deps.verification.startSignInStateUse(state, visitor.oauth.stateHash);
+    if ('refused' in stateCheck) return fail(req, res, stateCheck.refused);
 
     const consent = visitor.consent;
-    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent };
+    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent, stateUse: stateCheck.use };
     const id = pending.start(() => finishSignIn(input));
     if (!id) return conclude(req, res, { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true });
     writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { id, at: now.getTime() } }));

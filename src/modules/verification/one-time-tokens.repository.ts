@@ -46,18 +46,28 @@ export function createOneTimeTokens(key: Buffer) {
     const expiresAt = readSignedToken(key, purpose, token);
     return expiresAt && expiresAt.getTime() > now.getTime() ? expiresAt : null;
   };
+  /** A live token of that purpose, ready to be used up; null when forged, expired or of another purpose (no database asked). */
+  const open = (purpose: TokenPurpose, token: string, now: Date): { use(executor: Executor): Promise<boolean> } | null => {
+    const expiresAt = liveExpiry(purpose, token, now);
+    if (!expiresAt) return null;
+    return {
+      async use(executor) {
+        const rows = await preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now });
+        return rows.length === 1;
+      },
+    };
+  };
   return {
     issue(purpose: TokenPurpose, ttlMs: number, now: Date): { token: string; tokenHash: string } {
       const token = signToken(key, purpose, new Date(now.getTime() + ttlMs));
       return { token, tokenHash: hashToken(token) };
     },
 
+    open,
+
     /** True once for a live token of that purpose; false when forged, expired, used or of another purpose. */
     async consume(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
-      const expiresAt = liveExpiry(purpose, token, now);
-      if (!expiresAt) return false;
-      const rows = await preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now });
-      return rows.length === 1;
+      return (await open(purpose, token, now)?.use(executor)) ?? false;
     },
 
     /** Whether a token is live, without using it (to validate everything before burning it). */

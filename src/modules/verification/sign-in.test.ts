@@ -5,7 +5,8 @@ import { createSignInFlow } from './sign-in';
 import type { VerificationService } from './verification.service';
 
 const consent = { at: 0, fingerprintHash: 'f'.repeat(64), components: {} as never, timezone: 'Europe/Amsterdam' };
-const input = { code: 'the-code', codeVerifier: 'v', redirectUri: 'http://x/oauth/callback', clientIp: '203.0.113.9', consent };
+const firstUse = Promise.resolve('ok' as const);
+const input = { code: 'the-code', codeVerifier: 'v', redirectUri: 'http://x/oauth/callback', clientIp: '203.0.113.9', consent, stateUse: firstUse };
 
 /** An OAuth client whose token endpoint answers from a script: a 429 with its wait, a refusal, or a token. */
 function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
@@ -26,18 +27,19 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
 
 function flow(oauth: DiscordOAuth, exchangeBudgetMs: number) {
   const completeVerification = jest.fn(async () => ({ outcome: 'verified' as const, discordId: '123456789012345678', memberId: 1, vpnProvider: null, alts: [] }));
+  const vpnCheck = jest.fn(async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never);
   const signIn = createSignInFlow({
     oauth,
     vpn: {
       readCacheEarly: ({ ipHash }) => ({ ipHash, read: Promise.resolve(null) }),
-      check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never,
+      check: vpnCheck,
     },
     verification: { completeVerification } as unknown as Pick<VerificationService, 'completeVerification'>,
     ipHashKey: crypto.randomBytes(32),
     logger: silentLogger,
     exchangeBudgetMs,
   });
-  return { signIn, completeVerification };
+  return { signIn, completeVerification, vpnCheck };
 }
 
 describe('sign-in flow: token exchange under 429s', () => {
@@ -95,5 +97,36 @@ describe('sign-in flow: the VPN cache read while Discord is asked', () => {
     expect(events).toEqual(['early read 203.0.113.9', 'exchange']);
     const [check] = checks as { ip: string; ipHash: string; earlyCacheRead: { ipHash: string } }[];
     expect(check).toMatchObject({ ip: '203.0.113.9', earlyCacheRead: { ipHash: check!.ipHash } });
+  });
+});
+
+describe('sign-in flow: the OAuth state used up while Discord is asked', () => {
+  it("asks Discord before the state's use has settled, and verifies only once it has", async () => {
+    let settle!: (use: 'ok') => void;
+    const stateUse = new Promise<'ok'>((resolve) => (settle = resolve));
+    const { oauth, calls } = scriptedOAuth(['ok']);
+    const { signIn, completeVerification } = flow(oauth, 1_000);
+    const result = signIn({ ...input, stateUse });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(1);
+    expect(completeVerification).not.toHaveBeenCalled();
+    settle('ok');
+    await expect(result).resolves.toEqual({ kind: 'verified', discordId: '123456789012345678' });
+    expect(completeVerification).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([['ok' as const], ['refused' as const]])('ends a state used before at the VPN check, storing nothing (Discord answered %s)', async (discord) => {
+    const { oauth } = scriptedOAuth([discord]);
+    const { signIn, completeVerification, vpnCheck } = flow(oauth, 1_000);
+    await expect(signIn({ ...input, stateUse: Promise.resolve('state_replayed_or_expired') })).resolves.toEqual({ kind: 'failed', reason: 'state_replayed_or_expired', retryable: false });
+    expect(vpnCheck).not.toHaveBeenCalled();
+    expect(completeVerification).not.toHaveBeenCalled();
+  });
+
+  it('offers a new sign-in when the use could not be recorded', async () => {
+    const { oauth } = scriptedOAuth(['ok']);
+    const { signIn, completeVerification } = flow(oauth, 1_000);
+    await expect(signIn({ ...input, stateUse: Promise.resolve('state_check_failed') })).resolves.toEqual({ kind: 'failed', reason: 'state_check_failed', retryable: true });
+    expect(completeVerification).not.toHaveBeenCalled();
   });
 });

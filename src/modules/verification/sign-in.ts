@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
-import { OAuthExchangeError, type DiscordOAuth } from '../../discord/oauth-client';
+import { OAuthExchangeError, type DiscordIdentity, type DiscordOAuth } from '../../discord/oauth-client';
 import { hashIp } from '../network';
 import type { VpnCheckResult } from '../vpn/vpn.types';
 import type { EarlyCacheRead } from '../vpn/vpn-check.service';
-import type { GivenConsent, VerificationService } from './verification.service';
+import type { GivenConsent, SignInStateUse, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
 export interface VpnCheckPort {
@@ -42,6 +42,11 @@ export interface SignInInput {
   /** the visitor's address as the request shows it; never stored, only hashed */
   clientIp: string | null;
   consent: GivenConsent;
+  /**
+   * the OAuth state being used up (VerificationService.startSignInStateUse), left to run while
+   * Discord exchanges the code: only its first use goes on to the VPN check and the verification
+   */
+  stateUse: Promise<SignInStateUse>;
 }
 
 /**
@@ -81,15 +86,23 @@ export function createSignInFlow(deps: {
     // VPN is checked at another address, read then)
     const requestAddress = input.clientIp ? { ip: input.clientIp, hashes: hashIp(deps.ipHashKey, input.clientIp) } : null;
     const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
-    let accessToken: string;
-    let identity;
+    let signedIn: { accessToken: string; identity: DiscordIdentity } | { error: unknown };
     try {
-      ({ accessToken } = await exchangeWithinBudget(input));
-      identity = await deps.oauth.fetchIdentity(accessToken);
+      const { accessToken } = await exchangeWithinBudget(input);
+      signedIn = { accessToken, identity: await deps.oauth.fetchIdentity(accessToken) };
     } catch (error) {
+      signedIn = { error };
+    }
+    // a state used before (a replayed callback) ends here, whatever Discord said: before the paid
+    // VPN check, with nothing stored; a database that could not record the use allows a new sign-in
+    const stateUse = await input.stateUse;
+    if (stateUse !== 'ok') return { kind: 'failed', reason: stateUse, retryable: stateUse === 'state_check_failed' };
+    if ('error' in signedIn) {
+      const { error } = signedIn;
       const retryable = !(error instanceof OAuthExchangeError) || error.transient;
       return { kind: 'failed', reason: 'code_exchange_failed', retryable, detail: { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' } };
     }
+    const { accessToken, identity } = signedIn;
     if (identity.bot) return { kind: 'failed', reason: 'bot_account', retryable: false };
 
     const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? input.clientIp;

@@ -71,6 +71,9 @@ export interface GivenConsent {
   timezone: string;
 }
 
+/** How using up a live OAuth state ended: its first use, a use after the first, or a database that failed. */
+export type SignInStateUse = 'ok' | 'state_replayed_or_expired' | 'state_check_failed';
+
 const invalidConsentToken = () => new AppError(400, 'invalid_consent_token', 'Invalid or expired consent token', 'token');
 
 const NO_EVIDENCE: AttemptEvidence = { ip: null, fingerprintHash: null, components: null, browserTokenHash: null };
@@ -108,6 +111,29 @@ export function createVerificationService(deps: {
 }) {
   const { db } = deps.database;
   const oneTimeTokens = createOneTimeTokens(deps.tokenKey);
+
+  /**
+   * Starts using up an OAuth state. What needs no database is answered at once: a state that is
+   * not the one this session was given, or is forged or expired, is `refused`. Otherwise `use`
+   * settles once the state's one use is recorded ('ok'), or was recorded before, or could not be
+   * recorded ('state_check_failed': the database failed); it never rejects. The sign-in lets it run
+   * while Discord exchanges the code (sign-in.ts).
+   */
+  function startSignInStateUse(state: string, sessionStateHash: string): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { use: Promise<SignInStateUse> } {
+    if (!state || hashToken(state) !== sessionStateHash) return { refused: 'state_mismatch' };
+    const live = oneTimeTokens.open('oauth_state', state, deps.clock.now());
+    if (!live) return { refused: 'state_replayed_or_expired' };
+    return {
+      use: live.use(db).then(
+        (first): SignInStateUse => (first ? 'ok' : 'state_replayed_or_expired'),
+        (error: unknown): SignInStateUse => {
+          deps.logger.error({ err: error }, 'recording the use of a sign-in state failed');
+          return 'state_check_failed';
+        },
+      ),
+    };
+  }
+
   return {
     /** A single-use consent token; the session keeps its hash to bind the consent to the visitor. */
     issueConsentToken: () => oneTimeTokens.issue('consent', CONSENT_TOKEN_TTL_MS, deps.clock.now()),
@@ -152,10 +178,12 @@ export function createVerificationService(deps: {
     /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */
     issueSignInState: () => oneTimeTokens.issue('oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
 
+    startSignInStateUse,
+
     /** 'ok' once for a state this session was given, while it is live; it is used up then. */
-    async consumeSignInState(state: string, sessionStateHash: string): Promise<'ok' | 'state_mismatch' | 'state_replayed_or_expired'> {
-      if (!state || hashToken(state) !== sessionStateHash) return 'state_mismatch';
-      return (await oneTimeTokens.consume(db, 'oauth_state', state, deps.clock.now())) ? 'ok' : 'state_replayed_or_expired';
+    async consumeSignInState(state: string, sessionStateHash: string): Promise<'state_mismatch' | SignInStateUse> {
+      const started = startSignInStateUse(state, sessionStateHash);
+      return 'refused' in started ? started.refused : started.use;
     },
 
     async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
