@@ -1,10 +1,16 @@
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared';
+import { runTransaction } from './pglite-transaction';
 
 /** The statements the code runs on the embedded engine, or on one of its transactions. */
 export interface EmbeddedQueries {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(text: string): Promise<Results[]>;
+  /**
+   * On a transaction of the worker's client only: the next `query` is the transaction's last, and
+   * COMMIT goes with it (db/last-statement.ts)
+   */
+  endWithNext?(): void;
 }
 
 /**
@@ -27,7 +33,7 @@ export function inProcessClient(pglite: PGlite): EmbeddedClient {
   return {
     query: (text, params, options) => prepared.query(text, params, options),
     exec: (text) => pglite.exec(text),
-    transaction: (work) => pglite.transaction((tx) => work({ query: (text, params, options) => prepared.queryIn(tx, text, params, options), exec: (text) => tx.exec(text) })),
+    transaction: (work) => runTransaction(pglite, (tx) => work({ query: (text, params, options) => prepared.queryIn(tx, text, params, options), exec: (text) => tx.exec(text) })),
     dumpDataDir: (compression) => exclusiveDump(pglite, compression),
     get closed() {
       return pglite.closed;

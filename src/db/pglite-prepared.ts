@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parse, protocol, types, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { parse, protocol, types, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { isStaleStatement, sqlState, STATEMENT_DROPPED } from './db-errors';
 
 /**
@@ -162,6 +162,11 @@ function withQuery(error: unknown, text: string, params: unknown[], options: Que
   return error;
 }
 
+/** A transaction statements run in (pglite-transaction.ts, or PGlite's own): known by identity, refused once closed. */
+export interface OpenTransaction {
+  readonly closed: boolean;
+}
+
 export class PreparedStatements {
   /** statements with parameters, by key, least recently used first */
   private readonly statements = new Map<string, Prepared>();
@@ -177,7 +182,7 @@ export class PreparedStatements {
   /** the session's plan_cache_mode, as last set outside a transaction */
   private sessionMode: PlanMode = 'force_custom_plan';
   /** the mode a transaction's SET LOCAL gave it, by transaction (the session's until then) */
-  private readonly transactionModes = new WeakMap<Transaction, PlanMode>();
+  private readonly transactionModes = new WeakMap<OpenTransaction, PlanMode>();
 
   constructor(private readonly pglite: PGlite) {}
 
@@ -192,13 +197,13 @@ export class PreparedStatements {
   }
 
   /** A statement inside `tx` (the caller holds PGlite's transaction lock). */
-  async queryIn<T>(tx: Transaction, text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+  async queryIn<T>(tx: OpenTransaction, text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     if (tx.closed) throw new Error('Transaction is closed');
     return this.run<T>(text, params, options, tx);
   }
 
   /** The session's plan mode, set by the first statement outside a transaction; until then statements run unnamed. */
-  private async setSessionMode(tx: Transaction | undefined): Promise<void> {
+  private async setSessionMode(tx: OpenTransaction | undefined): Promise<void> {
     if (this.sessionModeSet || tx) return;
     await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
     this.sessionModeSet = true;
@@ -206,7 +211,7 @@ export class PreparedStatements {
   }
 
   /** Sets the plan mode a kept statement needs, when the session (or the transaction `tx`) has the other one. */
-  private async usePlanMode(wanted: PlanMode, tx: Transaction | undefined): Promise<void> {
+  private async usePlanMode(wanted: PlanMode, tx: OpenTransaction | undefined): Promise<void> {
     const current = tx ? (this.transactionModes.get(tx) ?? this.sessionMode) : this.sessionMode;
     if (wanted === current) return;
     await this.pglite.execProtocolStream(protocol.serialize.query(`set ${tx ? 'local ' : ''}plan_cache_mode = ${wanted}`), { syncToFs: false });
@@ -214,7 +219,7 @@ export class PreparedStatements {
     else this.sessionMode = wanted;
   }
 
-  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: Transaction): Promise<Results<T>> {
+  private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: OpenTransaction): Promise<Results<T>> {
     const outsideTransaction = tx === undefined;
     return this.pglite._runExclusiveQuery(async () => {
       await this.setSessionMode(tx);
@@ -255,7 +260,7 @@ export class PreparedStatements {
     return options?.paramTypes?.length ? `${options.paramTypes.join(',')}\n${text}` : text;
   }
 
-  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx: Transaction | undefined): Promise<Results<T>> {
+  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx: OpenTransaction | undefined): Promise<Results<T>> {
     const statement = await this.prepared(text, options);
     // an unnamed statement is planned for its values whatever the mode
     if (statement.name) await this.usePlanMode(statement.planMode, tx);

@@ -133,9 +133,9 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
   };
   const call = <T>(request: Unnumbered<WorkerRequest>): Promise<T> => send<T>(request).answer;
 
-  const queries = (txId?: number): EmbeddedQueries => ({
+  const queries = (txId?: number, commit?: boolean): EmbeddedQueries => ({
     query: <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) =>
-      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes }),
+      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes, ...(commit ? { commit } : {}) }),
     exec: (text: string) => call<Results[]>({ op: 'exec', text, txId }),
   });
 
@@ -163,18 +163,30 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
         }
         return begun.id;
       };
+      /** `endWithNext` was called: the next statement goes with COMMIT; once it has gone, the transaction is over */
+      let last: 'next' | 'sent' | undefined;
+      const ended = () => Promise.reject(new Error('the transaction has ended: its last statement committed it'));
       const tx: EmbeddedQueries = {
-        query: (text, params, queryOptions) => queries(txId()).query(text, params, queryOptions),
-        exec: (text) => queries(txId()).exec(text),
+        query: (text, params, queryOptions) => {
+          if (last === 'sent') return ended();
+          const commit = last === 'next';
+          if (commit) last = 'sent';
+          return queries(txId(), commit).query(text, params, queryOptions);
+        },
+        exec: (text) => (last === 'sent' ? ended() : queries(txId()).exec(text)),
+        endWithNext: () => {
+          if (last !== 'sent') last = 'next';
+        },
       };
       let result: T;
       try {
         result = await work(tx);
       } catch (error) {
-        if (begun) await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);
+        // a last statement that went ended the transaction in the worker: committed, or rolled back if it failed
+        if (begun && last !== 'sent') await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);
         throw error;
       }
-      if (begun) {
+      if (begun && last !== 'sent') {
         await begun.answer;
         await call({ op: 'end', txId: begun.id, commit: true });
       }

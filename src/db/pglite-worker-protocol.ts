@@ -14,6 +14,11 @@ export interface QueryRequest {
   /** type oids whose values stay as PostgreSQL's text (Drizzle parses dates itself) */
   rawTypes?: number[];
   paramTypes?: number[];
+  /**
+   * the transaction's last statement: COMMIT runs as soon as it has (ROLLBACK if it failed), and
+   * the answer waits for that; no EndRequest follows
+   */
+  commit?: boolean;
 }
 
 export interface ExecRequest {

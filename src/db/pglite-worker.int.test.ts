@@ -6,6 +6,7 @@ import { MessagePort } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { openPglite, selectRows, type Database } from './client';
 import { runMigrations } from './migrate';
+import { asLastStatement } from './last-statement';
 
 jest.setTimeout(120_000);
 
@@ -142,6 +143,46 @@ describe('the embedded database in its worker thread', () => {
     }
     expect(settled).toBe(true);
     expect((await answer).rows).toEqual([{ n: 42 }]);
+  });
+
+  it("commits with a transaction's last statement: one message there and back, the connection free when it answers", async () => {
+    const posted = jest.spyOn(MessagePort.prototype, 'postMessage');
+    try {
+      const result = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into t (id) values (20)`);
+        posted.mockClear();
+        const rows = await asLastStatement(tx, () => selectRows<{ id: number }>(tx, sql`insert into t (id) values (21) returning id`));
+        // the statement and its COMMIT went as one request (this thread's messages are counted)
+        expect(posted).toHaveBeenCalledTimes(1);
+        // committed already: a statement outside the transaction runs now (before, it waited for the
+        // transaction's end, which this function's return sends: this would never have answered)
+        const outside = database.query<{ n: number }>('select count(*)::int as n from t where id in (20, 21)').then((r) => r.rows[0]!.n);
+        const blocked = new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000));
+        expect(await Promise.race([outside, blocked])).toBe(2);
+        // and nothing more runs in it
+        await expect(tx.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringMatching(/transaction has ended/) } });
+        return rows;
+      });
+      expect(result).toEqual([{ id: 21 }]);
+      // the statement outside, and no end request after the function returned
+      expect(posted).toHaveBeenCalledTimes(2);
+    } finally {
+      posted.mockRestore();
+    }
+  });
+
+  it("rolls the transaction back when its last statement fails, with the statement's error", async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into t (id) values (22)`);
+        await asLastStatement(tx, () => tx.execute(sql`insert into t (id) values (22)`));
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    // a transaction of one statement, its last, which fails: the same
+    await expect(database.db.transaction(async (tx) => asLastStatement(tx, () => tx.execute(sql`select 1 / 0`)))).rejects.toMatchObject({ cause: { code: '22012' } });
+    expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 22')).rows[0]!.n).toBe(0);
+    // the connection is free again
+    expect((await database.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
   });
 
   it('rolls back nested savepoints on their own', async () => {

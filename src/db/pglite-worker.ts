@@ -1,7 +1,8 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type Extension, type QueryOptions } from '@electric-sql/pglite';
 import { exclusiveDump } from './embedded-client';
 import { PreparedStatements } from './pglite-prepared';
+import { runTransaction, type PgliteTransaction } from './pglite-transaction';
 import { batchByTurn, errorToFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /**
@@ -16,8 +17,10 @@ import { batchByTurn, errorToFields, itemsOf, type Batch, type WorkerAnswer, typ
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 
 interface OpenTransaction {
-  tx: Transaction;
+  tx: PgliteTransaction;
   decide: (commit: boolean) => void;
+  /** settles once COMMIT or ROLLBACK has run: rejects with the error that ended it otherwise */
+  ended: Promise<void>;
   /** the id of the request that ends it, answered when COMMIT or ROLLBACK has run */
   endId?: number;
 }
@@ -56,11 +59,28 @@ async function target(pglite: PGlite, txId: number | undefined) {
   return txId === undefined ? pglite : (await openTransaction(txId)).tx;
 }
 
-/** A parameterised statement, as a prepared statement (pglite-prepared.ts), in the transaction it names or on its own. */
+/**
+ * A parameterised statement, as a prepared statement (pglite-prepared.ts), in the transaction it
+ * names or on its own. A transaction's last statement (`commit`) ends it: COMMIT runs right
+ * after it, here, not a round trip to the main thread later, and its answer comes once COMMIT has
+ * run (ROLLBACK when the statement failed, and the statement's error).
+ */
 async function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
   if (request.txId === undefined) return prepared.query(request.text, request.params, options);
-  return prepared.queryIn((await openTransaction(request.txId)).tx, request.text, request.params, options);
+  const open = await openTransaction(request.txId);
+  if (!request.commit) return prepared.queryIn(open.tx, request.text, request.params, options);
+  let result;
+  try {
+    result = await prepared.queryIn(open.tx, request.text, request.params, options);
+  } catch (error) {
+    open.decide(false);
+    await open.ended.catch(() => undefined);
+    throw error;
+  }
+  open.decide(true);
+  await open.ended;
+  return result;
 }
 
 /** Types whose values stay text: a parser that hands the text back unchanged. */
@@ -78,22 +98,27 @@ function begin(pglite: PGlite, id: number): void {
   const open = new Promise<OpenTransaction>((resolve, reject) => ((opened = resolve), (failedToOpen = reject)));
   open.catch(() => undefined); // the begin's own answer reports it; a statement waiting on it fails with it too
   opening.set(id, open);
-  pglite
-    .transaction(async (tx) => {
-      const transaction = { tx, decide };
-      transactions.set(id, transaction);
-      opening.delete(id);
-      started = true;
-      opened(transaction);
-      answer({ id, ok: true, value: id });
-      if (!(await decided)) await tx.rollback();
-    })
+  let end!: { resolve: () => void; reject: (error: unknown) => void };
+  const ended = new Promise<void>((resolve, reject) => (end = { resolve, reject }));
+  ended.catch(() => undefined); // reported by whatever ended the transaction (an EndRequest, a last statement)
+  const run = runTransaction(pglite, async (tx) => {
+    const transaction = { tx, decide, ended };
+    transactions.set(id, transaction);
+    opening.delete(id);
+    started = true;
+    opened(transaction);
+    answer({ id, ok: true, value: id });
+    if (!(await decided)) await tx.rollback();
+  });
+  run
     .then(
       () => {
+        end.resolve();
         const endId = transactions.get(id)?.endId;
         if (endId !== undefined) answer({ id: endId, ok: true, value: null });
       },
       (error: unknown) => {
+        end.reject(error);
         const endId = transactions.get(id)?.endId;
         if (!started) {
           failedToOpen(error);

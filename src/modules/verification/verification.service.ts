@@ -5,6 +5,7 @@ import type { WindowAttempt } from '../raid/raid.repository';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
+import { asLastStatement } from '../../db/last-statement';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
 import { verifyFingerprint, type FingerprintData } from '../fingerprint';
@@ -244,7 +245,8 @@ export function createVerificationService(deps: {
         ];
         // never empty: the guild join and its log line are always there
         const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
-        await appendAudit(
+        // the transaction's last statement, with COMMIT where the engine allows (nothing after it may fail)
+        await asLastStatement(tx, () => appendAudit(
           tx,
           {
             actor: visitor,
@@ -261,7 +263,7 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-        );
+        ));
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
