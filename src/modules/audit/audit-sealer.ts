@@ -3,6 +3,7 @@ import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { GENESIS_HASH, hashAuditEntry } from './audit-hash';
 import { hashInputOf } from './audit-row';
+import { asLastStatement } from '../../db/last-statement';
 
 /** Held (for one short transaction) by whoever is sealing; appends never take it. */
 const SEAL_LOCK = 72611003;
@@ -73,9 +74,11 @@ export async function sealAuditLog(executor: Executor): Promise<SealResult> {
         prevHash = hash;
         return seal;
       });
-      await tx.execute(sealUpdate(seals));
+      // a batch that is not full is the last: its update takes the COMMIT with it
+      const last = rows.length < BATCH;
+      await (last ? asLastStatement(tx, () => tx.execute(sealUpdate(seals))) : tx.execute(sealUpdate(seals)));
       sealed += rows.length;
-      if (rows.length < BATCH) return { sealed, busy: false, more: false };
+      if (last) return { sealed, busy: false, more: false };
     }
     return { sealed, busy: false, more: true };
   });

@@ -5,6 +5,7 @@ import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
+import { asLastStatement } from '../../db/last-statement';
 
 export type CertainAltAction = 'none' | 'kick' | 'ban';
 
@@ -56,7 +57,8 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
         });
       }
-      await appendAudit(tx, { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } }, now);
+      const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
+      await asLastStatement(tx, () => appendAudit(tx, audit, now));
     });
     deps.nudgeOutbox?.();
     return { outcome, vpnProvider: member.vpnProvider, gateMessage: outcome === 'limited' ? gateMessage(member) : null };
