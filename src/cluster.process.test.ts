@@ -121,7 +121,8 @@ describeOn('postgres')('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       const url = await product.waitFor('the URL line', () => urlLine(product.output()), 90_000);
       expect(product.output().match(/Gatekeeper is running at/g)).toHaveLength(1);
       expect(product.output()).toContain('2 processes');
-      const [first, second] = workerPids();
+      // the URL line is the first worker's; the second's start line can come a moment later (seen under a full test run)
+      const [first, second] = await product.waitFor('both workers started', () => (workerPids().length >= 2 ? workerPids() : undefined), 30_000);
       expect(new Set([first, second, product.child.pid]).size).toBe(3);
 
       // both serve: request log lines carry the pid of the worker that answered
