@@ -22,7 +22,7 @@ import { readVisitor } from './http/visitor-session';
 import type { DiscordSetupReader } from './http/routes/discord-setup.router';
 import { createMetrics, metricsRouter, type Metrics } from './metrics/metrics';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from './modules/alts';
-import { hashIp, resolveClientIp } from './modules/network';
+import { hashAddress, resolveClientIp } from './modules/network';
 import { createMemberPrivacyService } from './modules/members/member-privacy.service';
 import { createMembersService } from './modules/members/members.service';
 import { createAppealsService } from './modules/appeals/appeals.service';
@@ -148,7 +148,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   // per visitor address (hashed): a raid cannot spend the proxy-check quota or the database
   const ipKey = (req: Parameters<Parameters<typeof createRateLimiter>[0]['key']>[0]) => {
     const ip = resolveClientIp(req);
-    return ip ? hashIp(ctx.secrets.ipHashKey, ip).ipHash : 'unknown';
+    return ip ? hashAddress(ctx.secrets.ipHashKey, ip) : 'unknown';
   };
   // appeals: a few per member (or per address without a sign-in), then one every ten minutes
   const appealLimit = createRateLimiter({

@@ -2,6 +2,7 @@ import express, { type Express, type Router } from 'express';
 import cookieSession from 'cookie-session';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
+import { cookieKeys } from './cookie-keys';
 import { rejectControlCharacters } from './middleware/control-characters';
 import { canonicalLoopbackRedirect } from './middleware/canonical-loopback';
 import { apiNotFound, errorHandler } from './middleware/errors';
@@ -49,7 +50,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     cookieSession({
       name: 'gk_session',
-      keys: deps.sessionKeys,
+      // Keygrip's signatures, checked without its per-request random bytes (cookie-keys.ts)
+      keys: cookieKeys(deps.sessionKeys),
       httpOnly: true,
       sameSite: 'lax',
       secure: deps.secureCookies,

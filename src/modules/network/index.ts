@@ -1,4 +1,4 @@
 export { normalizeIp, parseIp, networkPrefixOf, isNonPublicIp, type ParsedIp } from './ip-address';
-export { hashIp, hashNetwork, InvalidIpAddressError, type IpHashes } from './ip-hash';
+export { hashAddress, hashIp, hashNetwork, InvalidIpAddressError, type IpHashes } from './ip-hash';
 export { resolveClientIp, type ClientAddressSource } from './client-ip';
 export { loadOrCreateIpHashKey, IP_HASH_KEY_FILE } from './ip-hash-key';

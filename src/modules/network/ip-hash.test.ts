@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClientIp } from './client-ip';
-import { hashIp, InvalidIpAddressError } from './ip-hash';
+import { hashAddress, hashIp, hashNetwork, InvalidIpAddressError } from './ip-hash';
 import { IP_HASH_KEY_FILE, loadOrCreateIpHashKey } from './ip-hash-key';
 
 const key = Buffer.alloc(32, 7);
@@ -27,6 +27,16 @@ describe('hashIp', () => {
     expect(hashIp(key, '203.0.113.7').networkHash).not.toBe(hashIp(key, '203.0.114.7').networkHash);
     expect(hashIp(key, '2001:db8:1:2::1').networkHash).toBe(hashIp(key, '2001:db8:1:2:ffff::9').networkHash);
     expect(hashIp(key, '2001:db8:1:2::1').networkHash).not.toBe(hashIp(key, '2001:db8:1:3::1').networkHash);
+  });
+
+  it('gives each hash alone as it gives both, and refuses a non-address alone too', () => {
+    for (const ip of ['203.0.113.7', '::ffff:203.0.113.7', '2001:db8:1:2::1']) {
+      expect(hashAddress(key, ip)).toBe(hashIp(key, ip).ipHash);
+      expect(hashNetwork(key, ip)).toBe(hashIp(key, ip).networkHash);
+    }
+    expect(() => hashAddress(key, 'nope')).toThrow(InvalidIpAddressError);
+    expect(() => hashNetwork(key, 'nope')).toThrow(InvalidIpAddressError);
+    expect(() => hashAddress(Buffer.alloc(8), '203.0.113.7')).toThrow(/at least/);
   });
 
   it('depends on the key', () => {

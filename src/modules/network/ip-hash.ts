@@ -28,15 +28,26 @@ function hmacHex(key: Buffer, message: string): string {
   return crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex');
 }
 
-export function hashIp(key: Buffer, ip: string): IpHashes {
+/** The normalised address and its network prefix; throws for input that is not an address. */
+function addressParts(key: Buffer, ip: string): { normalized: string; network: string } {
   if (key.length < MIN_KEY_BYTES) throw new Error(`the IP hash key must be at least ${MIN_KEY_BYTES} bytes`);
   const normalized = normalizeIp(ip);
   const network = normalized === null ? null : networkPrefixOf(normalized);
   if (normalized === null || network === null) throw new InvalidIpAddressError();
+  return { normalized, network };
+}
+
+export function hashIp(key: Buffer, ip: string): IpHashes {
+  const { normalized, network } = addressParts(key, ip);
   return { ipHash: hmacHex(key, `ip:${normalized}`), networkHash: hmacHex(key, `net:${network}`) };
+}
+
+/** The address hash alone, one HMAC (the rate limiters' key, computed for every visitor request). */
+export function hashAddress(key: Buffer, ip: string): string {
+  return hmacHex(key, `ip:${addressParts(key, ip).normalized}`);
 }
 
 /** The network hash alone (e.g. for staff marking a network shared from a known address). */
 export function hashNetwork(key: Buffer, ip: string): string {
-  return hashIp(key, ip).networkHash;
+  return hmacHex(key, `net:${addressParts(key, ip).network}`);
 }
