@@ -76,7 +76,8 @@ export async function sealAuditLog(executor: Executor): Promise<SealResult> {
       });
       // a batch that is not full is the last: its update takes the COMMIT with it
       const last = rows.length < BATCH;
-      await (last ? asLastStatement(tx, () => tx.execute(sealUpdate(seals))) : tx.execute(sealUpdate(seals)));
+      const update = () => tx.execute(sealUpdate(seals));
+      await (last ? asLastStatement(tx, update) : update());
       sealed += rows.length;
       if (last) return { sealed, busy: false, more: false };
     }

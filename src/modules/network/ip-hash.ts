@@ -37,17 +37,21 @@ function addressParts(key: Buffer, ip: string): { normalized: string; network: s
   return { normalized, network };
 }
 
+/** The two hashes, each under its own prefix (domain separation): of the normalised address, and of its network. */
+const addressMac = (key: Buffer, normalized: string) => hmacHex(key, `ip:${normalized}`);
+const networkMac = (key: Buffer, network: string) => hmacHex(key, `net:${network}`);
+
 export function hashIp(key: Buffer, ip: string): IpHashes {
   const { normalized, network } = addressParts(key, ip);
-  return { ipHash: hmacHex(key, `ip:${normalized}`), networkHash: hmacHex(key, `net:${network}`) };
+  return { ipHash: addressMac(key, normalized), networkHash: networkMac(key, network) };
 }
 
 /** The address hash alone, one HMAC (the rate limiters' key, computed for every visitor request). */
 export function hashAddress(key: Buffer, ip: string): string {
-  return hmacHex(key, `ip:${addressParts(key, ip).normalized}`);
+  return addressMac(key, addressParts(key, ip).normalized);
 }
 
 /** The network hash alone (e.g. for staff marking a network shared from a known address). */
 export function hashNetwork(key: Buffer, ip: string): string {
-  return hmacHex(key, `net:${addressParts(key, ip).network}`);
+  return networkMac(key, addressParts(key, ip).network);
 }
