@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { oneTimeTokens } from '../../db/schema';
 import { readSignedToken, signToken, type TokenPurpose } from './signed-token';
 
@@ -10,29 +11,17 @@ export function hashToken(token: string): string {
 
 /**
  * The statement every visitor runs twice (the consent token's use, the OAuth state's), built
- * once per database and prepared: Drizzle does not rebuild its SQL for each request, and on
- * PostgreSQL it is a named statement, parsed once per connection. A token's first use inserts
- * its row; a second finds the row there and inserts nothing, so the answer is "no row".
+ * once per database and prepared (prepared-per-executor.ts). A token's first use inserts its
+ * row; a second finds the row there and inserts nothing, so the answer is "no row".
  */
-function prepareUse(executor: Executor) {
-  return executor
+const preparedUseFor = preparedPerExecutor((executor) =>
+  executor
     .insert(oneTimeTokens)
     .values({ tokenHash: sql.placeholder('tokenHash'), purpose: sql.placeholder('purpose'), expiresAt: sql.placeholder('expiresAt'), usedAt: sql.placeholder('now'), createdAt: sql.placeholder('now') })
     .onConflictDoNothing({ target: oneTimeTokens.tokenHash })
     .returning({ tokenHash: oneTimeTokens.tokenHash })
-    .prepare('gk_one_time_token_use');
-}
-
-const preparedUses = new WeakMap<Executor, ReturnType<typeof prepareUse>>();
-
-function preparedUseFor(executor: Executor): ReturnType<typeof prepareUse> {
-  let prepared = preparedUses.get(executor);
-  if (!prepared) {
-    prepared = prepareUse(executor);
-    preparedUses.set(executor, prepared);
-  }
-  return prepared;
-}
+    .prepare('gk_one_time_token_use'),
+);
 
 /**
  * Single-use tokens (consent tokens, OAuth state), signed with `key` (`signed-token.ts`).

@@ -1,5 +1,6 @@
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { vpnCache } from '../../db/schema';
 import type { VpnVerdict } from './vpn.types';
 
@@ -29,12 +30,21 @@ function toCached(row: Row): CachedVpnVerdict {
   };
 }
 
-export async function findCachedVerdict(ex: Executor, ipHash: string, now: Date): Promise<CachedVpnVerdict | null> {
-  const [row] = await ex
+/**
+ * The cache read every sign-in makes (while Discord exchanges the code), built once per database
+ * (prepared-per-executor.ts). `now` is sent as text, as the column's own encoder writes a time.
+ */
+const preparedFindFor = preparedPerExecutor((executor) =>
+  executor
     .select()
     .from(vpnCache)
-    .where(and(eq(vpnCache.ipHash, ipHash), gt(vpnCache.expiresAt, now)))
-    .limit(1);
+    .where(and(eq(vpnCache.ipHash, sql.placeholder('ipHash')), gt(vpnCache.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('gk_vpn_cache_find'),
+);
+
+export async function findCachedVerdict(ex: Executor, ipHash: string, now: Date): Promise<CachedVpnVerdict | null> {
+  const [row] = await preparedFindFor(ex).execute({ ipHash, now: now.toISOString() });
   return row ? toCached(row) : null;
 }
 
