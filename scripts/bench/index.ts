@@ -24,6 +24,7 @@ import os from 'node:os';
 import type { EngineKind } from '../../src/db/client';
 import { createStore, enginesFor, type BenchStore } from './engines';
 import { measureAltLookup } from './p1-alt-lookup';
+import { describeMachineSpeed, measureMachineSpeed } from './machine-speed';
 import { measureFlows } from './p2-flows';
 import { measureDashboard, seedBenchStaff } from './p3-dashboard';
 import { measureRaid } from './p4-raid';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   };
 
   log(`Gatekeeper bench on ${machine()}`);
+  const speedAtStart = measureMachineSpeed();
+  log(describeMachineSpeed(speedAtStart));
   log(`engines: ${engines.join(', ')}; figures: ${[...args.only].join(', ')}${args.quick ? ' (quick sizes)' : ''}`);
 
   for (const engine of engines) {
@@ -189,7 +192,8 @@ async function main(): Promise<void> {
 
   const order = (r: FigureResult) => FIGURES.indexOf(r.figure.slice(0, 2) as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
   results.sort((a, b) => order(a) - order(b));
-  process.stdout.write(`\nGatekeeper bench — ${new Date().toISOString()} — ${machine()}\n\n${formatTable(results)}\n`);
+  const speedAtEnd = measureMachineSpeed();
+  process.stdout.write(`\nGatekeeper bench — ${new Date().toISOString()} — ${machine()}\nat the start: ${describeMachineSpeed(speedAtStart)}; at the end: ${describeMachineSpeed(speedAtEnd)}\n\n${formatTable(results)}\n`);
   for (const profile of profiles) process.stdout.write(`\n${profile}\n`);
   process.exitCode = results.some((r) => r.pass === false) ? 1 : 0;
 }

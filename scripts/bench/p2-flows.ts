@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchStore } from './engines';
 import { busiestThread, machineCpu, processesCpuSeconds, threadCpuSeconds } from './host-cpu';
+import { describeMachineSpeed, measureMachineSpeed } from './machine-speed';
 import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
 import { ms, summarize, type FigureResult } from './results';
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
@@ -127,11 +128,15 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     const target = createSiteTarget(product.url, options.concurrency * 2);
     const emulator = discord.emulator;
 
+    // the machine's speed around the serial phase (machine-speed.ts): before the warm-up, while the
+    // product is idle, and right after the phase
+    const speedBefore = measureMachineSpeed();
     // warm up (JIT, connection pool, prepared plans), then the serial phase
     await driveFlows(target, emulator, { concurrency: 4, total: 40, prefix: 'warm' });
     await product.resetFlowStats();
     const serial = await driveFlows(target, emulator, { concurrency: 1, total: options.serialFlows, prefix: 'serial', flowIds: true });
     const serialStats = await product.flowStats();
+    const speedAfter = measureMachineSpeed();
     const added = summarize(serverAdded(serialStats));
     const wall = summarize(serial.latencies);
     // from here flows run in parallel: the probe needs its AsyncLocalStorage to attribute their calls
@@ -193,7 +198,7 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
         value: `${ms(added.p50)} p50`,
         target: '≤ 10 ms p50',
         pass: added.p50 <= 10,
-        note: `P2 ${store.kind} server time, WEB_CONCURRENCY=${processes}: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}`,
+        note: `P2 ${store.kind} server time, WEB_CONCURRENCY=${processes}: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}; before the phase ${describeMachineSpeed(speedBefore)}, after it ${describeMachineSpeed(speedAfter)}`,
       },
     ];
   } finally {
