@@ -15,11 +15,14 @@ import { performance } from 'node:perf_hooks';
  * kind of minute a figure comes from.
  */
 
+/** The reference's number of rounds; a probe does a quarter of them. */
+const REFERENCE_ROUNDS = 2000;
+
 /** One run of the fixed work; returns a value that depends on all of it, so none can be optimised away. */
-function referenceWork(): number {
+function referenceWork(rounds = REFERENCE_ROUNDS): number {
   const key = Buffer.alloc(32, 7);
   let sum = 0;
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < rounds; i++) {
     const row = { id: i, name: `visitor-${i}`, roles: ['a', 'b', String(i % 7)], at: new Date(1_700_000_000_000 + i).toISOString(), nested: { x: i * 1.5, y: [i, i + 1, i + 2] } };
     const text = JSON.stringify(row);
     const back = JSON.parse(text) as typeof row;
@@ -60,6 +63,31 @@ export function measureMachineSpeed(runs = 9, warmups = 3): MachineSpeed {
   if (check !== referenceWork() * (runs + warmups)) throw new Error('measureMachineSpeed: the reference work gave different results');
   times.sort((a, b) => a - b);
   return { medianMs: times[Math.floor(times.length / 2)]!, minMs: times[0]!, maxMs: times[times.length - 1]!, runs };
+}
+
+/**
+ * A quarter of the reference, timed once (ms, a few ms): cheap enough to run between two flows of
+ * P2's serial phase, so that each flow can be told apart by the speed the machine ran at around it.
+ */
+export function probeMachineSpeed(): number {
+  const started = performance.now();
+  const sum = referenceWork(REFERENCE_ROUNDS / 4);
+  const took = performance.now() - started;
+  if (!(sum > 0)) throw new Error('probeMachineSpeed: the reference work gave no result');
+  return took;
+}
+
+/**
+ * Splits timed values by the machine's speed when each was taken: `speed` is each value's probe time
+ * (probeMachineSpeed, larger = slower); a value whose probe took at most `slack` times the fastest
+ * probe ran in the machine's fast minutes, the others in its slow ones. Values without a probe are left out.
+ */
+export function splitByMachineSpeed<T>(items: readonly T[], speed: (item: T) => number | undefined, slack = 1.25): { fast: T[]; slow: T[]; fastestMs: number } {
+  const probed = items.filter((item) => Number.isFinite(speed(item)));
+  const fastestMs = Math.min(...probed.map((item) => speed(item)!));
+  const fast = probed.filter((item) => speed(item)! <= fastestMs * slack);
+  const slow = probed.filter((item) => speed(item)! > fastestMs * slack);
+  return { fast, slow, fastestMs };
 }
 
 /** "machine reference 13.9 ms (…)": how a figure's note names the hour it ran in. */

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchStore } from './engines';
 import { busiestThread, machineCpu, processesCpuSeconds, threadCpuSeconds } from './host-cpu';
-import { describeMachineSpeed, measureMachineSpeed } from './machine-speed';
+import { describeMachineSpeed, measureMachineSpeed, probeMachineSpeed, splitByMachineSpeed } from './machine-speed';
 import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
 import { ms, summarize, type FigureResult } from './results';
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
@@ -29,6 +29,8 @@ export interface LoadReport {
   latencies: number[];
   /** client-side time of each step of the completed flows (ms) */
   steps: Record<string, number[]>;
+  /** with `probeSpeed`: by flow id, the mean of the machine-speed probes run just before and just after the flow (ms) */
+  speedByFlow: Record<string, number>;
 }
 
 let visitorSeq = 0;
@@ -45,9 +47,21 @@ export function nextVisitor(emulator: DiscordEmulator, prefix: string) {
 export async function driveFlows(
   target: SiteTarget,
   emulator: DiscordEmulator,
-  options: { concurrency: number; durationMs?: number; total?: number; prefix: string; flowIds?: boolean; confirmRules?: boolean; onFlow?: (outcome: FlowOutcome, visitor: ReturnType<typeof nextVisitor>) => void },
+  options: {
+    concurrency: number;
+    durationMs?: number;
+    total?: number;
+    prefix: string;
+    flowIds?: boolean;
+    confirmRules?: boolean;
+    /** one at a time only: probe the machine's speed (machine-speed.ts) between flows, into `speedByFlow` */
+    probeSpeed?: boolean;
+    onFlow?: (outcome: FlowOutcome, visitor: ReturnType<typeof nextVisitor>) => void;
+  },
 ): Promise<LoadReport> {
-  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [], steps: {} };
+  if (options.probeSpeed && (options.concurrency !== 1 || !options.flowIds)) throw new Error('driveFlows: probeSpeed needs flows one at a time, with flow ids');
+  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [], steps: {}, speedByFlow: {} };
+  let lastProbe = options.probeSpeed ? probeMachineSpeed() : Number.NaN;
   const started = performance.now();
   const deadline = options.durationMs ? started + options.durationMs : Number.POSITIVE_INFINITY;
   let issued = 0;
@@ -55,14 +69,21 @@ export async function driveFlows(
     while (performance.now() < deadline && (options.total === undefined || issued < options.total)) {
       issued++;
       const visitor = nextVisitor(emulator, options.prefix);
+      const flowId = options.flowIds ? `${options.prefix}${visitor.n}` : undefined;
       let outcome: FlowOutcome;
       try {
-        outcome = await runVisitorFlow(target, emulator, { ...visitor, flowId: options.flowIds ? `${options.prefix}${visitor.n}` : undefined, confirmRules: options.confirmRules });
+        outcome = await runVisitorFlow(target, emulator, { ...visitor, flowId, confirmRules: options.confirmRules });
       } catch (error) {
         report.failed++;
         const key = `exception: ${error instanceof Error ? error.message.slice(0, 60) : String(error)}`;
         report.failures[key] = (report.failures[key] ?? 0) + 1;
         continue;
+      }
+      if (options.probeSpeed && flowId) {
+        // the probe after this flow is the one before the next: each probe is run once
+        const probe = probeMachineSpeed();
+        report.speedByFlow[flowId] = (lastProbe + probe) / 2;
+        lastProbe = probe;
       }
       options.onFlow?.(outcome, visitor);
       if (Object.values(outcome.statuses).some((s) => s >= 500)) report.serverErrors++;
@@ -82,9 +103,24 @@ export async function driveFlows(
   return report;
 }
 
+/** Whole flows only (token, consent, start, callback, rules). */
+function wholeFlows(stats: ServerFlowStats[]): ServerFlowStats[] {
+  return stats.filter((s) => s.requests === 5);
+}
+
 function serverAdded(stats: ServerFlowStats[]): number[] {
-  // only whole flows (token, consent, start, callback, rules)
-  return stats.filter((s) => s.requests === 5).map((s) => s.handlerMs - s.outboundMs);
+  return wholeFlows(stats).map((s) => s.handlerMs - s.outboundMs);
+}
+
+/**
+ * The serial phase's server time in the machine's fast and slow minutes (machine-speed.ts): this VM
+ * switches between two speeds every few tens of seconds, and a phase of a few seconds can fall in
+ * either or straddle both.
+ */
+function serverTimeBySpeed(stats: ServerFlowStats[], speedByFlow: Record<string, number>): string {
+  const { fast, slow, fastestMs } = splitByMachineSpeed(wholeFlows(stats), (s) => speedByFlow[s.id]);
+  const part = (flows: ServerFlowStats[], name: string) => (flows.length === 0 ? `none in ${name}` : `${name} (${flows.length} flows) p50 ${ms(summarize(serverAdded(flows)).p50)}`);
+  return `machine-speed probes between flows (${ms(fastestMs)} the fastest): ${part(fast, 'fast minutes, probe within 25% of the fastest')}, ${part(slow, 'slower minutes')}`;
 }
 
 /** p50 of each step's client-side time, e.g. "token 3.1, consent 5.0, …" (ms). */
@@ -134,7 +170,7 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     // warm up (JIT, connection pool, prepared plans), then the serial phase
     await driveFlows(target, emulator, { concurrency: 4, total: 40, prefix: 'warm' });
     await product.resetFlowStats();
-    const serial = await driveFlows(target, emulator, { concurrency: 1, total: options.serialFlows, prefix: 'serial', flowIds: true });
+    const serial = await driveFlows(target, emulator, { concurrency: 1, total: options.serialFlows, prefix: 'serial', flowIds: true, probeSpeed: true });
     const serialStats = await product.flowStats();
     const speedAfter = measureMachineSpeed();
     const added = summarize(serverAdded(serialStats));
@@ -198,7 +234,7 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
         value: `${ms(added.p50)} p50`,
         target: '≤ 10 ms p50',
         pass: added.p50 <= 10,
-        note: `P2 ${store.kind} server time, WEB_CONCURRENCY=${processes}: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}; before the phase ${describeMachineSpeed(speedBefore)}, after it ${describeMachineSpeed(speedAfter)}`,
+        note: `P2 ${store.kind} server time, WEB_CONCURRENCY=${processes}: ${added.n} flows one at a time; per flow, server handler time minus its calls to Discord/proxycheck: p50 ${ms(added.p50)}, p95 ${ms(added.p95)}; whole flow as the client sees it p50 ${ms(wall.p50)}; by route (p50 ms): ${routeBreakdown(serialStats)}; ${serverTimeBySpeed(serialStats, serial.speedByFlow)}; before the phase ${describeMachineSpeed(speedBefore)}, after it ${describeMachineSpeed(speedAfter)}`,
       },
     ];
   } finally {
