@@ -7,12 +7,12 @@ import { performance } from 'node:perf_hooks';
  * The build machine is a virtual machine whose speed changes under it, with no CPU steal shown in
  * /proc/stat: on 2026-11-27 this reference, timed with nothing else running, went from 14 ms to
  * 27 ms and back within minutes, and P2's server time at 100k members from 11.7 to 18.9 ms for the
- * same build. A figure in ms alone cannot tell a slower product from a slower minute. So the bench
+ * same build. A figure in ms alone cannot tell a slower product from a slower moment. So the bench
  * times a fixed piece of single-threaded work shaped like the product's per-request work (small
  * objects, JSON both ways, an HMAC-SHA256, a regular expression, a Map) around its timed phases and
  * prints it with the figure: when the reference took twice as long, so, roughly, did everything
  * else. Comparing two builds still means running them in turns, several times; this says which
- * kind of minute a figure comes from.
+ * kind of period a figure comes from.
  */
 
 /** The reference's number of rounds; a probe does a quarter of them. */
@@ -80,7 +80,7 @@ export function probeMachineSpeed(): number {
 /**
  * Splits timed values by the machine's speed when each was taken: `speed` is each value's probe time
  * (probeMachineSpeed, larger = slower); a value whose probe took at most `slack` times the fastest
- * probe ran in the machine's fast minutes, the others in its slow ones. Values without a probe are left out.
+ * probe ran in the machine's fast periods, the others in its slow ones. Values without a probe are left out.
  */
 export function splitByMachineSpeed<T>(items: readonly T[], speed: (item: T) => number | undefined, slack = 1.25): { fast: T[]; slow: T[]; fastestMs: number } {
   const probed = items.filter((item) => Number.isFinite(speed(item)));

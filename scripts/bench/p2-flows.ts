@@ -113,14 +113,14 @@ function serverAdded(stats: ServerFlowStats[]): number[] {
 }
 
 /**
- * The serial phase's server time in the machine's fast and slow minutes (machine-speed.ts): this VM
- * switches between two speeds every few tens of seconds, and a phase of a few seconds can fall in
+ * The serial phase's server time in the machine's fast and slow periods (machine-speed.ts): this VM
+ * switches between two speeds every few seconds to tens of seconds, and a phase of a few seconds can fall in
  * either or straddle both.
  */
 function serverTimeBySpeed(stats: ServerFlowStats[], speedByFlow: Record<string, number>): string {
   const { fast, slow, fastestMs } = splitByMachineSpeed(wholeFlows(stats), (s) => speedByFlow[s.id]);
   const part = (flows: ServerFlowStats[], name: string) => (flows.length === 0 ? `none in ${name}` : `${name} (${flows.length} flows) p50 ${ms(summarize(serverAdded(flows)).p50)}`);
-  return `machine-speed probes between flows (${ms(fastestMs)} the fastest): ${part(fast, 'fast minutes, probe within 25% of the fastest')}, ${part(slow, 'slower minutes')}`;
+  return `machine-speed probes between flows (${ms(fastestMs)} the fastest): ${part(fast, 'fast periods, probe within 25% of the fastest')}, ${part(slow, 'slower periods')}`;
 }
 
 /** p50 of each step's client-side time, e.g. "token 3.1, consent 5.0, …" (ms). */
