@@ -157,7 +157,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
       });
       stops.push(() => scheduler.stop());
-      await scheduler.runNow(RETENTION_JOB, { atStartUp: true });
+      await scheduler.runNow(RETENTION_JOB);
       if (database.kind === 'pglite') {
         // one process per data folder: actions claimed before a crash resume now, not after their lease
         const released = await services.outbox.releaseAllLeases(database.db);

@@ -20,9 +20,7 @@ export function scheduledJobs(deps: { database: Database; clock: Clock; retentio
     {
       name: RETENTION_JOB,
       cron: '0 * * * *', // hourly
-      // the run at start-up purges what expired while the product was down, and leaves the embedded
-      // engine's VACUUM and ANALYZE to the hourly run (purgeExpired says why)
-      handler: (data) => purgeExpired(deps, { upkeep: !data.atStartUp }),
+      handler: () => purgeExpired(deps),
     },
     {
       // the audit page verifies only what was sealed since its checkpoint: this walks the whole chain

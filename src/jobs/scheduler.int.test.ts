@@ -3,7 +3,7 @@ import { silentLogger } from '../logger';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildMember } from '../test-support/factories';
 import { AUDIT_VERIFY_JOB, RETENTION_JOB, scheduledJobs } from './jobs';
-import { startScheduler, type JobData, type Scheduler } from './scheduler';
+import { startScheduler, type Scheduler } from './scheduler';
 
 jest.setTimeout(60_000);
 
@@ -24,8 +24,7 @@ describeEngines('job scheduler', (getDatabase) => {
     const schedules = await scheduler.boss.getSchedules();
     expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' }), expect.objectContaining({ name: AUDIT_VERIFY_JOB, cron: '17 * * * *' })]);
 
-    // as the product queues it at start-up
-    await scheduler.runNow(RETENTION_JOB, { atStartUp: true });
+    await scheduler.runNow(RETENTION_JOB);
     const deadline = Date.now() + 20_000;
     let remaining = 1;
     while (Date.now() < deadline) {
@@ -35,19 +34,5 @@ describeEngines('job scheduler', (getDatabase) => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(remaining).toBe(0);
-  });
-
-  it("hands a run the data it was queued with, and an empty one to a run queued without", async () => {
-    const database = getDatabase();
-    await resetDatabase(database);
-    const seen: JobData[] = [];
-    scheduler = await startScheduler({ database, logger: silentLogger, jobs: [{ name: 'data-probe', handler: async (data) => void seen.push(data) }] });
-
-    await scheduler.runNow('data-probe', { atStartUp: true });
-    const deadline = Date.now() + 20_000;
-    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    await scheduler.runNow('data-probe');
-    while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(seen).toEqual([{ atStartUp: true }, {}]);
   });
 });

@@ -3,17 +3,11 @@ import type { Database } from '../db/client';
 import { retryOnSqlState } from '../db/transaction-retry';
 import type { Logger } from '../logger';
 
-/** What a run was queued with: `runNow`'s data, or nothing for a scheduled run. */
-export interface JobData {
-  /** the run queued once as the process starts */
-  atStartUp?: boolean;
-}
-
 export interface JobDefinition {
   name: string;
   /** cron expression (UTC), or undefined for on-demand jobs */
   cron?: string;
-  handler: (data: JobData) => Promise<unknown>;
+  handler: () => Promise<unknown>;
 }
 
 /** duplicate key, schema, table or object; deadlock: what processes setting pg-boss up at once meet */
@@ -65,17 +59,16 @@ export async function startScheduler(deps: { database: Database; logger: Logger;
   for (const job of deps.jobs) {
     await retrySetUpRace(() => boss.createQueue(job.name, { name: job.name, policy: 'singleton', retryLimit: 2, retryDelay: 60 }), 'createQueue', deps.logger);
     if (job.cron) await retrySetUpRace(() => boss.schedule(job.name, job.cron!, undefined, { tz: 'UTC' }), 'schedule', deps.logger);
-    await boss.work<JobData>(job.name, { pollingIntervalSeconds: 2 }, async ([run]) => {
+    await boss.work(job.name, { pollingIntervalSeconds: 2 }, async () => {
       const started = Date.now();
-      // a scheduled run carries no data (null)
-      const result = await job.handler(run?.data ?? {});
+      const result = await job.handler();
       deps.logger.info({ job: job.name, ms: Date.now() - started, result }, 'job finished');
     });
   }
   return {
     boss,
-    /** queue a run now (e.g. the first purge after start-up, `{ atStartUp: true }`) */
-    runNow: (name: string, data: JobData = {}) => boss.send(name, { ...data }, { singletonKey: name }),
+    /** queue a run now (e.g. the first purge after start-up) */
+    runNow: (name: string) => boss.send(name, {}, { singletonKey: name }),
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
   };
 }

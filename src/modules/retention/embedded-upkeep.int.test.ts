@@ -1,9 +1,7 @@
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test-support/database';
 import { buildAttempt, buildMember } from '../../test-support/factories';
-import { createManualClock } from '../../clock';
 import { upkeepEmbedded } from './embedded-upkeep';
-import { purgeExpired } from './retention.service';
 
 /**
  * The hourly upkeep of the embedded engine, on PGlite (a PostgreSQL server has autovacuum):
@@ -52,19 +50,5 @@ describe('embedded upkeep (PGlite)', () => {
       expect(table.last_vacuum).not.toBeNull();
       expect(table.n_dead_tup).toBe(0);
     }
-  });
-
-  it('follows the hourly purge, but not the purge made at start-up', async () => {
-    const statements: string[] = [];
-    const exec = database.exec.bind(database);
-    const spied: Database = { ...database, exec: async (text) => (statements.push(text), exec(text)) };
-    const deps = { database: spied, clock: createManualClock(), retentionDays: 30 };
-
-    await purgeExpired(deps, { upkeep: false });
-    expect(statements).toEqual([]);
-
-    await purgeExpired(deps);
-    expect(statements[0]).toBe('VACUUM');
-    expect(statements.at(-1)).toBe('CHECKPOINT');
   });
 });

@@ -38,13 +38,9 @@ export function retentionExpiry(at: Date, retentionDays: number): Date {
  * older attempts, links and notes of members still active, and expired caches and
  * tokens. The audit log keeps one row with the counts. On PGlite, which has no
  * autovacuum and no background writer, it then runs their work (`upkeepEmbedded`: VACUUM,
- * ANALYZE in pieces, CHECKPOINT), unless `upkeep` is false: the purge made at start-up leaves
- * that to the hourly run. A restart changes no data and the statistics are kept in the
- * database, so there is nothing to catch up on; and each ANALYZE holds the embedded engine's
- * one connection (at 1M members the largest takes about 1.3 s), which the first visitors
- * after a restart, a crash in the middle of a raid among them, would wait behind.
+ * ANALYZE in pieces, CHECKPOINT).
  */
-export async function purgeExpired(deps: { database: Database; clock: Clock; retentionDays: number }, options: { upkeep?: boolean } = {}): Promise<PurgeCounts> {
+export async function purgeExpired(deps: { database: Database; clock: Clock; retentionDays: number }): Promise<PurgeCounts> {
   const now = deps.clock.now();
   const cutoff = retentionCutoff(now, deps.retentionDays);
   const { db } = deps.database;
@@ -74,6 +70,6 @@ export async function purgeExpired(deps: { database: Database; clock: Clock; ret
     return result;
   });
 
-  if (deps.database.kind === 'pglite' && options.upkeep !== false) await upkeepEmbedded(deps.database);
+  if (deps.database.kind === 'pglite') await upkeepEmbedded(deps.database);
   return counts;
 }
