@@ -154,6 +154,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       const scheduler: Scheduler = await startScheduler({
         database,
         logger,
+        onRun: (job, result) => services.metrics.jobs.inc({ job, result }),
         jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
       });
       stops.push(() => scheduler.stop());

@@ -19,7 +19,8 @@ describeEngines('job scheduler', (getDatabase) => {
     await resetDatabase(database);
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
     await buildMember(database.db, { lastSeenAt: new Date('2026-04-01T00:00:00Z') });
-    scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }) });
+    const runs: string[] = [];
+    scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }), onRun: (job, result) => runs.push(`${job} ${result}`) });
 
     const schedules = await scheduler.boss.getSchedules();
     expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' }), expect.objectContaining({ name: AUDIT_VERIFY_JOB, cron: '17 * * * *' })]);
@@ -34,5 +35,24 @@ describeEngines('job scheduler', (getDatabase) => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(remaining).toBe(0);
+    // the run's end is reported once the purge returned
+    while (runs.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(runs).toEqual([`${RETENTION_JOB} finished`]);
+  });
+
+  it('reports a run that failed', async () => {
+    const database = getDatabase();
+    await resetDatabase(database);
+    const runs: string[] = [];
+    scheduler = await startScheduler({
+      database,
+      logger: silentLogger,
+      jobs: [{ name: 'failing-probe', handler: async () => Promise.reject(new Error('the job failed')) }],
+      onRun: (job, result) => runs.push(`${job} ${result}`),
+    });
+    await scheduler.runNow('failing-probe');
+    const deadline = Date.now() + 20_000;
+    while (runs.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(runs[0]).toBe('failing-probe failed');
   });
 });

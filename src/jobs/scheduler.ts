@@ -45,7 +45,13 @@ function createBoss(deps: { database: Database; logger: Logger }): PgBoss {
  * PostgreSQL through the pool. Cron jobs run once per tick across all processes
  * (pg-boss's own locking), so `jobs` can run in many processes.
  */
-export async function startScheduler(deps: { database: Database; logger: Logger; jobs: JobDefinition[] }) {
+export async function startScheduler(deps: {
+  database: Database;
+  logger: Logger;
+  jobs: JobDefinition[];
+  /** each run's end (metrics: a purge that stopped running shows as a counter that stopped rising) */
+  onRun?: (job: string, result: 'finished' | 'failed') => void;
+}) {
   // a failed start leaves the instance unusable: each attempt gets a new one (nothing ran yet)
   const boss = await retrySetUpRace(
     async () => {
@@ -61,7 +67,15 @@ export async function startScheduler(deps: { database: Database; logger: Logger;
     if (job.cron) await retrySetUpRace(() => boss.schedule(job.name, job.cron!, undefined, { tz: 'UTC' }), 'schedule', deps.logger);
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async () => {
       const started = Date.now();
-      const result = await job.handler();
+      let result: unknown;
+      try {
+        result = await job.handler();
+      } catch (error) {
+        deps.onRun?.(job.name, 'failed');
+        // pg-boss records the failure and retries the run
+        throw error;
+      }
+      deps.onRun?.(job.name, 'finished');
       deps.logger.info({ job: job.name, ms: Date.now() - started, result }, 'job finished');
     });
   }

@@ -16,6 +16,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     outboxResults: new Counter({ name: 'gatekeeper_outbox_results_total', help: 'Discord action results', labelNames: ['kind', 'result'] as const, registers: [registry] }),
     discordRateLimits: new Counter({ name: 'gatekeeper_discord_rate_limits_total', help: 'Rate-limit waits reported by the Discord REST client', labelNames: ['global'] as const, registers: [registry] }),
     interactions: new Counter({ name: 'gatekeeper_interactions_total', help: 'Discord interactions by result', labelNames: ['result'] as const, registers: [registry] }),
+    jobs: new Counter({ name: 'gatekeeper_jobs_total', help: 'Scheduled job runs (retention purge, audit check, backup) by job and result', labelNames: ['job', 'result'] as const, registers: [registry] }),
     raidAlarms: new Counter({ name: 'gatekeeper_raid_alarms_total', help: 'Raid alarms raised, by the first threshold crossed', labelNames: ['reason'] as const, registers: [registry] }),
   };
   return metrics;
