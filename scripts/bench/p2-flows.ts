@@ -107,8 +107,8 @@ export async function driveFlows(
  * Flows per web process run before the serial phase the server-time figure is read from. A server just
  * started is slower: V8 optimises a function only after many calls, and a route's code runs once per flow.
  * Measured 2026-11-27 (1,500 flows one at a time after 40 of warm-up, p50 by 100 flows, 100k members):
- * PGlite 11.5, 10.0, 9.0, then 8.6-7.6 ms from the 300th flow; PostgreSQL with 2 processes, whose flows
- * alternate between them, 11.2, 10.4, 9.3, then 9.3-8.0 ms from the 300th to the 700th flow; PGlite at
+ * PGlite 11.5, 10.0, 9.0, then 9.4-7.6 ms from the 300th flow; PostgreSQL with 2 processes, whose flows
+ * alternate between them, 11.2, 10.4, then 9.3-8.6 ms to the 700th flow and 8.6-8.0 ms after; PGlite at
  * 1M members 12.2, 9.8, then 8.5-7.5 ms from the 200th. After 500 flows (4 at once), 600 flows one at a time
  * were level from the first: 8.4, 8.5, 8.1, 8.2, 8.3, 8.4 ms. A server in production has served that many
  * long before its time per flow matters; the first flows after start are still reported, in the note.
