@@ -111,6 +111,17 @@ const serverErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object
 /** visitors who met a 500 (a fault), as opposed to a 503 (the database briefly away) */
 const internalErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s === 500)).length;
 const reachedRules = (v: DrillVisitor) => v.outcome?.landedOn === '/rules';
+/** Where the visitors who did not finish the whole flow stopped: step, and the page or status it answered, with counts. */
+function unfinished(visitors: DrillVisitor[]): string {
+  const counts = new Map<string, number>();
+  for (const v of visitors) {
+    if (v.outcome?.completed) continue;
+    const step = v.outcome?.failedStep;
+    const where = v.error ? 'no answer' : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
+    counts.set(where, (counts.get(where) ?? 0) + 1);
+  }
+  return [...counts].map(([where, n]) => `${where} ×${n}`).join(', ') || 'none';
+}
 const joined = (rig: Rig, v: DrillVisitor) => rig.discord.emulator.state.guild.members.has(v.userId);
 
 /** Waits until every visitor in `expected` has joined the guild and the outbox is empty; the time it took, or null. */
@@ -341,7 +352,7 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     await traffic;
     const duringErrors = serverErrors(during);
     const finished = during.filter((v) => v.outcome?.completed).length;
-    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer`);
+    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer; the others stopped at: ${unfinished(during)}`);
 
     // what a load balancer would wait for: the product says it can reach its database again
     // (requests in the few milliseconds before it has seen its connections die get a 503)
