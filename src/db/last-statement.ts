@@ -21,8 +21,20 @@ function clientOf(executor: Executor): Pick<EmbeddedQueries, 'endWithNext'> | un
  * Nothing may run on the transaction after it, and nothing after it may fail: once its answer is
  * back the transaction has committed (or rolled back, if the statement failed, which then throws
  * as usual).
+ *
+ * `committing` is called where the commit starts: before the statement when COMMIT goes with it,
+ * else once it has answered (the transaction commits next). Before that point a lost connection
+ * cannot have kept anything; from it on, whether the transaction was kept is unknown
+ * (`retryWhileUncommitted` in transaction-retry.ts).
  */
-export function asLastStatement<T>(tx: Executor, run: () => Promise<T>): Promise<T> {
-  clientOf(tx)?.endWithNext?.();
-  return run();
+export async function asLastStatement<T>(tx: Executor, run: () => Promise<T>, committing?: () => void): Promise<T> {
+  const client = clientOf(tx);
+  if (client?.endWithNext) {
+    client.endWithNext();
+    committing?.();
+    return run();
+  }
+  const result = await run();
+  committing?.();
+  return result;
 }

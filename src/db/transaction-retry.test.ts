@@ -1,4 +1,4 @@
-import { retryOnConflict, retryOnSqlState } from './transaction-retry';
+import { retryOnConflict, retryOnSqlState, retryWhileUncommitted } from './transaction-retry';
 
 describe('retryOnConflict', () => {
   const pgError = (code: string) => Object.assign(new Error('pg'), { code });
@@ -43,5 +43,42 @@ describe('retryOnSqlState', () => {
       [2, '42P07'],
     ]);
     await expect(retryOnSqlState(async () => { throw Object.assign(new Error('pg'), { code: '40P01' }); }, { states: new Set(['42P07']), baseDelayMs: 1 })).rejects.toThrow('pg');
+  });
+});
+
+describe('retryWhileUncommitted', () => {
+  const terminated = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+
+  it('runs the work again while the connection is lost before it commits, and says each retry', async () => {
+    const retries: number[] = [];
+    let calls = 0;
+    const result = await retryWhileUncommitted(
+      async () => {
+        calls++;
+        if (calls === 1) throw terminated();
+        // node-postgres' own message, wrapped by Drizzle, with no SQLSTATE
+        if (calls === 2) throw new Error('Failed query: rollback', { cause: new Error('Connection terminated unexpectedly') });
+        return 'kept';
+      },
+      { baseDelayMs: 1, onRetry: (attempt) => retries.push(attempt) },
+    );
+    expect(result).toBe('kept');
+    expect(calls).toBe(3);
+    expect(retries).toEqual([1, 2]);
+  });
+
+  it('never runs it again once it reached its commit, nor for any other error', async () => {
+    let calls = 0;
+    await expect(retryWhileUncommitted(async (committing) => { calls++; committing(); throw terminated(); }, { baseDelayMs: 1 })).rejects.toThrow('administrator command');
+    expect(calls).toBe(1);
+    calls = 0;
+    await expect(retryWhileUncommitted(async () => { calls++; throw Object.assign(new Error('duplicate key'), { code: '23505' }); }, { baseDelayMs: 1 })).rejects.toThrow('duplicate key');
+    expect(calls).toBe(1);
+  });
+
+  it('gives up after the last attempt', async () => {
+    let calls = 0;
+    await expect(retryWhileUncommitted(async () => { calls++; throw terminated(); }, { attempts: 3, baseDelayMs: 1 })).rejects.toThrow('administrator command');
+    expect(calls).toBe(3);
   });
 });

@@ -1,4 +1,4 @@
-import { sqlState } from './db-errors';
+import { isDatabaseUnavailable, sqlState } from './db-errors';
 
 export interface SqlStateRetry {
   /** the SQLSTATEs worth another try (anything else is thrown at once) */
@@ -32,4 +32,37 @@ const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serializati
  */
 export function retryOnConflict<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
   return retryOnSqlState(work, { states: RETRYABLE, attempts, baseDelayMs: 10 });
+}
+
+export interface UncommittedRetry {
+  attempts?: number;
+  /** attempt n waits baseDelayMs × n plus up to baseDelayMs at random */
+  baseDelayMs?: number;
+  onRetry?: (attempt: number, error: unknown) => void;
+}
+
+/**
+ * Runs a transaction again when its connection to the database was lost (a PostgreSQL restart,
+ * connections terminated by an administrator, the network) before its commit started. `work` calls
+ * `committing()` where the commit starts (`asLastStatement` in last-statement.ts does): from there on
+ * a lost connection leaves it unknown whether the transaction committed, so the error is thrown as
+ * it is rather than risk doing the work twice. Before that point nothing it did can have been kept,
+ * and running it again on a fresh connection loses nothing. The waits (0.25–0.5, 0.5–0.75 and
+ * 0.75–1 s by default) give the pool time to drop its dead connections and a server time to come back.
+ */
+export async function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry = {}): Promise<T> {
+  const attempts = options.attempts ?? 4;
+  const baseDelayMs = options.baseDelayMs ?? 250;
+  for (let attempt = 1; ; attempt++) {
+    let reachedCommit = false;
+    try {
+      return await work(() => {
+        reachedCommit = true;
+      });
+    } catch (error) {
+      if (reachedCommit || !isDatabaseUnavailable(error) || attempt >= attempts) throw error;
+      options.onRetry?.(attempt, error);
+      await new Promise((resolve) => setTimeout(resolve, baseDelayMs * attempt + Math.random() * baseDelayMs));
+    }
+  }
 }

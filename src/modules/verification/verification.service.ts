@@ -4,7 +4,8 @@ import type { AdmissionRead } from '../admission/admission.service';
 import type { WindowAttempt } from '../raid/raid.repository';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
-import { retryOnConflict } from '../../db/transaction-retry';
+import { retryOnConflict, retryWhileUncommitted } from '../../db/transaction-retry';
+import { sqlState } from '../../db/db-errors';
 import { asLastStatement } from '../../db/last-statement';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
@@ -205,7 +206,10 @@ export function createVerificationService(deps: {
       }
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
-      const result = await retryOnConflict(() => deps.database.db.transaction(async (tx) => {
+      // The visitor's OAuth state is used up and Discord's code exchanged: a failed sign-in cannot be repeated
+      // by the visitor without starting over. So a connection lost before the last statement (a PostgreSQL
+      // restart) runs the transaction again instead of sending them to 'Verification Failed'.
+      const signIn = (committing: () => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
         // and so does the alt candidate lookup of a verified attempt (a Limited Access one keeps no evidence to look up by)
@@ -245,7 +249,8 @@ export function createVerificationService(deps: {
         ];
         // never empty: the guild join and its log line are always there
         const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
-        // the transaction's last statement, with COMMIT where the engine allows (nothing after it may fail)
+        // the transaction's last statement, with COMMIT where the engine allows (nothing after it may fail); once
+        // the commit starts, a lost connection leaves it unknown whether the sign-in was kept: it is not run again
         await asLastStatement(tx, () => appendAudit(
           tx,
           {
@@ -263,9 +268,12 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-        ));
+        ), committing);
         return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
       }));
+      const result = await retryWhileUncommitted(signIn, {
+        onRetry: (attempt, error) => deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
+      });
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
       deps.nudgeOutbox?.();
       deps.onCompleted?.(outcome);

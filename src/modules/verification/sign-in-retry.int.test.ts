@@ -1,0 +1,89 @@
+import { eq } from 'drizzle-orm';
+import { auditLog, members, verificationAttempts } from '../../db/schema';
+import type { Database } from '../../db/client';
+import { createTestDatabase } from '../../test-support/database';
+import { describeOn } from '../../test-support/engine-pass';
+import { startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
+import type { GatekeeperHandle } from '../../server';
+
+jest.setTimeout(60_000);
+
+/**
+ * A sign-in whose database connection dies mid-transaction (PostgreSQL restarted, connections terminated by
+ * an administrator). The fault is a trigger that terminates its own connection the first time it fires: a
+ * sequence counts the firings, since a sequence, unlike a table, keeps its count when the transaction
+ * rolls back. PostgreSQL only: PGlite has no connection to lose (its worker's end is the process's).
+ */
+describeOn('postgres')('a sign-in whose database connection is lost [postgres]', () => {
+  let database: Database;
+  let handle: GatekeeperHandle;
+  const getDatabase = () => database;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    ({ handle } = await startTestGatekeeper(database));
+  });
+  afterAll(async () => {
+    await handle?.stop();
+    await database?.close();
+  });
+  afterEach(async () => {
+    await getDatabase().exec(`
+      drop trigger if exists lose_connection_once on verification_attempts;
+      drop trigger if exists lose_connection_once on audit_log;
+      drop function if exists lose_connection_once();
+      drop sequence if exists lose_connection_firings;`);
+  });
+
+  /**
+   * Makes the first insert into `table` end its own connection (FATAL 57P01, as pg_terminate_backend does): in
+   * the statement itself, or, `atCommit`, when the transaction commits (a deferred constraint trigger).
+   */
+  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log', atCommit = false) =>
+    getDatabase().exec(`
+      create sequence lose_connection_firings;
+      create function lose_connection_once() returns trigger language plpgsql as $$
+      begin
+        if nextval('lose_connection_firings') = 1 then
+          perform pg_terminate_backend(pg_backend_pid());
+          perform pg_sleep(5); -- the termination arrives during the sleep
+        end if;
+        return new;
+      end $$;
+      ${atCommit
+        ? `create constraint trigger lose_connection_once after insert on ${table} deferrable initially deferred for each row execute function lose_connection_once();`
+        : `create trigger lose_connection_once before insert on ${table} for each row execute function lose_connection_once();`}`);
+
+  const firings = async () => {
+    const { rows } = await getDatabase().query<{ last_value: string; is_called: boolean }>('select last_value, is_called from lose_connection_firings');
+    return rows[0]!.is_called ? Number(rows[0]!.last_value) : 0;
+  };
+  const memberOf = async (discordId: string) => (await getDatabase().db.select().from(members).where(eq(members.discordId, discordId)))[0];
+
+  it.each([
+    ['its first statement (the attempt written)', 'verification_attempts'],
+    ['its last statement (the audit row written)', 'audit_log'],
+  ] as const)('runs again when the connection is lost in %s, and the visitor reaches the rules', async (_where, table) => {
+    await loseConnectionOnFirstInsert(table);
+    const user = handle.discord.emulator!.createUser({ username: `steady-${table}` });
+    const { agent, landedOn } = await walkVisitorFlow(handle, { userId: user.id });
+    expect(landedOn).toBe('/rules');
+    // the first run died with its connection and kept nothing; the second run's sign-in is the only one kept
+    expect(await firings()).toBe(2);
+    await agent.post('/api/rules/confirm').expect(200);
+    const member = await memberOf(user.id);
+    expect(member).toMatchObject({ status: 'verified', rulesConfirmed: true, verificationCount: 1 });
+    expect(await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id))).toHaveLength(1);
+    const completed = await getDatabase().db.select().from(auditLog).where(eq(auditLog.action, 'verification.completed'));
+    expect(completed.filter((row) => row.targetId === user.id)).toHaveLength(1);
+  });
+
+  it('does not run again when the connection is lost while it commits, when it cannot know whether it was kept', async () => {
+    await loseConnectionOnFirstInsert('audit_log', true);
+    const user = handle.discord.emulator!.createUser({ username: 'unsure' });
+    const { landedOn } = await walkVisitorFlow(handle, { userId: user.id });
+    expect(landedOn).toMatch(/^\/error/);
+    expect(await firings()).toBe(1);
+    // here the commit failed: nothing of the sign-in was kept, and the visitor can start again
+    expect(await memberOf(user.id)).toBeUndefined();
+  });
+});
