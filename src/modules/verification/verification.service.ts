@@ -207,7 +207,7 @@ export function createVerificationService(deps: {
 
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       // The visitor's OAuth state is used up and Discord's code exchanged: a failed sign-in cannot be repeated
-      // by the visitor without starting over. So a connection lost before the last statement (a PostgreSQL
+      // by the visitor without starting over. So a connection lost before the commit starts (a PostgreSQL
       // restart) runs the transaction again instead of sending them to 'Verification Failed'.
       const signIn = (committing: () => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
