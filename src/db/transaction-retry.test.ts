@@ -1,4 +1,4 @@
-import { retryOnConflict, retryOnSqlState, retryWhileUncommitted } from './transaction-retry';
+import { retryOnConflict, retryOnLostConnection, retryOnSqlState, retryWhileUncommitted } from './transaction-retry';
 
 describe('retryOnConflict', () => {
   const pgError = (code: string) => Object.assign(new Error('pg'), { code });
@@ -80,5 +80,24 @@ describe('retryWhileUncommitted', () => {
     let calls = 0;
     await expect(retryWhileUncommitted(async () => { calls++; throw terminated(); }, { attempts: 3, baseDelayMs: 1 })).rejects.toThrow('administrator command');
     expect(calls).toBe(3);
+  });
+});
+
+describe('retryOnLostConnection', () => {
+  it('runs harmless work again on a lost connection, and only then', async () => {
+    let calls = 0;
+    const result = await retryOnLostConnection(
+      async () => {
+        calls++;
+        if (calls === 1) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+        return 'used';
+      },
+      { baseDelayMs: 1 },
+    );
+    expect(result).toBe('used');
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(retryOnLostConnection(async () => { calls++; throw Object.assign(new Error('check violation'), { code: '23514' }); }, { baseDelayMs: 1 })).rejects.toThrow('check violation');
+    expect(calls).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { preparedPerExecutor } from '../../db/prepared-per-executor';
+import { retryOnLostConnection } from '../../db/transaction-retry';
 import { oneTimeTokens } from '../../db/schema';
 import { readSignedToken, signToken, type TokenPurpose } from './signed-token';
 
@@ -41,7 +42,9 @@ export function createOneTimeTokens(key: Buffer) {
     if (!expiresAt) return null;
     return {
       async use(executor) {
-        const rows = await preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now });
+        // a use whose connection was lost (a PostgreSQL restart) is tried again rather than failing the visitor's
+        // step: if the lost one was kept after all, this one finds the token used and refuses, as any replay
+        const rows = await retryOnLostConnection(() => preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now }));
         return rows.length === 1;
       },
     };

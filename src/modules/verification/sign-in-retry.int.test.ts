@@ -9,8 +9,8 @@ import type { GatekeeperHandle } from '../../server';
 jest.setTimeout(60_000);
 
 /**
- * A sign-in whose database connection dies mid-transaction (PostgreSQL restarted, connections terminated by
- * an administrator). The fault is a trigger that terminates its own connection the first time it fires: a
+ * A visitor whose database connection dies mid-way (PostgreSQL restarted, connections terminated by an
+ * administrator): in the sign-in's transaction, or in a single-use token's use. The fault is a trigger that terminates its own connection the first time it fires: a
  * sequence counts the firings, since a sequence, unlike a table, keeps its count when the transaction
  * rolls back. PostgreSQL only: PGlite has no connection to lose (its worker's end is the process's).
  */
@@ -30,20 +30,22 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     await getDatabase().exec(`
       drop trigger if exists lose_connection_once on verification_attempts;
       drop trigger if exists lose_connection_once on audit_log;
+      drop trigger if exists lose_connection_once on one_time_tokens;
       drop function if exists lose_connection_once();
       drop sequence if exists lose_connection_firings;`);
   });
 
   /**
    * Makes the first insert into `table` end its own connection (FATAL 57P01, as pg_terminate_backend does): in
-   * the statement itself, or, `atCommit`, when the transaction commits (a deferred constraint trigger).
+   * the statement itself, or, `atCommit`, when the transaction commits (a deferred constraint trigger);
+   * `everyOther`: the first, third, fifth … insert.
    */
-  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log', atCommit = false) =>
+  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log' | 'one_time_tokens', atCommit = false, everyOther = false) =>
     getDatabase().exec(`
       create sequence lose_connection_firings;
       create function lose_connection_once() returns trigger language plpgsql as $$
       begin
-        if nextval('lose_connection_firings') = 1 then
+        if nextval('lose_connection_firings') ${everyOther ? '% 2 = 1' : '= 1'} then
           perform pg_terminate_backend(pg_backend_pid());
           perform pg_sleep(5); -- the termination arrives during the sleep
         end if;
@@ -85,5 +87,15 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     expect(await firings()).toBe(1);
     // here the commit failed: nothing of the sign-in was kept, and the visitor can start again
     expect(await memberOf(user.id)).toBeUndefined();
+  });
+
+  it("tries the consent token's and the OAuth state's use again when the connection is lost, and the visitor goes on", async () => {
+    // the consent token's use (1st insert) and the OAuth state's (3rd) each lose their connection once
+    await loseConnectionOnFirstInsert('one_time_tokens', false, true);
+    const user = handle.discord.emulator!.createUser({ username: 'tokens' });
+    const { landedOn } = await walkVisitorFlow(handle, { userId: user.id });
+    expect(landedOn).toBe('/rules');
+    expect(await firings()).toBe(4);
+    expect(await memberOf(user.id)).toMatchObject({ status: 'verified' });
   });
 });
