@@ -70,7 +70,8 @@ export async function retryWhileUncommitted<T>(work: (committing: () => void) =>
 /**
  * Runs `work` again while it fails because the connection to the database was lost, wherever that
  * happened, even after the work may have been kept: only for work whose second run is harmless
- * when the first was kept (a single-use token's use: the second run finds it used and refuses).
+ * when the first was kept (a read; a single-use token's use, whose second run finds it used and
+ * refuses; the rules' confirmation, whose second run is what the visitor's second click does).
  * Run it on the database, not inside a transaction, whose connection is the one lost.
  */
 export function retryOnLostConnection<T>(work: () => Promise<T>, options: UncommittedRetry = {}): Promise<T> {

@@ -6,6 +6,7 @@ import type { OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
+import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 
 export type CertainAltAction = 'none' | 'kick' | 'ban';
 
@@ -26,7 +27,9 @@ export interface ButtonResult {
 export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void }) {
   return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
     const { discordId } = user;
-    const member = await findMemberByDiscordId(deps.database.db, discordId);
+    // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
+    // harmless to repeat, and the transaction runs again only if its commit had not started
+    const member = await retryOnLostConnection(() => findMemberByDiscordId(deps.database.db, discordId));
     const decided = decideButtonOutcome(member);
     if (decided === 'no_record' || decided === 'rules_pending' || !member) return { outcome: decided, vpnProvider: null, gateMessage: null };
     // an admission rule (lockdown, account age) can hold the member or keep them at Limited Access
@@ -36,7 +39,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
     const actor = { type: 'discord' as const, id: discordId, name: user.username };
     const now = deps.clock.now();
 
-    await deps.database.db.transaction(async (tx) => {
+    await retryWhileUncommitted((committing) => deps.database.db.transaction(async (tx) => {
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await setGuildAccess(tx, member.id, access, now);
       if (outcome === 'verified') {
@@ -58,8 +61,8 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
         });
       }
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
-      await asLastStatement(tx, () => appendAudit(tx, audit, now));
-    });
+      await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
+    }));
     deps.nudgeOutbox?.();
     return { outcome, vpnProvider: member.vpnProvider, gateMessage: outcome === 'limited' ? gateMessage(member) : null };
   };

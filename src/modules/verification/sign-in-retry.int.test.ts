@@ -10,7 +10,8 @@ jest.setTimeout(60_000);
 
 /**
  * A visitor whose database connection dies mid-way (PostgreSQL restarted, connections terminated by an
- * administrator): in the sign-in's transaction, or in a single-use token's use. The fault is a trigger that terminates its own connection the first time it fires: a
+ * administrator): in the sign-in's transaction, a single-use token's use, the rules' confirmation or the
+ * 'Complete Verification!' button's transaction. The fault is a trigger that terminates its own connection the first time it fires: a
  * sequence counts the firings, since a sequence, unlike a table, keeps its count when the transaction
  * rolls back. PostgreSQL only: PGlite has no connection to lose (its worker's end is the process's).
  */
@@ -31,6 +32,7 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
       drop trigger if exists lose_connection_once on verification_attempts;
       drop trigger if exists lose_connection_once on audit_log;
       drop trigger if exists lose_connection_once on one_time_tokens;
+      drop trigger if exists lose_connection_once on discord_outbox;
       drop function if exists lose_connection_once();
       drop sequence if exists lose_connection_firings;`);
   });
@@ -40,7 +42,7 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
    * the statement itself, or, `atCommit`, when the transaction commits (a deferred constraint trigger);
    * `everyOther`: the first, third, fifth … insert.
    */
-  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log' | 'one_time_tokens', atCommit = false, everyOther = false) =>
+  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log' | 'one_time_tokens' | 'discord_outbox', atCommit = false, everyOther = false) =>
     getDatabase().exec(`
       create sequence lose_connection_firings;
       create function lose_connection_once() returns trigger language plpgsql as $$
@@ -97,5 +99,31 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     expect(landedOn).toBe('/rules');
     expect(await firings()).toBe(4);
     expect(await memberOf(user.id)).toMatchObject({ status: 'verified' });
+  });
+
+  it('tries the rules confirmation and the Discord button again when the connection is lost, and the member is verified', async () => {
+    const emulator = handle.discord.emulator!;
+    const user = emulator.createUser({ username: 'button' });
+    const { agent } = await walkVisitorFlow(handle, { userId: user.id });
+    await handle.services.outboxWorker.drain();
+
+    // the confirmation's audit row loses its connection once: the visitor still gets 200, not 503
+    await loseConnectionOnFirstInsert('audit_log');
+    await agent.post('/api/rules/confirm').expect(200);
+    expect(await firings()).toBe(2);
+    expect(await memberOf(user.id)).toMatchObject({ rulesConfirmed: true });
+
+    // the button's first outbox row loses its connection once: the click still verifies
+    await getDatabase().exec('drop trigger lose_connection_once on audit_log; drop function lose_connection_once(); drop sequence lose_connection_firings;');
+    await loseConnectionOnFirstInsert('discord_outbox');
+    const channelId = emulator.guild.channelId('verification');
+    const button = emulator.findButton(channelId, 'Complete Verification!')!;
+    const reply = await emulator.clickButton({ userId: user.id, channelId, messageId: button.messageId, customId: button.customId });
+    expect(JSON.stringify(reply)).toContain("You're verified");
+    expect(await firings()).toBe(3);
+    await handle.services.outboxWorker.drain();
+    const roles = (emulator.state.guild.members.get(user.id)?.roles ?? []).map((id: string) => emulator.state.guild.roles.get(id)?.name);
+    expect(roles).toEqual(['Verified']);
+    expect(await memberOf(user.id)).toMatchObject({ guildAccess: 'verified' });
   });
 });

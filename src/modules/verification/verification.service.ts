@@ -4,7 +4,7 @@ import type { AdmissionRead } from '../admission/admission.service';
 import type { WindowAttempt } from '../raid/raid.repository';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
-import { retryOnConflict, retryWhileUncommitted } from '../../db/transaction-retry';
+import { retryOnConflict, retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 import { sqlState } from '../../db/db-errors';
 import { asLastStatement } from '../../db/last-statement';
 import type { Logger } from '../../logger';
@@ -282,7 +282,10 @@ export function createVerificationService(deps: {
 
     /** False when the visitor has no member record. */
     async confirmRules(discordId: string): Promise<boolean> {
-      return confirmRulesAudited(deps.database.db, discordId, deps.clock.now());
+      const now = deps.clock.now();
+      // tried again when the database connection was lost: a second run is what the visitor's second click
+      // would do (the same confirmation, audited once more), and saves them the error
+      return retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
