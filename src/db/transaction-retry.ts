@@ -9,19 +9,35 @@ export interface SqlStateRetry {
   onRetry?: (attempt: number, code: string) => void;
 }
 
-/** Runs `work` again, after a growing random pause, while it fails with one of `states`. */
-export async function retryOnSqlState<T>(work: () => Promise<T>, options: SqlStateRetry): Promise<T> {
-  const attempts = options.attempts ?? 4;
+/**
+ * The one retry loop: runs `work` again while `retryable` says so of its error, up to `attempts`
+ * runs in all, attempt n waiting baseDelayMs × n plus up to jitter × baseDelayMs at random.
+ */
+async function retryWhile<T>(
+  work: () => Promise<T>,
+  retryable: (error: unknown) => boolean,
+  options: { attempts: number; baseDelayMs: number; jitter: number; onRetry?: (attempt: number, error: unknown) => void },
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      const code = sqlState(error);
-      if (!code || !options.states.has(code) || attempt >= attempts) throw error;
-      options.onRetry?.(attempt, code);
-      await new Promise((resolve) => setTimeout(resolve, options.baseDelayMs * attempt + Math.random() * 2 * options.baseDelayMs));
+      if (!retryable(error) || attempt >= options.attempts) throw error;
+      options.onRetry?.(attempt, error);
+      await new Promise((resolve) => setTimeout(resolve, options.baseDelayMs * attempt + Math.random() * options.jitter * options.baseDelayMs));
     }
   }
+}
+
+/** Runs `work` again, after a growing random pause, while it fails with one of `states`. */
+export function retryOnSqlState<T>(work: () => Promise<T>, options: SqlStateRetry): Promise<T> {
+  const { onRetry } = options;
+  return retryWhile(work, (error) => options.states.has(sqlState(error) ?? ''), {
+    attempts: options.attempts ?? 4,
+    baseDelayMs: options.baseDelayMs,
+    jitter: 2,
+    onRetry: onRetry && ((attempt, error) => onRetry(attempt, sqlState(error)!)),
+  });
 }
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
@@ -50,21 +66,21 @@ export interface UncommittedRetry {
  * and running it again on a fresh connection loses nothing. The waits (0.25–0.5, 0.5–0.75 and
  * 0.75–1 s by default) give the pool time to drop its dead connections and a server time to come back.
  */
-export async function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry = {}): Promise<T> {
-  const attempts = options.attempts ?? 4;
-  const baseDelayMs = options.baseDelayMs ?? 250;
-  for (let attempt = 1; ; attempt++) {
-    let reachedCommit = false;
-    try {
-      return await work(() => {
-        reachedCommit = true;
-      });
-    } catch (error) {
-      if (reachedCommit || !isDatabaseUnavailable(error) || attempt >= attempts) throw error;
-      options.onRetry?.(attempt, error);
-      await new Promise((resolve) => setTimeout(resolve, baseDelayMs * attempt + Math.random() * baseDelayMs));
-    }
-  }
+export function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry = {}): Promise<T> {
+  // set by the run under way once its commit starts
+  let reachedCommit = false;
+  const run = () => {
+    reachedCommit = false;
+    return work(() => {
+      reachedCommit = true;
+    });
+  };
+  return retryWhile(run, (error) => !reachedCommit && isDatabaseUnavailable(error), {
+    attempts: options.attempts ?? 4,
+    baseDelayMs: options.baseDelayMs ?? 250,
+    jitter: 1,
+    onRetry: options.onRetry,
+  });
 }
 
 /**

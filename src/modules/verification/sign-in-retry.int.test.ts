@@ -27,15 +27,16 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     await handle?.stop();
     await database?.close();
   });
-  afterEach(async () => {
-    await getDatabase().exec(`
+  /** Takes the fault below away, wherever it was put. */
+  const removeFault = () =>
+    getDatabase().exec(`
       drop trigger if exists lose_connection_once on verification_attempts;
       drop trigger if exists lose_connection_once on audit_log;
       drop trigger if exists lose_connection_once on one_time_tokens;
       drop trigger if exists lose_connection_once on discord_outbox;
       drop function if exists lose_connection_once();
       drop sequence if exists lose_connection_firings;`);
-  });
+  afterEach(removeFault);
 
   /**
    * Makes the first insert into `table` end its own connection (FATAL 57P01, as pg_terminate_backend does): in
@@ -114,7 +115,7 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     expect(await memberOf(user.id)).toMatchObject({ rulesConfirmed: true });
 
     // the button's first outbox row loses its connection once: the click still verifies
-    await getDatabase().exec('drop trigger lose_connection_once on audit_log; drop function lose_connection_once(); drop sequence lose_connection_firings;');
+    await removeFault();
     await loseConnectionOnFirstInsert('discord_outbox');
     const channelId = emulator.guild.channelId('verification');
     const button = emulator.findButton(channelId, 'Complete Verification!')!;
