@@ -111,17 +111,60 @@ const serverErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object
 /** visitors who met a 500 (a fault), as opposed to a 503 (the database briefly away) */
 const internalErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s === 500)).length;
 const reachedRules = (v: DrillVisitor) => v.outcome?.landedOn === '/rules';
+/** Things counted, as "thing ×n, …" ("none" for none). */
+function tally(things: Iterable<string>): string {
+  const counts = new Map<string, number>();
+  for (const thing of things) counts.set(thing, (counts.get(thing) ?? 0) + 1);
+  return [...counts].map(([thing, n]) => `${thing} ×${n}`).join(', ') || 'none';
+}
 /** Where the visitors who did not finish the whole flow stopped: step, and the page or status it answered, with counts. */
 function unfinished(visitors: DrillVisitor[]): string {
-  const counts = new Map<string, number>();
-  for (const v of visitors) {
-    if (v.outcome?.completed) continue;
-    const step = v.outcome?.failedStep;
-    const where = v.error ? 'no answer' : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
-    counts.set(where, (counts.get(where) ?? 0) + 1);
-  }
-  return [...counts].map(([where, n]) => `${where} ×${n}`).join(', ') || 'none';
+  return tally(
+    visitors
+      .filter((v) => !v.outcome?.completed)
+      .map((v) => {
+        const step = v.outcome?.failedStep;
+        return v.error ? 'no answer' : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
+      }),
+  );
 }
+interface LogEntry {
+  level?: number;
+  msg?: string;
+  reason?: string;
+  sqlState?: string;
+  err?: { code?: string; message?: string };
+}
+/** The product's JSON log lines (a line cut short by the output's buffer is left out). */
+function logEntries(rig: Rig): LogEntry[] {
+  return rig.product.output().flatMap((line) => {
+    try {
+      return [JSON.parse(line) as LogEntry];
+    } catch {
+      return [];
+    }
+  });
+}
+/**
+ * What the product logged of sign-ins that met the outage, counted: the reasons it sent visitors
+ * to 'Verification Failed' or offered a new sign-in, and the lost connections it rode out.
+ */
+const signInFailures = (rig: Rig) =>
+  tally(
+    logEntries(rig)
+      .filter((e) => e.msg?.startsWith('verification sign-in') || e.msg?.startsWith('the database connection was lost'))
+      .map((e) => `${e.reason ?? e.msg}${e.sqlState ? ` (${e.sqlState})` : ''}`),
+  );
+/** The errors the product logged (level 50), counted by message and the error's code or first words. */
+const loggedErrors = (rig: Rig) =>
+  tally(
+    logEntries(rig)
+      .filter((e) => e.level === 50)
+      .map((e) => {
+        const cause = e.err?.code ?? e.err?.message?.slice(0, 80);
+        return `${e.msg ?? '?'}${cause ? ` (${cause})` : ''}`;
+      }),
+  );
 const joined = (rig: Rig, v: DrillVisitor) => rig.discord.emulator.state.guild.members.has(v.userId);
 
 /** Waits until every visitor in `expected` has joined the guild and the outbox is empty; the time it took, or null. */
@@ -350,9 +393,11 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
       facts.push(`terminated ${killed} server connections of the product's database`);
     }
     await traffic;
+    // visitors must have kept arriving while the database was away, or the drill proves nothing
+    facts.push(`the visitors' requests went on until ${((performance.now() - disruptedAt) / 1000).toFixed(1)} s after the disruption began`);
     const duringErrors = serverErrors(during);
     const finished = during.filter((v) => v.outcome?.completed).length;
-    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer; the others stopped at: ${unfinished(during)}`);
+    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer; the others stopped at: ${unfinished(during)}; sign-ins that met the outage, as the product logged them: ${signInFailures(rig)}; its errors: ${loggedErrors(rig)}`);
 
     // what a load balancer would wait for: the product says it can reach its database again
     // (requests in the few milliseconds before it has seen its connections die get a 503)
