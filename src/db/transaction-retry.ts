@@ -50,30 +50,50 @@ export function retryOnConflict<T>(work: () => Promise<T>, attempts = 4): Promis
   return retryOnSqlState(work, { states: RETRYABLE, attempts, baseDelayMs: 10 });
 }
 
-export interface UncommittedRetry {
+export interface UncommittedRetry<T = unknown> {
   attempts?: number;
   /** attempt n waits baseDelayMs × n plus up to baseDelayMs at random */
   baseDelayMs?: number;
   onRetry?: (attempt: number, error: unknown) => void;
+  /**
+   * Asked when the connection was lost once the commit had started, read on a fresh connection: the
+   * run's value when its commit was kept after all, undefined when it was not (the work then runs
+   * again). Without it, or when the database cannot be asked either, the error is thrown as it is.
+   */
+  commitOutcome?: () => Promise<T | undefined>;
 }
 
 /**
  * Runs a transaction again when its connection to the database was lost (a PostgreSQL restart,
  * connections terminated by an administrator, the network) before its commit started. `work` calls
  * `committing()` where the commit starts (`asLastStatement` in last-statement.ts does): from there on
- * a lost connection leaves it unknown whether the transaction committed, so the error is thrown as
- * it is rather than risk doing the work twice. Before that point nothing it did can have been kept,
- * and running it again on a fresh connection loses nothing. The waits (0.25–0.5, 0.5–0.75 and
- * 0.75–1 s by default) give the pool time to drop its dead connections and a server time to come back.
+ * a lost connection leaves it unknown whether the transaction committed. Before that point nothing it
+ * did can have been kept, and running it again on a fresh connection loses nothing. After it, the
+ * work runs again only when `commitOutcome` finds that nothing was kept, and its value is returned
+ * when the commit was kept; without that answer the error is thrown rather than risk doing the work
+ * twice. A server that is reachable again has settled the commit one way or the other: PostgreSQL
+ * holds off a termination until a commit it has begun is done, and replays a flushed commit after a
+ * crash. The waits (0.25–0.5, 0.5–0.75 and 0.75–1 s by default) give the pool time to drop its dead
+ * connections and a server time to come back.
  */
-export function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry = {}): Promise<T> {
+export function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry<T> = {}): Promise<T> {
   // set by the run under way once its commit starts
   let reachedCommit = false;
-  const run = () => {
+  const run = async () => {
     reachedCommit = false;
-    return work(() => {
-      reachedCommit = true;
-    });
+    try {
+      return await work(() => {
+        reachedCommit = true;
+      });
+    } catch (error) {
+      if (!reachedCommit || !options.commitOutcome || !isDatabaseUnavailable(error)) throw error;
+      const kept = await askCommitOutcome(options.commitOutcome, options.baseDelayMs);
+      if (kept === 'unknown') throw error;
+      if (kept !== undefined) return kept;
+      // the commit was not kept: nothing was, and the work may run again
+      reachedCommit = false;
+      throw error;
+    }
   };
   return retryWhile(run, (error) => !reachedCommit && isDatabaseUnavailable(error), {
     attempts: options.attempts ?? 4,
@@ -83,6 +103,15 @@ export function retryWhileUncommitted<T>(work: (committing: () => void) => Promi
   });
 }
 
+/** `commitOutcome`, tried again while the database is away; 'unknown' when it cannot be asked. */
+async function askCommitOutcome<T>(commitOutcome: () => Promise<T | undefined>, baseDelayMs = 250): Promise<T | undefined | 'unknown'> {
+  try {
+    return await retryWhile(commitOutcome, isDatabaseUnavailable, { attempts: 4, baseDelayMs, jitter: 1 });
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * Runs `work` again while it fails because the connection to the database was lost, wherever that
  * happened, even after the work may have been kept: only for work whose second run is harmless
@@ -90,6 +119,6 @@ export function retryWhileUncommitted<T>(work: (committing: () => void) => Promi
  * refuses; the rules' confirmation, whose second run is what the visitor's second click does).
  * Run it on the database, not inside a transaction, whose connection is the one lost.
  */
-export function retryOnLostConnection<T>(work: () => Promise<T>, options: UncommittedRetry = {}): Promise<T> {
+export function retryOnLostConnection<T>(work: () => Promise<T>, options: Omit<UncommittedRetry, 'commitOutcome'> = {}): Promise<T> {
   return retryWhileUncommitted(() => work(), options);
 }

@@ -82,14 +82,46 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     expect(completed.filter((row) => row.targetId === user.id)).toHaveLength(1);
   });
 
-  it('does not run again when the connection is lost while it commits, when it cannot know whether it was kept', async () => {
+  it('runs again when the connection is lost while it commits and the commit was not kept', async () => {
     await loseConnectionOnFirstInsert('audit_log', true);
     const user = handle.discord.emulator!.createUser({ username: 'unsure' });
     const { landedOn } = await walkVisitorFlow(handle, { userId: user.id });
-    expect(landedOn).toMatch(/^\/error/);
-    expect(await firings()).toBe(1);
-    // here the commit failed: nothing of the sign-in was kept, and the visitor can start again
-    expect(await memberOf(user.id)).toBeUndefined();
+    // the commit failed (its deferred trigger ended the connection): the sign-in's attempt is not there, so it ran again
+    expect(landedOn).toBe('/rules');
+    expect(await firings()).toBe(2);
+    const member = await memberOf(user.id);
+    expect(member).toMatchObject({ status: 'verified', verificationCount: 1 });
+    expect(await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id))).toHaveLength(1);
+  });
+
+  it('goes on without running again when the commit was kept and only its answer was lost', async () => {
+    const user = handle.discord.emulator!.createUser({ username: 'kept' });
+    const db = getDatabase().db;
+    const attemptsOf = async () => (await db.select({ id: verificationAttempts.id }).from(verificationAttempts).innerJoin(members, eq(members.id, verificationAttempts.memberId)).where(eq(members.discordId, user.id))).length;
+    // the sign-in's transaction commits, then its answer is "lost": the error node-postgres gives for a dropped connection
+    const transaction = db.transaction.bind(db);
+    let lost = 0;
+    const spy = jest.spyOn(db, 'transaction').mockImplementation(async (work, config) => {
+      const value = await transaction(work, config);
+      if (lost === 0 && (await attemptsOf()) === 1) {
+        lost++;
+        throw new Error('Failed query: commit', { cause: new Error('Connection terminated unexpectedly') });
+      }
+      return value;
+    });
+    try {
+      const { agent, landedOn } = await walkVisitorFlow(handle, { userId: user.id });
+      expect(lost).toBe(1);
+      expect(landedOn).toBe('/rules');
+      await agent.post('/api/rules/confirm').expect(200);
+    } finally {
+      spy.mockRestore();
+    }
+    // kept once: one attempt, one audit row, one guild join queued
+    expect(await attemptsOf()).toBe(1);
+    expect(await memberOf(user.id)).toMatchObject({ status: 'verified', rulesConfirmed: true, verificationCount: 1 });
+    const completed = await db.select().from(auditLog).where(eq(auditLog.action, 'verification.completed'));
+    expect(completed.filter((row) => row.targetId === user.id)).toHaveLength(1);
   });
 
   it("tries the consent token's and the OAuth state's use again when the connection is lost, and the visitor goes on", async () => {

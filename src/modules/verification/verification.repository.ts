@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditAppendCall } from '../audit/audit.repository';
 import { members, verificationAttempts } from '../../db/schema';
@@ -179,6 +179,20 @@ export async function recordSignIn(
 export async function findMemberByDiscordId(executor: Executor, discordId: string): Promise<MemberRow | undefined> {
   const [row] = await executor.select().from(members).where(eq(members.discordId, discordId));
   return row;
+}
+
+/**
+ * Whether a sign-in's transaction was kept: the attempt it wrote (this member's, stamped with the
+ * sign-in's time) is stored. Asked when the connection was lost while that transaction committed.
+ */
+export async function signInAttemptKept(executor: Executor, discordId: string, at: Date): Promise<boolean> {
+  const rows = await executor
+    .select({ id: verificationAttempts.id })
+    .from(verificationAttempts)
+    .innerJoin(members, eq(members.id, verificationAttempts.memberId))
+    .where(and(eq(members.discordId, discordId), eq(verificationAttempts.createdAt, at)))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /**

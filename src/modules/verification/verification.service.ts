@@ -24,6 +24,7 @@ import {
   findMemberByDiscordId,
   recordAttemptEnding,
   recordSignIn,
+  signInAttemptKept,
   type AttemptEvidence,
   type AttemptRow,
   type SignedInMember,
@@ -208,7 +209,10 @@ export function createVerificationService(deps: {
       const evidence = outcome === 'limited_access' ? NO_EVIDENCE : input.evidence;
       // The visitor's OAuth state is used up and Discord's code exchanged: a failed sign-in cannot be repeated
       // by the visitor without starting over. So a connection lost before the commit starts (a PostgreSQL
-      // restart) runs the transaction again instead of sending them to 'Verification Failed'.
+      // restart) runs the transaction again instead of sending them to 'Verification Failed'; one lost while
+      // it commits is settled by reading whether its attempt was kept, and it runs again only if not.
+      // The value of the run that reached its commit: the sign-in's, if a commit whose answer was lost was kept
+      let committed: VerificationResult | undefined;
       const signIn = (committing: () => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
@@ -249,8 +253,10 @@ export function createVerificationService(deps: {
         ];
         // never empty: the guild join and its log line are always there
         const queued = deps.outbox.enqueueQuery(tx, actions[0]!, ...actions.slice(1));
+        const signedIn: VerificationResult = { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
         // the transaction's last statement, with COMMIT where the engine allows (nothing after it may fail); once
-        // the commit starts, a lost connection leaves it unknown whether the sign-in was kept: it is not run again
+        // the commit starts, a lost connection leaves it unknown whether the sign-in was kept: the attempt it wrote,
+        // read on a fresh connection, tells (below)
         await asLastStatement(tx, () => appendAudit(
           tx,
           {
@@ -268,11 +274,23 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-        ), committing);
-        return { outcome, discordId, memberId: member.id, vpnProvider: usedVpn ? input.vpn.provider : null, alts };
+        ), () => {
+          committed = signedIn;
+          committing();
+        });
+        return signedIn;
       }));
       const result = await retryWhileUncommitted(signIn, {
         onRetry: (attempt, error) => deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
+        // the commit's answer was lost: kept if the attempt it wrote (this member's, at this sign-in's time) is there
+        commitOutcome: async () => {
+          if (!committed || !(await signInAttemptKept(deps.database.db, discordId, now))) {
+            deps.logger.warn('the database connection was lost while a sign-in committed; it was not kept, running it again');
+            return undefined;
+          }
+          deps.logger.warn('the database connection was lost while a sign-in committed; it was kept');
+          return committed;
+        },
       });
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
       deps.nudgeOutbox?.();
