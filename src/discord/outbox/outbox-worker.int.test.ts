@@ -43,12 +43,12 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     emulator.faults.set('none');
   });
 
-  function makeWorker(options: { logLingerMs?: number; pollMs?: number } = {}) {
+  function makeWorker(options: { logLingerMs?: number; pollMs?: number; logger?: typeof silentLogger } = {}) {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
+    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: options.logger ?? silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
     return { outbox, worker, database };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -234,5 +234,29 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
       await worker.stop();
       claims.mockRestore();
     }
+  });
+
+  it('logs a database that went away as a warning, and any other failure of its own as an error, and goes on', async () => {
+    const logger = silentLogger.child({});
+    const warn = jest.spyOn(logger, 'warn');
+    const error = jest.spyOn(logger, 'error');
+    const { outbox, worker } = makeWorker({ logger, pollMs: 20 });
+    const claims = jest.spyOn(outbox, 'claimDue')
+      .mockRejectedValueOnce(new Error('Failed query: select …', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) }))
+      .mockRejectedValueOnce(new Error('a bug of ours'));
+    const user = emulator.createUser({ username: 'after-outage' });
+    emulator.addGuildMember(user.id, ['Unverified']);
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified' }]);
+    worker.start();
+    try {
+      for (let waited = 0; !rolesOf(user.id).includes('Verified') && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      await worker.stop();
+      claims.mockRestore();
+    }
+    expect(rolesOf(user.id)).toContain('Verified');
+    expect(warn).toHaveBeenCalledWith({ sqlState: '57P01', message: 'Failed query: select …' }, 'outbox worker: the database is unreachable; its work waits until it answers');
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error.mock.calls[0]![1]).toBe('outbox worker error');
   });
 });

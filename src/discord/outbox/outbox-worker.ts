@@ -1,6 +1,7 @@
 import type { REST } from '@discordjs/rest';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
+import { isDatabaseUnavailable, sqlState } from '../../db/db-errors';
 import { OUTBOX_KINDS } from '../../db/schema';
 import type { Logger } from '../../logger';
 import { appendAudit } from '../../modules/audit/audit.repository';
@@ -212,6 +213,15 @@ export function createOutboxWorker(deps: {
     flushLogs(false);
   }
 
+  /**
+   * A failure of the worker's own work. The database being away (a restart) is an outage, not a fault:
+   * a warning, since what was claimed is claimed again once its lease runs out, and the rest waits.
+   */
+  function reportError(error: unknown): void {
+    if (isDatabaseUnavailable(error)) deps.logger.warn({ sqlState: sqlState(error), message: error instanceof Error ? error.message.split('\n')[0] : String(error) }, 'outbox worker: the database is unreachable; its work waits until it answers');
+    else deps.logger.error({ err: error }, 'outbox worker error');
+  }
+
   const inFlight = new Map<Kind, number>();
   const running = new Set<Promise<void>>();
 
@@ -219,7 +229,7 @@ export function createOutboxWorker(deps: {
   function occupy(kind: Kind, work: Promise<void>): void {
     inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
     const tracked = work
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'outbox worker error'))
+      .catch(reportError)
       .finally(() => {
         inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1);
         running.delete(tracked);
@@ -289,7 +299,7 @@ export function createOutboxWorker(deps: {
           if (again && !stopped) await new Promise((resolve) => setTimeout(resolve, IDLE_CLAIM_GAP_MS));
         } while (again && !stopped);
       } catch (error) {
-        deps.logger.error({ err: error }, 'outbox worker error');
+        reportError(error);
       } finally {
         filling = false;
       }
