@@ -69,20 +69,20 @@ describe('retryWhileUncommitted', () => {
 
   it('never runs it again once it reached its commit, nor for any other error', async () => {
     let calls = 0;
-    await expect(retryWhileUncommitted(async (committing) => { calls++; committing(); throw terminated(); }, { baseDelayMs: 1 })).rejects.toThrow('administrator command');
+    await expect(retryWhileUncommitted(async (committing) => { calls++; committing('unsure'); throw terminated(); }, { baseDelayMs: 1 })).rejects.toThrow('administrator command');
     expect(calls).toBe(1);
     calls = 0;
     await expect(retryWhileUncommitted(async () => { calls++; throw Object.assign(new Error('duplicate key'), { code: '23505' }); }, { baseDelayMs: 1 })).rejects.toThrow('duplicate key');
     expect(calls).toBe(1);
   });
 
-  it('asks whether a commit whose answer was lost was kept: its value if it was, the work again if not', async () => {
-    // kept: the work is not run again, and the value the outcome gives is the result
+  it('asks whether a commit whose answer was lost was kept: the value its run gave if it was, the work again if not', async () => {
+    // kept: the work is not run again, and the value the run gave at its commit is the result
     let calls = 0;
     let asked = 0;
     const kept = await retryWhileUncommitted<string>(
-      async (committing) => { calls++; committing(); throw terminated(); },
-      { baseDelayMs: 1, commitOutcome: async () => { asked++; return 'kept after all'; } },
+      async (committing) => { calls++; committing('kept after all'); throw terminated(); },
+      { baseDelayMs: 1, wasKept: async (value) => { asked++; return value === 'kept after all'; } },
     );
     expect(kept).toBe('kept after all');
     expect([calls, asked]).toEqual([1, 1]);
@@ -90,8 +90,8 @@ describe('retryWhileUncommitted', () => {
     // not kept: the work runs again, and the second run's value is the result
     calls = 0;
     const again = await retryWhileUncommitted<string>(
-      async (committing) => { calls++; committing(); if (calls === 1) throw terminated(); return 'second run'; },
-      { baseDelayMs: 1, commitOutcome: async () => undefined },
+      async (committing) => { calls++; committing('first run'); if (calls === 1) throw terminated(); return 'second run'; },
+      { baseDelayMs: 1, wasKept: async () => false },
     );
     expect(again).toBe('second run');
     expect(calls).toBe(2);
@@ -99,8 +99,8 @@ describe('retryWhileUncommitted', () => {
     // the outcome is asked again while the database is still away
     asked = 0;
     const later = await retryWhileUncommitted<string>(
-      async (committing) => { committing(); throw terminated(); },
-      { baseDelayMs: 1, commitOutcome: async () => { asked++; if (asked < 3) throw new Error('connect ECONNREFUSED', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) }); return 'kept'; } },
+      async (committing) => { committing('kept'); throw terminated(); },
+      { baseDelayMs: 1, wasKept: async () => { asked++; if (asked < 3) throw new Error('connect ECONNREFUSED', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) }); return true; } },
     );
     expect([later, asked]).toEqual(['kept', 3]);
   });
@@ -108,15 +108,15 @@ describe('retryWhileUncommitted', () => {
   it('throws the lost commit as it is when whether it was kept cannot be read, or for any other error', async () => {
     let calls = 0;
     await expect(retryWhileUncommitted(
-      async (committing) => { calls++; committing(); throw terminated(); },
-      { attempts: 3, baseDelayMs: 1, commitOutcome: async () => { throw terminated(); } },
+      async (committing) => { calls++; committing('unsure'); throw terminated(); },
+      { attempts: 3, baseDelayMs: 1, wasKept: async () => { throw terminated(); } },
     )).rejects.toThrow('administrator command');
     expect(calls).toBe(1);
     // the outcome is asked only for a lost connection: a commit that failed otherwise was not kept, and is not retried
     let asked = 0;
     await expect(retryWhileUncommitted(
-      async (committing) => { committing(); throw Object.assign(new Error('deferred constraint'), { code: '23503' }); },
-      { baseDelayMs: 1, commitOutcome: async () => { asked++; return 'kept'; } },
+      async (committing) => { committing('failed'); throw Object.assign(new Error('deferred constraint'), { code: '23503' }); },
+      { baseDelayMs: 1, wasKept: async () => { asked++; return true; } },
     )).rejects.toThrow('deferred constraint');
     expect(asked).toBe(0);
   });

@@ -56,57 +56,60 @@ export interface UncommittedRetry<T = unknown> {
   baseDelayMs?: number;
   onRetry?: (attempt: number, error: unknown) => void;
   /**
-   * Asked when the connection was lost once the commit had started, read on a fresh connection: the
-   * run's value when its commit was kept after all, undefined when it was not (the work then runs
-   * again). Without it, or when the database cannot be asked either, the error is thrown as it is.
+   * Asked, on a fresh connection, when the connection was lost once the commit had started: whether the
+   * commit was kept after all. Kept: the value the run gave `committing` is the result; not kept: the
+   * work runs again. Without it, or when the database cannot be asked either, the error is thrown as it is.
    */
-  commitOutcome?: () => Promise<T | undefined>;
+  wasKept?: (value: T) => Promise<boolean>;
 }
 
 /**
  * Runs a transaction again when its connection to the database was lost (a PostgreSQL restart,
  * connections terminated by an administrator, the network) before its commit started. `work` calls
- * `committing()` where the commit starts (`asLastStatement` in last-statement.ts does): from there on
- * a lost connection leaves it unknown whether the transaction committed. Before that point nothing it
- * did can have been kept, and running it again on a fresh connection loses nothing. After it, the
- * work runs again only when `commitOutcome` finds that nothing was kept, and its value is returned
- * when the commit was kept; without that answer the error is thrown rather than risk doing the work
+ * `committing(value)` where the commit starts, with the value it will return (`asLastStatement` in
+ * last-statement.ts calls it at that point): from there on a lost connection leaves it unknown whether
+ * the transaction committed. Before that point nothing it did can have been kept, and running it again
+ * on a fresh connection loses nothing. After it, `wasKept` decides: kept, that value is returned; not
+ * kept, the work runs again; without its answer the error is thrown rather than risk doing the work
  * twice. A server that is reachable again has settled the commit one way or the other: PostgreSQL
  * holds off a termination until a commit it has begun is done, and replays a flushed commit after a
  * crash. The waits (0.25–0.5, 0.5–0.75 and 0.75–1 s by default) give the pool time to drop its dead
  * connections and a server time to come back.
  */
-export function retryWhileUncommitted<T>(work: (committing: () => void) => Promise<T>, options: UncommittedRetry<T> = {}): Promise<T> {
-  // set by the run under way once its commit starts
-  let reachedCommit = false;
+export function retryWhileUncommitted<T>(work: (committing: (value: T) => void) => Promise<T>, options: UncommittedRetry<T> = {}): Promise<T> {
+  const baseDelayMs = options.baseDelayMs ?? 250;
+  // the run under way, once its commit has started: the value it gave
+  let atCommit: { value: T } | undefined;
   const run = async () => {
-    reachedCommit = false;
+    atCommit = undefined;
     try {
-      return await work(() => {
-        reachedCommit = true;
+      return await work((value) => {
+        atCommit = { value };
       });
     } catch (error) {
-      if (!reachedCommit || !options.commitOutcome || !isDatabaseUnavailable(error)) throw error;
-      const kept = await askCommitOutcome(options.commitOutcome, options.baseDelayMs);
-      if (kept === 'unknown') throw error;
-      if (kept !== undefined) return kept;
-      // the commit was not kept: nothing was, and the work may run again
-      reachedCommit = false;
+      // set by `committing`, a callback, which TypeScript's narrowing does not follow
+      const reached = atCommit as { value: T } | undefined;
+      const { wasKept } = options;
+      if (!reached || !wasKept || !isDatabaseUnavailable(error)) throw error;
+      const kept = await askWasKept(() => wasKept(reached.value), baseDelayMs);
+      if (kept === true) return reached.value;
+      // not kept: nothing was, and the work may run again
+      if (kept === false) atCommit = undefined;
       throw error;
     }
   };
-  return retryWhile(run, (error) => !reachedCommit && isDatabaseUnavailable(error), {
+  return retryWhile(run, (error) => !atCommit && isDatabaseUnavailable(error), {
     attempts: options.attempts ?? 4,
-    baseDelayMs: options.baseDelayMs ?? 250,
+    baseDelayMs,
     jitter: 1,
     onRetry: options.onRetry,
   });
 }
 
-/** `commitOutcome`, tried again while the database is away; 'unknown' when it cannot be asked. */
-async function askCommitOutcome<T>(commitOutcome: () => Promise<T | undefined>, baseDelayMs = 250): Promise<T | undefined | 'unknown'> {
+/** `wasKept`, asked again while the database is away; 'unknown' when it cannot be asked. */
+async function askWasKept(wasKept: () => Promise<boolean>, baseDelayMs: number): Promise<boolean | 'unknown'> {
   try {
-    return await retryWhile(commitOutcome, isDatabaseUnavailable, { attempts: 4, baseDelayMs, jitter: 1 });
+    return await retryWhile(wasKept, isDatabaseUnavailable, { attempts: 4, baseDelayMs, jitter: 1 });
   } catch {
     return 'unknown';
   }
@@ -119,6 +122,6 @@ async function askCommitOutcome<T>(commitOutcome: () => Promise<T | undefined>, 
  * refuses; the rules' confirmation, whose second run is what the visitor's second click does).
  * Run it on the database, not inside a transaction, whose connection is the one lost.
  */
-export function retryOnLostConnection<T>(work: () => Promise<T>, options: Omit<UncommittedRetry, 'commitOutcome'> = {}): Promise<T> {
+export function retryOnLostConnection<T>(work: () => Promise<T>, options: Omit<UncommittedRetry, 'wasKept'> = {}): Promise<T> {
   return retryWhileUncommitted(() => work(), options);
 }

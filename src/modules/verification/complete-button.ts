@@ -39,7 +39,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
     const actor = { type: 'discord' as const, id: discordId, name: user.username };
     const now = deps.clock.now();
 
-    await retryWhileUncommitted((committing) => deps.database.db.transaction(async (tx) => {
+    await retryWhileUncommitted<void>((committing) => deps.database.db.transaction(async (tx) => {
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await setGuildAccess(tx, member.id, access, now);
       if (outcome === 'verified') {

@@ -211,9 +211,7 @@ export function createVerificationService(deps: {
       // by the visitor without starting over. So a connection lost before the commit starts (a PostgreSQL
       // restart) runs the transaction again instead of sending them to 'Verification Failed'; one lost while
       // it commits is settled by reading whether its attempt was kept, and it runs again only if not.
-      // The value of the run that reached its commit: the sign-in's, if a commit whose answer was lost was kept
-      let committed: VerificationResult | undefined;
-      const signIn = (committing: () => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
+      const signIn = (committing: (signedIn: VerificationResult) => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
         // and so does the alt candidate lookup of a verified attempt (a Limited Access one keeps no evidence to look up by)
@@ -274,22 +272,16 @@ export function createVerificationService(deps: {
           },
           now,
           [...writes, queued],
-        ), () => {
-          committed = signedIn;
-          committing();
-        });
+        ), () => committing(signedIn));
         return signedIn;
       }));
       const result = await retryWhileUncommitted(signIn, {
         onRetry: (attempt, error) => deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
         // the commit's answer was lost: kept if the attempt it wrote (this member's, at this sign-in's time) is there
-        commitOutcome: async () => {
-          if (!committed || !(await signInAttemptKept(deps.database.db, discordId, now))) {
-            deps.logger.warn('the database connection was lost while a sign-in committed; it was not kept, running it again');
-            return undefined;
-          }
-          deps.logger.warn('the database connection was lost while a sign-in committed; it was kept');
-          return committed;
+        wasKept: async () => {
+          const kept = await signInAttemptKept(deps.database.db, discordId, now);
+          deps.logger.warn(`the database connection was lost while a sign-in committed; ${kept ? 'it was kept' : 'it was not kept, running it again'}`);
+          return kept;
         },
       });
       deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
