@@ -98,12 +98,14 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     const user = handle.discord.emulator!.createUser({ username: 'kept' });
     const db = getDatabase().db;
     const attemptsOf = async () => (await db.select({ id: verificationAttempts.id }).from(verificationAttempts).innerJoin(members, eq(members.id, verificationAttempts.memberId)).where(eq(members.discordId, user.id))).length;
-    // the sign-in's transaction commits, then its answer is "lost": the error node-postgres gives for a dropped connection
+    // the sign-in's transaction commits, then its answer is "lost": the error node-postgres gives for a dropped connection.
+    // Only the sign-in's, known by its work: the audit sealer commits transactions of its own meanwhile, and one that
+    // ended while the sign-in's was being checked was once taken for it too (lost counted 2, on a loaded machine)
     const transaction = db.transaction.bind(db);
     let lost = 0;
     const spy = jest.spyOn(db, 'transaction').mockImplementation(async (work, config) => {
       const value = await transaction(work, config);
-      if (lost === 0 && (await attemptsOf()) === 1) {
+      if (lost === 0 && String(work).includes('recordSignIn')) {
         lost++;
         throw new Error('Failed query: commit', { cause: new Error('Connection terminated unexpectedly') });
       }
