@@ -124,7 +124,7 @@ function unfinished(visitors: DrillVisitor[]): string {
       .filter((v) => !v.outcome?.completed)
       .map((v) => {
         const step = v.outcome?.failedStep;
-        return v.error ? 'no answer' : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
+        return v.error ? `no answer (${v.error.split('\n')[0]!.slice(0, 100)})` : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
       }),
   );
 }
@@ -336,7 +336,9 @@ export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPh
       ok &&= phaseOk;
       facts.push(
         `${name} for ${faultSeconds.toFixed(0)} s: ${atRules.length}/${visitors.length} visitors reached /rules, ${visitors.filter((v) => v.outcome?.landedOn === '/error').length} were sent to /error, ${errors} saw a 5xx or no answer; ` +
-          (settled === null ? `their Discord actions did NOT complete within ${options.settleMs / 1000} s` : `their Discord actions completed ${(settled / 1000).toFixed(1)} s after the fault ended`),
+          (settled === null ? `their Discord actions did NOT complete within ${options.settleMs / 1000} s` : `their Discord actions completed ${(settled / 1000).toFixed(1)} s after the fault ended`) +
+          // what went wrong, for a report that has to explain a failure on its own
+          (errors > 0 ? `; the visitors who did not finish stopped at: ${unfinished(visitors)}; the product's errors so far: ${loggedErrors(rig)}` : ''),
       );
       return visitors;
     };
