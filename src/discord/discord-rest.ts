@@ -1,4 +1,6 @@
-import { REST } from '@discordjs/rest';
+import { REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { bucketRoute } from './bucket-watch';
+import { createFirstCallGate, type FirstCallGate } from './first-call-gate';
 
 /**
  * Discord's global limit is 50 requests/s per bot, over all of its clients. The bot has two:
@@ -10,7 +12,26 @@ import { REST } from '@discordjs/rest';
  */
 export const GLOBAL_REQUESTS_PER_SECOND = { rest: 40, gatewayClient: 5 } as const;
 
+/**
+ * @discordjs/rest with one change: the first call on a route whose bucket it has not learnt
+ * goes alone (`first-call-gate.ts` says why). Everything else, the queues per bucket
+ * included, is the library's.
+ */
+export class BotRest extends REST {
+  readonly #gate: FirstCallGate;
+
+  constructor(options: Partial<RESTOptions> = {}) {
+    super(options);
+    // relearn well before the client forgets an idle bucket (its sweep runs every few hours)
+    this.#gate = createFirstCallGate({ relearnAfterMs: this.options.hashLifetime / 2 });
+  }
+
+  override queueRequest(request: InternalRequest): Promise<ResponseLike> {
+    return this.#gate.run(`${request.method} ${bucketRoute(request.fullRoute)}`, () => super.queueRequest(request));
+  }
+}
+
 /** One bot-authenticated REST client (its queue keeps us under Discord's rate limits). */
 export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number }): REST {
-  return new REST({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest }).setToken(config.botToken);
+  return new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest }).setToken(config.botToken);
 }

@@ -1,0 +1,111 @@
+import { DiscordAPIError } from '@discordjs/rest';
+import { createFirstCallGate } from './first-call-gate';
+
+/** A call the test answers when it chooses, recording when it started. */
+function heldCall(log: string[], name: string) {
+  let answer!: (value: string) => void;
+  let fail!: (error: unknown) => void;
+  const call = () => {
+    log.push(`start ${name}`);
+    return new Promise<string>((resolve, reject) => {
+      answer = resolve;
+      fail = reject;
+    });
+  };
+  return { call, answer: (value = name) => answer(value), fail: (error: unknown) => fail(error) };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+const unknownMember = () => new DiscordAPIError({ code: 10007, message: 'Unknown Member' }, 10007, 404, 'PUT', '/x', {});
+
+describe('first call on a route the REST client has not learnt', () => {
+  it('goes alone; the calls made meanwhile start together once it is answered', async () => {
+    const gate = createFirstCallGate({ relearnAfterMs: 60_000 });
+    const log: string[] = [];
+    const [a, b, c] = [heldCall(log, 'a'), heldCall(log, 'b'), heldCall(log, 'c')];
+    const results = [gate.run('PUT /guilds/:id/members/:id', a.call), gate.run('PUT /guilds/:id/members/:id', b.call), gate.run('PUT /guilds/:id/members/:id', c.call)];
+    await settle();
+    expect(log).toEqual(['start a']);
+    a.answer();
+    await settle();
+    expect(log).toEqual(['start a', 'start b', 'start c']);
+    b.answer();
+    c.answer();
+    await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c']);
+
+    // learnt: a later call is not held behind another
+    const d = heldCall(log, 'd');
+    const e = heldCall(log, 'e');
+    void gate.run('PUT /guilds/:id/members/:id', d.call);
+    void gate.run('PUT /guilds/:id/members/:id', e.call);
+    await settle();
+    expect(log.slice(3)).toEqual(['start d', 'start e']);
+  });
+
+  it('learns from an answered error too (Discord sends the headers with a 4xx)', async () => {
+    const gate = createFirstCallGate({ relearnAfterMs: 60_000 });
+    const log: string[] = [];
+    const [a, b, c] = [heldCall(log, 'a'), heldCall(log, 'b'), heldCall(log, 'c')];
+    const first = gate.run('k', a.call);
+    const later = [gate.run('k', b.call), gate.run('k', c.call)];
+    a.fail(unknownMember());
+    await expect(first).rejects.toBeInstanceOf(DiscordAPIError);
+    await settle();
+    expect(log).toEqual(['start a', 'start b', 'start c']);
+    b.answer();
+    c.answer();
+    await Promise.all(later);
+  });
+
+  it('lets the next waiting call go first when the first got no answer (timeout, refused connection)', async () => {
+    const gate = createFirstCallGate({ relearnAfterMs: 60_000 });
+    const log: string[] = [];
+    const [a, b, c] = [heldCall(log, 'a'), heldCall(log, 'b'), heldCall(log, 'c')];
+    const first = gate.run('k', a.call);
+    const later = [gate.run('k', b.call), gate.run('k', c.call)];
+    a.fail(new Error('The operation was aborted'));
+    await expect(first).rejects.toThrow('aborted');
+    await settle();
+    expect(log).toEqual(['start a', 'start b']);
+    b.answer();
+    await settle();
+    expect(log).toEqual(['start a', 'start b', 'start c']);
+    c.answer();
+    await expect(Promise.all(later)).resolves.toEqual(['b', 'c']);
+  });
+
+  it('keeps routes apart', async () => {
+    const gate = createFirstCallGate({ relearnAfterMs: 60_000 });
+    const log: string[] = [];
+    const [a, b] = [heldCall(log, 'a'), heldCall(log, 'b')];
+    void gate.run('PUT /guilds/:id/members/:id', a.call);
+    void gate.run('PATCH /guilds/:id/members/:id', b.call);
+    await settle();
+    expect(log).toEqual(['start a', 'start b']);
+  });
+
+  it('learns again after the route has been idle as long as the client keeps a bucket', async () => {
+    let clock = 0;
+    const gate = createFirstCallGate({ relearnAfterMs: 1000, now: () => clock });
+    const log: string[] = [];
+    const a = heldCall(log, 'a');
+    const first = gate.run('k', a.call);
+    a.answer();
+    await first;
+    clock = 999; // answered 999 ms ago: still learnt
+    const [b, c] = [heldCall(log, 'b'), heldCall(log, 'c')];
+    void gate.run('k', b.call);
+    void gate.run('k', c.call);
+    await settle();
+    expect(log).toEqual(['start a', 'start b', 'start c']);
+    b.answer();
+    c.answer();
+    await settle();
+    clock = 999 + 1000; // idle a whole relearn period since the last answer
+    const [d, e] = [heldCall(log, 'd'), heldCall(log, 'e')];
+    void gate.run('k', d.call);
+    void gate.run('k', e.call);
+    await settle();
+    expect(log.slice(3)).toEqual(['start d']);
+  });
+});
