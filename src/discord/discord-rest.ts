@@ -22,7 +22,7 @@ export class BotRest extends REST {
 
   constructor(options: Partial<RESTOptions> = {}) {
     super(options);
-    // relearn well before the client forgets an idle bucket (its sweep runs every few hours)
+    // relearn well before the client forgets a bucket left idle for its hashLifetime
     this.#gate = createFirstCallGate({ relearnAfterMs: this.options.hashLifetime / 2 });
   }
 

@@ -1,4 +1,4 @@
-import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
+import { DiscordAPIError, RateLimitError } from '@discordjs/rest';
 
 /**
  * One call first on a route whose rate-limit bucket the REST client has not learnt yet.
@@ -12,10 +12,11 @@ import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
  * route goes alone; calls made meanwhile wait for its answer and then all go to the
  * bucket's own handler, which paces them from its headers.
  *
- * A route counts as learnt from its first answer (any status: errors carry the headers
- * too) until it has been idle for `relearnAfterMs`, shorter than the time after which the
- * client forgets an idle bucket (its `hashLifetime`, a day by default). A call that got no
- * answer (a timeout, a refused connection) teaches nothing: the next waiting call goes
+ * A route counts as learnt from its first answer (a success, or a 4xx: Discord sends the
+ * headers with those too) until it has been idle for `relearnAfterMs`, shorter than the
+ * time after which the client forgets an idle bucket (its `hashLifetime`, a day by
+ * default). A call that got no such answer (a timeout, a refused connection, a 5xx, which
+ * may come from a proxy without the headers) teaches nothing: the next waiting call goes
  * first instead.
  */
 export interface FirstCallGate {
@@ -30,9 +31,9 @@ interface RouteState {
   first?: Promise<unknown>;
 }
 
-/** Whether the error came with an HTTP answer (which carried the route's rate-limit headers). */
+/** Whether the error came with Discord's own answer (a 4xx or a 429, which carry the route's rate-limit headers). */
 function wasAnswered(error: unknown): boolean {
-  return error instanceof DiscordAPIError || error instanceof HTTPError || error instanceof RateLimitError;
+  return error instanceof DiscordAPIError || error instanceof RateLimitError;
 }
 
 export function createFirstCallGate(options: { relearnAfterMs: number; now?: () => number }): FirstCallGate {
