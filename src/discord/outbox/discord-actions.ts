@@ -143,7 +143,10 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
    * when the watch knows Modify Guild Member's bucket would make it wait and the role
    * routes' bucket has room for all its calls (at most two) now. A role route the bot
    * has not called yet is tried by one change at a time (its answer teaches the bucket),
-   * never by several at once (that is how a client meets a 429 before it knows a bucket).
+   * never by several at once: until then the watch cannot tell how many changes the bucket
+   * has room for, and the changes sent meanwhile would wait behind the first call (the bot's
+   * REST client sends a route's first call alone, `first-call-gate.ts`) with their worker
+   * slots held.
    */
   function roleRoutesFirst(userId: string, current: readonly string[], next: readonly string[]): boolean {
     const watch = deps.buckets;
