@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { DiscordEmulator, RateLimitOption } from '../../src/discord/emulator';
 import { DISCORD_RATE_LIMITS } from '../../src/discord/emulator';
 import type { BenchStore } from './engines';
+import { memberCalls, roleChangePlans } from './p4-calls';
 import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess } from './product-process';
 import { type FigureResult } from './results';
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, send, visitorAddress, type SiteTarget } from './visitor-client';
@@ -151,7 +152,7 @@ function discordTraffic(emulator: DiscordEmulator, from: number) {
     const limited = entry.global ? 'global' : bucket;
     if (entry.status === 429) tooManyByBucket[limited] = (tooManyByBucket[limited] ?? 0) + 1;
   }
-  return { total: log.length, members: members.size, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket };
+  return { total: log.length, members: members.size, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket, calls: memberCalls(log) };
 }
 
 interface AdvertisedLimit {
@@ -197,6 +198,27 @@ function settleAtLimits(byBucket: Record<string, number>, total: number, limits:
     }
   }
   return { seconds, bottleneck };
+}
+
+/**
+ * Run B's calls member by member, and its role changes priced the two other ways (`p4-calls.ts`):
+ * each as one Modify Guild Member (fewest calls), or split to keep member-edit and member-roles
+ * busy together (shortest time), at the limits run A's answers advertised, scaled to 2,000
+ * visitors as the target is. The product's own choice should sit near the second.
+ */
+function describeRoleChanges(traffic: ReturnType<typeof discordTraffic>, limits: Record<string, AdvertisedLimit>, per2000: number): string {
+  const byMember = `calls by member: ${traffic.calls.patterns.map((p) => `${p.members} × ${p.calls.join(' + ')}`).join(', ')}`;
+  const edit = limits['member-edit'];
+  const roles = limits['member-roles'];
+  if (!edit || !roles) return byMember;
+  const { fewestCalls, shortest } = roleChangePlans({ total: traffic.total, members: traffic.members, calls: traffic.calls, edit, roles });
+  const minutes = (seconds: number) => `${((seconds * per2000) / 60).toFixed(1)} min`;
+  const { modify, roleByRole } = traffic.calls;
+  return (
+    `${byMember}. Its ${modify + roleByRole} role changes (${modify} as Modify Guild Member, ${roleByRole} role by role) sent each as one Modify Guild Member: ` +
+    `${fewestCalls.perMember.toFixed(2)} calls per member, the role buckets ≥ ${minutes(fewestCalls.seconds)} for 2,000; ` +
+    `split to keep member-edit and member-roles busy together: ${shortest.perMember.toFixed(2)} calls per member, ≥ ${minutes(shortest.seconds)}`
+  );
 }
 
 /** The outbox depth as the product reports it at /metrics (works for both engines while the product runs). */
@@ -366,7 +388,7 @@ export async function measureRaid(
         value: `${perMember.toFixed(2)} (${traffic.total} calls, ${traffic.members} members)`,
         target: '≤ 1.5',
         pass: perMember <= 1.5,
-        note: `P4 ${store.kind} run B, ${mix}: ${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        note: `P4 ${store.kind} run B, ${mix}: ${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}; ${describeRoleChanges(traffic, limitsA, per2000)}`,
       });
       results.push({
         figure: 'P4 raid: Discord settle time at real limits',
