@@ -38,6 +38,13 @@ function integrationProject(displayName: string, engine: 'pglite' | 'postgres', 
 
 const config: Config = {
   testTimeout: 30_000,
+  // How long a worker may take to end once told to. Jest's 500 ms is less than a process that held
+  // PGlite needs: every worker reaches its 'exit' event within 30 ms with nothing left open (the
+  // stdio pipes only), but the process is gone only 0.4-0.65 s later (a forked child with one
+  // in-memory PGlite, measured from the parent; 12 ms without PGlite), so jest killed it and
+  // printed "A worker process has failed to exit gracefully". A worker truly stuck still ends
+  // after this.
+  workerGracefulExitTimeout: 5_000,
   testSequencer: '<rootDir>/scripts/jest/slow-first-sequencer.cjs',
   projects: [
     // Server code that needs no database: no migrated template is built for these, so a run of
