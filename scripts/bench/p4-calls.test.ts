@@ -22,7 +22,7 @@ describe('P4: each member’s calls', () => {
       { calls: ['Add Guild Member Role', 'Remove Guild Member Role'], members: 1 },
       { calls: ['Add Guild Member', 'Modify Guild Member'], members: 1 },
     ]);
-    expect(calls).toMatchObject({ modify: 3, roleCalls: 2, roleByRole: 1 });
+    expect(calls).toMatchObject({ members: 4, modify: 3, roleCalls: 2, roleByRole: 1 });
   });
 
   it('leaves out calls on no member, and reads paths with or without the API version or a query', () => {
@@ -33,7 +33,7 @@ describe('P4: each member’s calls', () => {
       { method: 'GET', path: '/guilds/100/members/9' },
     ]);
     expect(calls.patterns).toEqual([{ calls: ['Remove Guild Member', 'Get Guild Member'], members: 1 }]);
-    expect(calls).toMatchObject({ modify: 0, roleCalls: 0, roleByRole: 0 });
+    expect(calls).toMatchObject({ members: 1, modify: 0, roleCalls: 0, roleByRole: 0 });
   });
 
   it('counts a lone role call as a change of its own', () => {
@@ -43,7 +43,7 @@ describe('P4: each member’s calls', () => {
       { method: 'DELETE', path: role('2', '8') },
       { method: 'PUT', path: role('2', '9') },
     ]);
-    expect(calls).toMatchObject({ roleCalls: 4, roleByRole: 3 });
+    expect(calls).toMatchObject({ members: 2, roleCalls: 4, roleByRole: 3 });
   });
 });
 
@@ -52,7 +52,7 @@ describe('P4: the same role changes sent the other ways', () => {
 
   it('prices every change as one Modify Guild Member, and the split that keeps both buckets busy', () => {
     // the --quick raid of 2026-11-28: 305 calls on 190 members, 130 Modify, 60 changes as 120 role calls
-    const calls = { patterns: [], modify: 130, roleCalls: 120, roleByRole: 60 };
+    const calls = { members: 190, patterns: [], modify: 130, roleCalls: 120, roleByRole: 60 };
     const { fewestCalls, shortest } = roleChangePlans({ total: 305, members: 190, calls, edit: perSecond, roles: perSecond });
     // 40 joins + 15 messages + 190 changes
     expect(fewestCalls.calls).toBe(245);
@@ -65,7 +65,7 @@ describe('P4: the same role changes sent the other ways', () => {
   });
 
   it('gives the role bucket its due when it is the faster one', () => {
-    const calls = { patterns: [], modify: 10, roleCalls: 0, roleByRole: 0 };
+    const calls = { members: 10, patterns: [], modify: 10, roleCalls: 0, roleByRole: 0 };
     const { shortest } = roleChangePlans({ total: 10, members: 10, calls, edit: perSecond, roles: { limit: 40, windowMs: 10_000 } });
     // 1/s as Modify + 4 calls/s at 2 a change: 3 changes a second
     expect(shortest.seconds).toBeCloseTo(10 / 3, 5);
@@ -73,7 +73,7 @@ describe('P4: the same role changes sent the other ways', () => {
   });
 
   it('reads a run with no members as one member rather than dividing by zero', () => {
-    const calls = { patterns: [], modify: 0, roleCalls: 0, roleByRole: 0 };
+    const calls = { members: 0, patterns: [], modify: 0, roleCalls: 0, roleByRole: 0 };
     const plans = roleChangePlans({ total: 3, members: 0, calls, edit: perSecond, roles: perSecond });
     expect(plans.fewestCalls).toEqual({ calls: 3, perMember: 3, seconds: 0 });
     expect(plans.shortest).toEqual({ calls: 3, perMember: 3, seconds: 0 });

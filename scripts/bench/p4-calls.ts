@@ -33,6 +33,8 @@ function callName(method: string, isRole: boolean): string {
 }
 
 export interface MemberCalls {
+  /** the members the calls acted on */
+  members: number;
   /** each distinct sequence of calls a member got (in the order sent), with how many members got it; most common first */
   patterns: { calls: string[]; members: number }[];
   /** Modify Guild Member calls */
@@ -45,33 +47,31 @@ export interface MemberCalls {
 
 /** Groups the logged calls by the member they act on (calls on no member, e.g. messages, are left out). */
 export function memberCalls(log: readonly LoggedCall[]): MemberCalls {
-  const byMember = new Map<string, string[]>();
-  const roleCallsOf = new Map<string, number>();
+  const byMember = new Map<string, { calls: string[]; roleCalls: number }>();
   let modify = 0;
   let roleCalls = 0;
   for (const call of log) {
     const match = MEMBER_PATH.exec(call.path.split('?')[0]!);
     if (!match) continue;
-    const member = match[1]!;
     const isRole = match[2] !== undefined;
-    const calls = byMember.get(member) ?? [];
-    calls.push(callName(call.method, isRole));
-    byMember.set(member, calls);
+    const member = byMember.get(match[1]!) ?? { calls: [], roleCalls: 0 };
+    member.calls.push(callName(call.method, isRole));
+    byMember.set(match[1]!, member);
     if (isRole) {
       roleCalls += 1;
-      roleCallsOf.set(member, (roleCallsOf.get(member) ?? 0) + 1);
+      member.roleCalls += 1;
     } else if (call.method === 'PATCH') modify += 1;
   }
   const counted = new Map<string, { calls: string[]; members: number }>();
-  for (const calls of byMember.values()) {
+  for (const { calls } of byMember.values()) {
     const key = calls.join(' + ');
     const seen = counted.get(key) ?? { calls, members: 0 };
     seen.members += 1;
     counted.set(key, seen);
   }
   const patterns = [...counted.values()].sort((a, b) => b.members - a.members || a.calls.length - b.calls.length);
-  const roleByRole = [...roleCallsOf.values()].reduce((sum, n) => sum + Math.ceil(n / 2), 0);
-  return { patterns, modify, roleCalls, roleByRole };
+  const roleByRole = [...byMember.values()].reduce((sum, m) => sum + Math.ceil(m.roleCalls / 2), 0);
+  return { members: byMember.size, patterns, modify, roleCalls, roleByRole };
 }
 
 /** A way of sending a raid's role changes: its bot calls in all, per member, and the least time the two role buckets allow. */
@@ -102,7 +102,7 @@ export function roleChangePlans(input: { total: number; members: number; calls: 
 
   // both buckets busy for the same time t: edit·t changes as Modify, roles·t / perRoleChange role by role
   const seconds = changes / (editPerSecond + rolesPerSecond / perRoleChange);
-  const asModify = Math.min(changes, editPerSecond * seconds);
+  const asModify = editPerSecond * seconds;
   const split = otherCalls + asModify + (changes - asModify) * perRoleChange;
   const shortest = { calls: split, perMember: split / members, seconds };
   return { fewestCalls, shortest };

@@ -141,18 +141,16 @@ function discordTraffic(emulator: DiscordEmulator, from: number) {
   const log = emulator.state.requestLog.slice(from).filter((e) => e.token === 'bot');
   const byBucket: Record<string, number> = {};
   const tooManyByBucket: Record<string, number> = {};
-  // the members the Discord side acted on (a visitor whose flow broke after the callback still has its actions)
-  const members = new Set<string>();
   for (const entry of log) {
-    const member = /^\/guilds\/\d+\/members\/(\d+)/.exec(entry.path.replace(/^\/v\d+/, ''))?.[1];
-    if (member) members.add(member);
     const bucket = (entry.bucket ?? 'none').split(':')[0]!;
     byBucket[bucket] = (byBucket[bucket] ?? 0) + 1;
     // a 429 of the global limit is counted as such, not against the route's bucket
     const limited = entry.global ? 'global' : bucket;
     if (entry.status === 429) tooManyByBucket[limited] = (tooManyByBucket[limited] ?? 0) + 1;
   }
-  return { total: log.length, members: members.size, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket, calls: memberCalls(log) };
+  // the members the Discord side acted on (a visitor whose flow broke after the callback still has its actions)
+  const calls = memberCalls(log);
+  return { total: log.length, members: calls.members, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket, calls };
 }
 
 interface AdvertisedLimit {
