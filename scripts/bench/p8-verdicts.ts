@@ -15,6 +15,7 @@ import { createVerificationService } from '../../src/modules/verification/verifi
 import type { VpnCheckResult } from '../../src/modules/vpn/vpn.types';
 import { formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
 import { ADF_SOURCE, generatePopulation, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
+import { ceilingSummary } from './p8-ceiling';
 import type { FigureResult } from './results';
 
 const CLEAN: VpnCheckResult = { verdict: 'clean', provider: null, source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
@@ -198,6 +199,30 @@ export async function measureVerdictQuality(
       pass: quality.sameDeviceRecall.share >= P8_TARGETS.sameDeviceRecall,
       note: `P8 ${engine}: same browser, fresh profile, private window, second browser; on one address ${pct(quality.sameDeviceSameAddressRecall.share)} (${quality.sameDeviceSameAddressRecall.found}/${quality.sameDeviceSameAddressRecall.pairs}). Per kind (certain / certain+medium / pairs): ${Object.entries(quality.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
     },
+    ceilingRow(population, evaluateFrom, quality, engine),
   ];
   return { results, quality, population };
+}
+
+/**
+ * How far any rule could go on the same evidence (p8-ceiling.ts): the most same-device
+ * recall for the false links the product made at certain and medium, and the fewest false
+ * links the recall target costs. Computed in memory from the population, the same on
+ * both engines.
+ */
+function ceilingRow(population: Population, evaluateFrom: number, quality: VerdictQuality, engine: FigureResult['engine']): FigureResult {
+  const falseLinks = quality.tiers.filter((t) => t.tier !== 'possible').reduce((sum, t) => sum + t.links - t.truePositives, 0);
+  const ceiling = ceilingSummary(population, evaluateFrom, falseLinks, P8_TARGETS.sameDeviceRecall);
+  const needed = Number.isFinite(ceiling.neededPer10k) ? `${ceiling.neededPer10k.toFixed(0)} per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)` : 'no rule reaches it';
+  return {
+    figure: 'P8 same-device recall any rule reaches',
+    engine,
+    value: `${pct(ceiling.atProductFalseLinks)} at the product's false links`,
+    target: 'info',
+    pass: null,
+    note:
+      `P8 ${engine}: an upper bound for every rule that decides a pair from what scoring sees (shared token, address, network, fingerprint, components, and how many other members show each, in the capped counts' buckets), fitted to this very population: ` +
+      `${ceiling.pairs.toLocaleString('en')} pairs in ${ceiling.classes} evidence classes; with the product's ${ceiling.productFalsePer10k.toFixed(0)} false certain+medium links per 10k legitimate members no rule finds more than ${pct(ceiling.atProductFalseLinks)} of same-device alts; ` +
+      `${pct(P8_TARGETS.sameDeviceRecall, 0)} needs at least ${needed} false links (p8-ceiling.ts)`,
+  };
 }
