@@ -4,11 +4,13 @@
  * measured on the P8 population against today's rule. Runs in memory, over the same
  * accounts and the same scored window as P8:
  *
- *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 4000] [--seed 8]
+ *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 4000] [--seed 8] [--first] [--ceiling]
+ *
+ * --ceiling adds the ceiling's budget table and the evidence classes of the pairs today's rule misses.
  *
  * Both rules see the signals exactly as the product stores them (keyed address hashes,
  * fingerprint hash, component hashes) and compare components with the product's own
- * `compareComponents`; "today" is the product's `scoreCandidate` (since adopted: the proposal without the token), over every candidate it
+ * `compareComponents`; "today" is the product's `scoreCandidate` (since adopted: the proposal, token included), over every candidate it
  * can flag (no 50-candidate window, so it differs from P8's in-product figures where
  * popular fingerprints crowd candidates out). The proposal adds what the product does not
  * know yet: the anonymity set of the fingerprint and of each high-entropy component (how
@@ -19,8 +21,9 @@ import crypto from 'node:crypto';
 import { compareComponents, HIGH_ENTROPY_COMPONENTS, scoreCandidate, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
-import { formatQuality, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
-import { generatePopulation, SAME_DEVICE_KINDS, truePairs, type Population } from './p8-population';
+import { describeSignature, evidenceClasses, recallCeiling, strangersNeeded } from './p8-ceiling';
+import { formatQuality, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
+import { generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type Population } from './p8-population';
 import { populationSummary } from './p8-verdicts';
 
 type HighComponent = (typeof HIGH_ENTROPY_COMPONENTS)[number];
@@ -169,7 +172,7 @@ function storedAttempts(population: Population): StoredAttempt[] {
     const { ipHash, networkHash } = hashIp(ipKey, a.ip);
     const { hardwareHash: _hardware, ...components } = hashFingerprintComponents(a.fingerprint);
     const tokenHash = crypto.createHmac('sha256', tokenKey).update(a.profileToken).digest('hex');
-    return { index: a.index, ipHash, networkHash, fingerprintHash: computeFingerprintHash(a.fingerprint), ...components, tokenHash };
+    return { index: a.index, ipHash, networkHash, fingerprintHash: computeFingerprintHash(a.fingerprint), ...components, tokenHash, browserTokenHash: tokenHash };
   });
 }
 
@@ -248,9 +251,37 @@ function main() {
   if (only) variants.splice(1);
   const started = Date.now();
   const { today, proposed, attempts } = replay(population, evaluateFrom, variants.map(([, t]) => t));
-  process.stdout.write(`${formatQuality("the product's scoreCandidate (rarity-weighted, no token), every candidate (no 50-candidate window)", verdictQuality(population, today, evaluateFrom))}\n\n`);
+  process.stdout.write(`${formatQuality("the product's scoreCandidate (rarity-weighted, with the token), every candidate (no 50-candidate window)", verdictQuality(population, today, evaluateFrom))}\n\n`);
   variants.forEach(([label, t], k) => process.stdout.write(`${formatQuality(`${label}: ${JSON.stringify(t)}`, verdictQuality(population, proposed[k]!, evaluateFrom))}\n${k === 0 ? `${diagnose(population, evaluateFrom, proposed[0]!, attempts)}\n` : ''}\n`));
   process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  if (process.argv.includes('--ceiling')) process.stdout.write(`\n${ceilingReport(population, evaluateFrom, today)}\n`);
+}
+
+/**
+ * The ceiling (p8-ceiling.ts) in detail: the most recall any rule reaches for a range of
+ * false-link budgets, and the evidence classes of the same-device pairs the product's rule
+ * (`today`, every candidate) leaves below medium, fewest strangers per alt first.
+ */
+function ceilingReport(population: Population, evaluateFrom: number, today: readonly PairVerdict[]): string {
+  const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+  const found = new Set(today.filter((v) => v.confidence !== 'possible').map((v) => key(v.a, v.b)));
+  const missed = new Map<number, Map<string, number>>();
+  const evidence = evidenceClasses(population, evaluateFrom, 'product', (newer, older, code) => {
+    if (found.has(key(newer.index, older.index))) return;
+    const how = `${pairKind(older, newer)} ${newer.platform} ${newer.venue}${newer.ip === older.ip ? '' : ' (moved)'}`;
+    const kinds = missed.get(code) ?? new Map<string, number>();
+    kinds.set(how, (kinds.get(how) ?? 0) + 1);
+    missed.set(code, kinds);
+  });
+  const per10k = evidence.people / 10_000;
+  const lines = [`ceiling: ${evidence.pairs.toLocaleString('en')} pairs in ${evidence.classes.length} evidence classes; ${evidence.sameDevicePairs} same-device pairs; ${evidence.people} legitimate members`];
+  for (const budget of [0, 100, 1_000, 5_000, 10_000, 20_000, 50_000]) lines.push(`  ≤ ${budget} false links per 10k: at most ${pct(recallCeiling(evidence.classes, evidence.sameDevicePairs, budget * per10k))}`);
+  for (const share of [0.9, 0.95]) lines.push(`  ${pct(share, 0)} needs at least ${(strangersNeeded(evidence.classes, evidence.sameDevicePairs, share) / per10k).toFixed(0)} false links per 10k`);
+  const classes = new Map(evidence.classes.map((c) => [c.code, c]));
+  const rows = [...missed].map(([code, kinds]) => ({ code, kinds, klass: classes.get(code)! })).sort((a, b) => a.klass.strangers * b.klass.alts - b.klass.strangers * a.klass.alts);
+  lines.push('  same-device pairs the rule leaves below medium, by evidence class (missed; alts and strangers in the class):');
+  for (const { code, kinds, klass } of rows) lines.push(`    ${[...kinds.values()].reduce((a, b) => a + b, 0)}; ${klass.alts} / ${klass.strangers}: ${describeSignature(code, 'product')} [${[...kinds].map(([how, n]) => `${n} ${how}`).join(', ')}]`);
+  return lines.join('\n');
 }
 
 if (require.main === module) main();
