@@ -213,7 +213,7 @@ export async function measureVerdictQuality(
 function ceilingRow(population: Population, evaluateFrom: number, quality: VerdictQuality, engine: FigureResult['engine']): FigureResult {
   const falseLinks = quality.tiers.filter((t) => t.tier !== 'possible').reduce((sum, t) => sum + t.links - t.truePositives, 0);
   const ceiling = ceilingSummary(population, evaluateFrom, falseLinks, P8_TARGETS.sameDeviceRecall);
-  const needed = Number.isFinite(ceiling.neededPer10k) ? `${ceiling.neededPer10k.toFixed(0)} per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)` : 'no rule reaches it';
+  const needed = Number.isFinite(ceiling.neededPer10k) ? `${ceiling.neededPer10k.toFixed(0)} false links per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)` : 'no rule reaches it';
   return {
     figure: 'P8 same-device recall any rule reaches',
     engine,
@@ -221,8 +221,8 @@ function ceilingRow(population: Population, evaluateFrom: number, quality: Verdi
     target: 'info',
     pass: null,
     note:
-      `P8 ${engine}: an upper bound for every rule that decides a pair from what scoring sees (shared token, address, network, fingerprint, components, and how many other members show each, in the capped counts' buckets), fitted to this very population: ` +
+      `P8 ${engine}: an upper bound for every rule that decides a pair from what scoring sees (shared token, address, network, fingerprint, components, and how many other members show each, in the capped counts' buckets), even one fitted to this very population: ` +
       `${ceiling.pairs.toLocaleString('en')} pairs in ${ceiling.classes} evidence classes; with the product's ${ceiling.productFalsePer10k.toFixed(0)} false certain+medium links per 10k legitimate members no rule finds more than ${pct(ceiling.atProductFalseLinks)} of same-device alts; ` +
-      `${pct(P8_TARGETS.sameDeviceRecall, 0)} needs at least ${needed} false links (p8-ceiling.ts)`,
+      `${pct(P8_TARGETS.sameDeviceRecall, 0)} needs at least ${needed} (p8-ceiling.ts)`,
   };
 }
