@@ -96,6 +96,7 @@ function remember(memory: Memory, a: StoredAttempt) {
   push(memory.byKey, `fp:${a.fingerprintHash}`, a.index);
   push(memory.byKey, `net:${net}`, a.index);
   if (a.tokenHash) push(memory.byKey, `tok:${a.tokenHash}`, a.index);
+  for (const c of HIGH_ENTROPY_COMPONENTS) if (a[`${c}Hash`] !== null) push(memory.byKey, `${c}:${a[`${c}Hash`]}`, a.index);
 }
 
 /** The anonymity counts the product's lookup gives scoring (uncapped here: every stored attempt is in memory). */
@@ -189,7 +190,9 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
   for (const x of attempts) {
     if (x.index >= evaluateFrom && x.fingerprintHash !== null) {
       const candidates = new Set<number>();
-      for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
+      // as the product's lookup: the token, address, fingerprint and network, and a component at most two members show, on any network
+      const rare = HIGH_ENTROPY_COMPONENTS.filter((c) => x[`${c}Hash`] !== null && memory.members.count(`${c}:${x[`${c}Hash`]}`) <= 2).map((c) => `${c}:${x[`${c}Hash`]}`);
+      for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`, ...rare]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
       for (const i of candidates) {
         const y = attempts[i]!;
         const score = scoreCandidate(x, y, { sharedNetwork: false, counts: productCounts(memory, x) });

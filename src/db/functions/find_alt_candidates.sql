@@ -13,8 +13,11 @@
 -- high-entropy component in common (the network alone never flags, so without a component
 -- the network is not read); on a network staff marked shared only the fingerprint counts,
 -- so the address and network branches are switched off (a one-time filter). A device
--- component alone never flags, so it is no lookup. The same browser token (its keyed hash)
--- is read on every network, shared or not: it names one browser profile, not a place.
+-- component alone flags only when it is rare: a high-entropy component that at most one
+-- member besides the candidate shows (its anonymity count, below, at most 2; the 2 is
+-- RARITY.rareComponentOthers + 1) is read on every network, shared or not, as the same
+-- machine seen from another place; a popular one is no lookup. The same browser token (its
+-- keyed hash) is read on every network, shared or not: it names one browser profile, not a place.
 --
 -- Each branch is `where <hash> >= $x and <hash> <= $x and member_id <> $m order by <hash>
 -- desc, id desc limit $n`: an index-only backward range scan of the (hash, id, member_id)
@@ -40,9 +43,10 @@
 -- The window: the p_limit best distinct ids, in this order: the same browser token (one
 -- browser profile, at most a handful of accounts); the same address AND the same
 -- fingerprint (the address's newest p_limit attempts, each fingerprint read by primary key:
--- one device, or a household's same-model phones), so that a member's own older account on
--- its own address is never crowded out by the newest strangers sharing a popular
--- fingerprint; then the rarer of the two kinds of evidence (the fingerprint when no more
+-- one device, or a household's same-model phones) and the rare components (at most two
+-- members carry one: a handful of rows), so that a member's own older account on its own
+-- address or on its own machine is never crowded out by the newest strangers sharing a
+-- popular fingerprint or a carrier NAT; then the rarer of the two kinds of evidence (the fingerprint when no more
 -- members show it than share the address, else the address); then the other; then the
 -- network; newest first within a rank. Each row is then fetched by primary key through
 -- LATERAL subqueries with LIMIT 1 (never a hash join over a scan of the whole table). One
@@ -98,11 +102,25 @@ BEGIN
         (select count(distinct bn.network_hash) from (select network_hash from verification_attempts where browser_token_hash >= p_browser_token_hash and browser_token_hash <= p_browser_token_hash and member_id <> p_exclude_member_id order by browser_token_hash desc, id desc limit 64) as bn)::int as browser_token_networks,
         (select count(distinct fo.member_id) from (select member_id from verification_attempts where fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id order by fonts_hash desc, id desc limit 64) as fo)::int as fonts
     ),
+    by_rare_component as materialized (
+      select id from (select id from verification_attempts
+        where (select canvas from counts) <= 2 and canvas_hash >= p_canvas_hash and canvas_hash <= p_canvas_hash and member_id <> p_exclude_member_id
+        order by canvas_hash desc, id desc limit p_limit) as rc
+      union all select id from (select id from verification_attempts
+        where (select webgl from counts) <= 2 and webgl_hash >= p_webgl_hash and webgl_hash <= p_webgl_hash and member_id <> p_exclude_member_id
+        order by webgl_hash desc, id desc limit p_limit) as rw
+      union all select id from (select id from verification_attempts
+        where (select audio from counts) <= 2 and audio_hash >= p_audio_hash and audio_hash <= p_audio_hash and member_id <> p_exclude_member_id
+        order by audio_hash desc, id desc limit p_limit) as ra
+      union all select id from (select id from verification_attempts
+        where (select fonts from counts) <= 2 and fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id
+        order by fonts_hash desc, id desc limit p_limit) as rf
+    ),
     by_network as (
       select id from (
         select id, canvas_hash, webgl_hash, audio_hash, fonts_hash from verification_attempts
         where not (select shared from flag) and coalesce(p_canvas_hash, p_webgl_hash, p_audio_hash, p_fonts_hash) is not null
-          and (select count(distinct id) from (select id from by_browser union all select id from by_fingerprint union all select id from by_address) as earlier) < p_limit
+          and (select count(distinct id) from (select id from by_browser union all select id from by_fingerprint union all select id from by_address union all select id from by_rare_component) as earlier) < p_limit
           and network_hash >= p_network_hash and network_hash <= p_network_hash and member_id <> p_exclude_member_id
         order by network_hash desc, id desc limit p_network_scan_limit
       ) as recent
@@ -113,6 +131,7 @@ BEGIN
       select hits.id from (
         select id, 0 as rank from by_browser
         union all select id, 1 from address_device
+        union all select id, 1 from by_rare_component
         union all select id, case when (select fingerprint <= address from counts) then 2 else 3 end from by_fingerprint
         union all select id, case when (select fingerprint <= address from counts) then 3 else 2 end from by_address
         union all select id, 4 from by_network

@@ -7,7 +7,8 @@ import { markSharedNetwork } from './shared-networks.repository';
 /**
  * Candidate eligibility is written twice: canBeFlagged in TypeScript, and the branches of
  * find_alt_candidates in SQL (src/db/functions). On generated attempts, the lookup must
- * return exactly the stored attempts canBeFlagged accepts. The anonymity counts scoring
+ * return exactly the stored attempts canBeFlagged accepts (given the anonymity counts: a
+ * device component only a couple of members show is read on any network). The anonymity counts scoring
  * weighs them by are also counted twice (in SQL over the indexes, and here over the
  * generated rows) and must agree.
  */
@@ -101,10 +102,11 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
 
         const lookup = await findAltCandidates(database.db, candidateProbe(attempt), { excludeMemberId: self });
         const found = lookup.candidates.map((c) => c.member.discordId).sort();
-        const eligible = candidates.flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork }) ? [discordIdOf(i)] : [])).sort();
+        const counts = expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals })));
+        const eligible = candidates.flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork, counts }) ? [discordIdOf(i)] : [])).sort();
         expect(found).toEqual(eligible);
         if (found.length > 0) expect(lookup.sharedNetwork).toBe(sharedNetwork);
-        if (found.length > 0) expect(scoringContext(attempt, lookup).counts).toEqual(expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals }))));
+        if (found.length > 0) expect(scoringContext(attempt, lookup).counts).toEqual(counts);
       }),
       { numRuns: 120 },
     );

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { explainPreparedGeneric } from '../../test-support/generic-plan';
 import { findAltCandidates, scoringContext, type CandidateProbe } from './alt-candidates.repository';
-import { canBeFlagged, scoreCandidate, type AttemptSignals } from './alt-scoring';
+import { canBeFlagged, RARITY, scoreCandidate, type AttemptSignals } from './alt-scoring';
 import { markSharedNetwork, unmarkSharedNetwork } from './shared-networks.repository';
 
 const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
@@ -169,12 +169,18 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       excludeMemberId: memberIds.get('mine')!,
     });
     const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
-    const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: false }));
     const context = scoringContext(attempt, { candidates: found, sharedNetwork: false, counts: (await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! })).counts });
+    const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, context));
     const flagged = Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, context).confidence !== null);
-    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere']);
+    // the identical phone elsewhere shares an audio read-out only one other member (the same
+    // device elsewhere) shows: rare, so it is read on any network; the similar device
+    // elsewhere shares only components three or four members show
+    expect(foundLabels).toEqual(['same address', 'same network, similar device', 'same device elsewhere', 'identical phone elsewhere']);
     expect(foundLabels).toEqual(flaggable);
-    // the similar device on the same network shares only a canvas four members show: not rare enough to flag
+    // the similar device on the same network shares only a canvas four members show: not rare
+    // enough to flag; the identical phone elsewhere is not flagged either: on a server this small
+    // none of the attempt's components is common, so a rare one proves nothing (a stock font list
+    // is rare among eight members)
     expect(flagged).toEqual(['same address', 'same device elsewhere']);
 
     // the same on a network marked shared: only the device itself still counts
@@ -185,8 +191,22 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     await unmarkSharedNetwork(database.db, 'net-home');
     expect(shared.sharedNetwork).toBe(true);
     const sharedLabels = Object.keys(others).filter((label) => shared.candidates.some((c) => c.memberId === memberIds.get(label)));
-    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { sharedNetwork: true })));
-    expect(sharedLabels).toEqual(['same device elsewhere']);
+    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { ...context, sharedNetwork: true })));
+    expect(sharedLabels).toEqual(['same device elsewhere', 'identical phone elsewhere']);
+
+    // ten more members elsewhere show the attempt's WebGL read-out: devices of its kind are
+    // common here, so the audio read-out only the two show is the device's own, and the
+    // identical phone with the same settings is the same machine seen from another place
+    await database.query(
+      `with m as (insert into members (discord_id, username) select 'component-case crowd ' || k, 'crowd' from generate_series(1, 10) k returning id, discord_id)
+       insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, webgl_hash, outcome)
+       select m.id, 'ip-' || m.discord_id, 'net-' || m.discord_id, 'fp-' || m.discord_id, 'webgl-mine', 'verified' from m`,
+    );
+    const crowded = await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! });
+    expect(crowded.counts.webgl).toBeGreaterThanOrEqual(RARITY.commonComponentOthers);
+    const common = scoringContext(attempt, crowded);
+    expect(scoreCandidate(attempt, others['identical phone elsewhere']!, common)).toMatchObject({ confidence: 'medium', detectionMethod: 'fingerprint' });
+    expect(Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, common).confidence !== null)).toEqual(['same address', 'same device elsewhere', 'identical phone elsewhere']);
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
@@ -201,8 +221,15 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx', 'attempts_browser_token_hash_idx']) {
       expect(plan).toContain(index);
     }
-    // the component indexes are read only for the anonymity counts (the newest 64 entries of each)
+    // the component indexes are read for the anonymity counts (the newest 64 entries of each),
+    // and as candidates only when the count says the component is rare: a range of the
+    // component's own index behind a one-time filter on its count (a popular one is not read)
     expect(plan).toMatch(/attempts_(canvas|webgl|audio|fonts)_hash_idx/);
+    const rareBranch = /\n {2}CTE by_rare_component\n([\s\S]*?)\n {2}\S/.exec(plan)![1]!;
+    for (const c of ['canvas', 'webgl', 'audio', 'fonts']) {
+      expect(rareBranch).toMatch(new RegExp(`One-Time Filter: \\(\\(?(InitPlan \\d+\\)\\.col1|\\$\\d+) <= 2\\)\\n\\s*->  [^\\n]*Scan[^\\n]* using attempts_${c}_hash_idx[^\\n]*\\n\\s*Index Cond: \\(\\(${c}_hash >= `));
+    }
+    expect(rareBranch).not.toMatch(/Seq Scan|Filter: \([^\n]*_hash =/);
     // rows and members are fetched by primary key, one lookup per chosen id
     expect(plan).toMatch(/Index Scan using verification_attempts_pkey on verification_attempts va [^\n]*\n\s*Index Cond: \(id = /);
     expect(plan).toMatch(/Index Scan using members_pkey on members mm [^\n]*\n\s*Index Cond: \(id = va\.member_id\)/);

@@ -72,11 +72,13 @@ export const NETWORK_SCAN_LIMIT = 1000;
 
 /**
  * True when the probe can have a candidate at all: a browser token, a fingerprint, an
- * address, or a network together with a high-entropy component (the network alone never flags).
+ * address, or a high-entropy component (with the network, or rare on any network; the
+ * network alone never flags).
  */
 function hasLookup(probe: CandidateProbe): boolean {
   const known = (key: ProbeKey) => (probe[key] ?? null) !== null;
-  return known('browserTokenHash') || known('fingerprintHash') || known('ipHash') || (known('networkHash') && (known('canvasHash') || known('webglHash') || known('audioHash') || known('fontsHash')));
+  const component = known('canvasHash') || known('webglHash') || known('audioHash') || known('fontsHash');
+  return known('browserTokenHash') || known('fingerprintHash') || known('ipHash') || component;
 }
 
 /**

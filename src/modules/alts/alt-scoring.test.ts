@@ -48,6 +48,8 @@ const RARE: AnonymityCounts = { fingerprint: 1, fingerprintNetworks: 1, address:
 const popularDevice: Partial<AnonymityCounts> = { fingerprint: 64, fingerprintNetworks: 40, canvas: 64, webgl: 64, audio: 64, fonts: 64 };
 /** Hundreds on one address (a dorm, a carrier NAT) and a popular phone model. */
 const crowdedPopular: Partial<AnonymityCounts> = { ...popularDevice, address: 64, addressFingerprint: 64 };
+/** Another browser on the same machine: canvas, WebGL and audio differ (another engine), the font list and the settings stay. */
+const secondBrowser: Spec = { fp: 'fp-B', canvas: 'canvas-B', webgl: 'webgl-B', audio: 'audio-B' };
 /** One browser profile: both attempts carry the same token. */
 const token: Spec = { tok: 'tok-A' };
 const context = (sharedNetwork: boolean, counts: Partial<AnonymityCounts> = {}) => ({ sharedNetwork, counts: { ...RARE, ...counts } });
@@ -77,6 +79,11 @@ const rows: Row[] = [
   ['same rare fingerprint from the same network, other IP', { ip: 'ip-B' }, false, 'medium', 'fingerprint'],
   ['same rare fingerprint on a shared network, same IP', {}, true, 'medium', 'fingerprint'],
   ['same rare fingerprint on a shared network, other IP', { ip: 'ip-B' }, true, 'medium', 'fingerprint'],
+  // the same machine from another place: a rare device component and the same machine settings
+  ['second browser after a move: its own font list (nobody else shows it), same settings', { ...otherPlace, ...secondBrowser }, false, 'medium', 'fingerprint', {}, { ...popularDevice, fonts: 1 }],
+  ['second browser on another address of a carrier NAT: its own font list, one other member shows it', { ...secondBrowser, ip: 'ip-B' }, false, 'medium', 'fingerprint', {}, { ...crowdedPopular, fonts: 2 }],
+  ['second browser on a network marked shared: its own font list, same settings', secondBrowser, true, 'medium', 'fingerprint', {}, { ...crowdedPopular, fonts: 1 }],
+  ['private window after a move: noised canvas and audio, own WebGL read-out, same settings', { ...otherPlace, fp: 'fp-B', canvas: 'canvas-B', audio: 'audio-B' }, false, 'medium', 'fingerprint', {}, { ...popularDevice, webgl: 1 }],
   // possible
   ['same IP, different device', { ...otherDevice, fp: 'fp-B' }, false, 'possible', 'ip'],
   ['same IP, one high-entropy component equal and nothing else', { ...otherDevice, fp: 'fp-B', canvas: 'canvas-A' }, false, 'possible', 'ip'],
@@ -113,7 +120,13 @@ const rows: Row[] = [
   ['CGNAT: thousands on one address, popular phone model', {}, false, null, null, {}, { ...popularDevice, address: 64, addressFingerprint: 64 }],
   ['CGNAT: thousands on one address, different device', { ...otherDevice, fp: 'fp-B' }, false, null, null, {}, { address: 64 }],
   ['same popular fingerprint from another place', { ...otherPlace }, false, null, null, {}, popularDevice],
-  ['same fingerprint from another place, three others show it', { ...otherPlace }, false, null, null, {}, { fingerprint: 4 }],
+  ['same fingerprint from another place, three others show it', { ...otherPlace }, false, null, null, {}, { fingerprint: 4, canvas: 4, webgl: 4, audio: 4, fonts: 4 }],
+  ['strangers with the same popular component and settings on two networks (same model, same city)', { ...otherPlace, ...secondBrowser }, false, null, null, {}, { ...popularDevice, fonts: 30 }],
+  ['strangers sharing a component two other members also show, same settings, other places', { ...otherPlace, ...secondBrowser }, false, null, null, {}, { ...popularDevice, fonts: 3 }],
+  ['a new server: a font list nobody else shows and the same settings elsewhere, but no component of the attempt common here yet', { ...otherPlace, ...secondBrowser }, false, null, null, {}, { fonts: 1 }],
+  ['a small server: the attempt\'s most common component shown by 9 other members, a rare font list elsewhere', { ...otherPlace, ...secondBrowser }, false, null, null, {}, { canvas: 9, webgl: 9, audio: 9, fonts: 1 }],
+  ['a rare component from another place, but another screen (not the same machine)', { ...otherPlace, ...secondBrowser, screen: 'screen-B' }, false, null, null, {}, { ...popularDevice, fonts: 1 }],
+  ['a rare component on another address of a carrier NAT, but another time zone', { ...secondBrowser, ip: 'ip-B', timezone: 'tz-B' }, false, 'possible', 'network', {}, { ...crowdedPopular, fonts: 1 }],
   ['same network, different device', { ...otherDevice, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
   ['same network, only low-entropy components equal', { ...lowOnly, ip: 'ip-B', fp: 'fp-B' }, false, null, null],
   ['same network, one popular high-entropy component', { ...otherDevice, ip: 'ip-B', fp: 'fp-B', fonts: 'fonts-A' }, false, null, null, {}, { fonts: 30 }],
@@ -182,21 +195,25 @@ describe('scoreCandidate', () => {
 });
 
 describe('canBeFlagged', () => {
-  it.each(rows.map(([label, candidate, shared, confidence, , newAttempt]) => ({ label, candidate, shared, confidence, newAttempt: newAttempt ?? {} })))(
+  it.each(rows.map(([label, candidate, shared, confidence, , newAttempt, counts]) => ({ label, candidate, shared, confidence, newAttempt: newAttempt ?? {}, counts })))(
     '$label: flaggable when scored ($confidence)',
-    ({ candidate, shared, confidence, newAttempt }) => {
-      const flaggable = canBeFlagged(attempt(newAttempt), attempt(candidate), { sharedNetwork: shared });
+    ({ candidate, shared, confidence, newAttempt, counts }) => {
+      const flaggable = canBeFlagged(attempt(newAttempt), attempt(candidate), context(shared, counts));
       if (confidence !== null) expect(flaggable).toBe(true);
     },
   );
 
-  it('is false for a candidate that shares device components only, however many', () => {
-    const sameDeviceElsewhere = attempt({ ...otherPlace, fp: 'fp-B' });
-    expect(scoreCandidate(attempt({}), sameDeviceElsewhere, context(false)).confidence).toBeNull();
-    expect(canBeFlagged(attempt({}), sameDeviceElsewhere, { sharedNetwork: false })).toBe(false);
+  it('is false for a candidate that shares only popular device components, however many', () => {
+    const sameModelElsewhere = attempt({ ...otherPlace, fp: 'fp-B' });
+    const popular = context(false, { ...popularDevice, fonts: 3, audio: 4 });
+    expect(scoreCandidate(attempt({}), sameModelElsewhere, popular).confidence).toBeNull();
+    expect(canBeFlagged(attempt({}), sameModelElsewhere, popular)).toBe(false);
+    // one of them rare (at most one other member shows it): the same machine, read on any network
+    expect(canBeFlagged(attempt({}), sameModelElsewhere, context(false, { ...popularDevice, fonts: 1 }))).toBe(true);
+    expect(canBeFlagged(attempt({}), sameModelElsewhere, context(true, { ...popularDevice, fonts: 2 }))).toBe(true);
   });
 
-  it('holds for every flagged candidate: scoring never flags one that shares no token, address, network or fingerprint', () => {
+  it('holds for every flagged candidate: scoring never flags one that shares no token, address, network, fingerprint or rare component', () => {
     // two values per signal (or absent) so that equal and different both come up often
     const value = (name: string) => fc.constantFrom(`${name}-A`, `${name}-B`, null);
     const spec = fc.record({
@@ -207,12 +224,12 @@ describe('canBeFlagged', () => {
       ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [c, value(c)])),
     }) as fc.Arbitrary<Spec>;
     fc.assert(
-      // and any anonymity counts: rarity decides the confidence, never which candidates are read
+      // and any anonymity counts: beyond a rare component, rarity decides the confidence, not which candidates are read
       fc.property(spec, spec, fc.boolean(), fc.array(fc.integer({ min: 0, max: 64 }), { minLength: 9, maxLength: 9 }), (a, b, sharedNetwork, n) => {
         const [fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts, browserTokenNetworks] = n as [number, number, number, number, number, number, number, number, number];
         const counts = { fingerprint, fingerprintNetworks, address, addressFingerprint, canvas, webgl, audio, fonts, browserTokenNetworks };
         const flagged = scoreCandidate(attempt(a), attempt(b), { sharedNetwork, counts }).confidence !== null;
-        return !flagged || canBeFlagged(attempt(a), attempt(b), { sharedNetwork });
+        return !flagged || canBeFlagged(attempt(a), attempt(b), { sharedNetwork, counts });
       }),
       { numRuns: 5000 },
     );

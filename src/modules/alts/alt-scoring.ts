@@ -31,7 +31,14 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
  *              (a device that moved); same address, a rare component and one more equal
  *              component (a private window noises canvas and audio but keeps its fonts); on
  *              an uncrowded address (a home) a partial component match, or screen, time
- *              zone, language and platform all equal (a second browser on the same machine)
+ *              zone, language and platform all equal (a second browser on the same machine);
+ *              on any address, shared or not, a rare high-entropy component together with
+ *              screen, time zone, language and platform all equal (the same machine seen
+ *              from another place: a second browser that keeps its own font list, or a
+ *              private window that keeps its WebGL read-out, after a move or behind a
+ *              carrier NAT), when another of the attempt's components is common here
+ *              (RARITY.commonComponentOthers): among many devices of its kind, a component
+ *              at most one other member shows is the device's own, not its model's
  *  - possible: an uncrowded address alone; a rare component on the same address or network
  *  - nothing:  a popular fingerprint or component across networks, a crowded address alone
  *
@@ -105,6 +112,13 @@ export const RARITY = {
   crowdedAddress: 10,
   /** a high-entropy component is rare when at most this many other members show it */
   rareComponentOthers: 1,
+  /**
+   * a rare component seen from another place counts only when another of the attempt's
+   * high-entropy components is shown by at least this many other members: devices of its
+   * kind are common here, so the rare one is this device's own (on a new or small server
+   * every value is rare, a stock font list included, and proves nothing)
+   */
+  commonComponentOthers: 10,
   /** the browser token stops counting when other members carried it on more networks than this (a copied cookie) */
   browserTokenNetworks: 3,
   /** with the token, this many equal high-entropy components (of canvas, WebGL, audio, fonts) are the same device */
@@ -208,23 +222,31 @@ function countHighEntropyMatches(components: ComponentComparison): number {
   return HIGH_ENTROPY_COMPONENTS.filter((c) => components[c] === true).length;
 }
 
-/**
- * True when scoreCandidate can flag the candidate for some anonymity counts (at any
- * confidence): it must share the browser token (on any network), the fingerprint, or the
- * address (on a network not marked shared), or the network (not marked shared) together
- * with at least one high-entropy component. Device components alone never flag. The candidate lookup
- * (src/db/functions/find_alt_candidates.sql, called with candidateProbe) reads exactly
- * these candidates, each branch through its own index; how rare the shared values are
- * decides the confidence afterwards, not which candidates are read.
- */
-export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): boolean {
-  const { ipCounts, networkCounts, fingerprintMatch, browserMatch } = matchSignals(attempt, candidate, context);
-  return browserMatch || fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(compareComponents(attempt, candidate)) >= 1);
-}
-
 /** Members besides the candidate in a set the candidate belongs to (the attempt's own member is never counted). */
 function othersBesides(count: number): number {
   return Math.max(count - 1, 0);
+}
+
+/** A high-entropy component both attempts show that at most RARITY.rareComponentOthers members besides the candidate show. */
+function sharesRareComponent(components: ComponentComparison, counts: AnonymityCounts): boolean {
+  return HIGH_ENTROPY_COMPONENTS.some((c) => components[c] === true && othersBesides(counts[c]) <= RARITY.rareComponentOthers);
+}
+
+/**
+ * True when the candidate is worth reading for these anonymity counts: it must share the
+ * browser token (on any network), the fingerprint, or the address (on a network not marked
+ * shared), or the network (not marked shared) together with at least one high-entropy
+ * component, or, on any network, a rare high-entropy component (at most
+ * RARITY.rareComponentOthers members besides the candidate show it). A popular device
+ * component alone never flags. The candidate lookup (src/db/functions/find_alt_candidates.sql,
+ * called with candidateProbe) reads exactly these candidates, each branch through its own
+ * index; beyond the rare component, how rare the shared values are decides the confidence
+ * afterwards, not which candidates are read.
+ */
+export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean; counts: AnonymityCounts }): boolean {
+  const { ipCounts, networkCounts, fingerprintMatch, browserMatch } = matchSignals(attempt, candidate, context);
+  const components = compareComponents(attempt, candidate);
+  return browserMatch || fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(components) >= 1) || sharesRareComponent(components, context.counts);
 }
 
 function sharedCounts(components: ComponentComparison, matches: SignalMatches, counts: AnonymityCounts): SharedCounts {
@@ -258,6 +280,8 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   // settings of browsers whose every device probe failed say nothing about the machine)
   const bothReadDevice = HIGH_ENTROPY_COMPONENTS.some((c) => components[c] !== undefined);
   const sameMachineSettings = bothReadDevice && components.screen === true && components.timezone === true && components.language === true && components.platform === true;
+  // the attempt shows a component many members show: its kind of device is common on this server
+  const commonKind = HIGH_ENTROPY_COMPONENTS.some((c) => context.counts[c] >= RARITY.commonComponentOthers);
 
   let confidence: AltConfidence | null = null;
   let detectionMethod: DetectedAltMethod | null = null;
@@ -277,6 +301,7 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both');
   else if (ipCounts && !crowdedAddress && partialMatch) found('medium', 'both');
   else if (ipCounts && !crowdedAddress && sameMachineSettings) found('medium', 'both');
+  else if (rareComponent && commonKind && sameMachineSettings) found('medium', 'fingerprint');
   else if (ipCounts && !crowdedAddress) found('possible', 'ip');
   else if (ipCounts && rareComponent) found('possible', 'ip');
   else if (networkCounts && rareComponent) found('possible', 'network');
