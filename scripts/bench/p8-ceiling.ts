@@ -107,7 +107,7 @@ class Interner {
 
 /** A count per interned value, and the distinct networks per value, of the attempts stored so far. */
 class Tally {
-  readonly members = new Map<number, number>();
+  private readonly members = new Map<number, number>();
   private readonly networks = new Map<number, Set<number>>();
   add(value: number, network?: number) {
     this.members.set(value, (this.members.get(value) ?? 0) + 1);
@@ -141,12 +141,15 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
   const ip = new Int32Array(n);
   const net = new Int32Array(n);
   const fp = new Int32Array(n);
+  const ipFp = new Int32Array(n);
   const token = new Int32Array(n);
   const component = DIMENSIONS.map(() => new Int32Array(n));
   seen.forEach((a, i) => {
     ip[i] = values.id(`ip:${a.ip}`);
     net[i] = values.id(`net:${networkOf(a)}`);
-    fp[i] = values.id(`fp:${computeFingerprintHash(a.fingerprint)}`);
+    const fingerprintHash = computeFingerprintHash(a.fingerprint);
+    fp[i] = values.id(`fp:${fingerprintHash}`);
+    ipFp[i] = values.id(`ipfp:${a.ip}|${fingerprintHash}`);
     token[i] = values.id(`token:${a.profileToken}`);
     DIMENSIONS.forEach((d, k) => (component[k]![i] = values.id(`${d}:${a.fingerprint[d]}`)));
   });
@@ -162,12 +165,11 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
   for (let x = 0; x < n; x++) {
     if (scoredFirst >= 0 && x >= scoredFirst) {
       const ax = seen[x]!;
-      const ipFpKey = ip[x]! * 1_000_003 + fp[x]!;
       // the attempt's counts, as "others besides the candidate" when the candidate shares the value
       const addressBucket = 1 + countBucket(tallies.ip.count(ip[x]!) - 1);
       const fpBucket = 1 + countBucket(tallies.fp.count(fp[x]!) - 1);
       const fpNetworksBucket = countBucket(tallies.fp.networksOf(fp[x]!));
-      const ipFpBucket = countBucket(tallies.ipFp.count(ipFpKey) - 1);
+      const ipFpBucket = countBucket(tallies.ipFp.count(ipFp[x]!) - 1);
       const tokenBucket = 1 + Math.min(tallies.token.networksOf(token[x]!), 4);
       const componentBuckets = DIMENSIONS.map((_, k) => (counted[k] ? 2 + countBucket(tallies.component[k]!.count(component[k]![x]!) - 1) : 2));
       for (let y = 0; y < x; y++) {
@@ -198,7 +200,7 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
     }
     tallies.ip.add(ip[x]!);
     tallies.fp.add(fp[x]!, net[x]);
-    tallies.ipFp.add(ip[x]! * 1_000_003 + fp[x]!);
+    tallies.ipFp.add(ipFp[x]!);
     tallies.token.add(token[x]!, net[x]);
     DIMENSIONS.forEach((_, k) => tallies.component[k]!.add(component[k]![x]!));
   }
@@ -242,6 +244,19 @@ export function describeSignature(code: number, signature: CeilingSignature): st
   return parts.join(' + ') || 'nothing';
 }
 
+/**
+ * The 'product' classes of a population and window, computed once: P8 measures each engine
+ * on its own copy of the same generated population (same seed and size), and the classes
+ * depend on the population alone, not on the engine (~25 s at full size).
+ */
+const productClasses = new Map<string, EvidenceClasses>();
+function productClassesOf(population: Population, evaluateFrom: number): EvidenceClasses {
+  const key = `${population.seed}:${population.people}:${population.accounts.length}:${evaluateFrom}`;
+  let evidence = productClasses.get(key);
+  if (!evidence) productClasses.set(key, (evidence = evidenceClasses(population, evaluateFrom, 'product')));
+  return evidence;
+}
+
 export interface CeilingSummary {
   /** the most same-device recall any rule on the product's evidence reaches with no more false links than the product made */
   atProductFalseLinks: number;
@@ -257,7 +272,7 @@ export interface CeilingSummary {
  * at certain or medium the product made between different people in the same window.
  */
 export function ceilingSummary(population: Population, evaluateFrom: number, productFalseLinks: number, target: number): CeilingSummary {
-  const evidence = evidenceClasses(population, evaluateFrom, 'product');
+  const evidence = productClassesOf(population, evaluateFrom);
   const per10k = (links: number) => (evidence.people ? (links / evidence.people) * 10_000 : Number.NaN);
   return {
     atProductFalseLinks: recallCeiling(evidence.classes, evidence.sameDevicePairs, productFalseLinks),

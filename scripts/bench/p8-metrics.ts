@@ -33,7 +33,8 @@ export interface VerdictQuality {
   people: number;
 }
 
-const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+/** One key per unordered pair of account positions. */
+export const pairKey = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 const RANK: Record<Tier, number> = { possible: 1, medium: 2, certain: 3 };
 
 /**
@@ -50,13 +51,13 @@ export function verdictQuality(population: Population, verdicts: readonly PairVe
   const sameAddress = new Set<string>();
   for (const pair of truePairs(population)) {
     if (Math.max(pair.a.index, pair.b.index) < evaluatedFrom) continue;
-    truth.set(key(pair.a.index, pair.b.index), pair.kind);
-    if (pair.a.ip === pair.b.ip) sameAddress.add(key(pair.a.index, pair.b.index));
+    truth.set(pairKey(pair.a.index, pair.b.index), pair.kind);
+    if (pair.a.ip === pair.b.ip) sameAddress.add(pairKey(pair.a.index, pair.b.index));
   }
   const people = population.accounts.filter((a) => a.kind === 'first' && a.index >= evaluatedFrom).length;
   const best = new Map<string, Tier>();
   for (const v of verdicts) {
-    const k = key(v.a, v.b);
+    const k = pairKey(v.a, v.b);
     const current = best.get(k);
     if (!current || RANK[v.confidence] > RANK[current]) best.set(k, v.confidence);
   }

@@ -18,11 +18,11 @@
  * address, and a first-party random browser token (kept as a keyed hash).
  */
 import crypto from 'node:crypto';
-import { compareComponents, HIGH_ENTROPY_COMPONENTS, scoreCandidate, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
+import { compareComponents, HIGH_ENTROPY_COMPONENTS, RARITY, scoreCandidate, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
 import { describeSignature, evidenceClasses, recallCeiling, strangersNeeded } from './p8-ceiling';
-import { formatQuality, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
+import { formatQuality, pairKey, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
 import { generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type Population } from './p8-population';
 import { populationSummary } from './p8-verdicts';
 
@@ -191,7 +191,7 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
     if (x.index >= evaluateFrom && x.fingerprintHash !== null) {
       const candidates = new Set<number>();
       // as the product's lookup: the token, address, fingerprint and network, and a component at most two members show, on any network
-      const rare = HIGH_ENTROPY_COMPONENTS.filter((c) => x[`${c}Hash`] !== null && memory.members.count(`${c}:${x[`${c}Hash`]}`) <= 2).map((c) => `${c}:${x[`${c}Hash`]}`);
+      const rare = HIGH_ENTROPY_COMPONENTS.filter((c) => x[`${c}Hash`] !== null && memory.members.count(`${c}:${x[`${c}Hash`]}`) <= RARITY.rareComponentOthers + 1).map((c) => `${c}:${x[`${c}Hash`]}`);
       for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`, ...rare]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
       for (const i of candidates) {
         const y = attempts[i]!;
@@ -210,13 +210,12 @@ export function replay(population: Population, evaluateFrom: number, thresholds:
 
 /** Why the proposal's verdicts go wrong: the clauses of its false certain links, and what the missed same-device pairs share. */
 function diagnose(population: Population, evaluateFrom: number, verdicts: (PairVerdict & { clause: string })[], attempts: StoredAttempt[]): string {
-  const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
   const rank = { possible: 1, medium: 2, certain: 3 } as const;
   const best = new Map<string, Tier>();
   const falseCertain = new Map<string, number>();
   const person = (i: number) => population.accounts[i]!.personId;
   for (const v of verdicts) {
-    const k = key(v.a, v.b);
+    const k = pairKey(v.a, v.b);
     if (!best.has(k) || rank[v.confidence] > rank[best.get(k)!]) best.set(k, v.confidence);
     if (v.confidence === 'certain' && person(v.a) !== person(v.b)) {
       const what = `${v.clause} (${population.accounts[v.a]!.venue}, same household: ${population.accounts[v.a]!.householdId === population.accounts[v.b]!.householdId})`;
@@ -226,7 +225,7 @@ function diagnose(population: Population, evaluateFrom: number, verdicts: (PairV
   const missed = new Map<string, number>();
   for (const pair of truePairs(population)) {
     if (Math.max(pair.a.index, pair.b.index) < evaluateFrom || !SAME_DEVICE_KINDS.includes(pair.kind)) continue;
-    const tier = best.get(key(pair.a.index, pair.b.index));
+    const tier = best.get(pairKey(pair.a.index, pair.b.index));
     if (tier === 'certain' || tier === 'medium') continue;
     const [x, y] = [attempts[pair.a.index]!, attempts[pair.b.index]!];
     const what = `${pair.kind}: ${x.ipHash === y.ipHash ? `same address (${pair.b.venue})` : 'moved address'}, ${x.fingerprintHash === y.fingerprintHash ? 'same fingerprint' : 'fingerprint differs'}`;
@@ -266,11 +265,10 @@ function main() {
  * (`today`, every candidate) leaves below medium, fewest strangers per alt first.
  */
 function ceilingReport(population: Population, evaluateFrom: number, today: readonly PairVerdict[]): string {
-  const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
-  const found = new Set(today.filter((v) => v.confidence !== 'possible').map((v) => key(v.a, v.b)));
+  const found = new Set(today.filter((v) => v.confidence !== 'possible').map((v) => pairKey(v.a, v.b)));
   const missed = new Map<number, Map<string, number>>();
   const evidence = evidenceClasses(population, evaluateFrom, 'product', (newer, older, code) => {
-    if (found.has(key(newer.index, older.index))) return;
+    if (found.has(pairKey(newer.index, older.index))) return;
     const how = `${pairKind(older, newer)} ${newer.platform} ${newer.venue}${newer.ip === older.ip ? '' : ' (moved)'}`;
     const kinds = missed.get(code) ?? new Map<string, number>();
     kinds.set(how, (kinds.get(how) ?? 0) + 1);
