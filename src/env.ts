@@ -25,14 +25,26 @@ export type ServiceRole = (typeof SERVICE_ROLES)[number];
 /** Names Express's `trust proxy` understands for whole address ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_RANGE_NAMES.has(entry)) return true;
+/**
+ * The widest subnet a proxy list may name, by address family. A proxy tier is a few
+ * addresses or a private network: 10.0.0.0/8 is the widest private IPv4 range, and a
+ * provider's IPv6 allocation is a /32 at the widest (fc00::/7, unique-local, is the
+ * `uniquelocal` name). Anything wider covers strangers: `0.0.0.0/1,128.0.0.0/1` is every
+ * IPv4 address, which would believe every client's own X-Forwarded-For.
+ */
+const WIDEST_PROXY_PREFIX = { 4: 8, 6: 32 } as const;
+
+/** Why a TRUST_PROXY entry is refused, or null when it names a proxy address or subnet. */
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_RANGE_NAMES.has(entry)) return null;
   const [address, bits, extra] = entry.split('/');
-  if (extra !== undefined || !address) return false;
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  if (bits === undefined) return true;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  const family = address ? net.isIP(address) : 0;
+  if (extra !== undefined || (family !== 4 && family !== 6)) return `'${entry}' is none of these`;
+  if (bits === undefined) return null;
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) return `'${entry}' is none of these`;
+  const widest = WIDEST_PROXY_PREFIX[family];
+  if (Number(bits) < widest) return `'${entry}' is wider than a proxy network (at most /${widest} for IPv${family}) and would trust clients' own X-Forwarded-For`;
+  return null;
 }
 
 /**
@@ -65,13 +77,39 @@ const trustProxy = z
       return hops;
     }
     const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
-    const bad = entries.find((e) => !isProxyAddress(e));
-    if (entries.length === 0 || bad !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a list of proxy addresses/subnets (loopback, linklocal, uniquelocal, 10.0.0.0/8 …)${bad ? `; '${bad}' is none of these` : ''}` });
+    const problem = entries.map(proxyEntryProblem).find((p) => p !== null);
+    if (entries.length === 0 || problem) {
+      ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a list of proxy addresses/subnets (loopback, linklocal, uniquelocal, 10.0.0.0/8 …)${problem ? `; ${problem}` : ''}` });
       return z.NEVER;
     }
     return entries.join(', ');
   });
+
+/**
+ * `PUBLIC_URL`: the site's origin as visitors type it, read the way a browser reads it and
+ * kept as its canonical origin (lower-case scheme and host, no trailing slash), because
+ * every address the product builds (the OAuth redirect, cookie security, the HTTPS checks
+ * below) is this value plus a path. Only http and https are sites; a path, query, fragment
+ * or credentials would be silently dropped or doubled by those joins, so each is refused.
+ */
+const publicUrl = z.string().transform((value, ctx): string => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return refuse(`'${value}' is not a URL; write the site's address with its scheme, e.g. https://verify.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return refuse(`must start with https:// or http://, e.g. https://verify.example.com ('${url.protocol}' is not a web address${/^[a-z0-9.-]+:$/i.test(url.protocol) && !value.includes('//') ? '; the scheme is missing' : ''})`);
+  }
+  if (url.username || url.password) return refuse('must not carry a user name or password');
+  if (url.pathname !== '/' || url.search || url.hash) return refuse(`must be the site's origin only, with no path, query or fragment: use ${url.origin}`);
+  return url.origin;
+});
 
 const postgresUrl = z
   .string()
@@ -81,7 +119,7 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: publicUrl.optional(),
   SERVICES: csv(SERVICE_ROLES).default(['web', 'bot', 'jobs']),
   WEB_CONCURRENCY: z
     .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: "must be a whole number from 1 to 64, or 'auto'" })
@@ -90,7 +128,7 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(6),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   BACKUP_DAILY: bool.default(false),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
@@ -178,6 +216,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(
       'Invalid environment variable TRUST_PROXY: PUBLIC_URL is https:// but TRUST_PROXY=false, so the TLS proxy in front is not believed; set TRUST_PROXY to the proxy (loopback, a hop count, or its subnet), or ALLOW_INSECURE_PROXY_SETUP=true if that is really intended',
     );
+  }
+  if (sandbox && env.PORT !== 0 && env.PORT === env.SANDBOX_DISCORD_PORT) {
+    throw new EnvError(`Invalid environment variable SANDBOX_DISCORD_PORT: it is ${env.PORT}, the same as PORT; the sandbox's Discord needs a port of its own (e.g. ${env.PORT + 1}, or 0 for any free port)`);
   }
   return { ...env, sandbox, dataDir: path.resolve(env.DATA_DIR) };
 }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sourceEntryArgs } from '../scripts/bench/product-process';
@@ -21,10 +22,41 @@ describe('the process at boot', () => {
     expect(result.stderr.trim()).toBe('gatekeeper: Invalid environment variable PORT: Invalid input: expected number, received NaN');
   }, 60_000);
 
-  it('exits 1 with one clear line when the database cannot be reached', () => {
-    const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATABASE_CONNECT_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'silent' });
+  it('exits 1 within 10 s with one retry line and one clear line when the database cannot be reached', () => {
+    const started = Date.now();
+    const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
+    expect(Date.now() - started).toBeLessThan(10_000 + 2_000); // the default wait, plus the process's own start
     expect(result.status).toBe(1);
+    expect(result.stdout.match(/database not reachable yet/g)).toHaveLength(1);
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);
+  }, 60_000);
+
+  it.each([
+    ['PUBLIC_URL without a scheme', { PUBLIC_URL: 'verify.example.com:8080' }, /^gatekeeper: Invalid environment variable PUBLIC_URL: /],
+    ['a javascript: PUBLIC_URL', { PUBLIC_URL: 'javascript:alert(1)' }, /^gatekeeper: Invalid environment variable PUBLIC_URL: must start with https:\/\/ or http:\/\//],
+    ['an upper-case HTTPS PUBLIC_URL with no proxy trusted', { PUBLIC_URL: 'HTTPS://verify.example.com' }, /^gatekeeper: Invalid environment variable TRUST_PROXY: PUBLIC_URL is https:\/\//],
+    ['TRUST_PROXY covering every address', { TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, /^gatekeeper: Invalid environment variable TRUST_PROXY: .*'0\.0\.0\.0\/1' is wider than a proxy network/],
+    ['a HOST that is not this machine', { HOST: '192.0.2.55', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot listen on 192\.0\.2\.55 \(HOST\): /],
+    ['a DATA_DIR that is a file', { DATA_DIR: '/etc/hostname', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot use the data folder \/etc\/hostname \(DATA_DIR\): EEXIST/],
+  ])('refuses %s in one plain line, with no stack trace', (_name, env, line) => {
+    const result = start({ ...env, LOG_LEVEL: 'silent' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(line);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at |"stack"/);
+  }, 60_000);
+
+  it('names SANDBOX_DISCORD_PORT, not PORT, when the sandbox Discord port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const result = start({ PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: String(port), LOG_LEVEL: 'silent' });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(`gatekeeper: Port ${port} is already in use (SANDBOX_DISCORD_PORT): stop what uses it, or set SANDBOX_DISCORD_PORT to a free port (0 picks any free port)`);
+    } finally {
+      blocker.close();
+    }
   }, 60_000);
 });
 

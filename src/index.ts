@@ -7,6 +7,7 @@ import { EnvError, readEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { startGatekeeper } from './server';
 import { guardProcess } from './process-guards';
+import { describeStartupError } from './start-up-errors';
 import { planWebProcesses } from './web-processes';
 
 /** Prints one clear line and exits 1: for problems an operator fixes (env, data folder, database). */
@@ -49,7 +50,8 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     if (error instanceof DatabaseOpenError || error instanceof DataDirLockedError) fatal(error.message);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fatal(`Port ${env.PORT} is already in use (PORT)`);
+    const plain = describeStartupError(error, env);
+    if (plain) fatal(plain);
     logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }

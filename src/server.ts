@@ -83,7 +83,10 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         dataDir: env.dataDir,
         poolMax: env.DATABASE_POOL_MAX,
         connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
-        onRetry: (attempt, delayMs, error) => logger.warn({ attempt, delayMs, reason: error.message }, 'database not reachable yet, retrying'),
+        // one line, not one per attempt: the operator needs to know it is waiting, and for how long at most
+        onRetry: (attempt, _delayMs, error) => {
+          if (attempt === 1) logger.warn({ reason: error.message }, `database not reachable yet, retrying for up to ${env.DATABASE_CONNECT_TIMEOUT_SECONDS} s (DATABASE_CONNECT_TIMEOUT_SECONDS)`);
+        },
         crashOnSigusr2: env.DRILL_HOOKS,
         onWorkerCrash: (error) => {
           // every later statement would fail: exit non-zero so the supervisor restarts on a clean start

@@ -147,6 +147,23 @@ function describeUrl(url: string): string {
   }
 }
 
+/**
+ * A server that answers but refuses us (unknown role, wrong password, no such database)
+ * will refuse every retry too: the fix for each, or null for a server not answering yet,
+ * which is worth waiting for (a database container still starting).
+ */
+function permanentRefusal(error: unknown): string | null {
+  switch ((error as { code?: string }).code) {
+    case '28000':
+    case '28P01':
+      return 'fix the user name or password in DATABASE_URL';
+    case '3D000':
+      return 'create that database (createdb) or name an existing one in DATABASE_URL';
+    default:
+      return null;
+  }
+}
+
 export interface PostgresOptions {
   url: string;
   poolMax?: number;
@@ -156,7 +173,7 @@ export interface PostgresOptions {
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: 3000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor may a checked-out one: a transaction's client between two statements (or waiting
@@ -166,17 +183,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   pool.on('connect', (client) => client.on('error', () => undefined));
   // the writes as named prepared statements, parsed once per connection (postgres-prepared.ts)
   pool.on('connect', (client) => prepareWrites(client));
-  const deadline = Date.now() + (options.connectTimeoutSeconds ?? 60) * 1000;
+  const deadline = Date.now() + (options.connectTimeoutSeconds ?? 6) * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
       await pool.query('select 1');
       break;
     } catch (error) {
-      const delay = Math.min(250 * 2 ** (attempt - 1), 5000);
-      if (Date.now() + delay > deadline) {
+      const delay = Math.min(250 * 2 ** (attempt - 1), 2000);
+      const refusal = permanentRefusal(error);
+      if (refusal || Date.now() + delay > deadline) {
         await pool.end().catch(() => undefined);
         const reason = error instanceof Error ? error.message : String(error);
-        throw new DatabaseOpenError(`Cannot reach the PostgreSQL server at ${describeUrl(options.url)} (DATABASE_URL) after ${attempt} attempts: ${reason}`, { cause: error });
+        const tries = refusal ? '' : ` after ${attempt} attempts`;
+        throw new DatabaseOpenError(`Cannot reach the PostgreSQL server at ${describeUrl(options.url)} (DATABASE_URL)${tries}: ${reason}${refusal ? `; ${refusal}` : ''}`, { cause: error });
       }
       options.onRetry?.(attempt, delay, error as Error);
       await new Promise((resolve) => setTimeout(resolve, delay));
