@@ -183,7 +183,7 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       res.writeHead(302, { Location: '/sandbox' }).end();
       return;
     }
-    if (path.startsWith('/sandbox') && (await handleSandboxView({ context, clickButton }, req, res, path, url.searchParams))) return;
+    if (path.startsWith('/sandbox') && (await handleSandboxView({ context, clickButton, runSlashCommand }, req, res, path, url.searchParams))) return;
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   }
 

@@ -61,6 +61,20 @@ main { padding: 16px 24px; }
 .whoami form { display: flex; gap: 8px; align-items: end; }
 .role { display: inline-block; border-radius: 12px; background: var(--bg3); padding: 2px 8px; font-size: 12px; margin: 2px; }
 .reply { margin-bottom: 16px; }
+.command-box { background: var(--bg2); border-radius: 8px; padding: 12px; margin-top: 16px; }
+.command-row { display: flex; gap: 8px; } .command-row select { flex: 1; min-width: 0; }
+.command-options .field { margin-top: 10px; } .command-options label { display: block; margin-bottom: 4px; font-size: 14px; }
+input[type=number] { width: 100%; padding: 10px; border-radius: 4px; border: 0; background: var(--bg3); color: var(--text); font: inherit; }
+.invocation { font-size: 13px; margin-bottom: 2px; }
+.mention-time { background: rgb(255 255 255 / .06); border-radius: 3px; padding: 0 2px; }
+@media (max-width: 640px) {
+  .layout { grid-template-columns: 1fr; min-height: 0; }
+  nav.sidebar { display: flex; flex-wrap: wrap; gap: 2px; }
+  nav.sidebar h2 { width: 100%; }
+  main { padding: 12px; }
+  .whoami form { flex-wrap: wrap; }
+  pre, code { white-space: pre-wrap; word-break: break-word; }
+}
 .error { background: rgb(218 55 60 / .15); border-left: 4px solid var(--red); padding: 8px 12px; border-radius: 4px; }
 `;
 

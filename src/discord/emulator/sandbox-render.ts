@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType, MessageFlags, type APIEmbed, type APIMessage } from 'discord-api-types/v10';
+import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionType, MessageFlags, type APIEmbed, type APIMessage } from 'discord-api-types/v10';
 import { escapeHtml, html, raw, type RawHtml } from './html-layout';
 import type { EmulatorState } from './state';
 
@@ -12,9 +12,39 @@ const BUTTON_CLASS: Partial<Record<ButtonStyle, string>> = {
 /** Discord only accepts http(s) links in embeds and link buttons; anything else is shown as text. */
 const isWebUrl = (url: string | undefined): url is string => url !== undefined && /^https?:\/\//i.test(url);
 
-/** Escaped content with Discord's mentions resolved to names, **bold**, `code` and [links](https://…). */
+/** How long ago (or until) a moment is, in Discord's relative words. */
+function relativeTime(at: Date, now = Date.now()): string {
+  const seconds = Math.round((at.getTime() - now) / 1000);
+  const units: Array<[number, string]> = [[31_536_000, 'year'], [2_592_000, 'month'], [86_400, 'day'], [3600, 'hour'], [60, 'minute'], [1, 'second']];
+  const [size, unit] = units.find(([s]) => Math.abs(seconds) >= s) ?? [1, 'second'];
+  const count = Math.round(Math.abs(seconds) / size);
+  const phrase = `${count} ${unit}${count === 1 ? '' : 's'}`;
+  return seconds < 0 ? `${phrase} ago` : `in ${phrase}`;
+}
+
+/**
+ * A Discord timestamp tag (`<t:1700000000:f>`) as Discord shows it, in UTC here (Discord uses
+ * the reader's own time zone), with the exact moment on hover.
+ */
+function renderTimestamp(seconds: string, style: string | undefined): string {
+  const at = new Date(Number(seconds) * 1000);
+  if (Number.isNaN(at.getTime())) return `&lt;t:${seconds}${style ? `:${style}` : ''}&gt;`;
+  const formats: Record<string, Intl.DateTimeFormatOptions> = {
+    t: { timeStyle: 'short' },
+    T: { timeStyle: 'medium' },
+    d: { dateStyle: 'short' },
+    D: { dateStyle: 'long' },
+    f: { dateStyle: 'long', timeStyle: 'short' },
+    F: { dateStyle: 'full', timeStyle: 'short' },
+  };
+  const text = style === 'R' ? relativeTime(at) : `${at.toLocaleString('en-GB', { ...(formats[style ?? 'f'] ?? formats.f), timeZone: 'UTC' })} UTC`;
+  return `<time class="mention-time" datetime="${at.toISOString()}" title="${escapeHtml(at.toUTCString())}">${escapeHtml(text)}</time>`;
+}
+
+/** Escaped content with Discord's mentions resolved to names, timestamps formatted, **bold**, `code` and [links](https://…). */
 export function renderContent(state: EmulatorState, content: string): RawHtml {
   let out = escapeHtml(content);
+  out = out.replace(/&lt;t:(-?\d{1,13})(?::([tTdDfFR]))?&gt;/g, (_, seconds: string, style: string | undefined) => renderTimestamp(seconds, style));
   out = out.replace(/&lt;@!?(\d{17,20})&gt;/g, (_, id: string) => `<b>@${escapeHtml(state.users.get(id)?.user.username ?? 'unknown-user')}</b>`);
   out = out.replace(/&lt;@&amp;(\d{17,20})&gt;/g, (_, id: string) => `<b>@${escapeHtml(state.guild.roles.get(id)?.name ?? 'deleted-role')}</b>`);
   out = out.replace(/&lt;#(\d{17,20})&gt;/g, (_, id: string) => `<b>#${escapeHtml(state.guild.channels.get(id)?.name ?? 'unknown')}</b>`);
@@ -81,6 +111,25 @@ function renderComponent(state: EmulatorState, node: ComponentNode): RawHtml {
   }
 }
 
+/**
+ * "@bob used /privacy show" above a reply to a slash command, as Discord shows it: the command
+ * and its subcommands, read from the interaction the message answers.
+ */
+function renderInvocation(state: EmulatorState, message: APIMessage): RawHtml {
+  const metadata = message.interaction_metadata;
+  if (metadata?.type !== InteractionType.ApplicationCommand) return html``;
+  const payload = state.interactions.get(metadata.id)?.payload;
+  if (payload?.type !== InteractionType.ApplicationCommand) return html``;
+  const words = [payload.data.name];
+  let options = 'options' in payload.data ? payload.data.options : undefined;
+  for (let nested = options?.[0]; nested && (nested.type === ApplicationCommandOptionType.SubcommandGroup || nested.type === ApplicationCommandOptionType.Subcommand); nested = options?.[0]) {
+    words.push(nested.name);
+    options = nested.options;
+  }
+  const user = state.users.get(metadata.user.id)?.user ?? metadata.user;
+  return html`<div class="muted invocation">↳ <b>@${user.username}</b> used <code>/${words.join(' ')}</code></div>`;
+}
+
 export function renderMessage(state: EmulatorState, message: APIMessage, channelId: string): RawHtml {
   const author = message.author;
   const name = author.global_name ?? author.username;
@@ -91,6 +140,7 @@ export function renderMessage(state: EmulatorState, message: APIMessage, channel
   return html`<article class="message ${ephemeral ? 'ephemeral' : ''}" aria-label="Message from ${name}" data-message-id="${message.id}">
 <div class="avatar" aria-hidden="true">${name.slice(0, 2).toUpperCase()}</div>
 <div>
+${renderInvocation(state, message)}
 <div><span class="author">${name}</span>${author.bot ? html`<span class="tag">APP</span>` : ''}<time class="time" datetime="${message.timestamp}">${time.toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</time>${message.edited_timestamp ? html`<span class="time">(edited)</span>` : ''}</div>
 ${loading ? html`<div class="muted">${name} is thinking…</div>` : ''}
 ${message.content ? html`<div class="content">${renderContent(state, message.content)}</div>` : ''}

@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InteractionResponseType, type APIMessage } from 'discord-api-types/v10';
 import type { EmulatorContext } from './context';
 import { html, readCookie, readForm, redirect, renderPage, SANDBOX_USER_COOKIE, sandboxUserCookie, sendHtml, type RawHtml } from './html-layout';
-import type { ClickButtonInput } from './interaction-driver';
+import type { ClickButtonInput, SlashCommandInput } from './interaction-driver';
 import type { InteractionResult } from './interaction-record';
+import { CommandFormError, readCommandForm, renderCommandBox } from './sandbox-commands';
 import { renderMessage } from './sandbox-render';
 
 export interface SandboxViewDeps {
   context: EmulatorContext;
   clickButton(input: ClickButtonInput): Promise<InteractionResult>;
+  runSlashCommand(input: SlashCommandInput): Promise<InteractionResult>;
 }
 
 /** Path of the sandbox page for a channel; in sandbox mode the app's `webUrl` points here. */
@@ -27,7 +29,10 @@ const POLL_SCRIPT = `(function () {
       .then(function (text) { if (text !== null && text !== live.innerHTML) live.innerHTML = text; })
       .catch(function () {});
   }, 1000);
-})();`;
+})();
+document.querySelectorAll('[data-autosubmit]').forEach(function (el) {
+  el.addEventListener('change', function () { if (el.form) el.form.submit(); });
+});`;
 
 function currentUserId(context: EmulatorContext, req: IncomingMessage): string | undefined {
   const id = readCookie(req, SANDBOX_USER_COOKIE);
@@ -114,7 +119,7 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
     redirect(res, safeReturn, state.users.has(userId) ? { 'Set-Cookie': sandboxUserCookie(userId) } : {});
     return true;
   }
-  const match = /^\/sandbox\/channels\/(\d{17,20})(\/live|\/click)?$/.exec(path);
+  const match = /^\/sandbox\/channels\/(\d{17,20})(\/live|\/click|\/command)?$/.exec(path);
   if (!match) return false;
   const channelId = match[1] ?? '';
   const channel = state.guild.channels.get(channelId);
@@ -138,6 +143,24 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
     }
     return true;
   }
+  if (action === '/command' && method === 'POST') {
+    const form = await readForm(req);
+    const back = sandboxChannelPath(channelId);
+    const again = `command=${encodeURIComponent(form.get('command') ?? '')}`;
+    if (!viewerId) {
+      redirect(res, `${back}?error=${encodeURIComponent('Choose who you are first.')}`);
+      return true;
+    }
+    try {
+      const result = await deps.runSlashCommand(readCommandForm(context, { userId: viewerId, channelId, form }));
+      redirect(res, `${back}?interaction=${result.interactionId}&${again}`);
+    } catch (error) {
+      // the driver's own refusals (an unknown user id, a value that is not a choice) read as Discord's picker would say them
+      const message = error instanceof CommandFormError ? error.message : error instanceof Error ? error.message.replace(/^runSlashCommand: /, '') : String(error);
+      redirect(res, `${back}?error=${encodeURIComponent(message)}&${again}`);
+    }
+    return true;
+  }
   if (method !== 'GET') return false;
   if (action === '/live') {
     sendHtml(res, 200, renderLive(context, channelId, viewerId, query).value);
@@ -145,7 +168,8 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
   }
   const search = query.toString();
   const main = html`<h1># ${channel.name}</h1>${channel.topic ? html`<p class="muted">${channel.topic}</p>` : ''}
-<div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>`;
+<div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>
+${renderCommandBox(context, { channelId, viewerId, chosen: query.get('command'), path: sandboxChannelPath(channelId) })}`;
   sendHtml(res, 200, renderShell(context, { channelId, viewerId, returnTo: `${sandboxChannelPath(channelId)}${search ? `?${search}` : ''}`, main }));
   return true;
 }
