@@ -2,7 +2,6 @@ import type { Router } from 'express';
 import { createBot, type Bot } from './discord/bot/bot';
 import { createCommandButtons, createCommandHandlers } from './discord/commands/command-handlers';
 import type { DiscordConnection } from './discord/discord-connection';
-import { watchBuckets } from './discord/bucket-watch';
 import { createBotRest } from './discord/discord-rest';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
@@ -97,7 +96,6 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     rest,
     directory,
     members: guildMembers,
-    buckets: watchBuckets(rest),
     sealKey: ctx.secrets.outboxKey,
     clock,
     logger: logger.child({ role: 'outbox' }),

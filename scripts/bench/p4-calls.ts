@@ -7,7 +7,9 @@
  * member-roles bucket, two calls for Unverified → Verified). Fewest calls means every
  * change as one Modify Guild Member, and then member-edit alone carries them. Shortest
  * settle means splitting the changes so both buckets finish together, at the price of
- * the role-by-role changes' second call. No split gets both.
+ * the role-by-role changes' second call. No split gets both. The product sends every change
+ * role by role (Modify Guild Member replaces the whole list and drops roles others gave, which
+ * the bot is not told of): these prices say what that costs.
  */
 
 /** One bot call from the emulator's request log. */

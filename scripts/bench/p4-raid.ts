@@ -202,7 +202,8 @@ function settleAtLimits(byBucket: Record<string, number>, total: number, limits:
  * Run B's calls member by member, and its role changes priced the two other ways (`p4-calls.ts`):
  * each as one Modify Guild Member (fewest calls), or split to keep member-edit and member-roles
  * busy together (shortest time), at the limits run A's answers advertised, scaled to 2,000
- * visitors as the target is. The product's own choice should sit near the second.
+ * visitors as the target is. The product sends every change role by role (Modify Guild Member replaces the
+ * whole role list and would drop roles others gave): the two prices say what that safety costs.
  */
 function describeRoleChanges(traffic: ReturnType<typeof discordTraffic>, limits: Record<string, AdvertisedLimit>, per2000: number): string {
   const byMember = `calls by member: ${traffic.calls.patterns.map((p) => `${p.members} × ${p.calls.join(' + ')}`).join(', ')}`;
@@ -213,7 +214,7 @@ function describeRoleChanges(traffic: ReturnType<typeof discordTraffic>, limits:
   const minutes = (seconds: number) => `${((seconds * per2000) / 60).toFixed(1)} min`;
   const { modify, roleByRole } = traffic.calls;
   return (
-    `${byMember}. Its ${modify + roleByRole} role changes (${modify} as Modify Guild Member, ${roleByRole} role by role) sent each as one Modify Guild Member: ` +
+    `${byMember}. Its ${modify + roleByRole} role changes (${modify} as Modify Guild Member, ${roleByRole} role by role) sent each as one Modify Guild Member (not done: it replaces the role list): ` +
     `${fewestCalls.perMember.toFixed(2)} calls per member, the role buckets ≥ ${minutes(fewestCalls.seconds)} for 2,000; ` +
     `split to keep member-edit and member-roles busy together: ${shortest.perMember.toFixed(2)} calls per member, ≥ ${minutes(shortest.seconds)}`
   );

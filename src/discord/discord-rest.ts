@@ -1,6 +1,5 @@
 import { REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
-import { bucketRoute } from './bucket-watch';
-import { createFirstCallGate, type FirstCallGate } from './first-call-gate';
+import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-call-gate';
 
 /**
  * Discord's global limit is 50 requests/s per bot, over all of its clients. The bot has two:
@@ -27,7 +26,28 @@ export class BotRest extends REST {
   }
 
   override queueRequest(request: InternalRequest): Promise<ResponseLike> {
-    return this.#gate.run(`${request.method} ${bucketRoute(request.fullRoute)}`, () => super.queueRequest(request));
+    const route = bucketRoute(request.fullRoute);
+    this.#assumeSiblingBucket(request.method, route);
+    return this.#gate.run(`${request.method} ${route}`, () => super.queueRequest(request));
+  }
+
+  /**
+   * A route not called yet whose path another method has learnt (Remove Guild Member Role
+   * after Add Guild Member Role) is first queued in that method's bucket, until its own first
+   * answer names its bucket (the client then moves it there). Discord keeps both role routes
+   * in one bucket: in a queue of its own, the first Remove knew nothing of what the Adds had
+   * spent and met a 429 when a raid's role changes started. A wrong guess only paces that
+   * first call by another bucket.
+   */
+  #assumeSiblingBucket(method: string, route: string): void {
+    if (this.hashes.has(`${method}:${route}`)) return;
+    for (const other of ['PUT', 'DELETE', 'PATCH', 'POST', 'GET']) {
+      const known = other === method ? undefined : this.hashes.get(`${other}:${route}`);
+      if (known) {
+        this.hashes.set(`${method}:${route}`, { value: known.value, lastAccess: Date.now() });
+        return;
+      }
+    }
   }
 }
 

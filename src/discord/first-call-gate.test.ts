@@ -1,5 +1,11 @@
 import { DiscordAPIError, HTTPError } from '@discordjs/rest';
-import { createFirstCallGate } from './first-call-gate';
+import { bucketRoute, createFirstCallGate } from './first-call-gate';
+
+describe('bucket routes', () => {
+  it('names routes as the REST client does', () => {
+    expect(bucketRoute('/guilds/123456789012345678/members/876543210987654321/roles/111111111111111111')).toBe('/guilds/:id/members/:id/roles/:id');
+  });
+});
 
 /** A call the test answers when it chooses, recording when it started. */
 function heldCall(log: string[], name: string) {

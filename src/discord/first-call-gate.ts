@@ -19,6 +19,11 @@ import { DiscordAPIError, RateLimitError } from '@discordjs/rest';
  * may come from a proxy without the headers) teaches nothing: the next waiting call goes
  * first instead.
  */
+/** The route as @discordjs/rest names it: snowflakes replaced by `:id` (`/guilds/:id/members/:id/roles/:id`). */
+export function bucketRoute(path: string): string {
+  return path.replaceAll(/\d{17,19}/g, ':id');
+}
+
 export interface FirstCallGate {
   /** runs `call` for this route (method + route with ids replaced), alone if the route is not learnt yet */
   run<T>(key: string, call: () => Promise<T>): Promise<T>;

@@ -90,6 +90,31 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect((await apiError(bot.patch(Routes.guildMember(emulator.guild.id, stranger.id), { body: { roles } }))).code).toBe(10007);
   });
 
+  it('drops from the member every role a Modify Guild Member list leaves out, one given by hand included', async () => {
+    const pronouns = emulator.createRole({ name: 'Pronouns: she/her' });
+    const user = emulator.createUser({ username: 'patched-over' });
+    emulator.addGuildMember(user.id, ['Verified']);
+    emulator.grantRole(user.id, pronouns.name);
+    await bot.patch(Routes.guildMember(emulator.guild.id, user.id), { body: { roles: [emulator.guild.roleId('Unverified')] } });
+    expect(emulator.state.memberRoleNames(user.id)).toEqual(['Unverified']);
+  });
+
+  it('changes one role per role call, answers 204 to a role held already or not held (no audit entry), and keeps each reason, decoded', async () => {
+    const user = emulator.createUser({ username: 'role-by-role' });
+    emulator.addGuildMember(user.id, ['Unverified', 'Staff']);
+    const role = (name: string) => Routes.guildMemberRole(emulator.guild.id, user.id, emulator.guild.roleId(name));
+    const reason = 'Gatekeeper: verified by staff (Zoë & co) 100%/ok';
+    await bot.put(role('Verified'), { reason });
+    await bot.put(role('Verified'), { reason });
+    await bot.delete(role('Unverified'), { reason });
+    await bot.delete(role('Limited Access'), { reason });
+    expect([...emulator.state.memberRoleNames(user.id)].sort()).toEqual(['Staff', 'Verified']);
+    expect(emulator.state.auditLog.filter((e) => e.targetId === user.id).map((e) => [e.action, e.reason])).toEqual([
+      ['member_role_add', reason],
+      ['member_role_remove', reason],
+    ]);
+  });
+
   it('refuses to add without guilds.join, without a token, or for a banned user', async () => {
     const user = emulator.createUser({ username: 'no-join' });
     const identifyOnly = await accessTokenFor(emulator, user.id, 'identify');

@@ -1,11 +1,11 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type APIGuildMember, type RESTPatchAPIGuildMemberJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { RESTJSONErrorCodes, Routes, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
-import { bucketRoute, type BucketWatch } from '../bucket-watch';
 import type { GuildDirectory } from '../guild-directory';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
-import { isGuildMember, nextMemberRoles, sameRoles } from './member-roles';
+import { isGuildMember, roleCallsFor, type RoleCalls } from './member-roles';
 
 /**
  * Discord's length limit for a message's content, 2,000 characters. JavaScript counts UTF-16
@@ -48,166 +48,91 @@ function isUnknownMember(error: unknown): boolean {
 }
 
 /**
- * The Discord calls behind each outbox action, as few as the bot's knowledge allows
- * (`members`: what the gateway and earlier answers showed of each member's roles).
+ * The Discord calls behind each outbox action. Roles only ever change through Add / Remove
+ * Guild Member Role, one role per call: Discord changes that role and no other, so a role a
+ * moderator or another bot gave is never lost, whatever the bot knew of the member. Never a
+ * Modify Guild Member with a role list (it replaces the whole list, and the bot, with only
+ * the GUILDS intent, does not hear of roles others give). Every call carries its reason
+ * (X-Audit-Log-Reason) for Discord's audit log.
  *
+ * `members` (what the gateway and earlier answers showed of each member's roles) only spares
+ * calls that would change nothing:
  * - Join, user known to be in the guild: no Add Guild Member; each role they lack is one
  *   Add Guild Member Role call (none when they hold it). Discord answering Unknown Member
  *   (they left since) falls back to the join below.
  * - Join, otherwise: one Add Guild Member carrying the roles (201 with the member). A 204
  *   means they were in the guild already and Discord ignored `roles`: one role call each.
- * - Role change, roles known: one Modify Guild Member with the whole new role list, no read
- *   first; none when nothing changes. Or, when the bucket watch says Modify Guild Member's
- *   bucket is spent and the role routes' (a separate bucket) would let the change start
- *   sooner, one Add / Remove Guild Member Role per role that changes (at most two): a raid's
- *   role changes then flow through both buckets. Roles unknown: read the member, then one
- *   Modify Guild Member.
+ * - Role change: one Add Guild Member Role per role given, then one Remove Guild Member Role
+ *   per role taken (gains before losses: never left with neither role). A role the member is
+ *   known to hold is not given again, one known to be absent not taken; roles unknown: every
+ *   call is made (Discord answers 204 to a role held already or not held).
  */
-export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache; buckets?: BucketWatch }) {
+export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache }) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
   const roleIds = (roles: unknown) => Promise.all(((roles as ManagedRole[] | undefined) ?? []).map((r) => directory.roleId(r)));
 
-  async function addRoles(userId: string, ids: readonly string[]): Promise<void> {
-    for (const roleId of ids) {
-      const path = Routes.guildMemberRole(directory.guildId, userId, roleId);
-      await sent('PUT', path, () => rest.put(path));
-    }
+  /** One role given or taken: Discord changes only that role. */
+  async function changeRole(userId: string, roleId: string, give: boolean, reason: string): Promise<void> {
+    const path = Routes.guildMemberRole(directory.guildId, userId, roleId);
+    if (give) await rest.put(path, { reason });
+    else await rest.delete(path, { reason });
   }
 
-  async function join(userId: string, sealedSecret: string | null, roles: unknown): Promise<void> {
+  /** What the bot knew of the member stays true plus this change (it may have learnt more while the calls ran). */
+  function learnChange(userId: string, calls: RoleCalls): void {
+    const known = members.roles(userId);
+    if (known) members.remember(userId, [...known.filter((id) => !calls.take.includes(id)), ...calls.give]);
+  }
+
+  async function join(userId: string, sealedSecret: string | null, roles: unknown, reason: string): Promise<void> {
     const ids = await roleIds(roles);
     const known = members.roles(userId);
     if (known) {
-      const missing = ids.filter((id) => !known.includes(id));
+      const calls = roleCallsFor({ add: ids, remove: [] }, known);
       try {
-        await addRoles(userId, missing);
-        members.remember(userId, [...known, ...missing]);
+        for (const roleId of calls.give) await changeRole(userId, roleId, true, reason);
+        learnChange(userId, calls);
         return;
       } catch (error) {
+        members.forget(userId);
         if (!isUnknownMember(error)) throw error;
-        members.forget(userId); // left since we saw them: join them after all
+        // left since we saw them: join them after all
       }
     }
     if (!sealedSecret) throw new Error('the access token is gone (already used)');
     const body: RESTPutAPIGuildMemberJSONBody = { access_token: openSecret(deps.sealKey, sealedSecret), roles: ids };
-    const answer = await rest.put(Routes.guildMember(directory.guildId, userId), { body });
+    const answer = await rest.put(Routes.guildMember(directory.guildId, userId), { body, reason });
     if (isGuildMember(answer)) {
       members.remember(userId, answer.roles);
       return;
     }
     // 204: already a member, and Discord ignored `roles`; role calls add them without touching others
-    await addRoles(userId, ids);
+    for (const roleId of ids) await changeRole(userId, roleId, true, reason);
   }
 
-  async function updateRoles(userId: string, payload: Record<string, unknown>): Promise<void> {
-    const change = { add: await roleIds(payload.add), remove: await roleIds(payload.remove) };
-    const known = members.roles(userId);
-    const current = known ?? ((await rest.get(Routes.guildMember(directory.guildId, userId))) as APIGuildMember).roles;
-    const roles = nextMemberRoles(current, change);
-    if (sameRoles(roles, current)) return;
+  async function updateRoles(userId: string, payload: Record<string, unknown>, reason: string): Promise<void> {
+    const calls = roleCallsFor({ add: await roleIds(payload.add), remove: await roleIds(payload.remove) }, members.roles(userId));
     try {
-      if (known && roleRoutesFirst(userId, current, roles)) await changeRoleByRole(userId, current, roles);
-      else {
-        const body: RESTPatchAPIGuildMemberJSONBody = { roles };
-        const answer = await sent('PATCH', Routes.guildMember(directory.guildId, userId), () => rest.patch(Routes.guildMember(directory.guildId, userId), { body }));
-        members.remember(userId, isGuildMember(answer) ? answer.roles : roles);
-        return;
-      }
+      for (const roleId of calls.give) await changeRole(userId, roleId, true, reason);
+      for (const roleId of calls.take) await changeRole(userId, roleId, false, reason);
     } catch (error) {
       members.forget(userId);
       throw error;
     }
-    members.remember(userId, roles);
+    learnChange(userId, calls);
   }
 
-  /** A call counted by the bucket watch while it is on its way. */
-  async function sent<T>(method: string, path: string, call: () => Promise<T>): Promise<T> {
-    const done = deps.buckets?.begin(method, bucketRoute(path));
-    try {
-      return await call();
-    } finally {
-      done?.();
-    }
-  }
-
-  /** The role calls that take a member from `current` to `next`: gains first, so they are never left with neither role. */
-  function roleCalls(userId: string, current: readonly string[], next: readonly string[]) {
-    const gained = next.filter((id) => !current.includes(id)).map((roleId) => ({ method: 'PUT' as const, path: Routes.guildMemberRole(directory.guildId, userId, roleId) }));
-    const lost = current.filter((id) => !next.includes(id)).map((roleId) => ({ method: 'DELETE' as const, path: Routes.guildMemberRole(directory.guildId, userId, roleId) }));
-    return [...gained, ...lost];
-  }
-
-  /**
-   * Whether this change should go role by role rather than as one Modify Guild Member: only
-   * when the watch knows Modify Guild Member's bucket would make it wait and the role
-   * routes' bucket has room for all its calls (at most two) now. A role route the bot
-   * has not called yet is tried by one change at a time (its answer teaches the bucket),
-   * never by several at once: until then the watch cannot tell how many changes the bucket
-   * has room for, and the changes sent meanwhile would wait behind the first call (the bot's
-   * REST client sends a route's first call alone, `first-call-gate.ts`) with their worker
-   * slots held.
-   */
-  function roleRoutesFirst(userId: string, current: readonly string[], next: readonly string[]): boolean {
-    const watch = deps.buckets;
-    if (!watch) return false;
-    const calls = roleCalls(userId, current, next);
-    if (calls.length === 0 || calls.length > 2) return false;
-    const now = Date.now();
-    const patchAt = watch.readyAt([{ method: 'PATCH', route: bucketRoute(Routes.guildMember(directory.guildId, userId)), calls: 1 }], now);
-    if (patchAt === undefined || patchAt <= now) return false;
-    const requests = calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }));
-    const rolesAt = watch.readyAt(requests, now);
-    // only with room for all its calls now: a change queued for a later window would put its first
-    // call in the REST client's queue ahead of the second calls of changes already under way, and
-    // that window would fill with first calls while the second ones wait another (P4 saw it)
-    if (rolesAt !== undefined) return rolesAt <= now;
-    // not learnt yet: one change at a time finds out
-    return !probing && requests.every((r) => watch.outstanding(r.method, r.route) === 0);
-  }
-
-  /**
-   * A change going role by role (also while a role route's bucket is not known yet: `probing`).
-   * All its calls count against the bucket from the moment it is chosen, not each as it is
-   * sent: the second call waits for the first, and a change chosen meanwhile must not count
-   * on room the second call will take. Counted one by one, ten changes each saw room for
-   * their two calls in a bucket of ten, sent ten first calls, and waited a whole window for
-   * the second ones with every worker slot held, so Modify Guild Member sat idle every
-   * other window (P4: its bucket used half the time, the role bucket's calls doubled).
-   */
-  let probing = false;
-  async function changeRoleByRole(userId: string, current: readonly string[], next: readonly string[]): Promise<void> {
-    const calls = roleCalls(userId, current, next);
-    const probe = deps.buckets?.readyAt(calls.map((c) => ({ method: c.method, route: bucketRoute(c.path), calls: 1 }))) === undefined;
-    if (probe) probing = true;
-    const counted = calls.map((call) => deps.buckets?.begin(call.method, bucketRoute(call.path)));
-    try {
-      for (const [i, call] of calls.entries()) {
-        try {
-          await (call.method === 'PUT' ? rest.put(call.path) : rest.delete(call.path));
-        } finally {
-          counted[i]?.();
-        }
-      }
-    } finally {
-      for (const done of counted) done?.(); // calls never sent (an earlier one failed) stop counting too
-      if (probe) probing = false;
-    }
-  }
-
-  /** A single role given or taken: Discord changes only that role, so what we knew stays true plus the change. */
-  async function changeOneRole(userId: string, role: ManagedRole, give: boolean): Promise<void> {
+  /** A single role given or taken. */
+  async function changeOneRole(userId: string, role: ManagedRole, give: boolean, reason: string): Promise<void> {
     const roleId = await directory.roleId(role);
-    const route = Routes.guildMemberRole(directory.guildId, userId, roleId);
     try {
-      if (give) await rest.put(route);
-      else await rest.delete(route);
+      await changeRole(userId, roleId, give, reason);
     } catch (error) {
       members.forget(userId);
       throw error;
     }
-    const known = members.roles(userId);
-    if (known) members.remember(userId, give ? [...known, roleId] : known.filter((id) => id !== roleId));
+    learnChange(userId, give ? { give: [roleId], take: [] } : { give: [], take: [roleId] });
   }
 
   /** One message in the logs channel (mentions shown, nobody pinged). */
@@ -224,26 +149,28 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     const guildId = directory.guildId;
     const userId = entry.discordId ?? '';
     const payload = entry.payload;
+    // @discordjs/rest sends it URL-encoded as X-Audit-Log-Reason
+    const reason = storedAuditLogReason(entry.kind, payload);
     switch (entry.kind) {
       case 'add_guild_member':
-        return join(userId, entry.sealedSecret, payload.roles);
+        return join(userId, entry.sealedSecret, payload.roles, reason);
       case 'update_roles':
-        return updateRoles(userId, payload);
+        return updateRoles(userId, payload, reason);
       case 'add_role':
-        return changeOneRole(userId, payload.role as ManagedRole, true);
+        return changeOneRole(userId, payload.role as ManagedRole, true, reason);
       case 'remove_role':
-        return changeOneRole(userId, payload.role as ManagedRole, false);
+        return changeOneRole(userId, payload.role as ManagedRole, false, reason);
       case 'kick':
         members.forget(userId);
-        await rest.delete(Routes.guildMember(guildId, userId), { reason: String(payload.reason ?? 'Gatekeeper') });
+        await rest.delete(Routes.guildMember(guildId, userId), { reason });
         return;
       case 'ban':
         members.forget(userId);
-        await rest.put(Routes.guildBan(guildId, userId), { body: {}, reason: String(payload.reason ?? 'Gatekeeper') });
+        await rest.put(Routes.guildBan(guildId, userId), { body: {}, reason });
         return;
       case 'unban':
         try {
-          await rest.delete(Routes.guildBan(guildId, userId), { reason: String(payload.reason ?? 'Gatekeeper') });
+          await rest.delete(Routes.guildBan(guildId, userId), { reason });
         } catch (error) {
           // not banned (the certain-alt action was none or kick, or staff lifted it already): nothing to undo
           if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownBan)) throw error;

@@ -1,16 +1,18 @@
-import { isGuildMember, nextMemberRoles, sameRoles } from './member-roles';
+import { isGuildMember, roleCallsFor } from './member-roles';
 
-describe('the role list of one Modify Guild Member call', () => {
-  it('takes ours away, adds the new one, keeps roles others gave', () => {
-    expect(nextMemberRoles(['other-bot', 'unverified'], { add: ['verified'], remove: ['unverified', 'limited'] })).toEqual(['other-bot', 'verified']);
-    expect(nextMemberRoles(['verified'], { add: ['verified'], remove: ['unverified'] })).toEqual(['verified']);
-    expect(nextMemberRoles([], { add: ['limited'], remove: ['unverified'] })).toEqual(['limited']);
+describe('the role calls of one role change', () => {
+  it('roles unknown: gives each role to give, then takes each role to take', () => {
+    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] })).toEqual({ give: ['verified'], take: ['unverified', 'limited'] });
   });
 
-  it('sees no change when only the order differs', () => {
-    expect(sameRoles(['a', 'b'], ['b', 'a'])).toBe(true);
-    expect(sameRoles(['a'], ['a', 'b'])).toBe(false);
-    expect(sameRoles(['a', 'b'], ['a', 'c'])).toBe(false);
+  it('roles known: skips a role already held and a role not held, and never names a role others gave', () => {
+    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] }, ['pronouns', 'unverified'])).toEqual({ give: ['verified'], take: ['unverified'] });
+    expect(roleCallsFor({ add: ['verified'], remove: ['unverified'] }, ['verified'])).toEqual({ give: [], take: [] });
+    expect(roleCallsFor({ add: ['limited'], remove: ['unverified'] }, [])).toEqual({ give: ['limited'], take: [] });
+  });
+
+  it('never takes a role it gives in the same change', () => {
+    expect(roleCallsFor({ add: ['verified'], remove: ['verified', 'unverified'] })).toEqual({ give: ['verified'], take: ['unverified'] });
   });
 
   it('tells a joined member (201) from the empty body of an already-member (204)', () => {

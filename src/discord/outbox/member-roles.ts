@@ -1,21 +1,21 @@
 import type { APIGuildMember } from 'discord-api-types/v10';
 
-/**
- * The role list for one Modify Guild Member call: the member's roles now, minus the roles
- * taken away, plus the roles given. Roles someone else gave (another bot, staff by hand)
- * stay; the guild's @everyone role is never listed.
- */
-export function nextMemberRoles(current: readonly string[], change: { add: readonly string[]; remove: readonly string[] }): string[] {
-  const removed = new Set(change.remove);
-  const next = current.filter((id) => !removed.has(id));
-  for (const id of change.add) if (!next.includes(id)) next.push(id);
-  return next;
+/** The role calls of one change: roles to give (Add Guild Member Role), then roles to take (Remove Guild Member Role). */
+export interface RoleCalls {
+  give: string[];
+  take: string[];
 }
 
-/** Whether two role lists hold the same roles (order aside): then there is nothing to send. */
-export function sameRoles(a: readonly string[], b: readonly string[]): boolean {
-  const set = new Set(a);
-  return set.size === new Set(b).size && b.every((id) => set.has(id));
+/**
+ * The role calls that make a change: each role in `add`, then each in `remove` that is not
+ * also given. With `known` (the member's roles as the bot last saw them) a role already held
+ * is not given again and one not held is not taken; without, every call is made (Discord
+ * answers 204 either way). Roles others gave are never named: no call can touch them.
+ */
+export function roleCallsFor(change: { add: readonly string[]; remove: readonly string[] }, known?: readonly string[]): RoleCalls {
+  const give = [...new Set(change.add)].filter((id) => !known?.includes(id));
+  const take = [...new Set(change.remove)].filter((id) => !change.add.includes(id) && (known === undefined || known.includes(id)));
+  return { give, take };
 }
 
 /**

@@ -1,10 +1,11 @@
 import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
+import { discordOutbox } from '../../db/schema';
+import { fallbackAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { watchBuckets, type BucketWatch } from '../bucket-watch';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
@@ -13,6 +14,7 @@ import { createOutboxWorker } from './outbox-worker';
 jest.setTimeout(90_000);
 
 const REDIRECT = 'http://127.0.0.1/oauth/callback';
+const REASON = 'Gatekeeper: verified by staff (alice)';
 
 async function accessTokenFor(emulator: DiscordEmulator, userId: string): Promise<string> {
   const code = emulator.issueAuthorizationCode({ userId, clientId: emulator.application.clientId, redirectUri: REDIRECT, scope: 'identify guilds.join' });
@@ -24,7 +26,7 @@ async function accessTokenFor(emulator: DiscordEmulator, userId: string): Promis
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
-describeEngines('Discord outbox: joins with roles, one call per role change, no head-of-line blocking', (getDatabase) => {
+describeEngines('Discord outbox: joins with roles, role changes one role at a time, no head-of-line blocking', (getDatabase) => {
   const clock = createManualClock(new Date());
   const sealKey = Buffer.alloc(32, 9);
   const emulators: DiscordEmulator[] = [];
@@ -41,13 +43,12 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
 
   function makeWorker(
     emulator: DiscordEmulator,
-    options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache; watchBuckets?: boolean; buckets?: BucketWatch } = {},
+    options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache } = {},
   ) {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const { watchBuckets: watch, ...others } = options;
-    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, buckets: watch ? watchBuckets(rest) : undefined, ...others });
+    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, ...options });
     return { outbox, worker };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -56,8 +57,14 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     });
   };
   const roleNames = (emulator: DiscordEmulator, userId: string) => [...emulator.state.memberRoleNames(userId)].sort();
+  const memberCalls = (emulator: DiscordEmulator, from: number, userId: string) =>
+    emulator.state.requestLog
+      .slice(from)
+      .filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/') && e.path.includes(userId))
+      .map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`);
 
-  it('changes roles with one Modify Guild Member call and keeps roles someone else gave (roles unknown: read first)', async () => {
+
+  it('changes roles one role call each, gains first, and keeps roles someone else gave (roles unknown: every call)', async () => {
     const emulator = await emulatorWith();
     const { outbox, worker } = makeWorker(emulator);
     const user = emulator.createUser({ username: 'button-clicker' });
@@ -66,18 +73,21 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     emulator.addGuildMember(settled.id, ['Verified']);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'] },
-      { kind: 'update_roles', discordId: settled.id, add: ['verified'], remove: ['unverified', 'limited'] },
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON },
+      { kind: 'update_roles', discordId: settled.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON },
     ]);
     await worker.drain();
 
     expect(roleNames(emulator, user.id)).toEqual(['Staff', 'Verified']);
     expect(roleNames(emulator, settled.id)).toEqual(['Verified']);
-    const calls = emulator.state.requestLog.slice(before).filter((e) => e.route.startsWith('/guilds/:guildId/members/'));
-    expect(calls.filter((e) => e.path.endsWith(user.id)).map((e) => `${e.method} ${e.status}`)).toEqual(['GET 200', 'PATCH 200']);
-    // nothing to change: read, no write
-    expect(calls.filter((e) => e.path.endsWith(settled.id)).map((e) => e.method)).toEqual(['GET']);
-    expect(calls.filter((e) => e.route.endsWith('/roles/:roleId'))).toHaveLength(0);
+    // no read, no Modify Guild Member: Verified first, then each of ours taken (Discord answers 204 to a role not held)
+    expect(memberCalls(emulator, before, user.id)).toEqual(['PUT role 204', 'DELETE role 204', 'DELETE role 204']);
+    expect(memberCalls(emulator, before, settled.id)).toEqual(['PUT role 204', 'DELETE role 204', 'DELETE role 204']);
+    const changes = emulator.state.auditLog.filter((e) => e.targetId === user.id);
+    expect(changes.map((e) => [e.action, emulator.state.guild.roles.get(e.roleId ?? '')?.name, e.reason])).toEqual([
+      ['member_role_add', 'Verified', REASON],
+      ['member_role_remove', 'Unverified', REASON],
+    ]);
     expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
@@ -89,8 +99,8 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     emulator.addGuildMember(member.id, ['Limited Access']);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id) },
-      { kind: 'add_guild_member', discordId: member.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, member.id) },
+      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: REASON },
+      { kind: 'add_guild_member', discordId: member.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, member.id), reason: REASON },
     ]);
     await worker.drain();
 
@@ -121,12 +131,6 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
-  const memberCalls = (emulator: DiscordEmulator, from: number, userId: string) =>
-    emulator.state.requestLog
-      .slice(from)
-      .filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/') && e.path.includes(userId))
-      .map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`);
-
   it('known member: no Add Guild Member; a role they lack is one role call, a role they hold none', async () => {
     const emulator = await emulatorWith();
     const members = createGuildMemberCache();
@@ -140,8 +144,8 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     members.remember(holding.id, [emulator.guild.roleId('Unverified')]);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: lacking.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, lacking.id) },
-      { kind: 'add_guild_member', discordId: holding.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, holding.id) },
+      { kind: 'add_guild_member', discordId: lacking.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, lacking.id), reason: REASON },
+      { kind: 'add_guild_member', discordId: holding.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, holding.id), reason: REASON },
     ]);
     await worker.drain();
 
@@ -150,29 +154,29 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204']);
     expect(memberCalls(emulator, before, holding.id)).toEqual([]);
     expect(members.roles(lacking.id)).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Unverified')]);
-    // the button's role change then needs no read
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: lacking.id, add: ['verified'], remove: ['unverified', 'limited'] }]);
+    // the button's role change then makes only the calls that change something
+    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: lacking.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON }]);
     await worker.drain();
     expect(roleNames(emulator, lacking.id)).toEqual(['Staff', 'Verified']);
-    expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204', 'PATCH member 200']);
+    expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204', 'PUT role 204', 'DELETE role 204']);
     expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
-  it('new member: joined with the roles in one call, whose answer makes the next role change a single write', async () => {
+  it('new member: joined with the roles in one call, whose answer spares the next role change its useless calls', async () => {
     const emulator = await emulatorWith();
     const members = createGuildMemberCache();
     const { outbox, worker } = makeWorker(emulator, { members });
     const newcomer = emulator.createUser({ username: 'newcomer-known-after' });
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id) },
-      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'] },
+      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: REASON },
+      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'], reason: REASON },
       // nothing left to change: no call at all
-      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'], reason: REASON },
     ]);
     await worker.drain();
     expect(roleNames(emulator, newcomer.id)).toEqual(['Limited Access']);
-    expect(memberCalls(emulator, before, newcomer.id)).toEqual(['PUT member 201', 'PATCH member 200']);
+    expect(memberCalls(emulator, before, newcomer.id)).toEqual(['PUT member 201', 'PUT role 204', 'DELETE role 204']);
   });
 
   it('answer 204 (in the guild, unknown to the bot): the roles follow by role calls, and nothing is assumed about the others', async () => {
@@ -183,13 +187,13 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     emulator.addGuildMember(user.id, ['Staff']);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) },
-      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] },
+      { kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON },
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON },
     ]);
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Staff', 'Verified']);
-    // the role change reads the member first: the bot never saw their whole role list
-    expect(memberCalls(emulator, before, user.id)).toEqual(['PUT member 204', 'PUT role 204', 'GET member 200', 'PATCH member 200']);
+    // the bot never saw their whole role list: every call of the role change is made, none reads or replaces the list
+    expect(memberCalls(emulator, before, user.id)).toEqual(['PUT member 204', 'PUT role 204', 'PUT role 204', 'DELETE role 204']);
   });
 
   it('stale knowledge: a known member who left meets Unknown Member on the role call, and is joined with the roles', async () => {
@@ -199,7 +203,7 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     const user = emulator.createUser({ username: 'left-meanwhile' });
     members.remember(user.id, []); // clicked the panel, then left the server
     const before = emulator.state.requestLog.length;
-    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) }]);
+    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON }]);
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
     expect(memberCalls(emulator, before, user.id)).toEqual(['PUT role 404', 'PUT member 201']);
@@ -216,105 +220,62 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     for (const user of users) {
       emulator.addGuildMember(user.id, []);
       members.remember(user.id, []);
-      actions.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) });
-      actions.push({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] });
+      actions.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON });
+      actions.push({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON });
     }
     await enqueueAll(outbox, actions);
     await worker.drain();
     expect(users.map((user) => roleNames(emulator, user.id).join())).toEqual(users.map(() => 'Verified'));
     expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
     const calls = users.flatMap((user) => memberCalls(emulator, 0, user.id));
-    expect(calls.filter((c) => c === 'PUT role 204')).toHaveLength(6);
-    expect(calls.filter((c) => c === 'PATCH member 200')).toHaveLength(6);
-    expect(calls.filter((c) => c.startsWith('GET') || c.startsWith('PUT member'))).toEqual([]);
+    expect(calls.filter((c) => c === 'PUT role 204')).toHaveLength(12);
+    expect(calls.filter((c) => c === 'DELETE role 204')).toHaveLength(6);
+    expect(calls.filter((c) => c.startsWith('GET') || c.includes('member'))).toEqual([]);
   });
 
-  it('spreads known role changes over Modify Guild Member and the role routes when the first bucket is spent: right roles, no 429', async () => {
-    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1500 }, 'member-roles': { limit: 4, windowMs: 1500 } } });
+  it('keeps a role given by hand between two role changes, whatever the bot knew of the member', async () => {
+    const emulator = await emulatorWith();
     const members = createGuildMemberCache();
-    const { outbox, worker } = makeWorker(emulator, { members, watchBuckets: true });
-    const users = Array.from({ length: 12 }, (_, i) => emulator.createUser({ username: `spread-${i}` }));
-    for (const user of users) {
-      emulator.addGuildMember(user.id, ['Unverified', 'Staff']);
-      members.remember(user.id, [emulator.guild.roleId('Unverified'), emulator.guild.roleId('Staff')]);
-    }
-    const before = emulator.state.requestLog.length;
-    await enqueueAll(outbox, users.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'] })));
-    await worker.drain();
-
-    expect(users.map((user) => roleNames(emulator, user.id).join())).toEqual(users.map(() => 'Staff,Verified'));
-    expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
-    // each member's change went one way or the other, never both, never with a read
-    const ways = users.map((user) => memberCalls(emulator, before, user.id).join());
-    expect(ways.every((w) => w === 'PATCH member 200' || w === 'PUT role 204,DELETE role 204')).toBe(true);
-    expect(ways.filter((w) => w.startsWith('PUT role')).length).toBeGreaterThan(0);
-    expect(ways.filter((w) => w.startsWith('PATCH')).length).toBeGreaterThan(0);
-    // the cache holds what Discord now holds
-    for (const user of users) expect([...(members.roles(user.id) ?? [])].sort()).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Verified')].sort());
-  });
-
-  it('counts both calls of a role-by-role change from the moment it is chosen: at most half the role bucket in changes at once', async () => {
-    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1500 }, 'member-roles': { limit: 4, windowMs: 1500 } } });
-    const members = createGuildMemberCache();
-    const { outbox, worker } = makeWorker(emulator, { members, watchBuckets: true });
-    const verify = (user: { id: string }): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] });
-    const inGuild = (count: number, name: string) =>
-      Array.from({ length: count }, (_, i) => {
-        const user = emulator.createUser({ username: `${name}-${i}` });
-        emulator.addGuildMember(user.id, ['Unverified']);
-        members.remember(user.id, [emulator.guild.roleId('Unverified')]);
-        return user;
-      });
-    // a first few changes teach the watch both buckets (the role routes' by one probing change)
-    const first = inGuild(3, 'learn');
-    await enqueueAll(outbox, first.map(verify));
-    await worker.drain();
-    await new Promise((resolve) => setTimeout(resolve, 1600)); // both windows over: the backlog meets fresh buckets
-    const users = inGuild(12, 'paired');
-    const before = emulator.state.requestLog.length;
-    await enqueueAll(outbox, users.map(verify));
-    await worker.drain();
-
-    expect([...first, ...users].map((user) => roleNames(emulator, user.id).join())).toEqual([...first, ...users].map(() => 'Verified'));
-    expect(emulator.state.requestLog.filter((e) => e.status === 429)).toEqual([]);
-    // changes whose first role call was answered and whose second was not yet: never more than the
-    // role bucket has room for both calls of (4 / 2). Counted call by call, the changes chosen while
-    // the first calls were out took the whole bucket with first calls, and their second calls
-    // waited a window with the worker's slots held (Modify Guild Member idle meanwhile)
-    const userOf = (path: string) => users.find((user) => path.includes(`/members/${user.id}/`))?.id;
-    const open = new Set<string>();
-    let most = 0;
-    for (const entry of emulator.state.requestLog.slice(before).filter((e) => e.route.endsWith('/roles/:roleId'))) {
-      const user = userOf(entry.path)!;
-      if (entry.method === 'PUT') open.add(user);
-      else open.delete(user);
-      most = Math.max(most, open.size);
-    }
-    expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(2);
-  });
-
-  it('goes role by role only when the role bucket has room for the whole change now, never queued for a later window', async () => {
-    const emulator = await emulatorWith(false);
-    const members = createGuildMemberCache();
-    // what the watch would say in a raid's backlog: Modify Guild Member's bucket free in a second,
-    // the role bucket sooner, but not now
-    const later: BucketWatch = {
-      readyAt: (requests, now = Date.now()) => now + (requests.some((r) => r.method === 'PATCH') ? 1000 : 500),
-      begin: () => () => undefined,
-      outstanding: () => 0,
-    };
-    const { outbox, worker } = makeWorker(emulator, { members, buckets: later });
-    const user = emulator.createUser({ username: 'not-now' });
+    const { outbox, worker } = makeWorker(emulator, { members });
+    const pronouns = emulator.createRole({ name: 'Pronouns: they/them' });
+    const user = emulator.createUser({ username: 'given-by-hand' });
     emulator.addGuildMember(user.id, ['Unverified']);
-    members.remember(user.id, [emulator.guild.roleId('Unverified')]);
-    const before = emulator.state.requestLog.length;
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] }]);
+    members.remember(user.id, [emulator.guild.roleId('Unverified')]); // seen at their button click
+    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON }]);
     await worker.drain();
-    // a change queued for a later window would put its first call in the REST client's queue ahead of the
-    // second calls of the changes already under way (P4: windows of first calls, second calls a window late)
-    expect(memberCalls(emulator, before, user.id)).toEqual(['PATCH member 200']);
-    expect(roleNames(emulator, user.id)).toEqual(['Verified']);
+    // a moderator gives a role; the bot (GUILDS intent only) never hears of it
+    emulator.grantRole(user.id, pronouns.name);
+    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['unverified'], remove: ['verified', 'limited'], reason: 'Gatekeeper: unverified by staff (bob)' }]);
+    await worker.drain();
+    expect(roleNames(emulator, user.id)).toEqual(['Pronouns: they/them', 'Unverified']);
+  });
+
+  it('every change carries its reason into Discord\'s audit log; a change queued without one carries its kind\'s', async () => {
+    const emulator = await emulatorWith();
+    const { outbox, worker } = makeWorker(emulator);
+    const newcomer = emulator.createUser({ username: 'reasoned-join' });
+    const alt = emulator.createUser({ username: 'reasoned-alt' });
+    emulator.addGuildMember(alt.id, ['Unverified']);
+    const kicked = emulator.createUser({ username: 'reasoned-kick' });
+    emulator.addGuildMember(kicked.id, ['Unverified']);
+    const older = emulator.createUser({ username: 'queued-before-reasons' });
+    emulator.addGuildMember(older.id, ['Unverified']);
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: 'Gatekeeper: signed in on the website to verify' },
+      { kind: 'ban', discordId: alt.id, reason: 'Gatekeeper: certain alt of @main, denied at the button (ban)' },
+      { kind: 'unban', discordId: alt.id, reason: 'Gatekeeper: appeal #3 approved by staff (alice) – ✓' },
+      { kind: 'kick', discordId: kicked.id, reason: 'Gatekeeper: certain alt of @main, denied at the button (kick)' },
+    ]);
+    // a row written before changes carried their reason
+    await getDatabase().db.insert(discordOutbox).values({ kind: 'update_roles', discordId: older.id, payload: { add: ['verified'], remove: ['unverified'] }, nextAttemptAt: new Date(clock.now().getTime() - 1000) });
+    await worker.drain();
+
+    const reasons = (userId: string) => emulator.state.auditLog.filter((e) => e.targetId === userId).map((e) => `${e.action}: ${e.reason}`);
+    expect(reasons(newcomer.id)).toEqual(['member_add: Gatekeeper: signed in on the website to verify']);
+    expect(reasons(alt.id)).toEqual(['member_ban: Gatekeeper: certain alt of @main, denied at the button (ban)', 'member_unban: Gatekeeper: appeal #3 approved by staff (alice) – ✓']);
+    expect(reasons(kicked.id)).toEqual(['member_kick: Gatekeeper: certain alt of @main, denied at the button (kick)']);
+    expect(reasons(older.id)).toEqual([`member_role_add: ${fallbackAuditLogReason('update_roles')}`, `member_role_remove: ${fallbackAuditLogReason('update_roles')}`]);
+    expect(roleNames(emulator, older.id)).toEqual(['Verified']);
   });
 
   it('keeps one member in order across a failure: the later action waits for the retry of the earlier one', async () => {
@@ -322,10 +283,10 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     const { outbox, worker } = makeWorker(emulator);
     const user = emulator.createUser({ username: 'flip-flop' });
     emulator.addGuildMember(user.id, ['Unverified']);
-    emulator.faults.set('error500', { routes: new RegExp(`/members/${user.id}$`), count: 2 }); // the REST client retries once itself
+    emulator.faults.set('error500', { routes: new RegExp(`/members/${user.id}/roles/`), count: 2 }); // the REST client retries once itself
     await enqueueAll(outbox, [
-      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] },
-      { kind: 'update_roles', discordId: user.id, add: ['unverified'], remove: ['verified'] },
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON },
+      { kind: 'update_roles', discordId: user.id, add: ['unverified'], remove: ['verified'], reason: REASON },
     ]);
     await worker.drain();
     // the first failed and waits for its retry; the second was never handed out
@@ -339,8 +300,9 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     clock.advance(60 * 60 * 1000);
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
-    const patches = emulator.state.auditLog.filter((e) => e.action === 'member_update' && e.targetId === user.id);
-    expect(patches).toHaveLength(2); // Verified first, then back to Unverified: queue order
+    // Verified first, then back to Unverified: queue order
+    const changes = emulator.state.auditLog.filter((e) => e.targetId === user.id).map((e) => `${e.action} ${emulator.state.guild.roles.get(e.roleId ?? '')?.name}`);
+    expect(changes).toEqual(['member_role_add Verified', 'member_role_remove Unverified', 'member_role_add Unverified', 'member_role_remove Verified']);
     expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
@@ -350,11 +312,12 @@ describeEngines('Discord outbox: joins with roles, one call per role change, no 
     const finished = new Map<number, { kind: string; at: number }>();
     const { outbox, worker } = makeWorker(emulator, { concurrency: 2, onFinished: (entry) => finished.set(entry.id, { kind: entry.kind, at: Date.now() }) });
     const joiners = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `slow-join-${i}` }));
-    const clickers = Array.from({ length: 8 }, (_, i) => emulator.createUser({ username: `clicker-${i}` }));
+    // two role calls each: four changes fit the role bucket's window (10 calls)
+    const clickers = Array.from({ length: 4 }, (_, i) => emulator.createUser({ username: `clicker-${i}` }));
     for (const user of clickers) emulator.addGuildMember(user.id, ['Unverified']);
     const joins: DiscordAction[] = [];
-    for (const user of joiners) joins.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id) });
-    await enqueueAll(outbox, [...joins, ...clickers.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'] }))]);
+    for (const user of joiners) joins.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON });
+    await enqueueAll(outbox, [...joins, ...clickers.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON }))]);
 
     worker.start();
     try {

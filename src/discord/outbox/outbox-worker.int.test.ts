@@ -66,8 +66,8 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     await enqueueAll(
       outbox,
       users.flatMap((user) => [
-        { kind: 'add_role', discordId: user.id, role: 'verified' } as const,
-        { kind: 'remove_role', discordId: user.id, role: 'unverified' } as const,
+        { kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' } as const,
+        { kind: 'remove_role', discordId: user.id, role: 'unverified', reason: 'Gatekeeper: test' } as const,
       ]),
     );
     await worker.drain();
@@ -88,7 +88,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const user = emulator.createUser({ username: 'flaky' });
     emulator.addGuildMember(user.id, ['Unverified']);
     emulator.faults.set('error500', { routes: /roles/, count: 3 });
-    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified' }]);
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' }]);
 
     await worker.drain();
     expect(worker.stats.retried).toBeGreaterThanOrEqual(1);
@@ -106,7 +106,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const b = makeWorker();
     const users = Array.from({ length: 40 }, (_, i) => emulator.createUser({ username: `pair${i}` }));
     for (const user of users) emulator.addGuildMember(user.id);
-    await enqueueAll(a.outbox, users.map((user) => ({ kind: 'add_role', discordId: user.id, role: 'limited' }) as const));
+    await enqueueAll(a.outbox, users.map((user) => ({ kind: 'add_role', discordId: user.id, role: 'limited', reason: 'Gatekeeper: test' }) as const));
     await Promise.all([a.worker.drain(), b.worker.drain()]);
     for (let i = 0; i < 5 && (await a.outbox.depth(getDatabase().db)).pending > 0; i++) {
       clock.advance(60 * 60 * 1000);
@@ -118,7 +118,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
 
   it('ends an action that can never succeed in a visible failed state, with an audit row', async () => {
     const { outbox, worker } = makeWorker();
-    await enqueueAll(outbox, [{ kind: 'add_role', discordId: '123456789012345678', role: 'verified' }]);
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: '123456789012345678', role: 'verified', reason: 'Gatekeeper: test' }]);
     await worker.drain();
     const failed = await outbox.list(getDatabase().db, { status: 'failed' });
     expect(failed).toHaveLength(1);
@@ -139,7 +139,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
     });
     const { access_token: accessToken } = (await tokenResponse.json()) as { access_token: string };
-    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken }]);
+    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken, reason: 'Gatekeeper: test' }]);
 
     const { rows: sealed } = await getDatabase().query<{ sealed_secret: string }>('select sealed_secret from discord_outbox');
     expect(sealed[0]!.sealed_secret).not.toContain(accessToken);
@@ -246,7 +246,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
       .mockRejectedValueOnce(new Error('a bug of ours'));
     const user = emulator.createUser({ username: 'after-outage' });
     emulator.addGuildMember(user.id, ['Unverified']);
-    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified' }]);
+    await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' }]);
     worker.start();
     try {
       for (let waited = 0; !rolesOf(user.id).includes('Verified') && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -7,7 +7,6 @@ import type { Logger } from '../../logger';
 import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { OutboxEntry } from '../../modules/outbox/outbox.types';
-import type { BucketWatch } from '../bucket-watch';
 import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
 import { createDiscordActions, packLogMessages } from './discord-actions';
@@ -57,8 +56,6 @@ export function createOutboxWorker(deps: {
   sealKey: Buffer;
   /** what the bot saw of members' roles (shared with the bot when both run in this process) */
   members?: GuildMemberCache;
-  /** what the REST client's answers said of Discord's buckets (lets a role change take the route that is free) */
-  buckets?: BucketWatch;
   clock: Clock;
   logger: Logger;
   /** log lines held and being posted at most (the claim takes no more) */
@@ -75,7 +72,7 @@ export function createOutboxWorker(deps: {
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members, buckets: deps.buckets });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 

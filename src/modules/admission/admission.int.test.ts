@@ -155,8 +155,8 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
 
     expect(await service.releaseHeld(STAFF)).toEqual([ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId]);
     expect(await rows(`select discord_id, kind, payload from discord_outbox where kind = 'update_roles' order by id`)).toEqual([
-      { discord_id: ready.discordId, kind: 'update_roles', payload: { add: ['verified'], remove: ['unverified', 'limited'] } },
-      { discord_id: vpn.discordId, kind: 'update_roles', payload: { add: ['limited'], remove: ['unverified'] } },
+      { discord_id: ready.discordId, kind: 'update_roles', payload: { add: ['verified'], remove: ['unverified', 'limited'], reason: 'Gatekeeper: released from review by staff (Owner), verified' } },
+      { discord_id: vpn.discordId, kind: 'update_roles', payload: { add: ['limited'], remove: ['unverified'], reason: 'Gatekeeper: released from review by staff (Owner), Limited Access' } },
     ]);
     expect(await rows(`select discord_id, guild_access, gate_action from members order by id`)).toEqual([
       { discord_id: ready.discordId, guild_access: 'verified', gate_action: null },

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
+import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { checkForRaid } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
@@ -80,10 +81,11 @@ export function createAdmissionService(deps: {
     if (released.length === 0) return [];
     const granted = { verified: [] as ReleasedMember[], limited: [] as ReleasedMember[] };
     const roleChanges: DiscordAction[] = [];
+    const releasedBy = `released from review by ${actor.name ? `staff (${actor.name})` : 'staff'}`;
     for (const member of released) {
       const outcome = decideButtonOutcome(member);
-      if (outcome === 'verified') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['verified'], remove: ['unverified', 'limited'] });
-      else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'] });
+      if (outcome === 'verified') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`${releasedBy}, verified`) });
+      else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(`${releasedBy}, Limited Access`) });
       else continue;
       granted[outcome].push(member);
     }

@@ -8,6 +8,7 @@ import { appendAudit } from '../audit/audit.repository';
 import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
 import { toUserRecord } from '../members/member-views';
 import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
+import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listOpenAppeals, type Appeal } from './appeals.repository';
 
@@ -132,11 +133,12 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       // Denied at the button: the certain-alt action may have banned them, so the ban is lifted
       // first (no ban is fine). A kicked or banned member is not in the server: the role change
       // then finds no member, and verifying again joins them with the Verified role.
-      const unban: DiscordAction[] = member.guildAccess === 'denied' ? [{ kind: 'unban', discordId, reason: `Gatekeeper: appeal #${appealId} approved` }] : [];
+      const reason = auditLogReason(`appeal #${appealId} approved by staff (${actor.username})`);
+      const unban: DiscordAction[] = member.guildAccess === 'denied' ? [{ kind: 'unban', discordId, reason }] : [];
       await deps.outbox.enqueue(
         tx,
         ...unban,
-        { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] },
+        { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason },
         { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}: Verified role granted.` },
       );
       await appendAudit(

@@ -82,8 +82,8 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
     const { main, alt } = await scenario();
     const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => new Date() });
     const { db } = database;
-    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: main.discordId, roles: ['unverified'], accessToken: 'token' });
-    await outbox.enqueue(db, { kind: 'update_roles', discordId: main.discordId, add: ['unverified'], remove: ['verified'] });
+    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: main.discordId, roles: ['unverified'], accessToken: 'token', reason: 'Gatekeeper: test' });
+    await outbox.enqueue(db, { kind: 'update_roles', discordId: main.discordId, add: ['unverified'], remove: ['verified'], reason: 'Gatekeeper: test' });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: `<@${main.discordId}> verified` });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: 'posted' });
     await database.query(`update discord_outbox set status = 'done' where payload->>'text' = 'posted'`);

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { Conflict, NotFound } from '../../errors';
 import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
 import { appendAudit } from '../audit/audit.repository';
+import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import {
@@ -174,7 +175,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!member) throw NotFound(USER_NOT_FOUND);
       if (member.guildAccess === 'verified') throw Conflict(ALREADY_VERIFIED);
       await markManuallyVerified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
+      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`verified by staff (${actor.username})`) });
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,
@@ -197,7 +198,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       const hasAccess = member.guildAccess === 'verified' || member.guildAccess === 'limited';
       if (!hasAccess && !member.rulesConfirmed) throw Conflict(NOT_VERIFIED);
       await markUnverified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['unverified'], remove: ['verified', 'limited'] });
+      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['unverified'], remove: ['verified', 'limited'], reason: auditLogReason(`unverified by staff (${actor.username})`) });
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,

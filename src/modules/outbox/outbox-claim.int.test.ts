@@ -19,10 +19,10 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
 
   it("hands out only each member's first unfinished action; log lines never wait", async () => {
     await enqueueAll([
-      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' },
       { kind: 'log_message', discordId: A, text: 'A verified' },
       { kind: 'kick', discordId: A, reason: 'test' },
-      { kind: 'update_roles', discordId: B, add: ['limited'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: B, add: ['limited'], remove: ['unverified'], reason: 'Gatekeeper: test' },
     ]);
     const db = getDatabase().db;
     const first = await outbox.claimDue(db, 10, 60_000);
@@ -41,8 +41,8 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
   it('claims no more of a kind than the worker has room for, and skips kinds it has none for', async () => {
     const members = Array.from({ length: 6 }, (_, i) => `2000000000000000${10 + i}`);
     await enqueueAll([
-      ...members.slice(0, 4).map((id): DiscordAction => ({ kind: 'add_guild_member', discordId: id, roles: ['unverified'], accessToken: `token-${id}` })),
-      ...members.slice(4).map((id): DiscordAction => ({ kind: 'update_roles', discordId: id, add: ['verified'], remove: ['unverified'] })),
+      ...members.slice(0, 4).map((id): DiscordAction => ({ kind: 'add_guild_member', discordId: id, roles: ['unverified'], accessToken: `token-${id}`, reason: 'Gatekeeper: test' })),
+      ...members.slice(4).map((id): DiscordAction => ({ kind: 'update_roles', discordId: id, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' })),
     ]);
     const db = getDatabase().db;
     const claimed = await outbox.claimDue(db, { add_guild_member: 1, update_roles: 5 }, 60_000);
@@ -53,8 +53,8 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
 
   it("takes over an action whose worker died once its lease ends, still before the member's next one", async () => {
     await enqueueAll([
-      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
-      { kind: 'update_roles', discordId: A, add: ['unverified'], remove: ['verified'] },
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' },
+      { kind: 'update_roles', discordId: A, add: ['unverified'], remove: ['verified'], reason: 'Gatekeeper: test' },
     ]);
     const db = getDatabase().db;
     const [lost] = await outbox.claimDue(db, 10, 60_000); // this worker dies here
@@ -75,7 +75,7 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
     `);
     await getDatabase().exec('vacuum analyze discord_outbox');
     await enqueueAll([
-      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'] },
+      { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' },
       { kind: 'log_message', discordId: A, text: 'A verified' },
     ]);
     const plan = await explainGenericPlan(getDatabase(), outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!);

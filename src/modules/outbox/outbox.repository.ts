@@ -28,12 +28,12 @@ function toEntry(row: Row): OutboxEntry {
 function toRow(action: DiscordAction, key: Buffer) {
   switch (action.kind) {
     case 'add_guild_member':
-      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles }, sealedSecret: sealSecret(key, action.accessToken) };
+      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles, reason: action.reason }, sealedSecret: sealSecret(key, action.accessToken) };
     case 'add_role':
     case 'remove_role':
-      return { kind: action.kind, discordId: action.discordId, payload: { role: action.role }, sealedSecret: null };
+      return { kind: action.kind, discordId: action.discordId, payload: { role: action.role, reason: action.reason }, sealedSecret: null };
     case 'update_roles':
-      return { kind: action.kind, discordId: action.discordId, payload: { add: action.add, remove: action.remove }, sealedSecret: null };
+      return { kind: action.kind, discordId: action.discordId, payload: { add: action.add, remove: action.remove, reason: action.reason }, sealedSecret: null };
     case 'kick':
     case 'ban':
     case 'unban':

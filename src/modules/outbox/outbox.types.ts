@@ -17,12 +17,16 @@ export interface LogEvent {
   discordId?: string;
 }
 
-/** A Discord side effect that follows a stored decision. */
+/**
+ * A Discord side effect that follows a stored decision. `reason` is the X-Audit-Log-Reason
+ * the change carries: written for a moderator reading Discord's own audit log ("Gatekeeper:
+ * verified by staff (alice)"), decided where the action is queued, which knows why.
+ */
 export type DiscordAction =
-  | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string }
-  | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole }
-  /** One Modify Guild Member call: the member's current roles minus `remove` plus `add` (roles others gave stay). */
-  | { kind: 'update_roles'; discordId: string; add: ManagedRole[]; remove: ManagedRole[] }
+  | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string; reason: string }
+  | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole; reason: string }
+  /** Gives the roles in `add`, then takes those in `remove`, one role call each: roles others gave are never touched. */
+  | { kind: 'update_roles'; discordId: string; add: ManagedRole[]; remove: ManagedRole[]; reason: string }
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
   /** Lifts a ban (an approved appeal of a member the certain-alt action banned); no ban is fine. */
   | { kind: 'unban'; discordId: string; reason: string }

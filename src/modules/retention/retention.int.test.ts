@@ -99,9 +99,9 @@ describeEngines('retention purge', (getDatabase) => {
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
     const gone = await buildMember(db, { lastSeenAt: new Date(clock.now().getTime() - 31 * DAY) });
     const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
-    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: gone.discordId, roles: ['unverified'], accessToken: 'token' });
+    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: gone.discordId, roles: ['unverified'], accessToken: 'token', reason: 'Gatekeeper: test' });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: gone.discordId, text: `<@${gone.discordId}> verified` });
-    await outbox.enqueue(db, { kind: 'update_roles', discordId: gone.discordId, add: ['unverified'], remove: ['verified'] });
+    await outbox.enqueue(db, { kind: 'update_roles', discordId: gone.discordId, add: ['unverified'], remove: ['verified'], reason: 'Gatekeeper: test' });
 
     const counts = await purgeExpired({ database, clock, retentionDays: 30 });
     expect(counts).toMatchObject({ members: 1, outbox: 2 });

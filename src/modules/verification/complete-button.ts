@@ -2,6 +2,9 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { gateButtonOutcome, gateMessage } from '../admission/admission-rules';
 import { appendAudit } from '../audit/audit.repository';
+import { listAltsForMember } from '../alts/alt-links.repository';
+import { strongestCountingLink } from '../members/standing-reason';
+import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
@@ -9,6 +12,12 @@ import { asLastStatement } from '../../db/last-statement';
 import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 
 export type CertainAltAction = 'none' | 'kick' | 'ban';
+
+/** Why the button gives Limited Access, for Discord's audit log: the admission rule, else the VPN. */
+function limitedAccessReason(member: { gateAction: string | null; gateReason: string | null; vpnProvider: string | null }): string {
+  if (member.gateAction === 'limited') return `Limited Access (${member.gateReason ?? 'a server rule applies'})`;
+  return `Limited Access, on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
+}
 
 export interface ButtonResult {
   /** 'held': an admission rule (lockdown, account age) holds the member for staff review */
@@ -43,15 +52,18 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await setGuildAccess(tx, member.id, access, now);
       if (outcome === 'verified') {
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website') });
         await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
       } else if (outcome === 'limited') {
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'] });
         const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
+        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)) });
         await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` });
       } else {
         if (certainAltAction !== 'none') {
-          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: 'Gatekeeper: certain alternate account' });
+          // the main's name for Discord's audit log: one read, on this rare path only
+          const main = member.manualAltStatus === 'certain_alt' ? null : strongestCountingLink(await listAltsForMember(tx, member.id), true);
+          const whose = main?.otherIs === 'main' ? `certain alt of @${main.username}` : member.manualAltStatus === 'certain_alt' ? 'marked a certain alt by staff' : 'certain alt';
+          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`) });
         }
         await deps.outbox.enqueue(tx, {
           kind: 'log_message',

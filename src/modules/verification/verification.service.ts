@@ -13,6 +13,7 @@ import { verifyFingerprint, type FingerprintData } from '../fingerprint';
 import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
+import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
@@ -235,7 +236,7 @@ export function createVerificationService(deps: {
         const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
         const actions: DiscordAction[] = [
           ...admitted.actions,
-          { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken },
+          { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken, reason: auditLogReason('signed in on the website to verify (Unverified until they complete verification)') },
           logLineFor(outcome, input.identity, input.vpn),
           ...alts
             .filter((alt) => alt.confidence !== 'possible')

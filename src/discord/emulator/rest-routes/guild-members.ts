@@ -177,6 +177,9 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
           const member = memberOf(request.params);
           const role = state.requireRole(request.params.roleId ?? '');
           requireManageableRole(context, role);
+          const held = member.roles.includes(role.id);
+          // a role held already, or not held: 204 and nothing changes, nothing in the audit log
+          if (held === (method === 'PUT')) return noContent();
           const roles = method === 'PUT' ? [...member.roles, role.id] : member.roles.filter((id) => id !== role.id);
           state.updateMember(member.userId, { roles });
           audit(request, { action: method === 'PUT' ? 'member_role_add' : 'member_role_remove', targetId: member.userId, roleId: role.id });
