@@ -11,8 +11,10 @@ export interface VisitorSession {
   consentTokenHash?: string;
   consent?: { at: number; fingerprintHash: string; browserTokenHash?: string; components: FingerprintComponentHashes; timezone: string };
   oauth?: { stateHash: string; verifier: string; at: number };
-  /** a sign-in the server is still finishing: the id of its job, never the code */
-  signIn?: { id: string; at: number };
+  /** a sign-in the server is still finishing: the id of its job and a hash of its callback's state and code, never the code */
+  signIn?: { id: string; callbackHash: string; at: number };
+  /** where the last sign-in's callback ended: the same callback again (a reload, a double click) lands there again */
+  callback?: { callbackHash: string; landedOn: '/rules' | '/error' | '/oauth/retry' };
   verified?: { discordId: string; at: number };
   /** a Discord sign-in made only to see or file an appeal: it identifies, it verifies nothing */
   appellant?: { discordId: string; at: number };
