@@ -21,8 +21,11 @@ export const Unauthorized = (message = 'Authentication required') => new AppErro
 export const Forbidden = (message = 'You do not have permission to do that') => new AppError(403, 'forbidden', message);
 export const NotFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
 export const Conflict = (message: string, field?: string) => new AppError(409, 'conflict', message, field);
-export const TooManyRequests = (retryAfterSeconds: number, message = 'Too many requests, please slow down') =>
-  new AppError(429, 'rate_limited', message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** A 429 with Retry-After in whole seconds; a message given as a function is told those same seconds, so the text and the header agree. */
+export const TooManyRequests = (retryAfterSeconds: number, message: string | ((retryAfterSeconds: number) => string) = 'Too many requests, please slow down') => {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError(429, 'rate_limited', typeof message === 'string' ? message : message(seconds), undefined, { 'Retry-After': String(seconds) });
+};
 export const ServiceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
 
 export function isAppError(error: unknown): error is AppError {

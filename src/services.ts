@@ -12,7 +12,8 @@ import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-w
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
-import { createRateLimiter } from './http/middleware/rate-limit';
+import { createRateLimiter, waitInWords } from './http/middleware/rate-limit';
+import { createVisitorLimiter } from './http/middleware/visitor-limit';
 import { oauthRouter } from './http/routes/oauth.router';
 import { createStaffRouters, type DiscordUserLookup, type StaffServices } from './http/routes/staff-routes';
 import { createStaffSessionGuard } from './http/middleware/staff-session';
@@ -157,9 +158,10 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       return discordId ? `member:${discordId}` : `ip:${ipKey(req)}`;
     },
     clock,
-    message: 'Too many appeals: please wait a few minutes before trying again',
+    message: (seconds) => `Too many appeals: please try again in ${waitInWords(seconds)}`,
   });
-  const visitorLimit = createRateLimiter({ capacity: 30, refillPerSecond: 0.5, key: ipKey, clock, message: 'Too many verification attempts from your network, please wait a minute' });
+  // per visitor session and per address, sized for a class behind one address (visitor-limit.ts)
+  const visitorLimit = createVisitorLimiter({ clock, addressKey: ipKey });
 
   const oauth = createDiscordOAuth({ apiBase: discord.apiBase, authorizeBase: discord.authorizeBase, clientId: discord.clientId, clientSecret: discord.clientSecret });
   const channel = {

@@ -5,8 +5,12 @@
  *   --engine pglite|postgres   the store for drills 1 and 2 (default: both when DRILL_DATABASE_URL is set)
  *   --restart-cluster          drill 3 restarts the whole local cluster (`pg_ctlcluster 15 main restart`,
  *                              needs the rights to) instead of terminating the product's connections
- *   --only 1,2,3               (1 also crashes the embedded database's worker thread, on PGlite)
+ *   --only 1,2,3,4             (1 also crashes the embedded database's worker thread, on PGlite;
+ *                              4 is the classroom: 40 visitors on one address, arriving over a minute,
+ *                              all verified within 5 minutes; real time, about 2 minutes per engine)
  *   --short                    the sizes of the short form (seconds instead of minutes)
+ *   --from-sources             the product from its TypeScript sources (tsx), not dist/: run as
+ *                              `npx tsx scripts/drills/index.ts …` without a build
  *
  * DRILL_DATABASE_URL (or BENCH_DATABASE_URL) names the PostgreSQL server: a throwaway
  * database is created on it and dropped afterwards. The short form runs in `npm test`
@@ -15,6 +19,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EngineKind } from '../../src/db/client';
+import { drillClassroom } from './classroom';
 import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, drillWorkerCrashDuringRaid, formatDrills, type DrillResult } from './drills';
 
 /**
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const serverUrl = process.env.DRILL_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
   const engines: EngineKind[] = value('--engine') ? [value('--engine') as EngineKind] : serverUrl ? ['pglite', 'postgres'] : ['pglite'];
-  const only = new Set((value('--only') ?? '1,2,3').split(','));
+  const only = new Set((value('--only') ?? '1,2,3,4').split(','));
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const short = argv.includes('--short');
   const size = short ? { raid: 40, perPhase: 6, faultMs: 3_000, settleMs: 60_000, pgVisitors: 10 } : { raid: 200, perPhase: 40, faultMs: 30_000, settleMs: 180_000, pgVisitors: 300 };
@@ -45,12 +50,13 @@ async function main(): Promise<void> {
   };
 
   for (const engine of engines) {
-    const base = { engine, serverUrl, entry: 'dist' as const, log };
+    const base = { engine, serverUrl, entry: argv.includes('--from-sources') ? ('tsx' as const) : ('dist' as const), log };
     // on PostgreSQL the actions a killed process had claimed wait out their 2-minute lease (other processes may be alive)
     const killSettleMs = engine === 'postgres' ? Math.max(size.settleMs, 150_000) : size.settleMs;
     if (only.has('1')) await attempt(`kill -9 [${engine}]`, () => drillKillDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
     if (only.has('1') && engine === 'pglite') await attempt('PGlite worker crash', () => drillWorkerCrashDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
     if (only.has('2')) await attempt(`faults [${engine}]`, () => drillDiscordFaults({ ...base, visitorsPerPhase: size.perPhase, faultMs: size.faultMs, settleMs: size.settleMs }));
+    if (only.has('4')) await attempt(`classroom [${engine}]`, () => drillClassroom({ ...base, visitors: 40, arrivalMs: short ? 20_000 : 60_000, limitMs: 5 * 60_000 }));
   }
   if (only.has('3') && serverUrl) {
     const base = { engine: 'postgres' as const, serverUrl, entry: 'dist' as const, log };

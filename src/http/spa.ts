@@ -29,6 +29,19 @@ function sendBuilt(req: Request, res: Response, file: string, cacheControl: stri
   });
 }
 
+/**
+ * Whether `file` is a regular file. A name the filesystem cannot hold (a segment over 255
+ * bytes: ENAMETOOLONG) or a path through a file (`/index.html/x`: ENOTDIR) is no file,
+ * the same as one that does not exist: the app's own 404, never an error.
+ */
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** Serves the built React app; every non-API path gets index.html and the SPA routes it (404 card included). */
 export function spaRouter(webDist: string): Router {
   const router = express.Router();
@@ -42,8 +55,8 @@ export function spaRouter(webDist: string): Router {
       relative = '';
     }
     const file = path.resolve(root, relative);
-    const servable = relative !== '' && !relative.split('/').some((part) => part.startsWith('.') ) && file.startsWith(root + path.sep) && !/\.(br|gz)$/.test(file);
-    if (servable && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    const servable = relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && file.startsWith(root + path.sep) && !/\.(br|gz)$/.test(file);
+    if (servable && isFile(file)) {
       sendBuilt(req, res, file, HASHED.test(relative) ? IMMUTABLE : 'public, max-age=3600', next);
       return;
     }

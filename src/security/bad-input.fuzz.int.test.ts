@@ -1,3 +1,4 @@
+import http from 'node:http';
 import fc from 'fast-check';
 import request from 'supertest';
 import { describeEngines, resetDatabase } from '../test-support/database';
@@ -152,6 +153,57 @@ function buildPath(route: MountedRoute, fuzz: FuzzInput): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+/**
+ * The shapes of URL, header and body a generated fuzz input rarely reaches: segments longer
+ * than a file name may be (256), than a page (4096) or than the whole request head Node
+ * accepts (100k: its own 431), escapes that decode to nothing valid (overlong UTF-8, a lone
+ * surrogate, a broken or truncated escape), encoded NUL and slash, mixtures of them; ten
+ * thousand parameters; long and many headers.
+ */
+const ODD_SEGMENTS = [
+  'a'.repeat(256),
+  'a'.repeat(4096),
+  'a'.repeat(100_000),
+  '%C3%A9'.repeat(100),
+  '%C0%AF',
+  '%E0%80%AF',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '%2F',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  'a%2F%00%C0%AF%zz%E2%82%AC%',
+  '%25%32%46',
+];
+
+/** What a response may never carry: a stack frame, a file path of the server, a raw system error. */
+const STACK = /\bat [^\n]*:\d+:\d+|node:internal|\/src\/\S*\.ts\b|\bE(?:NAMETOOLONG|NOTDIR|NOENT|ACCES)\b/;
+
+interface RawAnswer {
+  status: number;
+  body: string;
+}
+
+/** One request exactly as given (no client re-encoding the path); a connection the server closes mid-way answers status 0. */
+function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path.slice(0, 60)}: no answer`)));
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve({ status: 0, body: '' }) : reject(error)));
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
 describeEngines('security: bad input on every endpoint writes nothing and never answers 5xx', (getDatabase) => {
   let handle: GatekeeperHandle;
   let owner = '';
@@ -255,6 +307,50 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
     const failures: string[] = [];
     for (const route of routes.filter((r) => !r.path.startsWith('/api/admin') && !r.path.startsWith('/api/staff') && !r.path.startsWith('/api/setup'))) {
       await fuzzRoute(route, 'visitor', failures);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('very long segments, odd encodings, ten thousand parameters and long headers: never a 5xx, never a stack trace', async () => {
+    const failures: string[] = [];
+    const check = async (label: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+      const res = await rawRequest(handle.url, method, path, headers, body);
+      const headSize = path.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+      // 0: Node's own parser refused a head over its 16 kB limit and closed the connection (431)
+      const refusedHead = res.status === 0 && headSize > 16 * 1024;
+      if ((!refusedHead && (res.status < 400 ? res.status === 0 : res.status >= 500)) || STACK.test(res.body)) {
+        failures.push(`${label}: ${method} ${path.slice(0, 80)} → ${res.status} ${res.body.slice(0, 160)}`);
+      }
+    };
+    const paramRoutes = routes.filter((r) => r.path.includes(':'));
+    const plainPaths = ['/X', '/oauth/X', '/api/X', '/assets/X', '/X/index.html', '/oauth/callback?code=X&state=X', '/api/admin/users?search=X'];
+    for (const segment of ODD_SEGMENTS) {
+      for (const path of plainPaths) await check('segment', 'GET', path.replaceAll('X', segment), { cookie: owner, accept: 'text/html' });
+      for (const route of paramRoutes) await check('segment', route.method, route.path.replace(/:\w+/g, segment), { cookie: owner, 'content-type': 'application/json' }, route.method === 'GET' ? undefined : '{}');
+    }
+    // ten thousand parameters: in the query string (a head past Node's limit) and in a JSON body
+    const manyParams = Array.from({ length: 10_000 }, (_, i) => `p${i}=${i}`).join('&');
+    const manyKeys = JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])));
+    const shortParams = Array.from({ length: 1_500 }, (_, i) => `a=${i}`).join('&');
+    for (const path of ['/', '/oauth/callback', '/oauth/start', '/api/consent/token', '/api/admin/users']) {
+      await check('10k parameters', 'GET', `${path}?${manyParams}`, { cookie: owner });
+      await check('1.5k repeated parameters', 'GET', `${path}?${shortParams}`, { cookie: owner });
+    }
+    for (const path of ['/api/consent', '/api/staff/login', '/api/admin/settings', '/api/rules/confirm']) {
+      await check('10k body keys', 'POST', path, { cookie: owner, 'content-type': 'application/json', origin: handle.url }, manyKeys);
+    }
+    // long headers: one long value under and over the limit, a long cookie, a long forwarded address, many headers
+    const manyHeaders = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x-h${i}`, 'v']));
+    const headerCases: [string, Record<string, string>][] = [
+      ['8 kB header', { 'x-long': 'h'.repeat(8_000) }],
+      ['20 kB header', { 'x-long': 'h'.repeat(20_000) }],
+      ['8 kB cookie', { cookie: `gk_session=${'c'.repeat(8_000)}; gk_session.sig=${'s'.repeat(40)}` }],
+      ['8 kB forwarded address', { 'x-forwarded-for': `${'9.'.repeat(4_000)}1` }],
+      ['8 kB accept headers', { accept: `text/html;q=0.${'9'.repeat(8_000)}`, 'accept-encoding': 'br;q=0.5,'.repeat(500), 'accept-language': 'en;'.repeat(1_500) }],
+      ['500 headers', manyHeaders],
+    ];
+    for (const [label, headers] of headerCases) {
+      for (const path of ['/', '/oauth/callback?code=a&state=b', '/api/consent/token', '/api/admin/users', '/verify']) await check(label, 'GET', path, headers);
     }
     expect(failures).toEqual([]);
   });

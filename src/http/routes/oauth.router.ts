@@ -9,11 +9,20 @@ import { readVisitor, writeVisitor } from '../visitor-session';
 import { createPendingSignIns } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
 import { createAppealSignIn } from '../../modules/appeals/appeal-sign-in';
+import { hashToken } from '../../modules/verification/one-time-tokens.repository';
 
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
 
 export type { SandboxNetworkPort, VpnCheckPort } from '../../modules/verification/sign-in';
+
+/**
+ * One callback's state and code as one hash: the same callback again is recognised without
+ * the session keeping the code (a hash of a single-use code gives nothing back).
+ */
+function hashCallback(state: string, code: string): string {
+  return hashToken(`${state}\n${code}`);
+}
 
 /** How long the callback itself waits for the sign-in before showing "Finishing sign-in…". */
 const INLINE_WAIT_MS = 2_500;
@@ -58,26 +67,37 @@ export function oauthRouter(deps: {
   const html = (res: Response, body: string) => {
     res.status(200).set('Cache-Control', 'no-store').type('html').send(body);
   };
-  /** Maps a finished sign-in to where the visitor goes next. */
-  const conclude = (req: Request, res: Response, result: SignInResult) => {
+  /**
+   * Maps a finished sign-in to where the visitor goes next. The session remembers where the
+   * sign-in of this callback (state and code) ended, so the same callback again lands there again.
+   */
+  const conclude = (req: Request, res: Response, result: SignInResult, callbackHash: string) => {
     if (result.kind === 'verified') {
-      writeVisitor(req, () => ({ verified: { discordId: result.discordId, at: deps.clock.now().getTime() } }));
+      writeVisitor(req, () => ({ verified: { discordId: result.discordId, at: deps.clock.now().getTime() }, callback: { callbackHash, landedOn: '/rules' } }));
       res.redirect(303, '/rules');
       return;
     }
-    if (!result.retryable) return fail(req, res, result.reason, result.detail);
+    if (!result.retryable) {
+      deps.logger.warn({ reason: result.reason, ...result.detail }, 'verification sign-in failed');
+      writeVisitor(req, (v) => ({ ...(v.verified ? { verified: v.verified } : {}), callback: { callbackHash, landedOn: '/error' } }));
+      res.redirect(303, '/error');
+      return;
+    }
     deps.logger.warn({ reason: result.reason, ...result.detail }, 'verification sign-in not finished, offering a new sign-in');
     // consent stays: the retry page's one button starts a new sign-in straight away
-    writeVisitor(req, (v) => ({ ...(v.consent ? { consent: v.consent } : {}), ...(v.verified ? { verified: v.verified } : {}) }));
+    writeVisitor(req, (v) => ({ ...(v.consent ? { consent: v.consent } : {}), ...(v.verified ? { verified: v.verified } : {}), callback: { callbackHash, landedOn: '/oauth/retry' } }));
     res.redirect(303, '/oauth/retry');
   };
   /** Waits up to `waitMs` for the session's sign-in: its outcome, or the "Finishing sign-in…" page. */
-  const settle = async (req: Request, res: Response, id: string, waitMs: number) => {
-    const result = await pending.settle(id, waitMs);
+  const settle = async (req: Request, res: Response, signIn: { id: string; callbackHash: string }, waitMs: number) => {
+    const result = await pending.settle(signIn.id, waitMs);
     if (result === 'pending') return html(res, finishingSignInPage());
-    if (result === 'unknown') return conclude(req, res, { kind: 'failed', reason: 'sign_in_job_lost', retryable: true });
-    return conclude(req, res, result);
+    if (result === 'unknown') return conclude(req, res, { kind: 'failed', reason: 'sign_in_job_lost', retryable: true }, signIn.callbackHash);
+    return conclude(req, res, result, signIn.callbackHash);
   };
+  /** Records in the session the sign-in being finished (its job and its callback), dropping the OAuth round trip it used. */
+  const awaitSignIn = (req: Request, signIn: { id: string; callbackHash: string }) =>
+    writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { ...signIn, at: deps.clock.now().getTime() } }));
 
   router.get('/oauth/start', deps.limit, (req, res) => {
     const now = deps.clock.now();
@@ -102,7 +122,6 @@ export function oauthRouter(deps: {
   });
 
   router.get('/oauth/callback', deps.limit, async (req, res) => {
-    const now = deps.clock.now();
     const visitor = readVisitor(req);
     const query = req.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
@@ -124,6 +143,21 @@ export function oauthRouter(deps: {
       return;
     }
 
+    // the same callback again (a reload of "Finishing sign-in…", a double click, the browser resending it):
+    // the same job and the same result for this visitor, never a second code exchange (Discord's codes are single use)
+    const callbackHash = state && code ? hashCallback(state, code) : '';
+    if (callbackHash && visitor.callback?.callbackHash === callbackHash) {
+      res.redirect(303, visitor.callback.landedOn);
+      return;
+    }
+    if (callbackHash && visitor.signIn?.callbackHash === callbackHash) return settle(req, res, { id: visitor.signIn.id, callbackHash }, INLINE_WAIT_MS);
+    // the same callback while the first is still at work, from this same session (its OAuth round trip not yet dropped)
+    const running = callbackHash && visitor.oauth?.stateHash === hashToken(state) ? pending.findByCallback(callbackHash) : null;
+    if (running) {
+      awaitSignIn(req, { id: running, callbackHash });
+      return settle(req, res, { id: running, callbackHash }, INLINE_WAIT_MS);
+    }
+
     if (typeof query.error === 'string') return fail(req, res, 'oauth_denied', { error: query.error.slice(0, 64) });
     if (!visitor.oauth || !visitor.consent) return fail(req, res, 'no_flow_in_session');
     if (!code || code.length > 512) return fail(req, res, 'missing_code');
@@ -134,16 +168,18 @@ export function oauthRouter(deps: {
 
     const consent = visitor.consent;
     const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent, stateUse: stateCheck.use };
-    const id = pending.start(() => finishSignIn(input));
-    if (!id) return conclude(req, res, { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true });
-    writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { id, at: now.getTime() } }));
-    await settle(req, res, id, INLINE_WAIT_MS);
+    const id = pending.start(callbackHash, () => finishSignIn(input));
+    if (!id) return conclude(req, res, { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true }, callbackHash);
+    awaitSignIn(req, { id, callbackHash });
+    await settle(req, res, { id, callbackHash }, INLINE_WAIT_MS);
   });
 
   router.get('/oauth/finish', async (req, res) => {
-    const id = readVisitor(req).signIn?.id;
-    if (!id) return fail(req, res, 'no_sign_in_in_session');
-    await settle(req, res, id, POLL_WAIT_MS);
+    const visitor = readVisitor(req);
+    if (visitor.signIn) return settle(req, res, { id: visitor.signIn.id, callbackHash: visitor.signIn.callbackHash ?? '' }, POLL_WAIT_MS);
+    // checked again after the sign-in ended (a second tab, a reload): where it ended
+    if (visitor.callback) return res.redirect(303, visitor.callback.landedOn);
+    return fail(req, res, 'no_sign_in_in_session');
   });
 
   router.get('/oauth/retry', (req, res) => {

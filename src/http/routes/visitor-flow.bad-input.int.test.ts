@@ -2,6 +2,7 @@ import request from 'supertest';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../../server';
+import { NEWCOMER_BUDGET } from '../middleware/visitor-limit';
 
 jest.setTimeout(60_000);
 
@@ -145,7 +146,7 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
   it('rate-limits one address hammering the visitor endpoints', async () => {
     const address = nextIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push((await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
+    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 10; i++) statuses.push((await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     const limited = await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
     expect(limited.status).toBe(429);

@@ -32,7 +32,7 @@ const consentBody = z.strictObject({
 export function visitorRouter(deps: {
   verification: VerificationService;
   channel: VerificationChannelPort;
-  /** per-visitor rate limit (keyed by IP hash) */
+  /** the visitor routes' rate limit (per visitor session and per address: middleware/visitor-limit.ts) */
   limit: express.RequestHandler;
   /** Secure cookies (served over https) */
   secureCookies?: boolean;
