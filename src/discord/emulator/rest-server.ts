@@ -82,7 +82,7 @@ export function createRestHandler(deps: RestServerDeps) {
     // the route bucket's limit as this answer's X-RateLimit-* headers state it (answers that passed the limiter)
     let advertised: { limit: number; resetAfterMs: number } | undefined;
     const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
-      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
+      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
       if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
     };
 
