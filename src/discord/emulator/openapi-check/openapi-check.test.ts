@@ -47,6 +47,9 @@ describe("the emulator checks every request against Discord's OpenAPI descriptio
       body: { content: 'hi', flags: 0, allowed_mentions: { parse: [] }, components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }], embeds: null },
     });
     expect(res.status).toBe(200);
+    // "Our API accepts strings for int fields if they are parseable as ints" (the description's notes)
+    const suppressed = await send(emulator, 'POST', `/channels/${channel()}/messages`, { product: true, body: { content: 'no preview https://example.com', flags: '4' } });
+    expect(suppressed).toMatchObject({ status: 200, body: { flags: 4 } });
     const commands = await send(emulator, 'PUT', `/applications/${emulator.application.id}/guilds/${emulator.guild.id}/commands`, {
       product: true,
       body: [{ name: 'lookup', description: 'Look a member up', default_member_permissions: '32', options: [{ type: 6, name: 'user', description: 'who', required: true }] }],
