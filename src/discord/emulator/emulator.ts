@@ -47,7 +47,7 @@ export interface DiscordEmulatorOptions {
   heartbeatIntervalMs?: number;
   /** Clock for OAuth2 code and token expiry (rate limits and interactions use real time, as the client does). */
   clock?: Clock;
-  /** Where unexpected emulator errors go (silent by default), and requests that depart from Discord's OpenAPI description (warnings). */
+  /** Where unexpected emulator errors go (silent by default), and requests that depart from Discord's OpenAPI description (warnings; undocumented fields at debug). */
   logger?: Logger;
   /** Check every REST request against Discord's OpenAPI description (default true; `openapiViolations` lists what was found). */
   checkOpenApi?: boolean;
@@ -160,7 +160,10 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
   const onViolation = (violation: OpenApiViolation) => {
     openapiViolations.push(violation);
     if (openapiViolations.length > 1000) openapiViolations.shift();
-    options.logger?.warn({ method: violation.method, path: violation.path, problems: violation.problems, notes: violation.notes }, 'discord emulator: a request departs from Discord\'s API description');
+    // what Discord ignores (notes) is only worth a debug line: discord.js sends some of it with every reply
+    const fields = { method: violation.method, path: violation.path, problems: violation.problems, notes: violation.notes };
+    if (violation.problems.length > 0) options.logger?.warn(fields, "discord emulator: a request Discord's API description does not allow");
+    else options.logger?.debug(fields, "discord emulator: a request with fields Discord's API description does not document");
     reportToSink(violation);
   };
   const handleRest = createRestHandler({
