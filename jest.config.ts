@@ -18,6 +18,9 @@ const pgliteTransform = { '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$'
  */
 const preactForReact = preactModuleNameMapper(__dirname);
 
+/** Fails a test whose product code sent the Discord emulator a request Discord's OpenAPI description does not allow. */
+const openapiGuard = '<rootDir>/src/test-support/openapi-guard.ts';
+
 /** Files that need a database (*.int.test.ts) or start the product (*.process.test.ts), on one engine. */
 function integrationProject(displayName: string, engine: 'pglite' | 'postgres', skipFiles: string[]) {
   return {
@@ -29,6 +32,7 @@ function integrationProject(displayName: string, engine: 'pglite' | 'postgres', 
     testPathIgnorePatterns: ['/node_modules/', ...skipFiles],
     globals: { GK_TEST_ENGINE: engine },
     setupFiles: ['<rootDir>/src/test-support/check-sql-rendering.ts'],
+    setupFilesAfterEnv: [openapiGuard],
     globalSetup: '<rootDir>/src/test-support/global-setup.ts',
     globalTeardown: '<rootDir>/src/test-support/global-teardown.ts',
     transform: { '^.+\\.tsx?$': esbuildTs, ...pgliteTransform },
@@ -56,6 +60,7 @@ const config: Config = {
       roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.process\\.test\\.ts$'],
+      setupFilesAfterEnv: [openapiGuard],
       transform: { '^.+\\.tsx?$': esbuildTs },
     },
     // Integration tests run once per database engine, as two projects, so that a file's PGlite half and

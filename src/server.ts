@@ -8,6 +8,7 @@ import { runMigrations } from './db/migrate';
 import type { Env } from './env';
 import { buildApp, type ServerContext } from './http/compose';
 import { connectDiscord, type DiscordConnection } from './discord/discord-connection';
+import { setDiscordUserAgentSite } from './discord-user-agent';
 import { registerCommands } from './discord/commands/register-commands';
 import { createBotRest } from './discord/discord-rest';
 import { scheduledJobs, RETENTION_JOB } from './jobs/jobs';
@@ -144,6 +145,8 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       url = env.PUBLIC_URL ?? localUrl;
     }
 
+    // every Discord request names this installation (Discord's User-Agent asks for a URL)
+    setDiscordUserAgentSite(env.PUBLIC_URL ?? url);
     const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback`, interactionAckTimeoutMs: options.emulatorAckTimeoutMs });
     stops.push(() => discord.close());
     if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;

@@ -44,7 +44,8 @@ export async function connectDiscord(env: Env, logger: Logger, options: { emulat
   const port = options.emulatorPort ?? env.SANDBOX_DISCORD_PORT;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   // only our own callback may receive codes: the emulator must not become an open redirect
-  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs });
+  // the logger hears the emulator's own errors and each request that departs from Discord's API description (a warning)
+  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs, logger });
   const proxycheck = await createProxycheckEmulator();
   logger.info({ discord: emulator.url }, 'sandbox mode: Discord and proxycheck.io are emulated in-process');
   return {

@@ -1,4 +1,5 @@
-import { REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { DefaultUserAgentAppendix, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { discordUserAgent } from '../discord-user-agent';
 import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-call-gate';
 
 /**
@@ -10,6 +11,12 @@ import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-ca
  * P4 raid at 50/s).
  */
 export const GLOBAL_REQUESTS_PER_SECOND = { rest: 40, gatewayClient: 5 } as const;
+
+/**
+ * What the bot's REST clients append to @discordjs/rest's `DiscordBot (https://discord.js.org, x.y.z)`:
+ * the product's own `DiscordBot (url, version)`, then the library's Node.js appendix.
+ */
+export const restUserAgentAppendix = () => `${discordUserAgent()} ${DefaultUserAgentAppendix}`.trim();
 
 /**
  * @discordjs/rest with one change: the first call on a route whose bucket it has not learnt
@@ -53,5 +60,5 @@ export class BotRest extends REST {
 
 /** One bot-authenticated REST client (its queue keeps us under Discord's rate limits). */
 export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number }): REST {
-  return new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest }).setToken(config.botToken);
+  return new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest, userAgentAppendix: restUserAgentAppendix() }).setToken(config.botToken);
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { snowflakeDate } from '../shared/discord-snowflake';
+import { discordUserAgent } from '../discord-user-agent';
 import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
 
 export const OAUTH_SCOPES = ['identify', 'guilds.join'] as const;
@@ -90,7 +91,8 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
     for (let attempt = 1; ; attempt++) {
       let response: OutboundResponse;
       try {
-        response = await doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        // every call to Discord names the product (Discord may block requests without a User-Agent)
+        response = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, 'User-Agent': discordUserAgent() }, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         if (attempt < 2) continue;
         const name = (error as { name?: string }).name;

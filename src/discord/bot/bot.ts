@@ -8,7 +8,7 @@ import type { VerificationService } from '../../modules/verification/verificatio
 import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
-import { GLOBAL_REQUESTS_PER_SECOND } from '../discord-rest';
+import { GLOBAL_REQUESTS_PER_SECOND, restUserAgentAppendix } from '../discord-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
@@ -108,7 +108,7 @@ export function createBot(deps: {
   }
 
   async function login(): Promise<void> {
-    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient } });
+    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient, userAgentAppendix: restUserAgentAppendix() } });
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));

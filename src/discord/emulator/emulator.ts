@@ -13,6 +13,7 @@ import type { InteractionResult, WaitOptions } from './interaction-record';
 import { approveAuthorizationRequest, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
 import { handleAuthorizePage } from './oauth-authorize-page';
 import { RateLimiter, resolveRateLimits, type RateLimitOption } from './rate-limiter';
+import { reportToSink, type OpenApiViolation } from './openapi-check/violations';
 import { createRestHandler } from './rest-server';
 import { commandRoutes } from './rest-routes/commands';
 import { gatewayRoutes } from './rest-routes/gateway';
@@ -46,8 +47,10 @@ export interface DiscordEmulatorOptions {
   heartbeatIntervalMs?: number;
   /** Clock for OAuth2 code and token expiry (rate limits and interactions use real time, as the client does). */
   clock?: Clock;
-  /** Where unexpected emulator errors go (silent by default). */
+  /** Where unexpected emulator errors go (silent by default), and requests that depart from Discord's OpenAPI description (warnings; undocumented fields at debug). */
   logger?: Logger;
+  /** Check every REST request against Discord's OpenAPI description (default true; `openapiViolations` lists what was found). */
+  checkOpenApi?: boolean;
 }
 
 export interface DiscordEmulator {
@@ -103,6 +106,8 @@ export interface DiscordEmulator {
     readonly injected: { error500: number; hang: number; rate429: number };
   };
   gateway: { readonly connectedSessions: number; readonly stats: { identifies: number; resumes: number; invalidSessions: number } };
+  /** Requests that departed from Discord's OpenAPI description, oldest first (the newest 1,000). */
+  readonly openapiViolations: readonly OpenApiViolation[];
   close(): Promise<void>;
 }
 
@@ -151,11 +156,22 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
   const faults = new FaultInjector();
   const rateLimits = resolveRateLimits(options.rateLimits);
   const hanging = new Set<ServerResponse>();
+  const openapiViolations: OpenApiViolation[] = [];
+  const onViolation = (violation: OpenApiViolation) => {
+    openapiViolations.push(violation);
+    if (openapiViolations.length > 1000) openapiViolations.shift();
+    // what Discord ignores (notes) is only worth a debug line: discord.js sends some of it with every reply
+    const fields = { method: violation.method, path: violation.path, problems: violation.problems, notes: violation.notes };
+    if (violation.problems.length > 0) options.logger?.warn(fields, "discord emulator: a request Discord's API description does not allow");
+    else options.logger?.debug(fields, "discord emulator: a request with fields Discord's API description does not document");
+    reportToSink(violation);
+  };
   const handleRest = createRestHandler({
     context,
     limiter: rateLimits ? new RateLimiter(rateLimits) : null,
     faults,
     hanging,
+    onViolation: options.checkOpenApi === false ? null : onViolation,
     routes: [
       ...gatewayRoutes(context, gatewayUrl),
       ...oauthTokenRoutes(context),
@@ -321,6 +337,7 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
         return faults.injected;
       },
     },
+    openapiViolations,
     gateway: {
       get connectedSessions() {
         return gateway.connectedSessions;

@@ -1,5 +1,13 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { invalidFormBody, type FormErrorTree } from './rest-error';
+
+/**
+ * An integer field as Discord reads it: a number, or a string of digits ("Our API accepts strings
+ * for int fields if they are parseable as ints", the notes of Discord's OpenAPI description).
+ */
+export function discordInteger() {
+  return z.preprocess((value) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value), z.number().int());
+}
 
 /** Discord's 50035 error codes for the zod issues we can meet. */
 function discordCode(issue: z.core.$ZodIssue, input: unknown): { code: string; message: string } {

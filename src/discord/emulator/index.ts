@@ -8,3 +8,4 @@ export { SANDBOX_CHANNELS, SANDBOX_ROLES, type SeedName } from './seed';
 export { sandboxChannelPath } from './sandbox-view';
 export { generateSnowflake, snowflakeTimestamp } from './snowflake';
 export { createEmulatorRest, DEFAULT_TEST_INTENTS, emulatorClientOptions, loginEmulatorClient, realmSafeMakeRequest } from './emulator-clients';
+export { setOpenApiViolationSink, type OpenApiViolation, type OpenApiViolationSink } from './openapi-check/violations';

@@ -12,7 +12,7 @@ import {
   type APIUser,
 } from 'discord-api-types/v10';
 import { z } from 'zod';
-import { parseBody } from './form-validation';
+import { discordInteger, parseBody } from './form-validation';
 import { fieldError, RestError } from './rest-error';
 import { generateSnowflake } from './snowflake';
 import type { EmulatorState } from './state';
@@ -27,7 +27,7 @@ const messageBodySchema = z.looseObject({
   content: z.string().max(2000).nullish(),
   embeds: z.array(embedSchema).max(10).nullish(),
   components: z.array(z.looseObject({ type: z.number().int() })).max(40).nullish(),
-  flags: z.number().int().nullish(),
+  flags: discordInteger().nullish(),
   tts: z.boolean().nullish(),
   allowed_mentions: z.looseObject({}).nullish(),
   message_reference: z.looseObject({ message_id: z.string().optional() }).nullish(),

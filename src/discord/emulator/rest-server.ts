@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorContext } from './context';
 import type { FaultInjector } from './faults';
 import { findAccessToken } from './oauth';
+import { checkRequestBody, checkRequestHead } from './openapi-check/request-check';
+import { isFromProduct, maskedPath, type OpenApiViolation } from './openapi-check/violations';
 import type { RateLimiter } from './rate-limiter';
 import { parseRequestBody } from './request-body';
 import { methodNotAllowed, notFound, RestError, unauthorized } from './rest-error';
@@ -17,6 +19,8 @@ export interface RestServerDeps {
   faults: FaultInjector;
   /** Responses held open by the `hang` fault; closed when the emulator closes. */
   hanging: Set<ServerResponse>;
+  /** Each request that departs from Discord's OpenAPI description (`openapi-check/`); null turns the check off. */
+  onViolation: ((violation: OpenApiViolation) => void) | null;
 }
 
 function authenticate(context: EmulatorContext, header: string | undefined): RequestAuth {
@@ -68,11 +72,13 @@ export function decodeSegments(path: string): string[] | null {
 }
 
 /**
- * The REST pipeline for one request under `/api[/vN]`: route → fault → auth → rate limit → body → handler,
- * logging each request with its status so tests can measure rates and count 429s.
+ * The REST pipeline for one request under `/api[/vN]`: OpenAPI check → route → fault → auth → rate limit →
+ * body (and its OpenAPI check) → handler, logging each request with its status so tests can measure rates
+ * and count 429s. A request Discord's description does not allow is reported to `onViolation`; where
+ * Discord would refuse it (a body, query or path value of the wrong shape) it gets Discord's 400.
  */
 export function createRestHandler(deps: RestServerDeps) {
-  const { context, routes, limiter, faults, hanging } = deps;
+  const { context, routes, limiter, faults, hanging, onViolation } = deps;
   const { state } = context;
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
@@ -82,11 +88,19 @@ export function createRestHandler(deps: RestServerDeps) {
     // the route bucket's limit as this answer's X-RateLimit-* headers state it (answers that passed the limiter)
     let advertised: { limit: number; resetAfterMs: number } | undefined;
     const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
-      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
+      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
       if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
     };
 
     const segments = decodeSegments(path);
+    const spec = onViolation && segments ? checkRequestHead({ method, segments, query, headers: req.headers }) : null;
+    const reportProblems = (found: { problems: string[]; notes: string[] }) => {
+      if (onViolation && (found.problems.length > 0 || found.notes.length > 0)) {
+        onViolation({ method, path: spec?.located?.template ?? maskedPath(segments ?? []), problems: found.problems, notes: found.notes, fromProduct: isFromProduct(req.headers['user-agent']) });
+      }
+    };
+    if (spec) reportProblems(spec);
+
     const match = segments ? matchRoute(routes, method, segments) : null;
     if (!match || !('route' in match)) {
       const error = match ? methodNotAllowed() : notFound();
@@ -141,6 +155,12 @@ export function createRestHandler(deps: RestServerDeps) {
     let result: RouteResult;
     try {
       const parsed = await parseRequestBody(req);
+      if (spec?.located) {
+        const body = checkRequestBody(spec.located, req.headers, parsed);
+        reportProblems(body);
+        const refusal = spec.refusal ?? body.refusal;
+        if (refusal) throw refusal;
+      }
       result = await route.handle({ params, query, body: parsed.body, form: parsed.form, files: parsed.files, headers: req.headers, auth });
     } catch (error) {
       if (!(error instanceof RestError)) {

@@ -61,6 +61,8 @@ export interface RequestLogEntry {
   bucket: string | null;
   /** `bot`, `bearer:<userId>`, `none` or `invalid`. */
   token: string;
+  /** The request's User-Agent header, null without one. */
+  userAgent: string | null;
   status: number;
   /** Set on 429s: whether the global limit (rather than the route bucket) was hit. */
   global?: boolean;

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type RESTGetAPIGuildMembersResult } from 'discord-api-types/v10';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
-import { parseBody } from '../form-validation';
+import { discordInteger, parseBody } from '../form-validation';
 import {
   invalidAccessToken,
   requireActionableMember,
@@ -32,12 +32,12 @@ const editMemberBody = z.object({
   mute: z.boolean().nullish(),
   deaf: z.boolean().nullish(),
   channel_id: snowflake.nullish(),
-  flags: z.number().int().nullish(),
+  flags: discordInteger().nullish(),
 });
 
 const banBody = z.object({
-  delete_message_days: z.number().int().min(0).max(7).nullish(),
-  delete_message_seconds: z.number().int().min(0).max(604_800).nullish(),
+  delete_message_days: discordInteger().pipe(z.number().min(0).max(7)).nullish(),
+  delete_message_seconds: discordInteger().pipe(z.number().min(0).max(604_800)).nullish(),
 });
 
 function auditReason(request: RouteContext): string | null {
