@@ -63,7 +63,15 @@ function isUnknownMember(error: unknown): boolean {
  *   role changes then flow through both buckets. Roles unknown: read the member, then one
  *   Modify Guild Member.
  */
-export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache; buckets?: BucketWatch }) {
+export function createDiscordActions(deps: {
+  rest: REST;
+  directory: GuildDirectory;
+  sealKey: Buffer;
+  members?: GuildMemberCache;
+  buckets?: BucketWatch;
+  /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
+  revokeAccessToken?: (accessToken: string) => void;
+}) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
   const roleIds = (roles: unknown) => Promise.all(((roles as ManagedRole[] | undefined) ?? []).map((r) => directory.roleId(r)));
@@ -220,13 +228,31 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     for (const content of packLogLines(lines)) await postMessage(content);
   }
 
+  /**
+   * After a join that worked (added, or found in the server already and the token never used):
+   * the visitor's access token has no further use, so Discord is asked to revoke it. The outbox
+   * erases its sealed copy when it records the join done.
+   */
+  function revokeUsedToken(sealedSecret: string | null): void {
+    if (!sealedSecret || !deps.revokeAccessToken) return;
+    let accessToken: string;
+    try {
+      accessToken = openSecret(deps.sealKey, sealedSecret);
+    } catch {
+      return; // not readable with this key: no token to revoke, and the join is done
+    }
+    deps.revokeAccessToken(accessToken);
+  }
+
   async function run(entry: OutboxEntry & { sealedSecret: string | null }): Promise<void> {
     const guildId = directory.guildId;
     const userId = entry.discordId ?? '';
     const payload = entry.payload;
     switch (entry.kind) {
       case 'add_guild_member':
-        return join(userId, entry.sealedSecret, payload.roles);
+        await join(userId, entry.sealedSecret, payload.roles);
+        revokeUsedToken(entry.sealedSecret);
+        return;
       case 'update_roles':
         return updateRoles(userId, payload);
       case 'add_role':
