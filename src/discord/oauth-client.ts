@@ -131,11 +131,13 @@ export function createDiscordOAuth(config: {
    * out there); otherwise at once, a short Retry-After waited out once.
    */
   async function call<T>(path: string, init: Init, options: { queued?: { waitMs: number; background?: boolean } } = {}): Promise<T> {
+    // one deadline for the call, its second try included
+    const deadline = performance.now() + (options.queued?.waitMs ?? 0);
     for (let attempt = 1; ; attempt++) {
       let response: OutboundResponse;
       try {
         response = options.queued
-          ? await queue.run(`${init.method} ${path}`, () => request(path, init), { deadlineMs: options.queued.waitMs, background: options.queued.background })
+          ? await queue.run(`${init.method} ${path}`, () => request(path, init), { deadlineMs: Math.max(0, deadline - performance.now()), background: options.queued.background })
           : await request(path, init);
       } catch (error) {
         if (error instanceof OAuthQueueTimeout) throw new DiscordHttpError(429, `${init.method} ${path}: rate limited (${error.message})`, error.retryAfterMs);
