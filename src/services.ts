@@ -7,6 +7,7 @@ import { createGuildDirectory, type GuildDirectory } from './discord/guild-direc
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
+import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
 import type { FeatureRouters, ServerContext } from './http/compose';
@@ -91,6 +92,9 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 
   // what the bot sees of members (interactions, member events) spares the outbox calls
   const guildMembers = createGuildMemberCache();
+  // one OAuth client, so one queue for the app's code exchanges and revocations in this process
+  const oauth = createDiscordOAuth({ apiBase: discord.apiBase, authorizeBase: discord.authorizeBase, clientId: discord.clientId, clientSecret: discord.clientSecret });
+  const tokenRevoker = createTokenRevoker({ oauth, logger: logger.child({ role: 'oauth' }) });
   const outboxWorker = createOutboxWorker({
     database,
     outbox,
@@ -101,6 +105,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     clock,
     logger: logger.child({ role: 'outbox' }),
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
+    revokeAccessToken: tokenRevoker.revoke,
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
@@ -163,7 +168,6 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   // per visitor session and per address, sized for a class behind one address (visitor-limit.ts)
   const visitorLimit = createVisitorLimiter({ clock, addressKey: ipKey });
 
-  const oauth = createDiscordOAuth({ apiBase: discord.apiBase, authorizeBase: discord.authorizeBase, clientId: discord.clientId, clientSecret: discord.clientSecret });
   const channel = {
     async links() {
       const channelId = await directory.channelId('verification').catch(() => null);
@@ -227,6 +231,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       clock,
       logger,
       oauth,
+      revokeAccessToken: tokenRevoker.revoke,
       vpn,
       verification,
       ipHashKey: ctx.secrets.ipHashKey,

@@ -3,8 +3,13 @@ import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } fro
 import { snowflakeDate } from '../shared/discord-snowflake';
 import { discordUserAgent } from '../discord-user-agent';
 import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
+import { createOAuthQueue, OAuthQueueTimeout, type OAuthQueue } from './oauth-queue';
 
-export const OAUTH_SCOPES = ['identify', 'guilds.join'] as const;
+/** The verification sign-in: who the visitor is, and the right to add them to the server. */
+export const VERIFY_SCOPES = ['identify', 'guilds.join'] as const;
+/** The appeal sign-in: only who the visitor is (it adds nobody anywhere). */
+export const APPEAL_SCOPES = ['identify'] as const;
+export type OAuthScopes = typeof VERIFY_SCOPES | typeof APPEAL_SCOPES;
 
 export interface DiscordIdentity {
   id: string;
@@ -16,10 +21,19 @@ export interface DiscordIdentity {
 }
 
 export interface DiscordOAuth {
-  authorizeUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string;
-  exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{ accessToken: string; scope: string }>;
+  /** `scopes`: the flow's own (VERIFY_SCOPES unless said otherwise) */
+  authorizeUrl(input: { state: string; codeChallenge: string; redirectUri: string; scopes?: OAuthScopes }): string;
+  /** `waitBudgetMs`: how long the call may wait its turn in the shared queue when Discord rate-limits the endpoint */
+  exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string; waitBudgetMs?: number }): Promise<{ accessToken: string; scope: string }>;
   fetchIdentity(accessToken: string): Promise<DiscordIdentity>;
+  /** Revokes an access token (and its refresh token) at Discord; rejects when Discord could not be told. */
+  revokeToken(accessToken: string): Promise<void>;
 }
+
+/** How long the code exchange waits its turn unless its caller says (the appeal callback answers inline). */
+const DEFAULT_EXCHANGE_WAIT_MS = 5_000;
+/** How long a revocation may wait its turn behind sign-ins before it is given up (and logged). */
+const REVOKE_WAIT_MS = 10 * 60_000;
 
 export class OAuthExchangeError extends Error {
   constructor(
@@ -53,7 +67,7 @@ export function createPkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge };
 }
 
-/** Longest Retry-After the callback waits out before giving up (the visitor is waiting). */
+/** Longest Retry-After a call with the visitor's own token waits out before giving up (the visitor is waiting). */
 const MAX_RETRY_WAIT_MS = 3000;
 
 /** A non-2xx answer from Discord, with its status. */
@@ -78,31 +92,71 @@ export class DiscordHttpError extends Error {
  * every instance to the bot's 50 requests/s global budget, which made every visitor's
  * token exchange and /users/@me wait for everyone else's (measured: ~25 verifications/s
  * at most, whatever the machine; at Discord's real latency far fewer). These calls carry
- * no bot token, so they count toward no bot limit: they run in parallel; a 429 is waited
- * out once when Discord asks for a short pause (except on the token exchange, whose caller
- * waits within its own budget), a 5xx or network error retried once.
+ * no bot token, so they count toward no bot limit.
+ *
+ * The calls made with the app's own credentials (the code exchange, the revocation) share
+ * one limit for the whole app, so they go through one queue (oauth-queue.ts), which follows
+ * Discord's rate-limit headers: a crowd of sign-ins waits its turn there instead of drawing a
+ * 429 each. The calls made with a visitor's token (/users/@me) are limited per token: they
+ * run in parallel, a 429 waited out once when Discord asks for a short pause. A 5xx or
+ * network error is retried once. Every answer passes through `request`, the one place that
+ * sees them (`onResponse` reports each one: status and route).
  */
-export function createDiscordOAuth(config: { apiBase: string; authorizeBase: string; clientId: string; clientSecret: string; timeoutMs?: number; fetch?: OutboundFetch }): DiscordOAuth {
+export function createDiscordOAuth(config: {
+  apiBase: string;
+  authorizeBase: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs?: number;
+  fetch?: OutboundFetch;
+  /** the app's queue (one per process: all its sign-ins share Discord's limit) */
+  queue?: OAuthQueue;
+  /** every answer Discord gave: its status and route (e.g. 'POST /oauth2/token'), for counters */
+  onResponse?: (status: number, route: string) => void;
+}): DiscordOAuth {
   const base = `${config.apiBase.replace(/\/$/, '')}/v10`;
   const doFetch = config.fetch ?? outboundFetch;
   const timeoutMs = config.timeoutMs ?? 10_000;
+  const queue = config.queue ?? createOAuthQueue();
 
-  async function call<T>(path: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, options: { waitOn429: boolean } = { waitOn429: true }): Promise<T> {
+  type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
+  /** The one place an OAuth request is sent and its answer seen. */
+  async function request(path: string, init: Init): Promise<OutboundResponse> {
+    // every call to Discord names the installation (Discord may block requests without a User-Agent)
+    const response = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, 'User-Agent': discordUserAgent() }, signal: AbortSignal.timeout(timeoutMs) });
+    config.onResponse?.(response.status, `${init.method} ${path}`);
+    return response;
+  }
+
+  /**
+   * `queued`: through the app's queue, waiting at most `waitMs` for its turn (a 429 is waited
+   * out there); otherwise at once, a short Retry-After waited out once.
+   */
+  async function call<T>(path: string, init: Init, options: { queued?: { waitMs: number; background?: boolean } } = {}): Promise<T> {
+    // one deadline for the call, its second try included
+    const deadline = performance.now() + (options.queued?.waitMs ?? 0);
     for (let attempt = 1; ; attempt++) {
       let response: OutboundResponse;
       try {
-        // every call to Discord names the product (Discord may block requests without a User-Agent)
-        response = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, 'User-Agent': discordUserAgent() }, signal: AbortSignal.timeout(timeoutMs) });
+        response = options.queued
+          ? await queue.run(`${init.method} ${path}`, () => request(path, init), { deadlineMs: Math.max(0, deadline - performance.now()), background: options.queued.background })
+          : await request(path, init);
       } catch (error) {
+        if (error instanceof OAuthQueueTimeout) throw new DiscordHttpError(429, `${init.method} ${path}: rate limited (${error.message})`, error.retryAfterMs);
         if (attempt < 2) continue;
         const name = (error as { name?: string }).name;
         throw new Error(name === 'TimeoutError' || name === 'AbortError' ? `no answer from Discord within ${timeoutMs} ms` : 'Discord could not be reached');
       }
-      if (response.ok) return (await response.json()) as T;
+      if (response.ok) {
+        // a revocation's answer may be empty
+        const body = await response.text();
+        return (body ? JSON.parse(body) : null) as T;
+      }
       const text = await response.text().catch(() => '');
       const retryAfterMs = response.status === 429 ? retryAfterOf(response, text) : null;
-      if (attempt < 2 && options.waitOn429 && retryAfterMs !== null && retryAfterMs <= MAX_RETRY_WAIT_MS) {
-        await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+      if (attempt < 2 && !options.queued && retryAfterMs !== null && retryAfterMs <= MAX_RETRY_WAIT_MS) {
+        // with jitter: visitors limited at the same moment do not all come back in the same one
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs + Math.round(Math.random() * Math.min(250, Math.max(10, retryAfterMs / 10)))));
         continue;
       }
       if (attempt < 2 && response.status >= 500) continue;
@@ -111,13 +165,13 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
   }
 
   return {
-    authorizeUrl({ state, codeChallenge, redirectUri }) {
+    authorizeUrl({ state, codeChallenge, redirectUri, scopes = VERIFY_SCOPES }) {
       const url = new URL(`${config.authorizeBase.replace(/\/$/, '')}/oauth2/authorize`);
       url.search = new URLSearchParams({
         client_id: config.clientId,
         response_type: 'code',
         redirect_uri: redirectUri,
-        scope: OAUTH_SCOPES.join(' '),
+        scope: scopes.join(' '),
         state,
         code_challenge: codeChallenge,
         code_challenge_method: 'S256',
@@ -126,7 +180,7 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
       return url.toString();
     },
 
-    async exchangeCode({ code, codeVerifier, redirectUri }) {
+    async exchangeCode({ code, codeVerifier, redirectUri, waitBudgetMs = DEFAULT_EXCHANGE_WAIT_MS }) {
       try {
         const body = new URLSearchParams({
           grant_type: 'authorization_code',
@@ -140,10 +194,10 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
           body: body.toString(),
-        }, { waitOn429: false });
+        }, { queued: { waitMs: waitBudgetMs } });
         return { accessToken: result.access_token, scope: result.scope };
       } catch (error) {
-        // a 429 is handed back with its Retry-After: the sign-in flow owns the waiting budget
+        // a 429 here means the queue could not give it a turn within its budget: handed back with the wait left
         const status = error instanceof DiscordHttpError ? error.status : null;
         const retryAfterMs = error instanceof DiscordHttpError ? error.retryAfterMs : null;
         throw new OAuthExchangeError(`Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`, status, retryAfterMs);
@@ -160,6 +214,16 @@ export function createDiscordOAuth(config: { apiBase: string; authorizeBase: str
         bot: Boolean(user.bot),
         createdAt: snowflakeDate(user.id),
       };
+    },
+
+    async revokeToken(accessToken) {
+      // Discord's Token Revocation (RFC 7009): the client authenticates with HTTP Basic, as its docs show
+      const basic = Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64');
+      await call<unknown>('/oauth2/token/revoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', Authorization: `Basic ${basic}` },
+        body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
+      }, { queued: { waitMs: REVOKE_WAIT_MS, background: true } });
     },
   };
 }

@@ -39,7 +39,7 @@ describe('Discord emulator rate limits', () => {
     expect(ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 
     const body = (await limited[0]?.json()) as { message: string; retry_after: number; global: boolean };
-    expect(body).toMatchObject({ message: 'You are being rate limited.', global: false });
+    expect(body).toMatchObject({ message: 'You are being rate limited.', code: 0, global: false });
     expect(body.retry_after).toBeGreaterThan(0);
     expect(limited[0]?.headers.get('retry-after')).toBe('10');
     expect(limited[0]?.headers.get('x-ratelimit-scope')).toBe('user');

@@ -95,9 +95,10 @@ interface Window {
   count: number;
 }
 
+/** A 429's body as the OpenAPI description's RatelimitedResponse has it: Error's code and message, retry_after (seconds) and global. */
 export type RateLimitDecision =
   | { limited: false; headers: Record<string, string> }
-  | { limited: true; global: boolean; retryAfterMs: number; headers: Record<string, string>; body: { message: string; retry_after: number; global: boolean } };
+  | { limited: true; global: boolean; retryAfterMs: number; headers: Record<string, string>; body: { message: string; code: number; retry_after: number; global: boolean } };
 
 const seconds = (ms: number) => (Math.ceil(ms) / 1000).toFixed(3);
 
@@ -126,7 +127,7 @@ export class RateLimiter {
         global: true,
         retryAfterMs,
         headers: { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global', 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
-        body: { message: 'You are being rate limited.', retry_after: Number(seconds(retryAfterMs)), global: true },
+        body: { message: 'You are being rate limited.', code: 0, retry_after: Number(seconds(retryAfterMs)), global: true },
       };
     }
     const headers = (remaining: number): Record<string, string> => ({
@@ -143,7 +144,7 @@ export class RateLimiter {
         global: false,
         retryAfterMs,
         headers: { ...headers(0), 'X-RateLimit-Scope': 'user', 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
-        body: { message: 'You are being rate limited.', retry_after: Number(seconds(retryAfterMs)), global: false },
+        body: { message: 'You are being rate limited.', code: 0, retry_after: Number(seconds(retryAfterMs)), global: false },
       };
     }
     bucket.count++;

@@ -128,7 +128,7 @@ export function createRestHandler(deps: RestServerDeps) {
       // shaped like Discord's own 429: the wait in the body (fractional) and in the headers
       state.rateLimitHits++;
       log(429, route.path, bucketKey);
-      send(res, 429, { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false }, { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' });
+      send(res, 429, { message: 'You are being rate limited.', code: 0, retry_after: retryAfterSeconds, global: false }, { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' });
       return;
     }
 

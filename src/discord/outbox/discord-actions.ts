@@ -67,7 +67,14 @@ function isUnknownMember(error: unknown): boolean {
  *   known to hold is not given again, one known to be absent not taken; roles unknown: every
  *   call is made (Discord answers 204 to a role held already or not held).
  */
-export function createDiscordActions(deps: { rest: REST; directory: GuildDirectory; sealKey: Buffer; members?: GuildMemberCache }) {
+export function createDiscordActions(deps: {
+  rest: REST;
+  directory: GuildDirectory;
+  sealKey: Buffer;
+  members?: GuildMemberCache;
+  /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
+  revokeAccessToken?: (accessToken: string) => void;
+}) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
   const roleIds = (roles: unknown) => Promise.all(((roles as ManagedRole[] | undefined) ?? []).map((r) => directory.roleId(r)));
@@ -145,6 +152,22 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     for (const content of packLogLines(lines)) await postMessage(content);
   }
 
+  /**
+   * After a join that worked (added, or found in the server already and the token never used):
+   * the visitor's access token has no further use, so Discord is asked to revoke it. The outbox
+   * erases its sealed copy when it records the join done.
+   */
+  function revokeUsedToken(sealedSecret: string | null): void {
+    if (!sealedSecret || !deps.revokeAccessToken) return;
+    let accessToken: string;
+    try {
+      accessToken = openSecret(deps.sealKey, sealedSecret);
+    } catch {
+      return; // not readable with this key: no token to revoke, and the join is done
+    }
+    deps.revokeAccessToken(accessToken);
+  }
+
   async function run(entry: OutboxEntry & { sealedSecret: string | null }): Promise<void> {
     const guildId = directory.guildId;
     const userId = entry.discordId ?? '';
@@ -153,7 +176,9 @@ export function createDiscordActions(deps: { rest: REST; directory: GuildDirecto
     const reason = storedAuditLogReason(entry.kind, payload);
     switch (entry.kind) {
       case 'add_guild_member':
-        return join(userId, entry.sealedSecret, payload.roles, reason);
+        await join(userId, entry.sealedSecret, payload.roles, reason);
+        revokeUsedToken(entry.sealedSecret);
+        return;
       case 'update_roles':
         return updateRoles(userId, payload, reason);
       case 'add_role':

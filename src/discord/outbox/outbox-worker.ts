@@ -66,13 +66,15 @@ export function createOutboxWorker(deps: {
   /** actions of one kind in flight at most */
   concurrency?: number;
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
+  /** revokes a joined member's access token in the background (token-revocation.ts) */
+  revokeAccessToken?: (accessToken: string) => void;
 }) {
   const batchSize = deps.batchSize ?? 100;
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 

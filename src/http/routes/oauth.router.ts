@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import { createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
+import { APPEAL_SCOPES, createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
 import { resolveClientIp } from '../../modules/network';
 import { createSignInFlow, SIGN_IN_EXCHANGE_BUDGET_MS, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
 import type { VerificationService } from '../../modules/verification/verification.service';
@@ -31,7 +31,8 @@ const POLL_WAIT_MS = 1_500;
 
 /**
  * GET /oauth/start and /oauth/callback: state bound to the
- * session and single use, PKCE S256, scopes identify + guilds.join. Any failure before
+ * session and single use, PKCE S256, scopes identify + guilds.join (the appeal sign-in, GET
+ * /oauth/appeal: identify only). Any failure before
  * the verification is stored sends the visitor to /error; nothing is written then.
  *
  * The callback hands the code to a server-side job and waits briefly; when Discord rate
@@ -51,6 +52,8 @@ export function oauthRouter(deps: {
   limit: express.RequestHandler;
   /** how long a rate-limited code exchange is retried (tests shorten it) */
   exchangeBudgetMs?: number;
+  /** revokes an access token in the background once it has done its job (the appeal sign-in's, once read) */
+  revokeAccessToken?: (accessToken: string) => void;
 }): Router {
   const router = express.Router();
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
@@ -118,7 +121,8 @@ export function oauthRouter(deps: {
     const { token: state, tokenHash } = appealSignIn.start();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, appealSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
-    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
+    // identify only: the appeal sign-in reads who the visitor is and adds them nowhere
+    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: APPEAL_SCOPES }));
   });
 
   router.get('/oauth/callback', deps.limit, async (req, res) => {

@@ -21,6 +21,7 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
       throw new OAuthExchangeError('rate limited', 429, step);
     },
     fetchIdentity: async () => ({ id: '123456789012345678', username: 'someone', globalName: null, avatarUrl: null, bot: false, createdAt: new Date(0) }),
+    revokeToken: async () => undefined,
   };
   return { oauth, calls };
 }

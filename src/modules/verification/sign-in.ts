@@ -65,12 +65,15 @@ export function createSignInFlow(deps: {
 }) {
   const budgetMs = deps.exchangeBudgetMs ?? SIGN_IN_EXCHANGE_BUDGET_MS;
 
-  /** Tries the code again after each 429 while Discord's Retry-After still fits the budget. */
+  /**
+   * The exchange waits its turn in the app's shared queue (which follows Discord's rate-limit
+   * headers) for up to the budget; a 429 still handed back is tried again while its wait fits.
+   */
   async function exchangeWithinBudget(input: SignInInput) {
     const deadline = performance.now() + budgetMs;
     for (;;) {
       try {
-        return await deps.oauth.exchangeCode({ code: input.code, codeVerifier: input.codeVerifier, redirectUri: input.redirectUri });
+        return await deps.oauth.exchangeCode({ code: input.code, codeVerifier: input.codeVerifier, redirectUri: input.redirectUri, waitBudgetMs: Math.max(0, deadline - performance.now()) });
       } catch (error) {
         const wait = error instanceof OAuthExchangeError && error.status === 429 ? error.retryAfterMs : null;
         if (wait === null || performance.now() + wait > deadline) throw error;

@@ -56,7 +56,9 @@ export function PrivacyPage() {
         </ul>
         <p>
           We do not collect your email address, your password, your messages or your friends list. Discord sign-in asks only for permission to read your
-          basic profile and to add you to the server.
+          basic profile and to add you to the server. The access token Discord gives us for this is revoked as soon as you have been added to the server
+          (or found there already). The appeal sign-in reads only your identity: it asks for permission to read your basic profile and nothing else, and
+          its token is revoked as soon as we have read who you are.
         </p>
       </LegalSection>
 
