@@ -43,7 +43,7 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles },
       bot: { userId: botUser.id, roleIds: member.roles, name: botRole?.name ?? botUser.username },
       channels: { verification: channel(names.verificationChannel), logs: channel(names.logsChannel) },
-      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified) },
+      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified), staff: { configured: names.roles.staff } },
       certainAltAction: deps.certainAltAction,
     };
   }
