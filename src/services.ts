@@ -6,6 +6,7 @@ import { watchBuckets } from './discord/bucket-watch';
 import { createBotRest } from './discord/discord-rest';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
+import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createGuildMemberCache } from './discord/guild-member-cache';
@@ -88,6 +89,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   };
   const directory = createGuildDirectory(rest, guildNames);
   const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
+  // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
+  const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
   // what the bot sees of members (interactions, member events) spares the outbox calls
   const guildMembers = createGuildMemberCache();
@@ -95,7 +98,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     database,
     outbox,
     rest,
-    directory,
+    directory: guardedDirectory,
     members: guildMembers,
     buckets: watchBuckets(rest),
     sealKey: ctx.secrets.outboxKey,
@@ -205,7 +208,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     logger,
     clock,
     rest,
-    directory,
+    directory: guardedDirectory,
     verification,
     commands: createCommandHandlers(commandDeps),
     buttons: createCommandButtons(commandDeps),

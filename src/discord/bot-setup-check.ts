@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
-import { ROLE_SLOT_NAMES, roleSafetyProblems } from './role-safety';
+import { ROLE_SLOT_NAMES, roleSafetyProblems, type RoleProblem } from './role-safety';
 import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
 
 /**
@@ -77,15 +77,15 @@ function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
   return [];
 }
 
-/** The role choices Gatekeeper refuses (role-safety.ts), each with its fix. */
-function checkRoleSafety(input: SetupCheckInput): SetupProblem[] {
+/** The role choices Gatekeeper refuses (role-safety.ts), each with its fix and the slots it concerns. */
+export function refusedRoleChoices(input: SetupCheckInput): RoleProblem[] {
   const configured = {
     verified: input.roles.verified.configured,
     limited: input.roles.limited.configured,
     unverified: input.roles.unverified.configured,
     staff: input.roles.staff?.configured ?? '',
   };
-  return roleSafetyProblems({ guild: input.guild, bot: input.bot, configured }).map(({ problem, fix }) => ({ problem, fix }));
+  return roleSafetyProblems({ guild: input.guild, bot: input.bot, configured });
 }
 
 /** Everything that would make a Discord call fail with 403, each named with its fix; empty when the server is set up right. */
@@ -96,6 +96,6 @@ export function checkBotSetup(input: SetupCheckInput): SetupProblem[] {
     ...checkChannel(input, 'verification'),
     ...checkChannel(input, 'logs'),
     ...(['verified', 'limited', 'unverified'] as const).flatMap((role) => checkRole(input, role)),
-    ...checkRoleSafety(input),
+    ...refusedRoleChoices(input).map(({ problem, fix }) => ({ problem, fix })),
   ];
 }

@@ -74,7 +74,7 @@ describe('roleSafetyProblems: the role choices Gatekeeper refuses', () => {
     const [dangerous] = roleSafetyProblems(server(perms('Verified', P.Administrator)));
     expect(dangerous!.fix).toBe('Server Settings → Roles → "Verified": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them.');
     const [twice] = roleSafetyProblems(server(undefined, { staff: 'Verified' }));
-    expect(twice!.fix).toBe('Give each its own role: set the Staff role setting (dashboard Settings, or DISCORD_STAFF_ROLE) to another role.');
+    expect(twice!.fix).toBe('Give each its own role: choose another role for the Verified role or the Staff role (dashboard Settings, or DISCORD_VERIFIED_ROLE / DISCORD_STAFF_ROLE).');
   });
 
   it('leaves out the hierarchy when the bot is unknown or owns the server', () => {

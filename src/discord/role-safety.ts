@@ -106,7 +106,7 @@ export function roleSafetyProblems(input: RoleSafetyInput): RoleProblem[] {
       const name = found(a)?.name ?? input.configured[a];
       problems.push({
         problem: `The role "${name}" is chosen as both the ${ROLE_SLOT_NAMES[a].label} role and the ${ROLE_SLOT_NAMES[b].label} role.`,
-        fix: `Give each its own role: set ${setting(b)} to another role.`,
+        fix: `Give each its own role: choose another role for the ${ROLE_SLOT_NAMES[a].label} role or the ${ROLE_SLOT_NAMES[b].label} role (dashboard Settings, or ${ROLE_SLOT_NAMES[a].env} / ${ROLE_SLOT_NAMES[b].env}).`,
         slots: [a, b],
       });
     }
