@@ -19,7 +19,7 @@ import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
 import { linkCounts } from '../../shared/member-badges';
-import { websiteEnding, websiteOutcomeLine } from './website-outcome';
+import { joinRoles, websiteEnding, websiteOutcomeLine } from './website-outcome';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -240,7 +240,7 @@ export function createVerificationService(deps: {
         const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
         const actions: DiscordAction[] = [
           ...admitted.actions,
-          { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken },
+          { kind: 'add_guild_member', discordId, roles: joinRoles(ended, member.guildAccess), accessToken: input.accessToken },
           ...(outcomeLine ? [outcomeLine] : []),
           ...alts
             .filter((alt) => alt.confidence !== 'possible')

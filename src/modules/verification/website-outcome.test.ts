@@ -1,5 +1,5 @@
 import type { DetectedAlt } from './verification.service';
-import { websiteEnding, websiteOutcomeLine, type WebsiteEndingInput } from './website-outcome';
+import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEndingInput } from './website-outcome';
 
 const clean = { verdict: 'clean' as const, provider: null, checkFailed: false };
 const vpn = { verdict: 'vpn' as const, provider: 'NordVPN', checkFailed: false };
@@ -34,4 +34,16 @@ describe('websiteOutcomeLine: the logs channel never announces a certain alt or 
     ['limited by a rule (the rule has its own line)', { gate: 'limited' }, null],
     ['held, VPN check unavailable', { gate: 'review', vpn: { ...clean, checkFailed: true } }, '⚠️ <@100>: the VPN check was unavailable; flagged for review.'],
   ])('%s', (_name, over, text) => expect(line(over)).toBe(text));
+});
+
+describe('joinRoles: what the website join gives', () => {
+  it.each([
+    ['verified', 'verified', ['verified']],
+    ['verified', 'pending', ['unverified']],
+    ['verified', 'denied', ['unverified']],
+    ['verified', 'limited', ['unverified']],
+    ['denied_alt', 'verified', ['unverified']],
+    ['pending', 'verified', ['unverified']],
+    ['limited_access', 'verified', ['unverified']],
+  ] as const)('ending %s, access before %s → %j', (ending, access, roles) => expect(joinRoles(ending, access)).toEqual(roles));
 });

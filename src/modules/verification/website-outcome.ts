@@ -49,3 +49,13 @@ export function websiteOutcomeLine(input: WebsiteEndingInput & { discordId: stri
   if (input.gate) return input.vpn.checkFailed ? { kind: 'log_message', event: 'staff_action', discordId: id, text: `⚠️ <@${id}>: the VPN check was unavailable; flagged for review.` } : null;
   return { kind: 'log_message', event: 'verified', discordId: id, text: `✅ <@${id}> completed website verification${flag}.` };
 }
+
+/**
+ * The roles a website verification joins the member with: Verified when it ended verified and
+ * staff (an approved appeal, a manual verification) or the button had already given them Verified,
+ * so someone who left or was removed gets back what they had; otherwise Unverified, and the
+ * button decides.
+ */
+export function joinRoles(ending: WebsiteEnding, guildAccessBefore: 'pending' | 'verified' | 'limited' | 'denied'): ['verified'] | ['unverified'] {
+  return ending === 'verified' && guildAccessBefore === 'verified' ? ['verified'] : ['unverified'];
+}
