@@ -5,6 +5,7 @@ import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
+import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
@@ -89,6 +90,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   };
   const directory = createGuildDirectory(rest, guildNames);
   const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
+  // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
+  const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
   // what the bot sees of members (interactions, member events) spares the outbox calls
   const guildMembers = createGuildMemberCache();
@@ -99,7 +102,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     database,
     outbox,
     rest,
-    directory,
+    directory: guardedDirectory,
     members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
     clock,
@@ -209,7 +212,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     logger,
     clock,
     rest,
-    directory,
+    directory: guardedDirectory,
     verification,
     commands: createCommandHandlers(commandDeps),
     buttons: createCommandButtons(commandDeps),

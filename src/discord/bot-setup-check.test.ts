@@ -78,6 +78,17 @@ describe('checkBotSetup', () => {
     expect(problems[0]!.fix).toBe('Server Settings → Roles: drag "Gatekeeper" above "Verified".');
   });
 
+  it('names the role choices Gatekeeper refuses, with their fix: a Verified role with Administrator, Staff chosen as Verified', () => {
+    const input = wellSetUp();
+    input.guild.roles = input.guild.roles.map((r) => (r.name === 'Verified' ? { ...r, permissions: String(P.Administrator) } : r));
+    input.roles.verified.found = input.guild.roles.find((r) => r.name === 'Verified');
+    input.roles.staff = { configured: 'verified' };
+    expect(checkBotSetup(input).map((p) => p.problem)).toEqual([
+      'The Verified role "Verified" carries "Administrator": everyone Gatekeeper gives it would hold it.',
+      'The role "Verified" is chosen as both the Verified role and the Staff role.',
+    ]);
+  });
+
   it('names a missing Manage Roles, and Ban Members only when CERTAIN_ALT_ACTION bans', () => {
     const input = wellSetUp();
     const bot = input.guild.roles.find((r) => r.id === '15')!;

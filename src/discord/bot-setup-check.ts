@@ -1,6 +1,7 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
-import { computeBasePermissions, computeChannelPermissions, highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+import { ROLE_SLOT_NAMES, roleSafetyProblems, type RoleProblem } from './role-safety';
+import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
 
 /**
  * What the bot needs, and why:
@@ -33,7 +34,8 @@ export interface SetupCheckInput {
   guild: GuildPermissionContext;
   bot: PermissionSubject & { name: string };
   channels: Record<keyof typeof CHANNEL_PERMISSIONS, { configured: string; found: { id: string; name: string; permission_overwrites?: APIOverwrite[] } | undefined }>;
-  roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }>;
+  /** the roles Gatekeeper gives, and the Staff role (checked only for the choices role-safety.ts refuses) */
+  roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }> & { staff?: { configured: string } };
   certainAltAction: keyof typeof ALT_ACTION_PERMISSIONS;
 }
 
@@ -71,20 +73,19 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
 
 function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
   const { configured, found } = input.roles[which];
-  const setting = { verified: 'DISCORD_VERIFIED_ROLE', limited: 'DISCORD_LIMITED_ROLE', unverified: 'DISCORD_UNVERIFIED_ROLE' }[which];
-  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${setting} to an existing role's name or id.` }];
-  if (found.managed || found.id === input.guild.guildId) {
-    return [{ problem: `The role "${found.name}" belongs to an integration (or is @everyone): nobody can grant it.`, fix: `Set ${setting} to an ordinary role.` }];
-  }
-  if (input.bot.userId !== input.guild.ownerId && found.position >= highestRolePosition(input.guild, input.bot)) {
-    return [
-      {
-        problem: `The role "${found.name}" is above or level with the bot's highest role, so the bot cannot grant or remove it.`,
-        fix: `Server Settings → Roles: drag "${input.bot.name}" above "${found.name}".`,
-      },
-    ];
-  }
+  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${ROLE_SLOT_NAMES[which].env} to an existing role's name or id.` }];
   return [];
+}
+
+/** The role choices Gatekeeper refuses (role-safety.ts), each with its fix and the slots it concerns. */
+export function refusedRoleChoices(input: SetupCheckInput): RoleProblem[] {
+  const configured = {
+    verified: input.roles.verified.configured,
+    limited: input.roles.limited.configured,
+    unverified: input.roles.unverified.configured,
+    staff: input.roles.staff?.configured ?? '',
+  };
+  return roleSafetyProblems({ guild: input.guild, bot: input.bot, configured });
 }
 
 /** Everything that would make a Discord call fail with 403, each named with its fix; empty when the server is set up right. */
@@ -95,5 +96,6 @@ export function checkBotSetup(input: SetupCheckInput): SetupProblem[] {
     ...checkChannel(input, 'verification'),
     ...checkChannel(input, 'logs'),
     ...(['verified', 'limited', 'unverified'] as const).flatMap((role) => checkRole(input, role)),
+    ...refusedRoleChoices(input).map(({ problem, fix }) => ({ problem, fix })),
   ];
 }

@@ -1,6 +1,8 @@
 import { DiscordAPIError } from '@discordjs/rest';
 import { PermissionFlagsBits, Routes } from 'discord-api-types/v10';
-import { silentLogger } from '../logger';
+import { createLogger, silentLogger } from '../logger';
+import { createGuildDirectory } from './guild-directory';
+import { guardRoles } from './outbox/role-guard';
 import { BOT_ROLE_PERMISSIONS } from './emulator/seed';
 import { createDiscordEmulator, createEmulatorRest, type DiscordEmulator } from './emulator';
 import { createBotSetupMonitor } from './bot-setup-monitor';
@@ -71,6 +73,32 @@ describe('the bot permission self-check against the emulator', () => {
       'The role "Limited Access" is above or level with the bot\'s highest role, so the bot cannot grant or remove it.',
     ]);
     expect(problems[0]!.fix).toBe('Server Settings → Roles: drag "Gatekeeper" above "Verified".');
+  });
+
+  it('a refused role choice: one plain line at start naming the problem, the fix and what waits; its role is never resolved for a change', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    const names = { guildId: emulator.guild.id, roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Verified' }, verificationChannel: 'verification', logsChannel: 'logs' };
+    const watched = createBotSetupMonitor({ rest, names, certainAltAction: 'kick', logger });
+    emulator.setRolePermissions(emulator.guild.roleId('Verified'), PermissionFlagsBits.Administrator);
+    const report = await watched.run();
+    expect(report.problems.map((p) => p.problem)).toEqual([
+      'The Verified role "Verified" carries "Administrator": everyone Gatekeeper gives it would hold it.',
+      'The role "Verified" is chosen as both the Verified role and the Staff role.',
+    ]);
+    expect(lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([
+      'Role configuration refused: The Verified role "Verified" carries "Administrator": everyone Gatekeeper gives it would hold it. Fix: Server Settings → Roles → "Verified": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them. Until then Gatekeeper gives and takes no Verified role (those role changes wait in the outbox).',
+      'Role configuration refused: The role "Verified" is chosen as both the Verified role and the Staff role. Fix: Give each its own role: choose another role for the Verified role or the Staff role (dashboard Settings, or DISCORD_VERIFIED_ROLE / DISCORD_STAFF_ROLE). Until then Gatekeeper gives and takes no Verified role (those role changes wait in the outbox).',
+    ]);
+    const directory = guardRoles(createGuildDirectory(rest, names), () => watched.refusedRoles());
+    await expect(directory.roleId('verified')).rejects.toThrow('Role configuration refused: The Verified role "Verified" carries "Administrator"');
+    await expect(directory.roleId('staff')).rejects.toThrow('chosen as both the Verified role and the Staff role');
+    expect(await directory.roleId('unverified')).toBe(emulator.guild.roleId('Unverified'));
+    // fixed in the server: the next check lets it through
+    emulator.setRolePermissions(emulator.guild.roleId('Verified'), 0n);
+    names.roles.staff = 'Staff';
+    await watched.run();
+    expect(await directory.roleId('verified')).toBe(emulator.guild.roleId('Verified'));
   });
 
   it('missing Manage Roles is named with where to turn it on', async () => {

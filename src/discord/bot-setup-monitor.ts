@@ -1,7 +1,8 @@
 import type { REST } from '@discordjs/rest';
 import { Routes, type APIGuild, type APIGuildChannel, type APIGuildMember, type APIUser, type GuildChannelType } from 'discord-api-types/v10';
 import type { Logger } from '../logger';
-import { checkBotSetup, type SetupCheckInput, type SetupProblem } from './bot-setup-check';
+import { checkBotSetup, refusedRoleChoices, type SetupCheckInput, type SetupProblem } from './bot-setup-check';
+import { ROLE_SLOT_NAMES, type RoleProblem } from './role-safety';
 import { findByNameOrId, type GuildNames } from './guild-directory';
 
 export interface SetupReport {
@@ -25,6 +26,8 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
   let latest: SetupReport | undefined;
   let running: Promise<SetupReport> | undefined;
   let botUser: APIUser | undefined;
+  /** the role choices refused at the last check that could read the guild (kept while Discord does not answer) */
+  let refused: RoleProblem[] = [];
 
   async function read(): Promise<SetupCheckInput> {
     const { rest, names } = deps;
@@ -43,7 +46,7 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles },
       bot: { userId: botUser.id, roleIds: member.roles, name: botRole?.name ?? botUser.username },
       channels: { verification: channel(names.verificationChannel), logs: channel(names.logsChannel) },
-      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified) },
+      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified), staff: { configured: names.roles.staff } },
       certainAltAction: deps.certainAltAction,
     };
   }
@@ -52,7 +55,14 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
     const key = (report: SetupReport | undefined) => JSON.stringify(report?.problems ?? null) + (report?.error ?? '');
     if (key(previous) === key(next)) return;
     if (next.error) deps.logger.warn({ error: next.error }, 'Discord permission self-check could not run');
-    for (const problem of next.problems) deps.logger.warn({ fix: problem.fix }, `Discord permission problem: ${problem.problem}`);
+    const refusedText = new Set(refused.map((r) => r.problem));
+    // a refused role choice is one plain line: the problem, its fix, and what Gatekeeper does meanwhile
+    for (const r of next.error ? [] : refused) {
+      const roles = r.slots.filter((slot) => slot !== 'staff').map((slot) => ROLE_SLOT_NAMES[slot].label);
+      const meanwhile = roles.length > 0 ? `until then Gatekeeper gives and takes no ${roles.join(' or ')} role (those role changes wait in the outbox)` : 'until then nobody is staff through that role';
+      deps.logger.error(`Role configuration refused: ${r.problem} Fix: ${r.fix} ${meanwhile[0]!.toUpperCase()}${meanwhile.slice(1)}.`);
+    }
+    for (const problem of next.problems) if (!refusedText.has(problem.problem)) deps.logger.warn({ fix: problem.fix }, `Discord permission problem: ${problem.problem}`);
     if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
   }
 
@@ -60,7 +70,9 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
     running ??= (async () => {
       let report: SetupReport;
       try {
-        report = { checkedAt: new Date().toISOString(), problems: checkBotSetup(await read()) };
+        const input = await read();
+        refused = refusedRoleChoices(input);
+        report = { checkedAt: new Date().toISOString(), problems: checkBotSetup(input) };
       } catch (error) {
         report = { checkedAt: new Date().toISOString(), problems: latest?.problems ?? [], error: `Discord did not answer the self-check: ${(error as Error).message}` };
       }
@@ -71,12 +83,19 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
     return running;
   }
 
+  /** The last report, re-checked when older than a minute. */
+  async function current(): Promise<SetupReport> {
+    if (latest && Date.now() - Date.parse(latest.checkedAt) < FRESH_MS) return latest;
+    return run();
+  }
+
   return {
     run,
-    /** The last report, re-checked when older than a minute. */
-    async current(): Promise<SetupReport> {
-      if (latest && Date.now() - Date.parse(latest.checkedAt) < FRESH_MS) return latest;
-      return run();
+    current,
+    /** The role choices refused (role-safety.ts) as of the last report, re-checked when older than a minute. */
+    async refusedRoles(): Promise<RoleProblem[]> {
+      await current();
+      return refused;
     },
   };
 }

@@ -2,6 +2,7 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   ChannelType,
+  InteractionContextType,
   PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
@@ -11,6 +12,8 @@ import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.s
  * The slash commands, as typed data apart from their handlers.
  * Staff commands default to members with Manage Server; the configured staff role is
  * also accepted by the dispatcher (server admins can widen access in Discord's settings).
+ * Every command is usable in the server only: `contexts: [Guild]` (Discord deprecated
+ * `dm_permission` in favour of `contexts`; none of these sends it).
  */
 const staffOnly = String(PermissionFlagsBits.ManageGuild);
 
@@ -23,7 +26,7 @@ export const panelCommand = {
   description: 'Post the verification panel',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', description: 'Where to post it (default: the verification channel)', channel_types: [ChannelType.GuildText], required: false }],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -32,7 +35,7 @@ export const lookupCommand = {
   description: "Show a member's verification status, alts and VPN use",
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [userOption('The member to look up')],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -41,7 +44,7 @@ export const manverifyCommand = {
   description: 'Verify a member by hand and grant the Verified role',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [userOption('The member to verify')],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -50,7 +53,7 @@ export const unverifyCommand = {
   description: 'Take verification away from a member',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [userOption('The member to unverify')],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -59,7 +62,7 @@ export const altStatusCommand = {
   description: "Override a member's alt status",
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [
     userOption('The member'),
     {
@@ -81,7 +84,7 @@ export const noteCommand = {
   description: 'Add an internal staff note to a member',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [userOption('The member'), { type: ApplicationCommandOptionType.String, name: 'text', description: 'The note', required: true, min_length: 1, max_length: NOTE_MAX_LENGTH }],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -90,7 +93,7 @@ export const sharedNetworkCommand = {
   description: 'Manage shared networks (household, school, carrier NAT)',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [
     {
       type: ApplicationCommandOptionType.Subcommand,
@@ -112,7 +115,7 @@ export const privacyCommand = {
   name: 'privacy',
   description: 'See or delete what Gatekeeper stores about you',
   type: ApplicationCommandType.ChatInput,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'show', description: 'Show exactly what is stored about you and when it expires' },
     { type: ApplicationCommandOptionType.Subcommand, name: 'delete', description: 'Delete every record about you' },
@@ -127,7 +130,7 @@ export const lockdownCommand = {
   description: 'Close the door: new verifications get Limited Access or wait for review',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'on', description: 'Start the lockdown', options: [lockdownReason] },
     {
@@ -144,7 +147,7 @@ export const appealsCommand = {
   description: 'List the open appeals, oldest first',
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
-  dm_permission: false,
+  contexts: [InteractionContextType.Guild],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand, lockdownCommand, appealsCommand];

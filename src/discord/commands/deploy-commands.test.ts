@@ -33,6 +33,15 @@ describe('deployCommands (npm run deploy-commands)', () => {
     expect(registered.map((c) => c.name).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
     expect(registered.find((c) => c.name === 'privacy')?.default_member_permissions ?? null).toBeNull();
     expect(registered.find((c) => c.name === 'lookup')?.default_member_permissions).toBe('32');
+    // server only, said the way Discord documents now: `contexts`, not the deprecated dm_permission
+    for (const command of registered) expect(command).toMatchObject({ contexts: [0], dm_permission: false });
+  });
+
+  it('no definition sends the deprecated dm_permission; each is usable in the server only (contexts [0])', () => {
+    for (const command of COMMANDS) {
+      expect(command).not.toHaveProperty('dm_permission');
+      expect(command.contexts).toEqual([0]);
+    }
   });
 
   it('fails loudly when Discord rejects the token', async () => {

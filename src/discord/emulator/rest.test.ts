@@ -242,6 +242,20 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(invalid.code).toBe(50035);
   });
 
+  it('stores a command\'s contexts and integration types, and refuses values the OpenAPI description does not allow', async () => {
+    const app = emulator.application.id;
+    const route = Routes.applicationGuildCommands(app, emulator.guild.id);
+    const [guildOnly] = (await bot.put(route, { body: [{ name: 'status', description: 'x', contexts: [0] }] })) as Array<Record<string, unknown>>;
+    expect(guildOnly).toMatchObject({ contexts: [0], integration_types: [0], dm_permission: false });
+    const [everywhere] = (await bot.put(route, { body: [{ name: 'status', description: 'x', contexts: [0, 1, 2], integration_types: [0, 1] }] })) as Array<Record<string, unknown>>;
+    expect(everywhere).toMatchObject({ contexts: [0, 1, 2], integration_types: [0, 1], dm_permission: true });
+    const [unset] = (await bot.put(route, { body: [{ name: 'status', description: 'x' }] })) as Array<Record<string, unknown>>;
+    expect(unset).toMatchObject({ contexts: null });
+    for (const bad of [{ contexts: [3] }, { contexts: [] }, { contexts: [0, 0] }, { integration_types: [2] }]) {
+      expect((await apiError(bot.put(route, { body: [{ name: 'status', description: 'x', ...bad }] }))).code).toBe(50035);
+    }
+  });
+
   it('serves guild, channels, roles and the gateway', async () => {
     const guild = (await bot.get(Routes.guild(emulator.guild.id))) as { name: string; roles: Array<{ id: string }> };
     expect(guild.name).toBe('Gatekeeper Sandbox');

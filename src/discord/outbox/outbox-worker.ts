@@ -9,6 +9,7 @@ import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { OutboxEntry } from '../../modules/outbox/outbox.types';
 import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
+import { absentMemberLine } from './absent-member';
 import { createDiscordActions, packLogMessages } from './discord-actions';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 
@@ -117,6 +118,8 @@ export function createOutboxWorker(deps: {
   }
 
   async function settle(entry: Claimed, error: unknown): Promise<void> {
+    const absent = absentMemberLine(entry, error);
+    if (absent) return settleAbsent(entry, absent);
     const failure = classifyDiscordError(error);
     if (failure.status && failure.status >= 400 && failure.status < 500) stats.invalidRequests++;
     const retryAt = failure.kind === 'permanent' ? null : new Date(deps.clock.now().getTime() + nextRetryDelayMs(entry.attempts));
@@ -135,6 +138,18 @@ export function createOutboxWorker(deps: {
       deps.logger.warn({ outboxId: entry.id, kind: entry.kind, attempt: entry.attempts, error: failure.message }, 'Discord action will be retried');
     }
     deps.onFinished?.(entry, result);
+  }
+
+  /** A role change for someone not in the server: done, with the line saying what happens next (absent-member.ts). */
+  async function settleAbsent(entry: Claimed, line: string): Promise<void> {
+    await persist(() =>
+      deps.database.db.transaction(async (tx) => {
+        await deps.outbox.markDone(tx, entry.id);
+        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId: entry.discordId ?? undefined, text: line });
+      }),
+    );
+    stats.done++;
+    deps.onFinished?.(entry, 'done');
   }
 
   /** Actions done at Discord (one, or the lines of one posted message), recorded in one statement. */

@@ -42,8 +42,9 @@ export function adminAppealsRoutes(deps: { appeals: AppealsService }): StaffRout
         validate(idParams, 'params'),
         async (req, res) => {
           const { id } = validated(req, idParams, 'params');
-          await deps.appeals.approve(currentStaff(res), id);
-          res.json({ success: true });
+          const { next } = await deps.appeals.approve(currentStaff(res), id);
+          // what happens next, said the same way as in the logs channel
+          res.json({ success: true, next });
         },
       ],
     },

@@ -112,7 +112,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
    * Approves: a certain alt's links are dismissed (and a manual 'certain alt' cleared), Limited
    * Access is lifted, and the Verified role is granted through the outbox. 409 when decided.
    */
-  async function approve(actor: MemberActor, appealId: number): Promise<{ discordId: string }> {
+  async function approve(actor: MemberActor, appealId: number): Promise<{ discordId: string; next: string }> {
     const before = await openForDecision(appealId);
     if (before.member.isLinkedAsAlt && memberStanding(before.member) === 'certain_alt') {
       // its own transaction (the members service's rule); a retry after a failure finds the links already gone
@@ -133,13 +133,14 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       // Denied at the button: the certain-alt action may have banned them, so the ban is lifted
       // first (no ban is fine). A kicked or banned member is not in the server: the role change
       // then finds no member, and verifying again joins them with the Verified role.
+      const next = approvalNext(member.guildAccess === 'denied');
       const reason = auditLogReason(`appeal #${appealId} approved by staff (${actor.username})`);
       const unban: DiscordAction[] = member.guildAccess === 'denied' ? [{ kind: 'unban', discordId, reason }] : [];
       await deps.outbox.enqueue(
         tx,
         ...unban,
         { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason },
-        { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}: Verified role granted.` },
+        { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}` },
       );
       await appendAudit(
         tx,
@@ -152,7 +153,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         },
         now,
       );
-      return { discordId };
+      return { discordId, next };
     });
     deps.nudgeOutbox?.();
     return result;
@@ -179,6 +180,17 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
   }
 
   return { visitorState, file, queue, openCount: () => countOpenAppeals(db), approve, reject };
+}
+
+/**
+ * What an approval does next, for the dashboard's answer and the logs channel. Gatekeeper cannot
+ * tell from its records whether the member is still in the server, so it says both: in the server,
+ * the Verified role now; gone (left, kicked, or banned as a certain alt, whose ban is lifted), the
+ * Verified role on the join the website makes when they verify again (joinRoles).
+ */
+export function approvalNext(deniedAtButton: boolean): string {
+  const gone = deniedAtButton ? 'If they were removed (kicked, or banned: the ban is lifted) or left' : 'If they have left';
+  return `They get the Verified role now if they are in the server. ${gone}, they rejoin by verifying again on the website, and that join gives them the Verified role.`;
 }
 
 function staffOf(actor: MemberActor): { staffId: number | null; staffName: string } {

@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { createSettingsService, settingsFor } from './index';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { createDiscordEmulator, createEmulatorRest } from '../../discord/emulator';
+import { createGuildNamesCheck, createSettingsService, settingsFor } from './index';
 
 describeEngines('owner settings', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;
@@ -81,6 +83,53 @@ describeEngines('owner settings', (getDatabase) => {
     if (field) expect(res.body.field).toBe(field);
     expect((await get(owner)).body.stored).toEqual({});
     expect(await auditRows()).toEqual([]);
+  });
+
+  it.each([
+    [{ verifiedRole: 'Staff' }, 'The role "Staff" is chosen as both the Verified role and the Staff role.', 'verifiedRole'],
+    [{ staffRole: 'verified' }, 'The role "Verified" is chosen as both the Verified role and the Staff role.', 'staffRole'],
+    [{ limitedRole: 'Unverified' }, 'The role "Unverified" is chosen as both the Limited Access role and the Unverified role.', 'limitedRole'],
+  ])('refuses one role in two slots %j with a 400 naming the fix, and changes nothing', async (body, problem, field) => {
+    const res = await put(owner, body);
+    expect(res.status).toBe(400);
+    expect((res.body.error as string).startsWith(`${problem} Give each its own role: choose another role for the `)).toBe(true);
+    expect(res.body.field).toBe(field);
+    expect((await get(owner)).body.stored).toEqual({});
+    expect(await auditRows()).toEqual([]);
+  });
+
+  it('refuses a role that would hand out a dangerous permission or that the bot cannot give, read from the server; a safe role is stored', async () => {
+    const emulator = await createDiscordEmulator({ rateLimits: false });
+    try {
+      const rest = createEmulatorRest(emulator);
+      const server = createStaffTestApp(getDatabase(), { env: { DISCORD_LOGS_CHANNEL: 'logs' }, guildNames: createGuildNamesCheck(rest, emulator.guild.id) });
+      const cookie = await loginCookie(server.app, 'Owner', TEAM.owner.password);
+      const save = (body: object) => request(server.app).put('/api/admin/settings').set('Cookie', cookie).send(body);
+      emulator.createRole({ name: 'Moderators', permissions: PermissionFlagsBits.BanMembers | PermissionFlagsBits.KickMembers, position: 1 });
+      emulator.createRole({ name: 'Admins', permissions: PermissionFlagsBits.Administrator, position: 1 });
+      const bot = emulator.state.memberRoles(emulator.application.botUserId)[0]!;
+      emulator.createRole({ name: 'Above the bot', permissions: 0n, position: bot.position + 1 });
+      emulator.createRole({ name: 'Members', permissions: PermissionFlagsBits.SendMessages, position: 1 });
+
+      const cases: [object, string, string][] = [
+        [{ verifiedRole: 'Admins' }, 'The Verified role "Admins" carries "Administrator": everyone Gatekeeper gives it would hold it. Server Settings → Roles → "Admins": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them.', 'verifiedRole'],
+        [{ limitedRole: 'Moderators' }, 'The Limited Access role "Moderators" carries "Kick Members", "Ban Members"', 'limitedRole'],
+        [{ unverifiedRole: '@everyone' }, 'The Unverified role is @everyone', 'unverifiedRole'],
+        [{ staffRole: emulator.guild.id }, 'The Staff role is @everyone: every member would be staff.', 'staffRole'],
+        [{ verifiedRole: bot.name }, `The Verified role "${bot.name}" is managed by an integration or a bot`, 'verifiedRole'],
+        [{ verifiedRole: 'Above the bot' }, 'The role "Above the bot" is above or level with the bot\'s highest role', 'verifiedRole'],
+        [{ staffRole: emulator.guild.roleId('Verified') }, 'The role "Verified" is chosen as both the Verified role and the Staff role.', 'staffRole'],
+      ];
+      for (const [body, error, field] of cases) {
+        const res = await save(body);
+        expect({ status: res.status, field: res.body.field, error: (res.body.error as string).slice(0, error.length) }).toEqual({ status: 400, field, error });
+      }
+      expect(await auditRows()).toEqual([]);
+      // Staff may hold Administrator; a plain role is fine as Verified
+      expect((await save({ verifiedRole: 'Members', staffRole: 'Admins' })).status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('refuses a plain staff member with a 403 and changes nothing', async () => {

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import type { Env } from '../../env';
 import { BadRequest } from '../../errors';
+import { ROLE_SLOT_NAMES, ROLE_SLOTS, roleSafetyProblems, type RoleProblem, type RoleSlot } from '../../discord/role-safety';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import { lockStoredSettings, readStoredSettings, writeStoredSettings } from './settings.repository';
 import {
@@ -20,6 +21,8 @@ import {
 /** Whether a role or channel name (or id) exists in the server; null when it cannot be told (Discord unreachable). */
 export interface GuildNamesCheck {
   exists(kind: 'role' | 'channel', nameOrId: string): Promise<boolean | null>;
+  /** the role choices refused (role-safety.ts) for these configured roles, read from the server; null when it cannot be told */
+  refusedRoles?(configured: Record<RoleSlot, string>): Promise<RoleProblem[] | null>;
 }
 
 export interface SettingsView {
@@ -80,6 +83,29 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
     }
   }
 
+  /**
+   * Refuses a change of a role setting that would make a dangerous choice (role-safety.ts): the
+   * roles as they would be after it, checked against the server when it answers, else by their
+   * names alone (one role in two slots). Only problems of a slot this change sets are refused, so
+   * fixing one role is never blocked by another still wrong.
+   */
+  async function checkRoleSafety(change: SettingsChange, guild: GuildNamesCheck | undefined): Promise<void> {
+    const changed = ROLE_SLOTS.filter((slot) => ROLE_SLOT_NAMES[slot].settingKey in change);
+    if (changed.length === 0) return;
+    const after = { ...(await refresh()).effective };
+    for (const slot of changed) {
+      const key = ROLE_SLOT_NAMES[slot].settingKey;
+      const value = change[key];
+      after[key] = value === null ? defaults[key] : (value ?? after[key]);
+    }
+    const configured = Object.fromEntries(ROLE_SLOTS.map((slot) => [slot, after[ROLE_SLOT_NAMES[slot].settingKey]])) as Record<RoleSlot, string>;
+    const problems = (await guild?.refusedRoles?.(configured)) ?? roleSafetyProblems({ guild: { guildId: '', ownerId: '', roles: [] }, bot: null, configured });
+    const refused = problems.find((p) => p.slots.some((slot) => changed.includes(slot)));
+    if (!refused) return;
+    const slot = refused.slots.find((s) => changed.includes(s))!;
+    throw BadRequest(`${refused.problem} ${refused.fix}`, ROLE_SLOT_NAMES[slot].settingKey);
+  }
+
   return {
     defaults,
     /** The settings as this process knows them now (never waits). */
@@ -103,6 +129,7 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
      */
     async update(actor: AuditActor, change: SettingsChange, guild?: GuildNamesCheck): Promise<SettingsView> {
       await checkGuildNames(change, guild);
+      await checkRoleSafety(change, guild);
       const now = deps.clock.now();
       const written = await retryOnConflict(() =>
         deps.database.db.transaction(async (tx) => {

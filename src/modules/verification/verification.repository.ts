@@ -35,6 +35,8 @@ export interface SignedInMember {
   counters: { altsFound: number; isLinkedAsAlt: boolean };
   /** staff's manual alt status, which with the links decides whether the member is a certain alt */
   manualAltStatus: ManualAltStatus | null;
+  /** what Discord access staff or the button gave before this sign-in (the join's roles follow it: joinRoles) */
+  guildAccess: 'pending' | 'verified' | 'limited' | 'denied';
 }
 
 type SignInInput = { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date };
@@ -82,7 +84,7 @@ function upsertMember(tx: Executor, input: SignInInput) {
         updatedAt: values.updatedAt,
       },
     })
-    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt, manualAltStatus: members.manualAltStatus });
+    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt, manualAltStatus: members.manualAltStatus, guildAccess: members.guildAccess });
 }
 
 /** Every column of the attempt a sign-in stores, but its id, its member and its account's age (the statement's). */
@@ -147,6 +149,7 @@ export async function recordSignIn(
     alts_found: number;
     is_linked_as_alt: boolean;
     manual_alt_status: ManualAltStatus | null;
+    guild_access: SignedInMember['guildAccess'];
     attempt_id: number | string;
     account_created_ms: number | string | null;
     admission?: unknown;
@@ -155,7 +158,7 @@ export async function recordSignIn(
     tx,
     sql`with signed_in as ${upsertMember(tx, input)}, attempt as ${attempt}
         select signed_in.id as member_id, (extract(epoch from signed_in.created_at) * 1000)::float8 as member_created_ms,
-          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, attempt.id as attempt_id,
+          signed_in.alts_found, signed_in.is_linked_as_alt, signed_in.manual_alt_status, signed_in.guild_access, attempt.id as attempt_id,
           (extract(epoch from attempt.account_created_at) * 1000)::float8 as account_created_ms${admission ? sql`, row_to_json(admission) as admission` : sql``}${candidates ? sql`, (${candidates}) as candidates` : sql``}
         from signed_in, attempt${admission ? sql`, (${admission}) as admission` : sql``}`,
   );
@@ -168,6 +171,7 @@ export async function recordSignIn(
       createdAt: new Date(Number(row.member_created_ms)),
       counters: { altsFound: Number(row.alts_found), isLinkedAsAlt: row.is_linked_as_alt === true },
       manualAltStatus: row.manual_alt_status,
+      guildAccess: row.guild_access,
     },
     attempt: { id: Number(row.attempt_id), memberId, ...columns, accountCreatedAt: row.account_created_ms === null ? null : new Date(Number(row.account_created_ms)) },
     admission: row.admission,

@@ -20,6 +20,7 @@ import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
 import { linkCounts } from '../../shared/member-badges';
+import { joinRoles, websiteEnding, websiteOutcomeLine } from './website-outcome';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -229,15 +230,22 @@ export function createVerificationService(deps: {
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
         const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
-        const endedAs = certainAlt ? 'denied_alt' : gate?.action === 'review' ? 'pending' : null;
+        const ending = { vpnOutcome: outcome, certainAlt, gate: gate?.action ?? null };
+        const ended = websiteEnding(ending);
+        const endedAs = ended === 'denied_alt' || ended === 'pending' ? ended : null;
+        // someone staff or an appeal already verified rejoins as Verified; everyone else starts Unverified
+        const joinAs = joinRoles(ended, member.guildAccess);
+        const joinWhy = joinAs[0] === 'verified' ? 'rejoined through the website, already verified' : 'signed in on the website to verify (Unverified until they complete verification)';
+        // the line says how it really ended: a certain alt is denied, never announced as verified
+        const outcomeLine = websiteOutcomeLine({ ...ending, discordId, vpn: input.vpn, alts, markedByStaff: member.manualAltStatus === 'certain_alt' });
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
         const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
         const actions: DiscordAction[] = [
           ...admitted.actions,
-          { kind: 'add_guild_member', discordId, roles: ['unverified'], accessToken: input.accessToken, reason: auditLogReason('signed in on the website to verify (Unverified until they complete verification)') },
-          logLineFor(outcome, input.identity, input.vpn),
+          { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
+          ...(outcomeLine ? [outcomeLine] : []),
           ...alts
             .filter((alt) => alt.confidence !== 'possible')
             .map((alt) => {
@@ -264,7 +272,9 @@ export function createVerificationService(deps: {
             targetType: 'member',
             targetId: discordId,
             details: {
-              outcome,
+              // how it ended (websiteEnding); the VPN check's own outcome beside it
+              outcome: ended,
+              vpnOutcome: outcome,
               vpnVerdict: input.vpn.verdict,
               vpnSource: input.vpn.source,
               vpnCheckFailed: input.vpn.checkFailed,
@@ -309,19 +319,6 @@ export function createVerificationService(deps: {
 /** The VPN check's new provider verdict, cached by the verification's last statement (none when it came from the cache). */
 function vpnCacheWrite(executor: Executor, vpn: VpnCheckResult): SQLWrapper[] {
   return vpn.cacheEntry ? [saveCachedVerdictQuery(executor, vpn.cacheEntry)] : [];
-}
-
-function logLineFor(outcome: 'verified' | 'limited_access', identity: VerifiedIdentity, vpn: VpnCheckResult) {
-  if (outcome === 'limited_access') {
-    return {
-      kind: 'log_message' as const,
-      event: 'limited_access' as const,
-      discordId: identity.discordId,
-      text: `🛡️ <@${identity.discordId}> verified on the website behind a ${vpn.verdict === 'clean' ? 'VPN' : vpn.verdict.toUpperCase()}${vpn.provider ? ` (${vpn.provider})` : ''}: Limited Access only.`,
-    };
-  }
-  const flag = vpn.checkFailed ? ' (VPN check unavailable: flagged for review)' : '';
-  return { kind: 'log_message' as const, event: 'verified' as const, discordId: identity.discordId, text: `✅ <@${identity.discordId}> completed website verification${flag}.` };
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;

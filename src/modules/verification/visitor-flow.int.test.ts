@@ -22,6 +22,12 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const member = emulator().state.guild.members.get(userId);
     return (member?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
   };
+  const logLinesOf = async (discordId: string) =>
+    (await getDatabase().query<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = $1 order by id`, [discordId])).rows.map((r) => r.text);
+  const verificationOutcomes = async (discordId: string) =>
+    (await listAudit(getDatabase().db, { target: discordId })).entries
+      .filter((e) => e.action === 'verification.completed')
+      .map((e) => ({ outcome: (e.details as Record<string, unknown>).outcome, vpnOutcome: (e.details as Record<string, unknown>).vpnOutcome }));
   const verifyButton = () => emulator().findButton(emulator().guild.channelId('verification'), 'Complete Verification!')!;
   const click = (userId: string) =>
     emulator().clickButton({ userId, channelId: emulator().guild.channelId('verification'), messageId: verifyButton().messageId, customId: verifyButton().customId });
@@ -91,6 +97,12 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const endings = async (memberId: number) => (await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, memberId))).map((a) => a.endedAs);
     expect(await endings(altRow!.id)).toEqual(['denied_alt']);
     expect(await endings(mainRow!.id)).toEqual([null]);
+    // the logs channel and the audit log tell the alt's story as a denial, never as a success
+    const altLines = await logLinesOf(alt.id);
+    expect(altLines[0]).toBe(`⛔ <@${alt.id}> was denied: certain alt of <@${main.id}>.`);
+    expect(altLines.filter((l) => !l.startsWith('🔎'))).toEqual([altLines[0]]);
+    expect(await verificationOutcomes(alt.id)).toEqual([{ outcome: 'denied_alt', vpnOutcome: 'verified' }]);
+    expect(await verificationOutcomes(main.id)).toEqual([{ outcome: 'verified', vpnOutcome: 'verified' }]);
 
     await handle.services.outboxWorker.drain();
     const reply = await click(alt.id);
@@ -123,6 +135,12 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(rows[0]!.n).toBe(0);
     const attempts = await getDatabase().query<{ ended_as: string | null }>('select ended_as from verification_attempts where member_id = $1 order by id', [row!.id]);
     expect(attempts.rows).toEqual([{ ended_as: null }, { ended_as: 'pending' }]);
+    // the held verification is the rule's line, not a success
+    const lines = (await logLinesOf(user.id)).filter((l) => !l.startsWith('🔎'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`✅ <@${user.id}> completed website verification.`);
+    expect(lines[1]).toMatch(new RegExp(`^⏸️ <@${user.id}> was held for staff review`));
+    expect(await verificationOutcomes(user.id)).toEqual([{ outcome: 'pending', vpnOutcome: 'verified' }, { outcome: 'verified', vpnOutcome: 'verified' }]);
   });
 
   it('counts outcomes, alt detections, VPN checks and interactions in /metrics', async () => {

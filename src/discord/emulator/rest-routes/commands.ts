@@ -33,11 +33,22 @@ const commandSchema = z.looseObject({
   description: z.string().max(100).optional(),
   options: z.array(optionSchema).max(25).optional(),
   default_member_permissions: z.string().regex(/^\d+$/).nullish(),
+  /** deprecated by Discord in favour of `contexts`; still accepted */
   dm_permission: z.boolean().nullish(),
-  contexts: z.array(z.number().int()).nullish(),
-  integration_types: z.array(z.number().int()).nullish(),
+  // InteractionContextType (0 guild, 1 bot DM, 2 private channel) and ApplicationIntegrationType
+  // (0 guild install, 1 user install): at least one, each once (the OpenAPI description's ApplicationCommandCreateRequest)
+  contexts: uniqueList([0, 1, 2]),
+  integration_types: uniqueList([0, 1]),
   nsfw: z.boolean().nullish(),
 });
+
+function uniqueList(allowed: number[]) {
+  return z
+    .array(z.number().int().refine((n) => allowed.includes(n), `Value must be one of ${allowed.join(', ')}.`))
+    .min(1)
+    .refine((items) => new Set(items).size === items.length, 'Items must be unique.')
+    .nullish();
+}
 
 type CommandBody = z.infer<typeof commandSchema>;
 
@@ -60,9 +71,11 @@ function toCommand(context: EmulatorContext, body: CommandBody, guildId: string 
     // The option tree was validated by optionSchema; its detailed union is Discord's type.
     options: (body.options ?? []) as APIApplicationCommandOption[],
     default_member_permissions: body.default_member_permissions ?? null,
-    dm_permission: body.dm_permission ?? true,
+    // what Discord answers for a command created with `contexts` only: usable in the bot's DMs or not
+    dm_permission: body.dm_permission ?? (body.contexts ? body.contexts.includes(1) : true),
     nsfw: body.nsfw ?? false,
-    ...(body.contexts ? { contexts: body.contexts } : {}),
+    contexts: body.contexts ?? null,
+    integration_types: body.integration_types ?? [0],
   };
 }
 

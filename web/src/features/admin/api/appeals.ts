@@ -23,9 +23,11 @@ export function useAppealDecisions() {
   const { mutate } = useSWRConfig();
   const refresh = useCallback(() => Promise.all([mutate(appealsKey), mutate(appealCountKey)]), [mutate]);
   const approve = useCallback(
-    async (id: number) => {
-      await apiRequest('POST', `${appealsKey}/${id}/approve`, {});
+    /** answers what happens next (the member may have left or been removed), in the server's words */
+    async (id: number): Promise<string | undefined> => {
+      const answer = await apiRequest<{ success: boolean; next?: string }>('POST', `${appealsKey}/${id}/approve`, {});
       await refresh();
+      return answer?.next;
     },
     [refresh],
   );

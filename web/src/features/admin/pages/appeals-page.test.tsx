@@ -68,4 +68,13 @@ describe('appeals page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.getAllByText('This appeal has already been decided').length).toBeGreaterThan(0));
   });
+
+  it('after approving, says what happens next in the server\'s words (the member may not be in the server)', async () => {
+    const next = 'They get the Verified role now if they are in the server. If they were removed (kicked, or banned: the ban is lifted) or left, they rejoin by verifying again on the website, and that join gives them the Verified role.';
+    setup({ 'GET /api/admin/appeals': { body: queue }, 'POST /api/admin/appeals/7/approve': { body: { success: true, next } } });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(screen.getAllByText(next).length).toBeGreaterThan(0));
+  });
 });

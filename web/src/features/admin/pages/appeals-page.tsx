@@ -86,8 +86,8 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
   const approve = async () => {
     setApproving(true);
     try {
-      await decisions.approve(appeal.id);
-      toast({ title: 'Appeal approved', description: `${member.username} gets the Verified role.` });
+      const next = await decisions.approve(appeal.id);
+      toast({ title: 'Appeal approved', description: next ?? `${member.username} gets the Verified role.` });
     } catch (error) {
       if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
       throw error;
