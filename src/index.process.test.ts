@@ -22,10 +22,9 @@ describe('the process at boot', () => {
     expect(result.stderr.trim()).toBe('gatekeeper: Invalid environment variable PORT: Invalid input: expected number, received NaN');
   }, 60_000);
 
-  it('exits 1 within 10 s with one retry line and one clear line when the database cannot be reached', () => {
-    const started = Date.now();
+  // how long the default wait is, is checked in-process (src/db/postgres-connect.int.test.ts): a child's start-up time varies with the machine's load
+  it('exits 1 with one retry line and one clear line when the database cannot be reached', () => {
     const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
-    expect(Date.now() - started).toBeLessThan(10_000 + 2_000); // the default wait, plus the process's own start
     expect(result.status).toBe(1);
     expect(result.stdout.match(/database not reachable yet/g)).toHaveLength(1);
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);

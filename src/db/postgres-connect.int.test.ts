@@ -26,6 +26,12 @@ describe('opening a PostgreSQL server that refuses us', () => {
     await expect(opening).rejects.toThrow(/create that database \(createdb\) or name an existing one in DATABASE_URL$/);
   });
 
+  it('gives up on a server that does not answer after the default wait, well within 10 s', async () => {
+    const started = Date.now();
+    await expect(openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(/after \d+ attempts/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+
   it('retries a server that does not answer, then names it once the wait is over', async () => {
     const retries: number[] = [];
     const opening = openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none', connectTimeoutSeconds: 1, onRetry: (attempt) => retries.push(attempt) });
