@@ -1,4 +1,4 @@
-import bcrypt from 'bcryptjs';
+import { inlineBcrypt, type BcryptRunner } from './password-pool';
 import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
 
 export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
@@ -25,9 +25,17 @@ export interface PasswordHasher {
   burn(password: string): Promise<false>;
 }
 
-export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST): PasswordHasher {
+/**
+ * Hashing and checking through `bcrypt`, where it runs: worker threads in the product
+ * (password-pool.ts), so checks never hold the event loop and at most a few run at once.
+ */
+export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST, bcrypt: BcryptRunner = inlineBcrypt()): PasswordHasher {
   let dummy: Promise<string> | undefined;
-  const dummyHash = () => (dummy ??= bcrypt.hash('gatekeeper-no-such-account', cost));
+  const dummyHash = () => {
+    dummy ??= bcrypt.hash('gatekeeper-no-such-account', cost);
+    dummy.catch(() => (dummy = undefined)); // a refused (busy) first hash is tried again next time
+    return dummy;
+  };
   return {
     hash: (password) => bcrypt.hash(password, cost),
     async verify(password, hash) {
