@@ -269,8 +269,8 @@ export function createStaffServices(deps: {
 }): StaffServices {
   const { database, clock, outbox } = deps;
   const threads = defaultHashThreads();
-  // a few checks wait behind the running ones (about two seconds' worth at cost 12); more are refused at once
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 8 }));
+  // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
   const members = createMembersService({ database, clock, outbox });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {

@@ -23,7 +23,7 @@ describe('createBoundedQueue', () => {
       gates.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(await Promise.all(results)).toEqual(['done', 'done', 'done', 'done', 'done', 503, 503, 503]);
+    expect(await Promise.all(results)).toEqual(['done', 'done', 'done', 'done', 'done', 429, 429, 429]);
     expect(peak).toBe(2);
     expect(queue.running + queue.waiting).toBe(0);
   });
@@ -32,5 +32,19 @@ describe('createBoundedQueue', () => {
     const queue = createBoundedQueue({ concurrency: 1, queueLimit: 0 });
     await expect(queue.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await queue.run(() => Promise.resolve(7))).toBe(7);
+  });
+
+  it('puts a priority task before the waiting ones and never refuses it', async () => {
+    const queue = createBoundedQueue({ concurrency: 1, queueLimit: 1 });
+    const order: string[] = [];
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = queue.run(() => gate.then(() => order.push('first')));
+    const queued = queue.run(async () => order.push('queued'));
+    await expect(queue.run(async () => order.push('refused'))).rejects.toMatchObject({ status: 429 });
+    const priority = queue.run(async () => order.push('priority'), { priority: true });
+    open();
+    await Promise.all([first, queued, priority]);
+    expect(order).toEqual(['first', 'priority', 'queued']);
   });
 });

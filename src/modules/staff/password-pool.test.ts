@@ -20,10 +20,10 @@ describe('workerBcrypt', () => {
     expect(busy.utilization).toBeLessThan(0.5);
   });
 
-  it('refuses at once (503) beyond one running and two waiting', async () => {
+  it('refuses at once (429) beyond one running and two waiting', async () => {
     const settled = await Promise.allSettled(Array.from({ length: 5 }, () => runner.hash('password-x', 8)));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
-    expect(settled[4]).toMatchObject({ reason: { status: 503, headers: { 'Retry-After': '2' } } });
+    expect(settled[4]).toMatchObject({ reason: { status: 429, headers: { 'Retry-After': '2' } } });
   });
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import bcrypt from 'bcryptjs';
-import { createBoundedQueue, type BoundedQueue } from './bounded-queue';
+import { createBoundedQueue, type BoundedQueue, type RunOptions } from './bounded-queue';
 
 type BcryptWork = { op: 'hash'; password: string; cost: number } | { op: 'compare'; password: string; hash: string };
 export type BcryptJob = BcryptWork & { id: number };
@@ -12,7 +12,7 @@ export type BcryptAnswer = { id: number; value: string | boolean } | { id: numbe
 /** Where bcrypt runs. */
 export interface BcryptRunner {
   hash(password: string, cost: number): Promise<string>;
-  compare(password: string, hash: string): Promise<boolean>;
+  compare(password: string, hash: string, options?: RunOptions): Promise<boolean>;
   /** ends the threads, if any */
   close(): Promise<void>;
 }
@@ -21,7 +21,7 @@ export interface BcryptRunner {
 export function inlineBcrypt(queue: BoundedQueue = createBoundedQueue({ concurrency: 1, queueLimit: 64 })): BcryptRunner {
   return {
     hash: (password, cost) => queue.run(() => bcrypt.hash(password, cost)),
-    compare: (password, hash) => queue.run(() => bcrypt.compare(password, hash)),
+    compare: (password, hash, options) => queue.run(() => bcrypt.compare(password, hash), options),
     close: async () => {},
   };
 }
@@ -42,7 +42,7 @@ export function defaultHashThreads(cpus = os.availableParallelism()): number {
 
 /**
  * bcrypt on a few worker threads, off the event loop. At most `threads` checks run at once
- * and at most `queueLimit` wait; beyond that a check is refused at once (503 + Retry-After).
+ * and at most `queueLimit` wait; beyond that a check is refused at once (429 + Retry-After), except a priority one.
  * Threads start on first use and never keep the process alive.
  */
 export function workerBcrypt(options: { threads: number; queueLimit: number }): BcryptRunner & { readonly queue: BoundedQueue } {
@@ -62,7 +62,7 @@ export function workerBcrypt(options: { threads: number; queueLimit: number }): 
     return fresh;
   }
 
-  function run<T extends string | boolean>(job: BcryptWork): Promise<T> {
+  function run<T extends string | boolean>(job: BcryptWork, runOptions?: RunOptions): Promise<T> {
     return queue.run(
       () =>
         new Promise<T>((resolve, reject) => {
@@ -96,13 +96,14 @@ export function workerBcrypt(options: { threads: number; queueLimit: number }): 
           const message: BcryptJob = { ...job, id };
           worker.postMessage(message);
         }),
+      runOptions,
     );
   }
 
   return {
     queue,
     hash: (password, cost) => run<string>({ op: 'hash', password, cost }),
-    compare: (password, hash) => run<boolean>({ op: 'compare', password, hash }),
+    compare: (password, hash, options) => run<boolean>({ op: 'compare', password, hash }, options),
     async close() {
       idle.length = 0;
       await Promise.all([...all].map((worker) => worker.terminate()));

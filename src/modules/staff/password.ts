@@ -1,3 +1,4 @@
+import type { RunOptions } from './bounded-queue';
 import { inlineBcrypt, type BcryptRunner } from './password-pool';
 import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
 
@@ -19,8 +20,8 @@ export function passwordProblem(password: string): string | null {
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  /** False for a wrong password, and for one longer than bcrypt can tell apart. */
-  verify(password: string, hash: string): Promise<boolean>;
+  /** False for a wrong password, and for one longer than bcrypt can tell apart. `priority`: ahead of the queue, never refused as busy. */
+  verify(password: string, hash: string, options?: RunOptions): Promise<boolean>;
   /** Spends the time of a real check when there is no account, so timing does not reveal usernames. */
   burn(password: string): Promise<false>;
 }
@@ -38,12 +39,12 @@ export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST, bcrypt: BcryptR
   };
   return {
     hash: (password) => bcrypt.hash(password, cost),
-    async verify(password, hash) {
+    async verify(password, hash, options) {
       if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) {
-        await bcrypt.compare(password.slice(0, 8), hash); // same cost, never a truncated match
+        await bcrypt.compare(password.slice(0, 8), hash, options); // same cost, never a truncated match
         return false;
       }
-      return bcrypt.compare(password, hash);
+      return bcrypt.compare(password, hash, options);
     },
     async burn(password) {
       await bcrypt.compare(password.slice(0, PASSWORD_MAX_BYTES), await dummyHash());
