@@ -35,6 +35,7 @@ import { createOutboxRepository, type OutboxRepository } from './modules/outbox/
 import { createAuditLogService } from './modules/audit/audit-log.service';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
 import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
+import { defaultHashThreads, workerBcrypt, type BcryptRunner } from './modules/staff/password-pool';
 import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
 import { createStaffLoginService } from './modules/staff/staff-login.service';
 import type { SetupCodeStore } from './modules/staff/setup-code';
@@ -264,6 +265,8 @@ export function createStaffServices(deps: {
   discordUsers: DiscordUserLookup;
   /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
   bcryptCost?: number;
+  /** where bcrypt runs: worker threads unless a test runs it inline */
+  bcrypt?: BcryptRunner;
   loginThrottle?: LoginThrottlePolicy;
   settings: SettingsService;
   /** checks role and channel names when settings change (skipped without) */
@@ -273,13 +276,16 @@ export function createStaffServices(deps: {
   discordSetup?: DiscordSetupReader;
 }): StaffServices {
   const { database, clock, outbox } = deps;
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST);
+  const threads = defaultHashThreads();
+  // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
   const members = createMembersService({ database, clock, outbox });
+  const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {
     clock,
     guard: createStaffSessionGuard({ database, clock }),
-    accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode }),
-    login: createStaffLoginService({ database, clock, hasher, throttle: deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE, hmacKey: deps.ipHashKey }),
+    accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
+    login: createStaffLoginService({ database, clock, hasher, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
     members,
     appeals: createAppealsService({ database, clock, outbox, altLinks: members }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),

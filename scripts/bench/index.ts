@@ -10,6 +10,7 @@
  *   npm run bench -- --only P9 --members 100000     the community store at another size
  *   npm run bench -- --profile                      V8 CPU profile of the product during P2/P4
  *   npm run bench -- --only P2 --web-processes 1,2  P2 once per WEB_CONCURRENCY (default: 2 on PostgreSQL, 1 on PGlite)
+ *   npm run bench -- --only P10 --spray-visitors 500  P10 (visitors during a password spray) with 500 visitors
  *   npm run bench -- --only P4 --raid-visitors 200 --raid-existing 0.8
  *                                                   P4 at another size, or another share of visitors already in the guild
  *
@@ -33,6 +34,7 @@ import { measureFingerprint } from './p6-fingerprint';
 import { measureIdleRss } from './p7-rss';
 import { measureVerdictQuality } from './p8-verdicts';
 import { measureStatistics } from './p9-statistics';
+import { measureSpray } from './p10-spray';
 import { summarizeProfiles } from './profile';
 import { formatTable, type FigureResult } from './results';
 import { joinSinceVacuum, seedCommunity } from './seed-data';
@@ -40,7 +42,7 @@ import { joinSinceVacuum, seedCommunity } from './seed-data';
 /** members P3's community gained since its last VACUUM: one raid of P4's size */
 const P3_JOINS_SINCE_VACUUM = 2000;
 
-const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'] as const;
+const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'P10'] as const;
 type Figure = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]) {
@@ -65,7 +67,10 @@ function parseArgs(argv: string[]) {
   if (raidVisitors !== undefined && !(Number.isInteger(raidVisitors) && raidVisitors >= 20)) throw new Error('--raid-visitors takes a whole number ≥ 20');
   // --members N: the community store's size (members and attempts) instead of the default
   const members = Number(value('--members') ?? 0);
-  return { only: new Set(only), quick, members: Number.isInteger(members) && members > 0 ? members : null, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors };
+  // --spray-visitors N: P10's concurrent visitors instead of the default
+  const sprayVisitors = value('--spray-visitors') === undefined ? undefined : Number(value('--spray-visitors'));
+  if (sprayVisitors !== undefined && !(Number.isInteger(sprayVisitors) && sprayVisitors >= 1)) throw new Error('--spray-visitors takes a whole number ≥ 1');
+  return { only: new Set(only), quick, members: Number.isInteger(members) && members > 0 ? members : null, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors, sprayVisitors };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -158,6 +163,15 @@ async function main(): Promise<void> {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
       }
     }
+    if (args.only.has('P10')) {
+      const store = await createStore(engine, { serverUrl, label: 'spray' });
+      try {
+        const webProcesses = engine === 'postgres' ? (args.webProcesses[0] ?? 2) : 1;
+        await run('P10', engine, () => measureSpray(store, { visitors: args.sprayVisitors ?? 16, phaseMs: args.quick ? 6_000 : 15_000, sprayPerSecond: 50, webProcesses }));
+      } finally {
+        await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
+      }
+    }
     if (args.only.has('P8')) {
       const store = await createStore(engine, { serverUrl, label: 'verdicts' });
       try {
@@ -190,7 +204,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const order = (r: FigureResult) => FIGURES.indexOf(r.figure.slice(0, 2) as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
+  const order = (r: FigureResult) => FIGURES.indexOf((/^P\d+/.exec(r.figure)?.[0] ?? '') as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
   results.sort((a, b) => order(a) - order(b));
   const speedAtEnd = measureMachineSpeed();
   process.stdout.write(`\nGatekeeper bench — ${new Date().toISOString()} — ${machine()}\nat the start: ${describeMachineSpeed(speedAtStart)}; at the end: ${describeMachineSpeed(speedAtEnd)}\n\n${formatTable(results)}\n`);

@@ -8,6 +8,7 @@ import { createOutboxRepository } from '../modules/outbox/outbox.repository';
 import type { OutboxPort } from '../modules/outbox/outbox.types';
 import { settingsFor } from '../modules/settings';
 import type { LoginThrottlePolicy } from '../modules/staff/login-throttle';
+import { inlineBcrypt, type BcryptRunner } from '../modules/staff/password-pool';
 import { createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff/setup-code';
 import type { StaffAccount } from '../modules/staff/staff.repository';
 import { createTestContext } from './context';
@@ -45,6 +46,8 @@ export interface StaffTestAppOptions {
   outbox?: OutboxPort;
   setupCode?: SetupCodeStore;
   loginThrottle?: LoginThrottlePolicy;
+  /** where bcrypt runs: inline by default (a thread's start-up would cost each test file more than it saves) */
+  bcrypt?: BcryptRunner;
   guildNames?: StaffServices['guildNames'];
   /** routers mounted under /api before the staff routers (e.g. a probe of visitor session keys) */
   extraApi?: Router[];
@@ -72,6 +75,7 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
     admission,
     bcryptCost: TEST_BCRYPT_COST,
     loginThrottle: options.loginThrottle,
+    bcrypt: options.bcrypt ?? inlineBcrypt(),
   });
   const routers = createStaffRouters(deps);
   const app = buildApp(ctx, { api: [...(options.extraApi ?? []), ...routers], root: [] });

@@ -1,5 +1,7 @@
 import request from 'supertest';
+import { createBoundedQueue } from '../../modules/staff/bounded-queue';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../../modules/staff/login-throttle';
+import { inlineBcrypt, type BcryptRunner } from '../../modules/staff/password-pool';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
@@ -9,7 +11,8 @@ const ATTACKER = '192.0.2.66';
 /** Small limits so the tests stay short; the shape is the production policy's. */
 const POLICY: LoginThrottlePolicy = {
   pair: { limit: 5, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
-  client: { limit: 12, windowMs: 15 * 60_000 },
+  client: { limit: 12, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
+  global: { limit: 40, windowMs: 5 * 60_000, blockMs: 5 * 60_000 },
   account: { limit: 10, windowMs: 15 * 60_000 },
   knownClientMs: DEFAULT_LOGIN_THROTTLE.knownClientMs,
   slowDownMs: 200,
@@ -18,9 +21,18 @@ const POLICY: LoginThrottlePolicy = {
 describeEngines('staff login', (getDatabase) => {
   let kit: ReturnType<typeof createStaffTestApp>;
 
+  /** every bcrypt call the app makes, counted: a refused attempt must never reach the hash */
+  let bcryptCalls = 0;
+  const countingBcrypt = (inner: BcryptRunner = inlineBcrypt()): BcryptRunner => ({
+    hash: (password, cost) => ((bcryptCalls += 1), inner.hash(password, cost)),
+    compare: (password, hash) => ((bcryptCalls += 1), inner.compare(password, hash)),
+    close: () => inner.close(),
+  });
+
   beforeEach(async () => {
     await resetDatabase(getDatabase());
-    kit = createStaffTestApp(getDatabase(), { loginThrottle: POLICY });
+    bcryptCalls = 0;
+    kit = createStaffTestApp(getDatabase(), { loginThrottle: POLICY, bcrypt: countingBcrypt() });
     await seedTeam(getDatabase().db);
   });
 
@@ -94,13 +106,78 @@ describeEngines('staff login', (getDatabase) => {
       expect((await login('Mod', TEAM.mod.password, '198.51.100.200')).status).toBe(200); // other accounts unaffected
     });
 
-    it('slows, but never blocks, a staff member behind an address spraying many usernames', async () => {
-      for (let i = 0; i < 12; i++) await login(`user${i}`, 'guess', ATTACKER);
-      const started = Date.now();
-      expect((await login('Mod', TEAM.mod.password, ATTACKER)).status).toBe(200);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(POLICY.slowDownMs);
+    it('refuses an address spraying many usernames, with the wait in the text and Retry-After, without hashing', async () => {
+      for (let i = 0; i < 12; i++) expect((await login(`user${i}`, 'guess', ATTACKER)).status).toBe(401);
+      const hashed = bcryptCalls;
+      const refused = await login('user-new', 'guess', ATTACKER);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: 'Too many failed sign-ins from your address. Try again in 15 minutes.', code: 'rate_limited' });
+      expect(refused.headers['retry-after']).toBe('900');
+      expect((await login('Mod', TEAM.mod.password, ATTACKER)).status).toBe(429); // a staff member new to that address waits too
+      expect(bcryptCalls).toBe(hashed);
       expect(await auditActions()).toContain('staff.login_throttled');
-      expect((await login('Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(200);
+      expect((await login('Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(200); // other addresses are unaffected
+      kit.clock.advance(POLICY.client.blockMs);
+      expect((await login('Mod', TEAM.mod.password, ATTACKER)).status).toBe(200);
+    });
+
+    it('still lets in staff who signed in before from the spraying address', async () => {
+      expect((await login('Owner', TEAM.owner.password, ATTACKER)).status).toBe(200); // the owner's office, shared with the sprayer
+      for (let i = 0; i < 20; i++) await login(`user${i}`, 'guess', ATTACKER);
+      expect((await login('user-new', 'guess', ATTACKER)).status).toBe(429);
+      expect((await login('Owner', 'typo', ATTACKER)).status).toBe(401); // the password is still checked
+      expect((await login('Owner', TEAM.owner.password, ATTACKER)).status).toBe(200);
+    });
+
+    it('refuses everyone not known when failures spike across addresses, and lets the owner in from a device that signed in before', async () => {
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200);
+      // 45 addresses, a different made-up username each: no address reaches its own limit
+      const statuses = [];
+      for (let i = 0; i < 45; i++) statuses.push((await login(`user${i}`, 'guess', `198.51.100.${i + 1}`)).status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(40);
+      expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429]);
+      const refused = await login('Mod', TEAM.mod.password, '192.0.2.200');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('Sign-in is paused after many failed attempts from many places. Staff who signed in from this address before can still sign in. Try again in 5 minutes.');
+      expect(refused.headers['retry-after']).toBe('300');
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200);
+      kit.clock.advance(POLICY.global.blockMs);
+      expect((await login('Mod', TEAM.mod.password, '192.0.2.200')).status).toBe(200);
+    });
+
+    it('answers 429 with Retry-After at once when password checks are queued to their limit, except for a client that signed in before', async () => {
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding = false;
+      const queue = createBoundedQueue({ concurrency: 1, queueLimit: 1 });
+      const hold = async () => void (holding && (await held));
+      const slow: BcryptRunner = {
+        hash: (password, cost) => queue.run(async () => (await hold(), inlineBcrypt().hash(password, cost))),
+        compare: (password, hash, options) => queue.run(async () => (await hold(), inlineBcrypt().compare(password, hash)), options),
+        close: async () => {},
+      };
+      kit = createStaffTestApp(getDatabase(), { loginThrottle: POLICY, bcrypt: slow });
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200); // the owner's device, known from here on
+      holding = true;
+      const first = login('Owner', TEAM.owner.password, '192.0.2.1');
+      const second = login('Mod', TEAM.mod.password, '192.0.2.2');
+      const started = first.then((r) => r);
+      const waiting = second.then((r) => r);
+      // both reach the queue: one runs, one waits
+      for (let i = 0; queue.running + queue.waiting < 2 && i < 1000; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(queue.waiting).toBe(1);
+      const busy = await login('Owner', TEAM.owner.password, '192.0.2.3');
+      expect(busy.status).toBe(429);
+      expect(busy.body).toMatchObject({ error: 'The server is busy checking passwords. Try again in 2 seconds.', code: 'busy' });
+      expect(busy.headers['retry-after']).toBe('2');
+      let ownerAnswered = false;
+      const owner = login('Owner', TEAM.owner.password, OWNER_HOME).then((r) => ((ownerAnswered = true), r));
+      while (queue.waiting < 2 && !ownerAnswered) await new Promise((resolve) => setTimeout(resolve, 10));
+      release();
+      const ownerAnswer = await owner;
+      expect([ownerAnswer.status, ownerAnswer.body]).toEqual([200, { success: true }]);
+      expect((await started).status).toBe(200);
+      expect((await waiting).status).toBe(200);
     });
 
     it('never checks more passwords than the limit when attempts arrive at once', async () => {

@@ -1,15 +1,14 @@
 import type { Clock } from '../../clock';
-import { TooManyRequests } from '../../errors';
 import { resolveClientIp } from '../../modules/network';
 import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
 import type { StaffLoginService } from '../../modules/staff/staff-login.service';
+import { throttledError } from '../../modules/staff/throttle-wait';
 import { currentStaff, endStaffSession, renewStaffSessionEpoch, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { loginBody, ownPasswordBody } from './staff-auth.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
-export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';
 
 /** Staff sign-in, sign-out, the session probe the dashboard starts with, and changing one's own password. */
 export function staffAuthRoutes(deps: { login: StaffLoginService; accounts: StaffAccountsService; guard: StaffSessionGuard; clock: Clock }): StaffRoute[] {
@@ -23,7 +22,7 @@ export function staffAuthRoutes(deps: { login: StaffLoginService; accounts: Staf
         async (req, res) => {
           const { username, password } = validated(req, loginBody);
           const result = await deps.login.login({ username, password, clientAddress: resolveClientIp(req) ?? 'unknown' });
-          if (result.outcome === 'throttled') throw TooManyRequests(result.retryAfterSeconds, LOGIN_THROTTLED);
+          if (result.outcome === 'throttled') throw throttledError(result.scope, result.retryAfterMs);
           if (result.outcome === 'invalid') {
             res.status(401).json({ success: false, error: INVALID_CREDENTIALS, code: 'invalid_credentials' });
             return;

@@ -79,4 +79,25 @@ describeEngines('changing one’s own password', (getDatabase) => {
     expect(res.status).toBe(401);
     expect(res.body).toHaveProperty('error');
   });
+
+  it('throttles wrong current passwords like sign-in: after 5, even the right one is refused until the block ends', async () => {
+    const cookie = await loginCookie(kit.app, TEAM.owner.username, TEAM.owner.password);
+    const guesses = await Promise.all(Array.from({ length: 8 }, (_, i) => change(cookie, { currentPassword: `guess-number-${i}`, newPassword: 'brand-new-owner-pass' })));
+    expect(guesses.map((r) => r.status).sort()).toEqual([400, 400, 400, 400, 400, 429, 429, 429]);
+    const refused = await change(cookie, { currentPassword: TEAM.owner.password, newPassword: 'brand-new-owner-pass' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: 'Too many wrong current passwords. Try again in 15 minutes.', code: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBe('900');
+    expect((await auditRows()).filter((r) => r.action === 'staff.password_change_failed')).toHaveLength(5);
+    kit.clock.advance(15 * 60_000);
+    expect((await change(cookie, { currentPassword: TEAM.owner.password, newPassword: 'brand-new-owner-pass' })).status).toBe(200);
+  });
+
+  it('forgets earlier wrong current passwords once the right one is given', async () => {
+    const cookie = await loginCookie(kit.app, TEAM.mod.username, TEAM.mod.password);
+    for (let i = 0; i < 4; i++) expect((await change(cookie, { currentPassword: 'typo-typo', newPassword: 'mod-password-2' })).status).toBe(400);
+    expect((await change(cookie, { currentPassword: TEAM.mod.password, newPassword: TEAM.mod.password })).status).toBe(400); // right, but the same: refused, and the count is gone
+    for (let i = 0; i < 4; i++) expect((await change(cookie, { currentPassword: 'typo-typo', newPassword: 'mod-password-2' })).status).toBe(400);
+    expect((await change(cookie, { currentPassword: TEAM.mod.password, newPassword: 'mod-password-2' })).status).toBe(200);
+  });
 });

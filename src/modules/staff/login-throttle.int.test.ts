@@ -1,10 +1,11 @@
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { loginThrottleKeys, takeLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
+import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 
 const MINUTE = 60_000;
 const POLICY: LoginThrottlePolicy = {
   pair: { limit: 5, windowMs: 15 * MINUTE, blockMs: 10 * MINUTE },
-  client: { limit: 100, windowMs: 15 * MINUTE },
+  client: { limit: 100, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  global: { limit: 1000, windowMs: 5 * MINUTE, blockMs: 5 * MINUTE },
   account: { limit: 100, windowMs: 15 * MINUTE },
   knownClientMs: 30 * 24 * 60 * MINUTE,
   slowDownMs: 1_000,
@@ -38,7 +39,7 @@ describeEngines('login throttle', (getDatabase) => {
     expect(fresh[5]).toMatchObject({ blockStarted: true, retryAfterMs: 10 * MINUTE });
   });
 
-  it('never refuses over the shared limits: attempts there are allowed after the fixed delay, the pair limit still holds', async () => {
+  it('never refuses over the account limit: attempts there are allowed after the fixed delay, the pair limit still holds', async () => {
     const { db } = getDatabase();
     const hmac = Buffer.alloc(32, 7);
     const policy = { ...POLICY, account: { limit: 50, windowMs: 15 * MINUTE } };
@@ -53,15 +54,36 @@ describeEngines('login throttle', (getDatabase) => {
     expect(spent).toMatchObject({ allowed: false, scope: 'pair' });
   });
 
-  it('reports the first attempt over a shared limit once, even when attempts race', async () => {
+  it('refuses an address spraying usernames past its limit, starting the block once even when attempts race', async () => {
     const { db } = getDatabase();
     const hmac = Buffer.alloc(32, 7);
     const decisions = await Promise.all(
       Array.from({ length: 110 }, (_, i) => takeLoginAttempt(db, loginThrottleKeys(hmac, `user-${i}`, '192.0.2.9'), T0, POLICY)),
     );
-    expect(decisions.every((d) => d.allowed)).toBe(true);
-    const slowed = decisions.filter((d) => d.allowed && d.slowedBy === 'client');
-    expect(slowed).toHaveLength(10);
-    expect(slowed.filter((d) => d.allowed && d.slowStarted)).toHaveLength(1);
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(100);
+    const refused = decisions.filter((d) => !d.allowed);
+    expect(refused.every((d) => !d.allowed && d.scope === 'client')).toBe(true);
+    expect(refused.filter((d) => !d.allowed && d.blockStarted)).toHaveLength(1);
+    // the block holds for a username never tried, and ends on time
+    const later = new Date(T0.getTime() + 14 * MINUTE);
+    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), later, POLICY)).toMatchObject({ allowed: false, scope: 'client', retryAfterMs: MINUTE });
+    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), new Date(T0.getTime() + 15 * MINUTE), POLICY)).toMatchObject({ allowed: true });
+  });
+
+  it('refuses everyone unknown once failures spike across addresses, and lets a known client through', async () => {
+    const { db } = getDatabase();
+    const hmac = Buffer.alloc(32, 7);
+    const policy = { ...POLICY, global: { limit: 30, windowMs: 5 * MINUTE, blockMs: 5 * MINUTE } };
+    const owner = loginThrottleKeys(hmac, 'Owner', '203.0.113.10');
+    await takeLoginAttempt(db, owner, T0, policy);
+    await recordLoginSuccess(db, owner, T0, policy, false);
+    // 40 addresses, one made-up username each: no address bucket fills, the global one does
+    const spray = [];
+    for (let a = 0; a < 40; a += 1) spray.push(await takeLoginAttempt(db, loginThrottleKeys(hmac, `user-${a}`, `198.51.100.${a + 1}`), T0, policy));
+    expect(spray.filter((d) => d.allowed)).toHaveLength(30);
+    expect(spray[30]).toEqual({ allowed: false, scope: 'global', retryAfterMs: 5 * MINUTE, blockStarted: true });
+    const soon = new Date(T0.getTime() + MINUTE);
+    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'Mod', '203.0.113.99'), soon, policy)).toMatchObject({ allowed: false, scope: 'global', retryAfterMs: 4 * MINUTE });
+    expect(await takeLoginAttempt(db, owner, soon, policy)).toEqual({ allowed: true, knownClient: true, delayMs: 0, slowedBy: null, slowStarted: false });
   });
 });

@@ -4,27 +4,29 @@ import type { Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema';
 
 /**
- * Login throttling that an attacker cannot turn into a lock-out.
+ * Login throttling that an attacker cannot turn into a lock-out of staff who signed in before.
  *
- * Three buckets count attempts (an attempt is counted before the password is checked,
- * so parallel requests cannot slip past a limit):
- * - pair    (username, client address): the only bucket that refuses. Small and hard:
- *   guessing one account from one place. Exactly `pair.limit` passwords are checked per
- *   window however many attempts race, then 429 until the block ends.
- * - client  (address): spraying many usernames from one place;
- * - account (username, from anywhere): a distributed attack on one account.
+ * Four buckets count attempts (an attempt is counted before the password is checked,
+ * so parallel requests cannot slip past a limit, and a refused attempt never reaches the hash):
+ * - pair    (username, client address): guessing one account from one place. Exactly
+ *   `pair.limit` passwords are checked per window however many attempts race, then 429
+ *   until the block ends.
+ * - client  (address): a password spray, many usernames from one place. Over its limit the
+ *   address is refused (429) until the block ends.
+ * - global  (every address): failures spiking across many addresses, a distributed spray.
+ *   Over its limit sign-in is refused (429) for everyone not known, until the block ends.
+ * - account (username, from anywhere): a distributed attack on one account. It never
+ *   refuses: anything a stranger can fill for one account would lock its owner out. Over
+ *   its limit the password is still checked, after a fixed server-side delay
+ *   (`slowDownMs`), as OWASP prefers slowing down to locking out.
  *
- * The two shared buckets never refuse, because anything a stranger can fill would lock
- * out someone else: the account's owner (an attack from many addresses) or everyone behind
- * one shared address (a flood of made-up usernames from a school or office network).
- * Following OWASP's advice to prefer slowing down over locking out, an attempt over a
- * shared limit is still checked, but only after a fixed server-side delay (`slowDownMs`).
- * The delay is the same for every attempt and does not grow with the attack, so the owner
- * waits at most `slowDownMs` for a correct password, while each guess still costs the
- * attacker a held request on top of the pair limit, which bounds guesses against one
- * account to `pair.limit` per address per window. A client that signed in to the account
- * before (a "known client", as OWASP's device-cookie scheme trusts a known device) skips
- * the shared buckets entirely, but never its own pair bucket.
+ * The client and global buckets can be filled by strangers too, so a client that signed in
+ * to the account before (a "known client", as OWASP's device-cookie scheme trusts a known
+ * device: here the account's username typed from an address that signed in to it within
+ * `knownClientMs`) skips them, and the account bucket, entirely, but never its own pair
+ * bucket. Attempts from known clients are not counted in the shared buckets either, so the
+ * owner signing in during a spray neither trips nor is tripped by them. A success gives
+ * back the shared buckets' count, so they measure failures.
  *
  * Keys hold only keyed hashes: never an address, and never a typed username (people
  * type passwords into username fields).
@@ -37,12 +39,13 @@ export interface ThrottleRule {
   blockMs: number;
 }
 
-/** a shared bucket's rule: it never blocks, so it has no block length */
+/** the account bucket's rule: it never blocks, so it has no block length */
 export type SharedThrottleRule = Omit<ThrottleRule, 'blockMs'>;
 
 export interface LoginThrottlePolicy {
   pair: ThrottleRule;
-  client: SharedThrottleRule;
+  client: ThrottleRule;
+  global: ThrottleRule;
   account: SharedThrottleRule;
   /** how long a successful login makes its client "known" for the account */
   knownClientMs: number;
@@ -53,27 +56,33 @@ export interface LoginThrottlePolicy {
 const MINUTE = 60_000;
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
   pair: { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
-  client: { limit: 20, windowMs: 15 * MINUTE },
+  client: { limit: 20, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  global: { limit: 100, windowMs: 5 * MINUTE, blockMs: 5 * MINUTE },
   account: { limit: 50, windowMs: 15 * MINUTE },
   knownClientMs: 30 * 24 * 60 * MINUTE,
   slowDownMs: 3_000,
 };
 
-export type ThrottleScope = 'pair' | 'client' | 'account';
+export type ThrottleScope = 'pair' | 'client' | 'global' | 'account';
+/** the buckets that refuse an attempt */
+export type RefusingScope = 'pair' | 'client' | 'global';
 
 export interface LoginThrottleKeys {
   pair: string;
   client: string;
+  global: string;
   account: string;
   known: string;
 }
+
+const GLOBAL_KEY = 'global';
 
 /** Builds the bucket keys from keyed hashes of the username (case-insensitive) and the client address. */
 export function loginThrottleKeys(hmacKey: Buffer, username: string, clientAddress: string): LoginThrottleKeys {
   const digest = (label: string, value: string) => crypto.createHmac('sha256', hmacKey).update(`${label}:${value}`, 'utf8').digest('hex').slice(0, 32);
   const subject = digest('staff-login-user', username.toLowerCase());
   const client = digest('staff-login-client', clientAddress);
-  return { pair: `pair:${subject}:${client}`, client: `ip:${client}`, account: `user:${subject}`, known: `known:${subject}:${client}` };
+  return { pair: `pair:${subject}:${client}`, client: `ip:${client}`, global: GLOBAL_KEY, account: `user:${subject}`, known: `known:${subject}:${client}` };
 }
 
 export type ThrottleDecision =
@@ -82,11 +91,11 @@ export type ThrottleDecision =
       knownClient: boolean;
       /** wait this long before checking the password (a shared bucket is over its limit), else 0 */
       delayMs: number;
-      /** the shared bucket over its limit, if any, and whether this attempt was the first over it */
-      slowedBy: ThrottleScope | null;
+      /** the account bucket when it is over its limit, and whether this attempt was the first over it */
+      slowedBy: 'account' | null;
       slowStarted: boolean;
     }
-  | { allowed: false; scope: 'pair'; retryAfterMs: number; /** this attempt started the block */ blockStarted: boolean };
+  | { allowed: false; scope: RefusingScope; retryAfterMs: number; /** this attempt started the block */ blockStarted: boolean };
 
 const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
@@ -123,58 +132,85 @@ async function startBlock(executor: Executor, key: string, rule: ThrottleRule, n
     where key = ${key}`);
 }
 
+type Refusal<S extends string = RefusingScope> = { allowed: false; scope: S; retryAfterMs: number; blockStarted: boolean };
+
+/**
+ * Counts one attempt in a refusing bucket. Returns the refusal when the bucket is (or this
+ * attempt puts it) over its limit; only the attempt that crossed the limit starts the block.
+ */
+async function countRefusing<S extends string>(executor: Executor, scope: S, key: string, rule: ThrottleRule, now: Date): Promise<Refusal<S> | null> {
+  const counted = await countAttempt(executor, key, rule, now);
+  if (counted.blockedUntil && counted.blockedUntil > now) {
+    return { allowed: false, scope, retryAfterMs: counted.blockedUntil.getTime() - now.getTime(), blockStarted: false };
+  }
+  if (counted.attempts <= rule.limit) return null;
+  const blockStarted = counted.attempts === rule.limit + 1;
+  if (blockStarted) await startBlock(executor, key, rule, now);
+  return { allowed: false, scope, retryAfterMs: rule.blockMs, blockStarted };
+}
+
 /**
  * Decides whether a login attempt may check a password (and after what delay), and
  * counts it. Call before the (slow) password check; call recordLoginSuccess after a success.
+ * A block already in force is found by one read and refuses without writing anything, so
+ * a spray that is being refused costs one indexed read per attempt.
  */
 export async function takeLoginAttempt(executor: Executor, keys: LoginThrottleKeys, now: Date, policy: LoginThrottlePolicy): Promise<ThrottleDecision> {
   const rows = await executor
     .select()
     .from(loginThrottle)
-    .where(inArray(loginThrottle.key, [keys.pair, keys.known]));
+    .where(inArray(loginThrottle.key, [keys.pair, keys.known, keys.client, keys.global]));
   const byKey = new Map(rows.map((r) => [r.key, r]));
   // a known-client row keeps its expiry in blocked_until, so the retention purge keeps it until then
   const knownUntil = byKey.get(keys.known)?.blockedUntil;
   const knownClient = knownUntil != null && knownUntil > now;
 
-  const pairBlockedUntil = byKey.get(keys.pair)?.blockedUntil;
-  if (pairBlockedUntil && pairBlockedUntil > now) {
-    return { allowed: false, scope: 'pair', retryAfterMs: pairBlockedUntil.getTime() - now.getTime(), blockStarted: false };
+  const scopes: RefusingScope[] = knownClient ? ['pair'] : ['pair', 'client', 'global'];
+  for (const scope of scopes) {
+    const blockedUntil = byKey.get(keys[scope])?.blockedUntil;
+    if (blockedUntil && blockedUntil > now) return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
   }
-  const pair = await countAttempt(executor, keys.pair, policy.pair, now);
-  if (pair.blockedUntil && pair.blockedUntil > now) {
-    return { allowed: false, scope: 'pair', retryAfterMs: pair.blockedUntil.getTime() - now.getTime(), blockStarted: false };
+  for (const scope of scopes) {
+    const refusal = await countRefusing(executor, scope, keys[scope], policy[scope], now);
+    if (refusal) return refusal;
   }
-  if (pair.attempts > policy.pair.limit) {
-    // only the attempt that crossed the limit starts (and reports) the block
-    const blockStarted = pair.attempts === policy.pair.limit + 1;
-    if (blockStarted) await startBlock(executor, keys.pair, policy.pair, now);
-    return { allowed: false, scope: 'pair', retryAfterMs: policy.pair.blockMs, blockStarted };
-  }
+  if (knownClient) return { allowed: true, knownClient, delayMs: 0, slowedBy: null, slowStarted: false };
 
-  let slowedBy: ThrottleScope | null = null;
-  let slowStarted = false;
-  if (!knownClient) {
-    for (const scope of ['client', 'account'] as const) {
-      const { attempts } = await countAttempt(executor, keys[scope], policy[scope], now);
-      if (attempts > policy[scope].limit && slowedBy === null) {
-        slowedBy = scope;
-        slowStarted = attempts === policy[scope].limit + 1;
-      }
-    }
-  }
-  return { allowed: true, knownClient, delayMs: slowedBy ? policy.slowDownMs : 0, slowedBy, slowStarted };
+  const { attempts } = await countAttempt(executor, keys.account, policy.account, now);
+  const slowed = attempts > policy.account.limit;
+  return { allowed: true, knownClient, delayMs: slowed ? policy.slowDownMs : 0, slowedBy: slowed ? 'account' : null, slowStarted: attempts === policy.account.limit + 1 };
 }
 
 /** A success clears the pair bucket, gives back the shared buckets' count, and remembers the client. */
 export async function recordLoginSuccess(executor: Executor, keys: LoginThrottleKeys, now: Date, policy: LoginThrottlePolicy, knownClient: boolean): Promise<void> {
   await executor.execute(sql`delete from login_throttle where key = ${keys.pair}`);
   if (!knownClient) {
-    await executor.execute(sql`update login_throttle set failures = greatest(failures - 1, 0) where key in (${keys.client}, ${keys.account})`);
+    await executor.execute(sql`update login_throttle set failures = greatest(failures - 1, 0) where key in (${keys.client}, ${keys.global}, ${keys.account})`);
   }
   const until = new Date(now.getTime() + policy.knownClientMs);
   await executor
     .insert(loginThrottle)
     .values({ key: keys.known, failures: 0, windowStartedAt: now, blockedUntil: until })
     .onConflictDoUpdate({ target: loginThrottle.key, set: { windowStartedAt: iso(now), blockedUntil: iso(until) } });
+}
+
+/**
+ * Checking one's own current password (changing it while signed in) is throttled like a
+ * login: one bucket per account, the pair rule, wrong passwords counted before the check.
+ * Only someone holding the account's session can fill it, so it locks out no one else.
+ */
+export function ownPasswordThrottleKey(hmacKey: Buffer, staffId: number): string {
+  return `own:${crypto.createHmac('sha256', hmacKey).update(`staff-own-password:${staffId}`, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/** Counts one current-password check; the refusal when the account is over the limit, else null. */
+export async function takeOwnPasswordCheck(executor: Executor, key: string, now: Date, rule: ThrottleRule): Promise<Refusal<'own_password'> | null> {
+  const [row] = await executor.select().from(loginThrottle).where(inArray(loginThrottle.key, [key]));
+  if (row?.blockedUntil && row.blockedUntil > now) return { allowed: false, scope: 'own_password', retryAfterMs: row.blockedUntil.getTime() - now.getTime(), blockStarted: false };
+  return countRefusing(executor, 'own_password', key, rule, now);
+}
+
+/** A right current password forgets the earlier wrong ones. */
+export async function clearOwnPasswordChecks(executor: Executor, key: string): Promise<void> {
+  await executor.execute(sql`delete from login_throttle where key = ${key}`);
 }

@@ -1,4 +1,5 @@
-import bcrypt from 'bcryptjs';
+import type { RunOptions } from './bounded-queue';
+import { inlineBcrypt, type BcryptRunner } from './password-pool';
 import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
 
 export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
@@ -19,23 +20,31 @@ export function passwordProblem(password: string): string | null {
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  /** False for a wrong password, and for one longer than bcrypt can tell apart. */
-  verify(password: string, hash: string): Promise<boolean>;
+  /** False for a wrong password, and for one longer than bcrypt can tell apart. `priority`: ahead of the queue, never refused as busy. */
+  verify(password: string, hash: string, options?: RunOptions): Promise<boolean>;
   /** Spends the time of a real check when there is no account, so timing does not reveal usernames. */
   burn(password: string): Promise<false>;
 }
 
-export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST): PasswordHasher {
+/**
+ * Hashing and checking through `bcrypt`, where it runs: worker threads in the product
+ * (password-pool.ts), so checks never hold the event loop and at most a few run at once.
+ */
+export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST, bcrypt: BcryptRunner = inlineBcrypt()): PasswordHasher {
   let dummy: Promise<string> | undefined;
-  const dummyHash = () => (dummy ??= bcrypt.hash('gatekeeper-no-such-account', cost));
+  const dummyHash = () => {
+    dummy ??= bcrypt.hash('gatekeeper-no-such-account', cost);
+    dummy.catch(() => (dummy = undefined)); // a refused (busy) first hash is tried again next time
+    return dummy;
+  };
   return {
     hash: (password) => bcrypt.hash(password, cost),
-    async verify(password, hash) {
+    async verify(password, hash, options) {
       if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) {
-        await bcrypt.compare(password.slice(0, 8), hash); // same cost, never a truncated match
+        await bcrypt.compare(password.slice(0, 8), hash, options); // same cost, never a truncated match
         return false;
       }
-      return bcrypt.compare(password, hash);
+      return bcrypt.compare(password, hash, options);
     },
     async burn(password) {
       await bcrypt.compare(password.slice(0, PASSWORD_MAX_BYTES), await dummyHash());

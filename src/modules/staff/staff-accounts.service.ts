@@ -2,10 +2,12 @@ import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors';
 import { appendAudit } from '../audit/audit.repository';
+import { clearOwnPasswordChecks, ownPasswordThrottleKey, takeOwnPasswordCheck, type LoginThrottlePolicy } from './login-throttle';
 import { passwordProblem, type PasswordHasher } from './password';
 import { setupCodeMatches, type SetupCodeStore } from './setup-code';
 import { staffActor } from './staff-actor';
 import { staffChangeRefusal } from './staff-permissions';
+import { throttledError } from './throttle-wait';
 import {
   anyStaffExists,
   deleteStaff,
@@ -23,6 +25,10 @@ export interface StaffAccountsDeps {
   clock: Clock;
   hasher: PasswordHasher;
   setupCode: SetupCodeStore;
+  /** its pair rule throttles wrong current passwords, as sign-in does */
+  throttle: LoginThrottlePolicy;
+  /** keys the throttle's hash of the account */
+  hmacKey: Buffer;
 }
 
 export const SETUP_CLOSED = 'Setup has already been completed';
@@ -106,10 +112,20 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
     assertPassword(input.newPassword, 'newPassword');
     const storedHash = await findStaffPasswordHash(db, actor.id);
     if (storedHash === null) throw NotFound('Staff account');
+    // counted before the check, so parallel guesses cannot pass the limit; a refused one never reaches the hash
+    const throttleKey = ownPasswordThrottleKey(deps.hmacKey, actor.id);
+    const refusal = await takeOwnPasswordCheck(db, throttleKey, deps.clock.now(), deps.throttle.pair);
+    if (refusal) {
+      if (refusal.blockStarted) {
+        await appendAudit(db, { actor: staffActor(actor), action: 'staff.login_throttled', targetType: 'staff', targetId: String(actor.id), details: { scope: refusal.scope } }, deps.clock.now());
+      }
+      throw throttledError('own_password', refusal.retryAfterMs);
+    }
     if (!(await deps.hasher.verify(input.currentPassword, storedHash))) {
       await appendAudit(db, { actor: staffActor(actor), action: 'staff.password_change_failed', targetType: 'staff', targetId: String(actor.id), details: { reason: 'wrong_current_password' } }, deps.clock.now());
       throw BadRequest(WRONG_CURRENT_PASSWORD, 'currentPassword');
     }
+    await clearOwnPasswordChecks(db, throttleKey);
     if (input.currentPassword === input.newPassword) throw BadRequest(SAME_PASSWORD, 'newPassword');
     const passwordHash = await deps.hasher.hash(input.newPassword);
     const now = deps.clock.now();

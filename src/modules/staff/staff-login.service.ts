@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { appendAudit } from '../audit/audit.repository';
-import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type ThrottleScope } from './login-throttle';
+import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type RefusingScope } from './login-throttle';
 import type { PasswordHasher } from './password';
 import { staffActor } from './staff-actor';
 import { accountOf, bumpStaffEpoch, findStaffCredentials, recordStaffLoginFailure, recordStaffLoginSuccess, type StaffAccount } from './staff.repository';
@@ -10,7 +10,7 @@ import { accountOf, bumpStaffEpoch, findStaffCredentials, recordStaffLoginFailur
 export type LoginResult =
   | { outcome: 'success'; staff: StaffAccount }
   | { outcome: 'invalid' }
-  | { outcome: 'throttled'; retryAfterSeconds: number; scope: ThrottleScope };
+  | { outcome: 'throttled'; retryAfterMs: number; scope: RefusingScope };
 
 export interface StaffLoginDeps {
   database: Database;
@@ -33,16 +33,17 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
       if (decision.blockStarted) {
         await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.scope } }, now);
       }
-      return { outcome: 'throttled', retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000), scope: decision.scope };
+      return { outcome: 'throttled', retryAfterMs: decision.retryAfterMs, scope: decision.scope };
     }
     if (decision.slowStarted && decision.slowedBy) {
       await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.slowedBy } }, now);
     }
-    // a shared limit is exceeded: the password is still checked, after a fixed wait (see login-throttle.ts)
+    // the account's shared limit is exceeded: the password is still checked, after a fixed wait (see login-throttle.ts)
     if (decision.delayMs > 0) await sleep(decision.delayMs);
 
     const account = await findStaffCredentials(db, input.username);
-    const valid = account ? await deps.hasher.verify(input.password, account.passwordHash) : await deps.hasher.burn(input.password);
+    // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy
+    const valid = account ? await deps.hasher.verify(input.password, account.passwordHash, { priority: decision.knownClient }) : await deps.hasher.burn(input.password);
     const at = deps.clock.now();
     if (account && valid) {
       const staff = accountOf(account);

@@ -1,0 +1,154 @@
+import { performance } from 'node:perf_hooks';
+import type { BenchStore } from './engines';
+import { driveFlows, type LoadReport } from './p2-flows';
+import { BENCH_STAFF, seedBenchStaff } from './p3-dashboard';
+import { startExternalDiscord, startProduct } from './product-process';
+import { ms, summarize, type FigureResult } from './results';
+import { createSiteTarget, send, type SiteTarget } from './visitor-client';
+
+/**
+ * P10: staff sign-in under a password spray. Visitors verify while logins with a new
+ * made-up username each time arrive at a fixed rate, first from one address, then each
+ * from its own address (a distributed spray). The figure is the visitors' p95 per step
+ * with and without the spray, the 5xx count on both sides, and the spray's answers; the
+ * bench's owner, who signed in from its address before, signs in during each spray.
+ */
+export interface SprayOptions {
+  /** concurrent visitors in every phase */
+  visitors: number;
+  phaseMs: number;
+  /** spray logins per second (open loop: sent on schedule whatever the answers) */
+  sprayPerSecond: number;
+  webProcesses?: number;
+}
+
+/** the owner's usual address: it signed in from here before the spray */
+const OWNER_ADDRESS = '10.250.0.1';
+/** the one-address spray (RFC 5737 documentation range) */
+const SPRAY_ADDRESS = '192.0.2.66';
+
+interface SprayReport {
+  sent: number;
+  statuses: Record<string, number>;
+  latencies: number[];
+}
+
+/** Sends `perSecond` logins a second for `durationMs`, each with a new username, from `addressOf(i)`. */
+async function spray(target: SiteTarget, options: { perSecond: number; durationMs: number; addressOf: (i: number) => string; prefix: string }): Promise<SprayReport> {
+  const report: SprayReport = { sent: 0, statuses: {}, latencies: [] };
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const interval = 1000 / options.perSecond;
+  for (let i = 0; performance.now() - started < options.durationMs; i += 1) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    report.sent += 1;
+    const sentAt = performance.now();
+    pending.push(
+      send(target, 'POST', '/api/staff/login', {
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': options.addressOf(i) },
+        body: JSON.stringify({ username: `${options.prefix}-${i}`, password: `guess-${i}-password` }),
+        timeoutMs: 30_000,
+      }).then(
+        (answer) => {
+          report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1;
+          report.latencies.push(performance.now() - sentAt);
+        },
+        (error: unknown) => {
+          const key = `error ${error instanceof Error ? error.message.slice(0, 40) : String(error)}`;
+          report.statuses[key] = (report.statuses[key] ?? 0) + 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return report;
+}
+
+/** The owner's sign-in: its status, or 0 when no answer came within 30 s. */
+async function ownerSignIn(target: SiteTarget): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const status = await send(target, 'POST', '/api/staff/login', {
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': OWNER_ADDRESS },
+    body: JSON.stringify(BENCH_STAFF),
+    timeoutMs: 30_000,
+  }).then(
+    (answer) => answer.status,
+    () => 0,
+  );
+  return { status, ms: performance.now() - started };
+}
+
+const STEPS = ['token', 'consent', 'start', 'callback', 'rules'] as const;
+const stepP95 = (load: LoadReport) => Object.fromEntries(STEPS.map((step) => [step, summarize(load.steps[step] ?? []).p95]));
+const describeSteps = (p95: Record<string, number>) => STEPS.map((step) => `${step} ${p95[step]!.toFixed(0)}`).join(', ');
+const describeStatuses = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, n]) => `${status} ×${n}`)
+    .join(', ');
+const fiveHundreds = (statuses: Record<string, number>) => Object.entries(statuses).reduce((n, [status, count]) => n + (/^5\d\d$/.test(status) ? count : 0), 0);
+
+export async function measureSpray(store: BenchStore, options: SprayOptions): Promise<FigureResult[]> {
+  const database = await store.open();
+  try {
+    await seedBenchStaff(database);
+  } finally {
+    await database.close();
+  }
+  // the emulator's one OAuth2 token bucket is lifted, as in P2: the figure is the product's
+  const discord = await startExternalDiscord({ rateLimits: { buckets: { oauth: { limit: 1_000_000, windowMs: 1000 } } } });
+  const product = await startProduct({ store, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' }, webProcesses: options.webProcesses });
+  const visitorsTarget = createSiteTarget(product.url, options.visitors * 2);
+  const sprayTarget = createSiteTarget(product.url, 512);
+  const ownerTarget = createSiteTarget(product.url, 1);
+  try {
+    const before = await ownerSignIn(ownerTarget);
+    if (before.status !== 200) throw new Error(`the owner's first sign-in answered ${before.status}`);
+    await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
+
+    const quiet = await driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: 'sprquiet' });
+    const phases: Array<{ name: string; load: LoadReport; spray: SprayReport; owner: { status: number; ms: number } }> = [];
+    for (const [name, addressOf] of [
+      ['one address', () => SPRAY_ADDRESS],
+      ['many addresses', (i: number) => `203.0.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`],
+    ] as const) {
+      const prefix = name === 'one address' ? 'spr1' : 'sprn';
+      const [load, sprayed, owner] = await Promise.all([
+        driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: `${prefix}v` }),
+        spray(sprayTarget, { perSecond: options.sprayPerSecond, durationMs: options.phaseMs, addressOf, prefix: `${prefix}u` }),
+        // the owner signs in halfway through the spray, from the address it signed in from before
+        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() => ownerSignIn(ownerTarget)),
+      ]);
+      phases.push({ name, load, spray: sprayed, owner });
+    }
+
+    const quietP95 = stepP95(quiet);
+    const label = (options.webProcesses ?? 1) > 1 ? ` (${options.webProcesses} processes)` : '';
+    const visitorsLine = (load: LoadReport) =>
+      `${load.completed} flows completed, ${load.failed} failed${Object.keys(load.failures).length ? ` (${describeStatuses(load.failures)})` : ''}, ${load.serverErrors} with a 5xx; p95 per step ms: ${describeSteps(stepP95(load))}`;
+    return phases.map(({ name, load, spray: sprayed, owner }) => {
+      const p95 = stepP95(load);
+      const worst = Math.max(...STEPS.map((step) => p95[step]! / Math.max(quietP95[step]!, 1)));
+      const spray5xx = fiveHundreds(sprayed.statuses);
+      // a spray request with no answer (a timeout, a dropped connection)
+      const lost = Object.entries(sprayed.statuses).reduce((n, [status, count]) => n + (status.startsWith('error') ? count : 0), 0);
+      return {
+        figure: `P10 visitors during a spray, ${name}${label}`,
+        engine: store.kind,
+        value: `${load.serverErrors + spray5xx} × 5xx, p95 ×${worst.toFixed(2)} (worst step)`,
+        target: '0 × 5xx, owner 200',
+        pass: load.serverErrors === 0 && load.failed === 0 && spray5xx === 0 && lost === 0 && owner.status === 200,
+        note:
+          `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray: ${visitorsLine(quiet)}. ` +
+          `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
+          `the owner, from the address it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}`,
+      };
+    });
+  } finally {
+    for (const target of [visitorsTarget, sprayTarget, ownerTarget]) target.agent.destroy();
+    await product.stop();
+    await discord.close();
+  }
+}

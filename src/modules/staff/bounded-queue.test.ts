@@ -1,0 +1,50 @@
+import { createBoundedQueue } from './bounded-queue';
+
+describe('createBoundedQueue', () => {
+  it('runs at most `concurrency` tasks at once, queues `queueLimit` more, and refuses the rest at once', async () => {
+    const queue = createBoundedQueue({ concurrency: 2, queueLimit: 3 });
+    let active = 0;
+    let peak = 0;
+    const gates: Array<() => void> = [];
+    const task = () =>
+      new Promise<number>((resolve) => {
+        active += 1;
+        peak = Math.max(peak, active);
+        gates.push(() => {
+          active -= 1;
+          resolve(active);
+        });
+      });
+    const results = Array.from({ length: 8 }, () => queue.run(task).then(() => 'done', (error: Error & { status?: number }) => error.status));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queue.running).toBe(2);
+    expect(queue.waiting).toBe(3);
+    while (gates.length > 0 || queue.running > 0) {
+      gates.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(results)).toEqual(['done', 'done', 'done', 'done', 'done', 429, 429, 429]);
+    expect(peak).toBe(2);
+    expect(queue.running + queue.waiting).toBe(0);
+  });
+
+  it('frees the slot when a task fails', async () => {
+    const queue = createBoundedQueue({ concurrency: 1, queueLimit: 0 });
+    await expect(queue.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await queue.run(() => Promise.resolve(7))).toBe(7);
+  });
+
+  it('puts a priority task before the waiting ones and never refuses it', async () => {
+    const queue = createBoundedQueue({ concurrency: 1, queueLimit: 1 });
+    const order: string[] = [];
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = queue.run(() => gate.then(() => order.push('first')));
+    const queued = queue.run(async () => order.push('queued'));
+    await expect(queue.run(async () => order.push('refused'))).rejects.toMatchObject({ status: 429 });
+    const priority = queue.run(async () => order.push('priority'), { priority: true });
+    open();
+    await Promise.all([first, queued, priority]);
+    expect(order).toEqual(['first', 'priority', 'queued']);
+  });
+});

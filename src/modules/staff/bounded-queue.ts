@@ -1,0 +1,65 @@
+import { AppError } from '../../errors';
+
+/** How long a caller refused by a full queue is told to wait; a queue drains in about that. */
+const BUSY_RETRY_SECONDS = 2;
+
+/** The answer when password checks are queued to their limit: quick, a 429 like the throttles' (never a 5xx). */
+export function passwordWorkBusy(): AppError {
+  return new AppError(429, 'busy', `The server is busy checking passwords. Try again in ${BUSY_RETRY_SECONDS} seconds.`, undefined, {
+    'Retry-After': String(BUSY_RETRY_SECONDS),
+  });
+}
+
+export interface RunOptions {
+  /** goes before every waiting task and is never refused: a sign-in from a known client during a spray */
+  priority?: boolean;
+}
+
+export interface BoundedQueue {
+  /** Runs the task when one of `concurrency` slots is free; throws passwordWorkBusy() at once when `queueLimit` tasks already wait (unless `priority`). */
+  run<T>(task: () => Promise<T>, options?: RunOptions): Promise<T>;
+  /** tasks running and waiting, for tests and the bench */
+  readonly running: number;
+  readonly waiting: number;
+}
+
+/**
+ * Bounded concurrency with a bounded wait: a flood of requests gets quick refusals
+ * instead of an ever longer queue that holds requests (and the memory of each) open.
+ */
+export function createBoundedQueue(options: { concurrency: number; queueLimit: number }): BoundedQueue {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next(); // the slot passes straight to the next task
+    else running -= 1;
+  };
+
+  return {
+    async run<T>(task: () => Promise<T>, runOptions: RunOptions = {}): Promise<T> {
+      if (running >= options.concurrency) {
+        if (runOptions.priority) {
+          await new Promise<void>((resolve) => waiting.unshift(resolve));
+        } else {
+          if (waiting.length >= options.queueLimit) throw passwordWorkBusy();
+          await new Promise<void>((resolve) => waiting.push(resolve));
+        }
+      } else {
+        running += 1;
+      }
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+  };
+}
