@@ -2,7 +2,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { gateButtonOutcome, gateMessage } from '../admission/admission-rules';
 import { appendAudit } from '../audit/audit.repository';
-import type { OutboxPort } from '../outbox/outbox.types';
+import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
@@ -42,23 +42,30 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
     await retryWhileUncommitted<void>((committing) => deps.database.db.transaction(async (tx) => {
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await setGuildAccess(tx, member.id, access, now);
+      // the member waits in front of the button for the role change (or the kick or ban): interactive, ahead of
+      // bulk work such as a raid's joins; the log line is bulk. One INSERT for both (enqueue keeps the order)
       if (outcome === 'verified') {
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'] });
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
+        await deps.outbox.enqueue(
+          tx,
+          { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], priority: 'interactive' },
+          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` },
+        );
       } else if (outcome === 'limited') {
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'] });
         const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` });
+        await deps.outbox.enqueue(
+          tx,
+          { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], priority: 'interactive' },
+          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` },
+        );
       } else {
-        if (certainAltAction !== 'none') {
-          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: 'Gatekeeper: certain alternate account' });
-        }
-        await deps.outbox.enqueue(tx, {
+        const denied: DiscordAction = {
           kind: 'log_message',
           event: 'denied',
           discordId,
           text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
-        });
+        };
+        if (certainAltAction !== 'none') await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: 'Gatekeeper: certain alternate account', priority: 'interactive' }, denied);
+        else await deps.outbox.enqueue(tx, denied);
       }
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
