@@ -71,6 +71,8 @@ export function createBot(deps: {
       {
         prefix: VERIFY_BUTTON_ID,
         handler: createVerifyButtonHandler({ verification: deps.verification, websiteUrl: deps.config.websiteUrl }),
+        // the click writes the decision and queues the roles: answered at once, whatever the database is doing
+        deferAtOnce: true,
       },
       ...(deps.buttons ?? []),
     ],
