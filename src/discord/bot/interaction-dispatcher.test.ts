@@ -58,17 +58,22 @@ describe('interaction dispatcher', () => {
     expect(calls).toEqual(['deferReply', 'editReply: done']);
   });
 
-  it("defers a button marked deferAtOnce before its work starts, even quick work, and edits in the answer", async () => {
-    const { interaction, calls } = slowButton(50);
-    const dispatcher = createInteractionDispatcher({
-      logger: silent,
-      guildId: 'guild-1',
-      buttons: [{ prefix: 'verify', deferAtOnce: true, handler: async () => (calls.push('work'), { content: 'done' }) }],
-      commands: {},
-      isStaff: () => true,
-    });
-    await dispatcher.dispatch(interaction as unknown as ButtonInteraction);
-    expect(calls).toEqual(['deferReply', 'work', 'editReply: done']);
+  it('defers a button with its own deferAfterMs that much after the interaction, and edits in the answer', async () => {
+    const routes = (workMs: number) =>
+      createInteractionDispatcher({
+        logger: silent,
+        guildId: 'guild-1',
+        buttons: [{ prefix: 'verify', deferAfterMs: 200, handler: async () => (await sleep(workMs), { content: 'done' }) }],
+        commands: {},
+        isStaff: () => true,
+      });
+    const slow = slowButton(10);
+    await routes(400).dispatch(Object.assign(slow.interaction, { createdTimestamp: Date.now() }) as unknown as ButtonInteraction);
+    expect(slow.calls).toEqual(['deferReply', 'editReply: done']);
+    // quick work stays one call
+    const quick = slowButton(10);
+    await routes(20).dispatch(Object.assign(quick.interaction, { createdTimestamp: Date.now() }) as unknown as ButtonInteraction);
+    expect(quick.calls).toEqual(['reply: done']);
   });
 
   it('counts the deferral from when the interaction was created: one that reached the bot late is deferred sooner, or at once', () => {
@@ -79,6 +84,7 @@ describe('interaction dispatcher', () => {
     // a clock behind Discord's: never later than DEFER_AFTER_MS after arrival
     expect(deferDelayMs(now + 5000, now)).toBe(DEFER_AFTER_MS);
     expect(deferDelayMs(Number.NaN, now)).toBe(DEFER_AFTER_MS);
+    expect(deferDelayMs(now - 100, now, 500)).toBe(400);
   });
 
   it('defers at once an interaction that arrives already late', async () => {

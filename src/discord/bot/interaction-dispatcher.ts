@@ -59,21 +59,22 @@ function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: Messag
  */
 export const DEFER_AFTER_MS = 1500;
 
-/** How long until an interaction created at `createdAt` must be deferred (0: now). */
-export function deferDelayMs(createdAt: number, now: number): number {
-  if (!Number.isFinite(createdAt)) return DEFER_AFTER_MS;
-  return Math.max(0, Math.min(DEFER_AFTER_MS, DEFER_AFTER_MS - (now - createdAt)));
+/** How long until an interaction created at `createdAt` must be deferred (0: now), `afterMs` after its creation. */
+export function deferDelayMs(createdAt: number, now: number, afterMs = DEFER_AFTER_MS): number {
+  if (!Number.isFinite(createdAt)) return afterMs;
+  return Math.max(0, Math.min(afterMs, afterMs - (now - createdAt)));
 }
 
 export interface ButtonRoute {
   prefix: string;
   handler: ButtonHandler;
   /**
-   * Defer the reply as soon as the click arrives, before any work: for a button whose work writes to
-   * the database and may queue behind a raid's load ('Complete Verification!'), so the member always
-   * sees an answer in time whatever the database or outbox is doing; the answer then edits it.
+   * Defer this long after the interaction's creation instead of DEFER_AFTER_MS: for a button whose work
+   * writes to the database and may queue behind a raid's load ('Complete Verification!'), so the member sees
+   * an answer early whatever the database is doing. Not at once: a quick answer stays one call (a deferral
+   * costs an edit, and @discordjs/rest sends an application's interaction edits one after another).
    */
-  deferAtOnce?: boolean;
+  deferAfterMs?: number;
 }
 
 /**
@@ -92,7 +93,7 @@ export function createInteractionDispatcher(deps: {
 }) {
   const stats: DispatcherStats = { handled: 0, refused: 0, failed: 0 };
 
-  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string, deferAtOnce = false) {
+  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string, deferAfterMs = DEFER_AFTER_MS) {
     // another server's interaction is refused as every refusal is: counted, answered, and an answer Discord refuses is logged
     const ours = interaction.guildId === deps.guildId;
     const run = ours
@@ -105,8 +106,7 @@ export function createInteractionDispatcher(deps: {
     const defer = () => {
       if (!interaction.replied && !interaction.deferred && !deferring) deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
     };
-    if (deferAtOnce && ours) defer();
-    const deferTimer = setTimeout(defer, deferDelayMs(interaction.createdTimestamp, Date.now()));
+    const deferTimer = setTimeout(defer, deferDelayMs(interaction.createdTimestamp, Date.now(), ours ? deferAfterMs : DEFER_AFTER_MS));
     let reply: HandlerReply;
     try {
       reply = await run();
@@ -148,7 +148,7 @@ export function createInteractionDispatcher(deps: {
       if (interaction.isButton()) {
         const route = deps.buttons.find((b) => interaction.customId === b.prefix || interaction.customId.startsWith(`${b.prefix}:`));
         if (!route) return;
-        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`, route.deferAtOnce);
+        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`, route.deferAfterMs);
         return;
       }
       if (interaction.isChatInputCommand()) {
