@@ -156,26 +156,29 @@ function createRaidClickers(emulator: DiscordEmulator, panel: Panel) {
   const times: ClickTimes = { landed: [], missed: 0, unanswered: 0, slowestAckMs: 0, answered: [] };
   const pending: Promise<void>[] = [];
   const isClicker = (v: RaidVisitor) => v.existing && v.kind !== 'alt' && v.n % CLICKER_EVERY === 0;
+  /** Resolves with the seconds from `started` to the member holding their expected role, or null after the timeout. */
+  async function roleLanded(v: RaidVisitor, started: number): Promise<number | null> {
+    while (roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]) {
+      if (performance.now() - started > CLICK_TO_ROLE_TIMEOUT_MS) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return (performance.now() - started) / 1000;
+  }
   async function click(v: RaidVisitor): Promise<void> {
     const started = performance.now();
+    // the role is watched from the click on, not from the answer: it may land before the reply's edit
+    const landing = roleLanded(v, started);
     const result = await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
     const record = result ? emulator.state.interactions.get(result.interactionId) : undefined;
     if (record?.acknowledgedAt) times.slowestAckMs = Math.max(times.slowestAckMs, record.acknowledgedAt - record.createdAt);
-    if (!result || result.failed) {
-      times.unanswered++;
-      times.missed++;
-      return;
+    if (!result || result.failed) times.unanswered++;
+    else {
+      v.clicked = true;
+      times.answered.push((performance.now() - started) / 1000);
     }
-    v.clicked = true;
-    times.answered.push((performance.now() - started) / 1000);
-    while (roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]) {
-      if (performance.now() - started > CLICK_TO_ROLE_TIMEOUT_MS) {
-        times.missed++;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    times.landed.push((performance.now() - started) / 1000);
+    const landed = await landing;
+    if (landed === null || !result || result.failed) times.missed++;
+    else times.landed.push(landed);
   }
   return {
     times,
