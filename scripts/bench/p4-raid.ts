@@ -74,8 +74,8 @@ interface RaidRun {
   visitors: RaidVisitor[];
 }
 
-/** The website half of the raid: ordinary and VPN visitors at once, then the alts (their main must exist first). */
-async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, panel: Panel, visitors: RaidVisitor[], concurrency: number): Promise<RaidRun> {
+/** The website half of the raid: ordinary and VPN visitors at once, then the alts (their main must exist first); `verified` runs after each verified visitor's flow (not awaited: the visitor's slot moves on). */
+async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, panel: Panel, visitors: RaidVisitor[], concurrency: number, verified?: (v: RaidVisitor) => void): Promise<RaidRun> {
   const run: RaidRun = { webSeconds: 0, verified: 0, failed: 0, serverErrors: 0, failures: {}, visitors };
   const started = performance.now();
   const visit = async (v: RaidVisitor) => {
@@ -85,8 +85,10 @@ async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, panel: 
       const outcome = await runVisitorFlow(target, emulator, { userId: v.userId, address: v.address, fingerprint: v.fingerprint, timeoutMs: 60_000 });
       if (Object.values(outcome.statuses).some((s) => s >= 500)) run.serverErrors++;
       v.verified = outcome.completed;
-      if (outcome.completed) run.verified++;
-      else {
+      if (outcome.completed) {
+        run.verified++;
+        verified?.(v);
+      } else {
         run.failed++;
         const key = `${outcome.failedStep} ${outcome.statuses[outcome.failedStep ?? ''] ?? '?'}`;
         run.failures[key] = (run.failures[key] ?? 0) + 1;
@@ -126,6 +128,72 @@ async function clickJoined(emulator: DiscordEmulator, panel: Panel, visitors: Ra
     if (!click || click.failed) v.clicked = false;
   });
   return ready.length;
+}
+
+/**
+ * Clicks during the raid: every `CLICKER_EVERY`th visitor already in the guild (alts aside: their roles do not
+ * change) presses 'Complete Verification!' as soon as their website flow ends, while the raid's joins and log
+ * lines are still queued. Each click is timed from just before the interaction is sent until the emulator's
+ * member holds the expected role (polled every 20 ms), up to `CLICK_TO_ROLE_TIMEOUT_MS`.
+ */
+const CLICKER_EVERY = 10;
+const CLICK_TO_ROLE_TIMEOUT_MS = 5 * 60_000;
+
+interface ClickTimes {
+  /** seconds from click to role, one per clicker whose role landed */
+  landed: number[];
+  /** clickers whose role never landed within the timeout, or whose click failed */
+  missed: number;
+  /** clicks Discord would have shown as "This interaction failed" (no answer within 3 s) */
+  unanswered: number;
+  /** the slowest initial answer to a click (ms from the interaction to its callback) */
+  slowestAckMs: number;
+  /** seconds from click to the reply's outcome (the decision committed, the roles queued), one per answered click */
+  answered: number[];
+}
+
+function createRaidClickers(emulator: DiscordEmulator, panel: Panel) {
+  const times: ClickTimes = { landed: [], missed: 0, unanswered: 0, slowestAckMs: 0, answered: [] };
+  const pending: Promise<void>[] = [];
+  const isClicker = (v: RaidVisitor) => v.existing && v.kind !== 'alt' && v.n % CLICKER_EVERY === 0;
+  /** Resolves with the seconds from `started` to the member holding their expected role, or null after the timeout. */
+  async function roleLanded(v: RaidVisitor, started: number): Promise<number | null> {
+    while (roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]) {
+      if (performance.now() - started > CLICK_TO_ROLE_TIMEOUT_MS) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return (performance.now() - started) / 1000;
+  }
+  async function click(v: RaidVisitor): Promise<void> {
+    const started = performance.now();
+    // the role is watched from the click on, not from the answer: it may land before the reply's edit
+    const landing = roleLanded(v, started);
+    const result = await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
+    const record = result ? emulator.state.interactions.get(result.interactionId) : undefined;
+    if (record?.acknowledgedAt) times.slowestAckMs = Math.max(times.slowestAckMs, record.acknowledgedAt - record.createdAt);
+    if (!result || result.failed) times.unanswered++;
+    else {
+      v.clicked = true;
+      times.answered.push((performance.now() - started) / 1000);
+    }
+    const landed = await landing;
+    if (landed === null || !result || result.failed) times.missed++;
+    else times.landed.push(landed);
+  }
+  return {
+    times,
+    onVerified(v: RaidVisitor): void {
+      if (isClicker(v)) pending.push(click(v));
+    },
+    async settled(): Promise<ClickTimes> {
+      await Promise.all(pending);
+      return times;
+    },
+  };
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 function roleNames(emulator: DiscordEmulator, userId: string): string {
@@ -344,8 +412,23 @@ export async function measureRaid(
     b = await startRaidProduct(storeB, { timeScale: RUN_B_TIME_SCALE, minWindowMs: 100, buckets: OAUTH_LIFTED });
     const { emulator, panel, visitors, target, logStart } = await raidAgainst(b, options.visitors, 'settle', options.concurrency, existingShare);
     const started = performance.now();
-    const run = await runWebRaid(target, emulator, panel, visitors, options.concurrency);
+    const clickers = createRaidClickers(emulator, panel);
+    const run = await runWebRaid(target, emulator, panel, visitors, options.concurrency, clickers.onVerified);
     target.agent.destroy();
+    const clicks = await clickers.settled();
+    const sortedClicks = [...clicks.landed].sort((x, y) => x - y);
+    const clickP95 = quantile(sortedClicks, 0.95);
+    results.push({
+      figure: 'P4 raid: click to role during the raid',
+      engine: store.kind,
+      value: sortedClicks.length ? `${clickP95.toFixed(1)} s p95 (max ${sortedClicks.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedClicks, 0.5).toFixed(1)} s)` : 'no click landed',
+      target: 'p95 ≤ 5 s',
+      pass: sortedClicks.length > 0 && clicks.missed === 0 && clickP95 <= 5,
+      note:
+        `P4 ${store.kind} run B (Discord's windows ×${RUN_B_TIME_SCALE}): every ${CLICKER_EVERY}th visitor already in the guild (alts aside) clicked 'Complete Verification!' as soon as its website flow ended, ` +
+        `while the raid's joins were queued: ${clicks.landed.length} roles landed, ${clicks.missed} missed (${clicks.unanswered} clicks unanswered within 3 s); slowest initial answer ${clicks.slowestAckMs} ms; ` +
+        `click to the reply's outcome (decision committed, roles queued) ${quantile([...clicks.answered].sort((x, y) => x - y), 0.95).toFixed(1)} s p95`,
+    });
     const deadline = started + 15 * 60_000;
     let settledAt = Number.NaN;
     const productUrl = b.product.url;

@@ -9,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -378,6 +379,12 @@ export const OUTBOX_KINDS = [
   'log_message',
 ] as const;
 export const OUTBOX_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+/**
+ * The outbox's priorities, first served first: a member waiting in front of a button (their role change,
+ * and every earlier unfinished action of theirs it waits for) before bulk work (joins from the website,
+ * log lines, staff batches). Stored as the number each one's position here gives.
+ */
+export const OUTBOX_PRIORITIES = ['interactive', 'bulk'] as const;
 
 /** Discord side effects written with the decision that causes them, run with retries. */
 export const discordOutbox = pgTable(
@@ -396,13 +403,15 @@ export const discordOutbox = pgTable(
     lockedUntil: ts('locked_until'),
     lastError: text('last_error'),
     dedupeKey: text('dedupe_key'),
+    /** position in OUTBOX_PRIORITIES: 0 interactive, 1 bulk (the claim serves 0 first) */
+    priority: smallint('priority').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: ts('completed_at'),
   },
   (t) => [
-    // the claim reads each kind's unfinished actions in queue order (outbox.repository.ts, claimQuery)
-    index('discord_outbox_claim_idx').on(t.kind, t.nextAttemptAt, t.id).where(sql`${t.status} in ('pending', 'running')`),
+    // the claim reads each kind's unfinished actions in priority, then queue order (outbox.repository.ts, claimQuery)
+    index('discord_outbox_claim_idx').on(t.kind, t.priority, t.nextAttemptAt, t.id).where(sql`${t.status} in ('pending', 'running')`),
     index('discord_outbox_status_idx').on(t.status, t.updatedAt.desc()),
     index('discord_outbox_discord_id_idx').on(t.discordId),
     uniqueIndex('discord_outbox_dedupe_key').on(t.dedupeKey).where(sql`${t.status} in ('pending', 'running')`),

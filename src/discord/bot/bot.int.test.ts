@@ -1,3 +1,5 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
+import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { createManualClock } from '../../clock';
 import { openPostgres, type Database } from '../../db/client';
@@ -86,6 +88,42 @@ describeEngines('the bot', (getDatabase, engine) => {
     await buildMember(getDatabase().db, { discordId: user.id, rulesConfirmed: false });
     expect((await click(user.id)).text).toContain('accept the server rules');
     expect((await click(user.id, '123456789012345678')).text).toContain('does not manage this server');
+    await bot.stop();
+  });
+
+  it("answers 'Complete Verification!' within a second while the database is held and a raid's joins are queued, then edits in the outcome", async () => {
+    const bot = makeBot(getDatabase());
+    bot.start();
+    await bot.ready;
+    const user = emulator.createUser({ username: 'clicker' });
+    emulator.addGuildMember(user.id, ['Unverified']);
+    await buildMember(getDatabase().db, { discordId: user.id, rulesConfirmed: true });
+    // a raid's joins waiting in the outbox
+    await getDatabase().exec(`
+      insert into discord_outbox (kind, discord_id, payload, status, next_attempt_at, updated_at, created_at)
+        select 'add_guild_member', (400000000000000000 + g)::text, '{}', 'pending', now(), now(), now() from generate_series(1, 2000) g`);
+    // the database busy: a transaction holds the members table for 2.5 s (on PGlite, its one connection)
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => undefined as void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = getDatabase().db.transaction(async (tx) => {
+      await tx.execute(sql`lock table members in access exclusive mode`);
+      locked();
+      await released;
+    });
+    await holding;
+    const clicked = click(user.id);
+    setTimeout(release, 2500);
+    const result = await clicked;
+    await holder;
+    const record = emulator.state.interactions.get(result.interactionId)!;
+    // deferred (ephemeral "thinking…") 0.5 s after the click, well inside Discord's 3 s, before the database answered…
+    expect(result.callbackType).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
+    expect(result.ephemeral).toBe(true);
+    expect(record.acknowledgedAt! - record.createdAt).toBeLessThan(1000);
+    // …then the outcome edited in
+    expect(result.text).toContain("You're verified");
     await bot.stop();
   });
 

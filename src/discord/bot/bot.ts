@@ -12,7 +12,7 @@ import { GLOBAL_REQUESTS_PER_SECOND, restUserAgentAppendix } from '../discord-re
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
-import { createVerifyButtonHandler, VERIFY_BUTTON_ID } from './verify-button';
+import { createVerifyButtonHandler, VERIFY_BUTTON_ID, VERIFY_DEFER_AFTER_MS } from './verify-button';
 
 export interface BotConfig {
   token: string;
@@ -71,6 +71,8 @@ export function createBot(deps: {
       {
         prefix: VERIFY_BUTTON_ID,
         handler: createVerifyButtonHandler({ verification: deps.verification, websiteUrl: deps.config.websiteUrl }),
+        // the click writes the decision and queues the roles: deferred early when the database is slow
+        deferAfterMs: VERIFY_DEFER_AFTER_MS,
       },
       ...(deps.buttons ?? []),
     ],

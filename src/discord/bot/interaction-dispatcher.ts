@@ -52,8 +52,30 @@ function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: Messag
   };
 }
 
-/** Work still running after this long is deferred (an ephemeral "thinking…"), inside Discord's 3-second window. */
+/**
+ * Work still running this long after the interaction was created is deferred (an ephemeral "thinking…"),
+ * inside Discord's 3-second window. Counted from the interaction's creation (its id's timestamp), not from
+ * when it reached the bot: one that arrived late (a busy gateway or event loop) is deferred sooner, or at once.
+ */
 export const DEFER_AFTER_MS = 1500;
+
+/** How long until an interaction created at `createdAt` must be deferred (0: now), `afterMs` after its creation. */
+export function deferDelayMs(createdAt: number, now: number, afterMs = DEFER_AFTER_MS): number {
+  if (!Number.isFinite(createdAt)) return afterMs;
+  return Math.max(0, Math.min(afterMs, afterMs - (now - createdAt)));
+}
+
+export interface ButtonRoute {
+  prefix: string;
+  handler: ButtonHandler;
+  /**
+   * Defer this long after the interaction's creation instead of DEFER_AFTER_MS: for a button whose work
+   * writes to the database and may queue behind a raid's load ('Complete Verification!'), so the member sees
+   * an answer early whatever the database is doing. Not at once: a quick answer stays one call (a deferral
+   * costs an edit, and @discordjs/rest sends an application's interaction edits one after another).
+   */
+  deferAfterMs?: number;
+}
 
 /**
  * The one place interactions are answered: handlers do the work or
@@ -63,7 +85,7 @@ export const DEFER_AFTER_MS = 1500;
 export function createInteractionDispatcher(deps: {
   logger: Logger;
   guildId: string;
-  buttons: { prefix: string; handler: ButtonHandler }[];
+  buttons: ButtonRoute[];
   commands: Record<string, CommandHandler>;
   isStaff: (interaction: ChatInputCommandInteraction | ButtonInteraction) => boolean | Promise<boolean>;
   /** counts results (metrics) */
@@ -71,19 +93,20 @@ export function createInteractionDispatcher(deps: {
 }) {
   const stats: DispatcherStats = { handled: 0, refused: 0, failed: 0 };
 
-  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string) {
+  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string, deferAfterMs = DEFER_AFTER_MS) {
     // another server's interaction is refused as every refusal is: counted, answered, and an answer Discord refuses is logged
-    const run =
-      interaction.guildId === deps.guildId
+    const ours = interaction.guildId === deps.guildId;
+    const run = ours
         ? work
         : async (): Promise<HandlerReply> => {
             throw new HandlerRefusal('Gatekeeper does not manage this server, so it cannot help here.');
           };
     // answer within Discord's window even if the database is slow
     let deferring: Promise<unknown> | undefined;
-    const deferTimer = setTimeout(() => {
-      if (!interaction.replied && !interaction.deferred) deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
-    }, DEFER_AFTER_MS);
+    const defer = () => {
+      if (!interaction.replied && !interaction.deferred && !deferring) deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
+    };
+    const deferTimer = setTimeout(defer, deferDelayMs(interaction.createdTimestamp, Date.now(), ours ? deferAfterMs : DEFER_AFTER_MS));
     let reply: HandlerReply;
     try {
       reply = await run();
@@ -125,7 +148,7 @@ export function createInteractionDispatcher(deps: {
       if (interaction.isButton()) {
         const route = deps.buttons.find((b) => interaction.customId === b.prefix || interaction.customId.startsWith(`${b.prefix}:`));
         if (!route) return;
-        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`);
+        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`, route.deferAfterMs);
         return;
       }
       if (interaction.isChatInputCommand()) {

@@ -3,6 +3,8 @@ import type { VerificationService } from '../../modules/verification/verificatio
 import type { HandlerReply } from './interaction-dispatcher';
 
 export const VERIFY_BUTTON_ID = 'gatekeeper:verify';
+/** A click whose answer is not ready this long after it was made is deferred (well inside Discord's 3 s). */
+export const VERIFY_DEFER_AFTER_MS = 500;
 
 /** 'Complete Verification!': the verification service decides and records; the reply tells the member what happens next in plain words. */
 export function createVerifyButtonHandler(deps: { verification: Pick<VerificationService, 'completeAtButton'>; websiteUrl: string }) {

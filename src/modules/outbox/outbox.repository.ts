@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, or, sql, isNull, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { discordOutbox, OUTBOX_KINDS } from '../../db/schema';
+import { discordOutbox, OUTBOX_KINDS, OUTBOX_PRIORITIES } from '../../db/schema';
 import { sealSecret } from './sealed-secret';
 import type { DiscordAction, OutboxEntry, OutboxPort } from './outbox.types';
 import { idArray } from '../../db/id-array';
@@ -15,6 +15,7 @@ function toEntry(row: Row): OutboxEntry {
     payload: row.payload as Record<string, unknown>,
     hasSecret: row.sealedSecret !== null,
     status: row.status,
+    priority: OUTBOX_PRIORITIES[row.priority] ?? 'bulk',
     attempts: row.attempts,
     maxAttempts: row.maxAttempts,
     nextAttemptAt: row.nextAttemptAt,
@@ -26,6 +27,10 @@ function toEntry(row: Row): OutboxEntry {
 
 /** Splits an action into its stored parts; the access token is sealed, never stored in clear. */
 function toRow(action: DiscordAction, key: Buffer) {
+  return { ...toStoredAction(action, key), priority: OUTBOX_PRIORITIES.indexOf(action.priority ?? 'bulk') };
+}
+
+function toStoredAction(action: DiscordAction, key: Buffer) {
   switch (action.kind) {
     case 'add_guild_member':
       return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles, reason: action.reason }, sealedSecret: sealSecret(key, action.accessToken) };
@@ -59,7 +64,8 @@ type ClaimSlots = number | Partial<Record<OutboxEntry['kind'], number>>;
  *
  * A row is claimable when it is pending and due, or running under a lease that ran out (its worker died); a
  * running row was due when it was claimed, so `next_attempt_at <= now` holds for both and bounds the scan.
- * Only a member's first unfinished action (log lines aside) is claimable: order per member.
+ * Only a member's first unfinished action (log lines aside) is claimable: order per member. Within a kind,
+ * interactive actions (priority 0) come before bulk ones, then queue order; the index's order is the same.
  */
 function claimQuery(executor: Executor, slots: ClaimSlots, leaseMs: number, now: Date) {
   // a number is room for that many actions of any kinds, the first in queue order
@@ -71,17 +77,17 @@ function claimQuery(executor: Executor, slots: ClaimSlots, leaseMs: number, now:
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const taken = sql`select picked.id from jsonb_each_text(${JSON.stringify(free)}::jsonb) as free (kind, room)
     cross join lateral (
-      select o.id, o.next_attempt_at from ${discordOutbox} o
+      select o.id, o.priority, o.next_attempt_at from ${discordOutbox} o
       where o.kind = free.kind and o.status in ('pending', 'running') and o.next_attempt_at <= ${now}
         and (o.status = 'pending' or o.locked_until is null or o.locked_until < ${now})
         and (o.kind = 'log_message' or o.discord_id is null or not exists (
           select 1 from ${discordOutbox} earlier
           where earlier.discord_id = o.discord_id and earlier.id < o.id and earlier.status in ('pending', 'running') and earlier.kind <> 'log_message'))
-      order by o.next_attempt_at, o.id
+      order by o.priority, o.next_attempt_at, o.id
       limit free.room::int
       for update of o skip locked
     ) picked
-    order by picked.next_attempt_at, picked.id
+    order by picked.priority, picked.next_attempt_at, picked.id
     limit ${limit}`;
   // the picked rows found by `id = any(array(…))`: by primary key whatever the plan (with `id in (…)`, the
   // generic plan hash-joined the picked ids against every row of the outbox, sent ones included: 17 ms at
@@ -93,18 +99,52 @@ function claimQuery(executor: Executor, slots: ClaimSlots, leaseMs: number, now:
     .returning();
 }
 
+/** One multi-row INSERT: ids follow the order of VALUES, so the queue keeps the order given. */
+function insertActions(executor: Executor, actions: readonly DiscordAction[], key: Buffer, nextAttemptAt: Date) {
+  return executor.insert(discordOutbox).values(actions.map((action) => ({ ...toRow(action, key), nextAttemptAt })));
+}
+
+/**
+ * Raises the unfinished actions of members now waiting in front of a button to interactive: their new
+ * action can run only after these (order per member), so these must not wait behind bulk work either (a
+ * member's join, queued by the website during a raid, would otherwise hold up the role change they click
+ * for). Log lines hold up nothing and stay as they were.
+ */
+function snowflake(id: string): string {
+  if (!/^\d{1,20}$/.test(id)) throw new TypeError(`Not a Discord id: ${id}`);
+  return id;
+}
+
+function raiseWaitingActions(executor: Executor, discordIds: readonly string[], now: Date) {
+  const interactive = OUTBOX_PRIORITIES.indexOf('interactive');
+  return executor
+    .update(discordOutbox)
+    .set({ priority: interactive, updatedAt: now })
+    .where(
+      and(
+        // one text[] parameter whatever the number of members (one statement text; see idArray)
+        sql`${discordOutbox.discordId} = any(${`{${discordIds.map(snowflake).join(',')}}`}::text[])`,
+        inArray(discordOutbox.status, ['pending', 'running']),
+        sql`${discordOutbox.kind} <> 'log_message'`,
+        sql`${discordOutbox.priority} <> ${interactive}`,
+      ),
+    );
+}
+
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
       if (actions.length === 0) return;
-      await port.enqueueQuery(executor, actions[0]!, ...actions.slice(1));
+      const waiting = [...new Set(actions.flatMap((a) => (a.priority === 'interactive' && a.discordId ? [a.discordId] : [])))];
+      if (waiting.length > 0) await raiseWaitingActions(executor, waiting, deps.now());
+      await insertActions(executor, actions, deps.sealKey, deps.now());
     },
     enqueueQuery(executor, ...actions) {
-      const nextAttemptAt = deps.now();
-      // one multi-row INSERT: ids follow the order of VALUES, so the queue keeps the order given
-      return executor.insert(discordOutbox).values(actions.map((action) => ({ ...toRow(action, deps.sealKey), nextAttemptAt })));
+      if (actions.some((a) => a.priority === 'interactive')) throw new Error('interactive actions are queued with enqueue, which raises what they wait for');
+      return insertActions(executor, actions, deps.sealKey, deps.now());
     },
   };
+
 
   return {
     ...port,

@@ -17,12 +17,21 @@ export interface LogEvent {
   discordId?: string;
 }
 
+/** Who waits for an action: a member in front of a button ('interactive'), or nobody in particular ('bulk'). */
+export type OutboxPriority = (typeof import('../../db/schema').OUTBOX_PRIORITIES)[number];
+
 /**
- * A Discord side effect that follows a stored decision. `reason` is the X-Audit-Log-Reason
- * the change carries: written for a moderator reading Discord's own audit log ("Gatekeeper:
- * verified by staff (alice)"), decided where the action is queued, which knows why.
+ * A Discord side effect that follows a stored decision.
+ * - `reason` is the X-Audit-Log-Reason the change carries: written for a moderator reading
+ *   Discord's own audit log ("Gatekeeper: verified by staff (alice)"), decided where the action
+ *   is queued, which knows why.
+ * - `priority` (default 'bulk'): an interactive action is claimed before bulk ones of its kind,
+ *   and so is every earlier unfinished action of the same member it waits for
+ *   (OutboxPort.enqueue raises them); the order of one member's actions never changes.
  */
-export type DiscordAction =
+export type DiscordAction = DiscordActionBody & { priority?: OutboxPriority };
+
+type DiscordActionBody =
   | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string; reason: string }
   | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole; reason: string }
   /** Gives the roles in `add`, then takes those in `remove`, one role call each: roles others gave are never touched. */
@@ -41,6 +50,7 @@ export interface OutboxEntry {
   payload: Record<string, unknown>;
   hasSecret: boolean;
   status: OutboxStatus;
+  priority: OutboxPriority;
   attempts: number;
   maxAttempts: number;
   nextAttemptAt: Date;
@@ -51,11 +61,16 @@ export interface OutboxEntry {
 
 /** What features call to queue a Discord action inside their own transaction. */
 export interface OutboxPort {
-  /** queues the actions in one statement, in the order given */
+  /**
+   * Queues the actions in one statement, in the order given. When one is interactive, a statement before
+   * it raises the member's earlier unfinished actions (log lines aside) to interactive too, so that what
+   * the member's action waits for does not wait behind bulk work.
+   */
   enqueue(executor: import('../../db/client').Executor, ...actions: DiscordAction[]): Promise<void>;
   /**
    * The same INSERT, not run: for a caller that runs it inside one of its own statements
-   * (e.g. alongside its audit row), to save a round trip. At least one action.
+   * (e.g. alongside its audit row), to save a round trip. At least one action, none interactive (those
+   * go through `enqueue`, which raises what they wait for).
    */
   enqueueQuery(executor: import('../../db/client').Executor, ...actions: [DiscordAction, ...DiscordAction[]]): import('drizzle-orm').SQLWrapper;
 }

@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/audit.repository';
 import { listAltsForMember } from '../alts/alt-links.repository';
 import { strongestCountingLink } from '../members/standing-reason';
 import { auditLogReason } from '../outbox/audit-log-reason';
-import type { OutboxPort } from '../outbox/outbox.types';
+import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
@@ -51,26 +51,34 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
     await retryWhileUncommitted<void>((committing) => deps.database.db.transaction(async (tx) => {
       const access = outcome === 'denied_alt' ? 'denied' : outcome === 'limited' ? 'limited' : 'verified';
       await setGuildAccess(tx, member.id, access, now);
+      // the member waits in front of the button for the role change (or the kick or ban): interactive, ahead of
+      // bulk work such as a raid's joins; the log line is bulk. One INSERT for both (enqueue keeps the order)
       if (outcome === 'verified') {
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website') });
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` });
+        await deps.outbox.enqueue(
+          tx,
+          { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website'), priority: 'interactive' },
+          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` },
+        );
       } else if (outcome === 'limited') {
         const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
-        await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)) });
-        await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` });
+        await deps.outbox.enqueue(
+          tx,
+          { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)), priority: 'interactive' },
+          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` },
+        );
       } else {
-        if (certainAltAction !== 'none') {
-          // the main's name for Discord's audit log: one read, on this rare path only
-          const main = member.manualAltStatus === 'certain_alt' ? null : strongestCountingLink(await listAltsForMember(tx, member.id), true);
-          const whose = main?.otherIs === 'main' ? `certain alt of @${main.username}` : member.manualAltStatus === 'certain_alt' ? 'marked a certain alt by staff' : 'certain alt';
-          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`) });
-        }
-        await deps.outbox.enqueue(tx, {
+        const denied: DiscordAction = {
           kind: 'log_message',
           event: 'denied',
           discordId,
           text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
-        });
+        };
+        if (certainAltAction !== 'none') {
+          // the main's name for Discord's audit log: one read, on this rare path only
+          const main = member.manualAltStatus === 'certain_alt' ? null : strongestCountingLink(await listAltsForMember(tx, member.id), true);
+          const whose = main?.otherIs === 'main' ? `certain alt of @${main.username}` : member.manualAltStatus === 'certain_alt' ? 'marked a certain alt by staff' : 'certain alt';
+          await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`), priority: 'interactive' }, denied);
+        } else await deps.outbox.enqueue(tx, denied);
       }
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
