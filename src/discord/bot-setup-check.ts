@@ -27,7 +27,11 @@ export interface SetupProblem {
   problem: string;
   /** what a server admin does about it */
   fix: string;
+  /** what it blocks: the server-wide permissions, one channel, or one managed role (the outbox names it when a call fails with 403) */
+  area: SetupArea;
 }
+
+export type SetupArea = 'server' | `channel:${keyof typeof CHANNEL_PERMISSIONS}` | `role:${ManagedRole}`;
 
 export interface SetupCheckInput {
   guild: GuildPermissionContext;
@@ -48,6 +52,7 @@ function checkGuildPermissions(input: SetupCheckInput): SetupProblem[] {
     {
       problem: `The bot lacks the server permission${missing.length > 1 ? 's' : ''} ${list(missing)}.`,
       fix: `Server Settings → Roles → "${input.bot.name}": turn on ${list(missing)} (or re-invite the bot with the invite link in the README).`,
+      area: 'server',
     },
   ];
 }
@@ -56,7 +61,7 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
   const { configured, found } = input.channels[which];
   const setting = which === 'verification' ? 'DISCORD_VERIFICATION_CHANNEL' : 'DISCORD_LOGS_CHANNEL';
   if (!found) {
-    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.` }];
+    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.`, area: `channel:${which}` }];
   }
   const permissions = computeChannelPermissions(input.guild, input.bot, found.permission_overwrites ?? []);
   const missing = permissionNames(CHANNEL_PERMISSIONS[which] & ~permissions);
@@ -65,6 +70,7 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
     {
       problem: `In #${found.name} the bot lacks ${list(missing)}.`,
       fix: `Edit #${found.name} → Permissions: add the role "${input.bot.name}" and allow ${list(missing)} (a channel overwrite denying them to @everyone or to one of the bot's roles wins over the server role).`,
+      area: `channel:${which}`,
     },
   ];
 }
@@ -72,15 +78,16 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
 function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
   const { configured, found } = input.roles[which];
   const setting = { verified: 'DISCORD_VERIFIED_ROLE', limited: 'DISCORD_LIMITED_ROLE', unverified: 'DISCORD_UNVERIFIED_ROLE' }[which];
-  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${setting} to an existing role's name or id.` }];
+  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${setting} to an existing role's name or id.`, area: `role:${which}` }];
   if (found.managed || found.id === input.guild.guildId) {
-    return [{ problem: `The role "${found.name}" belongs to an integration (or is @everyone): nobody can grant it.`, fix: `Set ${setting} to an ordinary role.` }];
+    return [{ problem: `The role "${found.name}" belongs to an integration (or is @everyone): nobody can grant it.`, fix: `Set ${setting} to an ordinary role.`, area: `role:${which}` }];
   }
   if (input.bot.userId !== input.guild.ownerId && found.position >= highestRolePosition(input.guild, input.bot)) {
     return [
       {
         problem: `The role "${found.name}" is above or level with the bot's highest role, so the bot cannot grant or remove it.`,
         fix: `Server Settings → Roles: drag "${input.bot.name}" above "${found.name}".`,
+        area: `role:${which}`,
       },
     ];
   }

@@ -1,6 +1,9 @@
 import { REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import { bucketRoute } from './bucket-watch';
+import { BotTokenRejectedError } from './bot-token-health';
+import type { DiscordGuard } from './discord-guard';
 import { createFirstCallGate, type FirstCallGate } from './first-call-gate';
+import { routeFamily } from './invalid-requests';
 
 /**
  * Discord's global limit is 50 requests/s per bot, over all of its clients. The bot has two:
@@ -12,26 +15,54 @@ import { createFirstCallGate, type FirstCallGate } from './first-call-gate';
  */
 export const GLOBAL_REQUESTS_PER_SECOND = { rest: 40, gatewayClient: 5 } as const;
 
+/** Log messages can wait out a tight invalid-request budget; everything else a member waits on cannot. */
+function isEssential(request: InternalRequest): boolean {
+  return !(request.method === 'POST' && routeFamily(request.fullRoute) === 'messages');
+}
+
 /**
- * @discordjs/rest with one change: the first call on a route whose bucket it has not learnt
- * goes alone (`first-call-gate.ts` says why). Everything else, the queues per bucket
- * included, is the library's.
+ * @discordjs/rest with two changes: the first call on a route whose bucket it has not learnt
+ * goes alone (`first-call-gate.ts` says why), and, with a guard, every call first passes
+ * the invalid-request budget gate and fails at once, unsent, while Discord rejects the bot
+ * token. Everything else, the queues per bucket included, is the library's.
  */
 export class BotRest extends REST {
   readonly #gate: FirstCallGate;
+  readonly #guard: DiscordGuard | undefined;
 
-  constructor(options: Partial<RESTOptions> = {}) {
+  constructor(options: Partial<RESTOptions> = {}, guard?: DiscordGuard) {
     super(options);
     // relearn well before the client forgets a bucket left idle for its hashLifetime
     this.#gate = createFirstCallGate({ relearnAfterMs: this.options.hashLifetime / 2 });
+    this.#guard = guard;
   }
 
-  override queueRequest(request: InternalRequest): Promise<ResponseLike> {
+  override async queueRequest(request: InternalRequest): Promise<ResponseLike> {
+    const guard = this.#guard;
+    if (guard) {
+      if (guard.token.rejected) throw new BotTokenRejectedError();
+      await guard.gate.pass(isEssential(request));
+      if (guard.token.rejected) throw new BotTokenRejectedError();
+    }
     return this.#gate.run(`${request.method} ${bucketRoute(request.fullRoute)}`, () => super.queueRequest(request));
   }
 }
 
-/** One bot-authenticated REST client (its queue keeps us under Discord's rate limits). */
-export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number }): REST {
-  return new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest }).setToken(config.botToken);
+/**
+ * One bot-authenticated REST client (its queue keeps us under Discord's rate limits). With a
+ * guard, each answer is counted toward Discord's invalid request limit, a 401 marks the
+ * token rejected, and the token is set again when a probe finds it works (the library
+ * drops it on a 401).
+ */
+export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number; guard?: DiscordGuard }): REST {
+  const rest = new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest }, config.guard).setToken(config.botToken);
+  const guard = config.guard;
+  if (guard) {
+    rest.on('response', (request, response) => {
+      guard.invalid.record(routeFamily(request.path), response.status, response.headers.get('x-ratelimit-scope'));
+      if (response.status === 401 && request.data.auth !== false) guard.token.reject();
+    });
+    guard.token.onRestored(() => rest.setToken(config.botToken));
+  }
+  return rest;
 }
