@@ -3,6 +3,8 @@ import { createBot, type Bot } from './discord/bot/bot';
 import { createCommandButtons, createCommandHandlers } from './discord/commands/command-handlers';
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
+import { createDiscordGuard } from './discord/discord-guard';
+import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
@@ -73,7 +75,16 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const { env, database, clock, logger } = ctx;
   const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test' });
   const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
-  const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken });
+  // one per process: the invalid-request count, the budget gate and the bot token's health
+  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }) });
+  const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard });
+  // read at each scrape: the count falls as old answers leave the window
+  const refreshInvalidRequests = () => {
+    const snapshot = guard.invalid.snapshot();
+    for (const family of ROUTE_FAMILIES) metrics.discordInvalidRequests.set({ family }, snapshot.byFamily[family]);
+  };
+  refreshInvalidRequests();
+  guard.invalid.onRecord(refreshInvalidRequests);
   rest.on('rateLimited', (info) => metrics.discordRateLimits.inc({ global: String(info.global) }));
   // owner settings: the getters below read the live value at each use, so a change applies without a restart
   const settings = settingsFor(ctx);
@@ -108,6 +119,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     sealKey: ctx.secrets.outboxKey,
     clock,
     logger: logger.child({ role: 'outbox' }),
+    guard,
+    setupProblems: async () => (await setupMonitor.run()).problems,
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
     revokeAccessToken: tokenRevoker.revoke,
   });
@@ -230,7 +243,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     ...createStaffRouters(staffServices),
   ];
   const root: Router[] = [
-    discordHealthRouter(setupMonitor),
+    discordHealthRouter(setupMonitor, guard),
     oauthRouter({
       clock,
       logger,

@@ -28,7 +28,11 @@ export interface SetupProblem {
   problem: string;
   /** what a server admin does about it */
   fix: string;
+  /** what it blocks: the server-wide permissions, one channel, or one managed role (the outbox names it when a call fails with 403) */
+  area: SetupArea;
 }
+
+export type SetupArea = 'server' | `channel:${keyof typeof CHANNEL_PERMISSIONS}` | `role:${ManagedRole}`;
 
 export interface SetupCheckInput {
   guild: GuildPermissionContext;
@@ -50,6 +54,7 @@ function checkGuildPermissions(input: SetupCheckInput): SetupProblem[] {
     {
       problem: `The bot lacks the server permission${missing.length > 1 ? 's' : ''} ${list(missing)}.`,
       fix: `Server Settings → Roles → "${input.bot.name}": turn on ${list(missing)} (or re-invite the bot with the invite link in the README).`,
+      area: 'server',
     },
   ];
 }
@@ -58,7 +63,7 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
   const { configured, found } = input.channels[which];
   const setting = which === 'verification' ? 'DISCORD_VERIFICATION_CHANNEL' : 'DISCORD_LOGS_CHANNEL';
   if (!found) {
-    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.` }];
+    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.`, area: `channel:${which}` }];
   }
   const permissions = computeChannelPermissions(input.guild, input.bot, found.permission_overwrites ?? []);
   const missing = permissionNames(CHANNEL_PERMISSIONS[which] & ~permissions);
@@ -67,13 +72,14 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
     {
       problem: `In #${found.name} the bot lacks ${list(missing)}.`,
       fix: `Edit #${found.name} → Permissions: add the role "${input.bot.name}" and allow ${list(missing)} (a channel overwrite denying them to @everyone or to one of the bot's roles wins over the server role).`,
+      area: `channel:${which}`,
     },
   ];
 }
 
 function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
   const { configured, found } = input.roles[which];
-  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${ROLE_SLOT_NAMES[which].env} to an existing role's name or id.` }];
+  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${ROLE_SLOT_NAMES[which].env} to an existing role's name or id.`, area: `role:${which}` }];
   return [];
 }
 
@@ -88,6 +94,12 @@ export function refusedRoleChoices(input: SetupCheckInput): RoleProblem[] {
   return roleSafetyProblems({ guild: input.guild, bot: input.bot, configured });
 }
 
+/** What a refused role choice blocks: the first managed role it concerns (a refused Staff role alone blocks no Discord call of the outbox). */
+function roleArea(slots: readonly string[]): SetupArea {
+  const managed = slots.find((slot): slot is ManagedRole => slot === 'verified' || slot === 'limited' || slot === 'unverified');
+  return managed ? `role:${managed}` : 'server';
+}
+
 /** Everything that would make a Discord call fail with 403, each named with its fix; empty when the server is set up right. */
 export function checkBotSetup(input: SetupCheckInput): SetupProblem[] {
   const guildProblems = checkGuildPermissions(input);
@@ -96,6 +108,6 @@ export function checkBotSetup(input: SetupCheckInput): SetupProblem[] {
     ...checkChannel(input, 'verification'),
     ...checkChannel(input, 'logs'),
     ...(['verified', 'limited', 'unverified'] as const).flatMap((role) => checkRole(input, role)),
-    ...refusedRoleChoices(input).map(({ problem, fix }) => ({ problem, fix })),
+    ...refusedRoleChoices(input).map(({ problem, fix, slots }) => ({ problem, fix, area: roleArea(slots) })),
   ];
 }

@@ -108,6 +108,7 @@ describe('the bot permission self-check against the emulator', () => {
       {
         problem: 'The bot lacks the server permission "Manage Roles".',
         fix: 'Server Settings → Roles → "Gatekeeper": turn on "Manage Roles" (or re-invite the bot with the invite link in the README).',
+        area: 'server',
       },
     ]);
   });

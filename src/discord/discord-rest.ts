@@ -1,6 +1,9 @@
 import { DefaultUserAgentAppendix, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import { discordUserAgent } from '../discord-user-agent';
+import { BotTokenRejectedError } from './bot-token-health';
+import type { DiscordGuard } from './discord-guard';
 import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-call-gate';
+import { routeFamily } from './invalid-requests';
 
 /**
  * Discord's global limit is 50 requests/s per bot, over all of its clients. The bot has two:
@@ -12,6 +15,11 @@ import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-ca
  */
 export const GLOBAL_REQUESTS_PER_SECOND = { rest: 40, gatewayClient: 5 } as const;
 
+/** Log messages can wait out a tight invalid-request budget; everything else a member waits on cannot. */
+function isEssential(request: InternalRequest): boolean {
+  return !(request.method === 'POST' && routeFamily(request.fullRoute) === 'messages');
+}
+
 /**
  * What the bot's REST clients append to @discordjs/rest's `DiscordBot (https://discord.js.org, x.y.z)`:
  * the product's own `DiscordBot (url, version)`, then the library's Node.js appendix.
@@ -19,20 +27,29 @@ export const GLOBAL_REQUESTS_PER_SECOND = { rest: 40, gatewayClient: 5 } as cons
 export const restUserAgentAppendix = () => `${discordUserAgent()} ${DefaultUserAgentAppendix}`.trim();
 
 /**
- * @discordjs/rest with one change: the first call on a route whose bucket it has not learnt
- * goes alone (`first-call-gate.ts` says why). Everything else, the queues per bucket
- * included, is the library's.
+ * @discordjs/rest with two changes: the first call on a route whose bucket it has not learnt
+ * goes alone (`first-call-gate.ts` says why), and, with a guard, every call first passes
+ * the invalid-request budget gate and fails at once, unsent, while Discord rejects the bot
+ * token. Everything else, the queues per bucket included, is the library's.
  */
 export class BotRest extends REST {
   readonly #gate: FirstCallGate;
+  readonly #guard: DiscordGuard | undefined;
 
-  constructor(options: Partial<RESTOptions> = {}) {
+  constructor(options: Partial<RESTOptions> = {}, guard?: DiscordGuard) {
     super(options);
     // relearn well before the client forgets a bucket left idle for its hashLifetime
     this.#gate = createFirstCallGate({ relearnAfterMs: this.options.hashLifetime / 2 });
+    this.#guard = guard;
   }
 
-  override queueRequest(request: InternalRequest): Promise<ResponseLike> {
+  override async queueRequest(request: InternalRequest): Promise<ResponseLike> {
+    const guard = this.#guard;
+    if (guard) {
+      if (guard.token.rejected) throw new BotTokenRejectedError();
+      await guard.gate.pass(isEssential(request));
+      if (guard.token.rejected) throw new BotTokenRejectedError();
+    }
     const route = bucketRoute(request.fullRoute);
     this.#assumeSiblingBucket(request.method, route);
     return this.#gate.run(`${request.method} ${route}`, () => super.queueRequest(request));
@@ -58,7 +75,21 @@ export class BotRest extends REST {
   }
 }
 
-/** One bot-authenticated REST client (its queue keeps us under Discord's rate limits). */
-export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number }): REST {
-  return new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest, userAgentAppendix: restUserAgentAppendix() }).setToken(config.botToken);
+/**
+ * One bot-authenticated REST client (its queue keeps us under Discord's rate limits). With a
+ * guard, each answer is counted toward Discord's invalid request limit, a 401 marks the
+ * token rejected, and the token is set again when a probe finds it works (the library
+ * drops it on a 401).
+ */
+export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number; guard?: DiscordGuard }): REST {
+  const rest = new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest, userAgentAppendix: restUserAgentAppendix() }, config.guard).setToken(config.botToken);
+  const guard = config.guard;
+  if (guard) {
+    rest.on('response', (request, response) => {
+      guard.invalid.record(routeFamily(request.path), response.status, response.headers.get('x-ratelimit-scope'));
+      if (response.status === 401 && request.data.auth !== false) guard.token.reject();
+    });
+    guard.token.onRestored(() => rest.setToken(config.botToken));
+  }
+  return rest;
 }

@@ -10,6 +10,18 @@ export interface GuildNames {
   logsChannel: string;
 }
 
+/** A configured role that the guild does not have (deleted in Discord, or renamed). */
+export class RoleMissingError extends Error {
+  constructor(
+    readonly role: ManagedRole | 'staff',
+    readonly configured: string,
+    guildId: string,
+  ) {
+    super(`The role '${configured}' does not exist in guild ${guildId}`);
+    this.name = 'RoleMissingError';
+  }
+}
+
 const SNOWFLAKE = /^\d{15,21}$/;
 const CACHE_MS = 5 * 60 * 1000;
 
@@ -52,7 +64,18 @@ export function createGuildDirectory(rest: REST, names: GuildNames) {
 
   return {
     guildId: names.guildId,
-    roleId: (role: ManagedRole | 'staff') => find((c) => c.roles, names.roles[role], 'role'),
+    async roleId(role: ManagedRole | 'staff'): Promise<string> {
+      try {
+        return await find((c) => c.roles, names.roles[role], 'role');
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('The role ')) throw new RoleMissingError(role, names.roles[role], names.guildId);
+        throw error;
+      }
+    },
+    /** Drops what was read of the guild's roles and channels (Discord said one is gone): the next lookup reads them again. */
+    forget(): void {
+      cache = undefined;
+    },
     channelId: (which: 'verification' | 'logs') =>
       find((c) => c.channels as (APIChannel & { name?: string | null })[], which === 'verification' ? names.verificationChannel : names.logsChannel, 'channel'),
     async guild(): Promise<APIGuild> {

@@ -7,6 +7,8 @@ export interface EmulatorApplication {
   clientId: string;
   clientSecret: string;
   botToken: string;
+  /** Set by the `revokeBotToken` control: Discord answers 401 to the token (reset in the Developer Portal). */
+  botTokenRevoked?: boolean;
   botUserId: string;
   /** Registered OAuth2 redirect URIs; empty = any http(s) URI (sandbox convenience). Mutable. */
   redirectUris: string[];

@@ -12,6 +12,7 @@ import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type
 import type { InteractionResult, WaitOptions } from './interaction-record';
 import { approveAuthorizationRequest, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
 import { handleAuthorizePage } from './oauth-authorize-page';
+import { InvalidRequestLimit, resolveInvalidRequestLimit, type InvalidRequestLimitOption } from './invalid-request-limit';
 import { RateLimiter, resolveRateLimits, type RateLimitOption } from './rate-limiter';
 import { reportToSink, type OpenApiViolation } from './openapi-check/violations';
 import { createRestHandler } from './rest-server';
@@ -36,6 +37,8 @@ export interface DiscordEmulatorOptions {
   publicUrl?: string;
   /** Discord's limits by default; `false` turns them off; an object replaces some (e.g. shorter windows for a test). */
   rateLimits?: RateLimitOption;
+  /** Discord's invalid request limit (10,000 401/403/429 per 10 min per address, then a block); `false` turns it off, an object scales it. */
+  invalidRequestLimit?: InvalidRequestLimitOption;
   /** 'sandbox' (default): the seeded sandbox guild and people; 'empty': a guild with only its owner and the bot. */
   seed?: SeedName;
   /** Registered OAuth2 redirect URIs; by default any http(s) URI is accepted. */
@@ -104,7 +107,13 @@ export interface DiscordEmulator {
     /** Sends op 9 INVALID_SESSION (false): the client must identify again. */
     invalidateSessions(): void;
     readonly injected: { error500: number; hang: number; rate429: number };
+    /** Discord answers 401 to the bot token from now on, on REST and the gateway (as after a reset in the Developer Portal). */
+    revokeBotToken(): void;
+    /** The bot token works again. */
+    restoreBotToken(): void;
   };
+  /** The invalid request limit as modelled (null when turned off). */
+  invalidRequests: { readonly limit: number; readonly windowMs: number; readonly bansImposed: number; highest(): number } | null;
   gateway: { readonly connectedSessions: number; readonly stats: { identifies: number; resumes: number; invalidSessions: number } };
   /** Requests that departed from Discord's OpenAPI description, oldest first (the newest 1,000). */
   readonly openapiViolations: readonly OpenApiViolation[];
@@ -166,8 +175,11 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
     else options.logger?.debug(fields, "discord emulator: a request with fields Discord's API description does not document");
     reportToSink(violation);
   };
+  const invalidLimit = resolveInvalidRequestLimit(options.invalidRequestLimit);
+  const invalidRequests = invalidLimit ? new InvalidRequestLimit(invalidLimit) : null;
   const handleRest = createRestHandler({
     context,
+    invalidRequests,
     limiter: rateLimits ? new RateLimiter(rateLimits) : null,
     faults,
     hanging,
@@ -330,6 +342,12 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
     runSlashCommand,
     faults: {
       set: (mode, faultOptions) => faults.set(mode, faultOptions),
+      revokeBotToken: () => {
+        application.botTokenRevoked = true;
+      },
+      restoreBotToken: () => {
+        application.botTokenRevoked = false;
+      },
       dropGateway: () => gateway.dropConnections(),
       requestReconnect: () => gateway.requestReconnect(),
       invalidateSessions: () => gateway.invalidateSessions(),
@@ -338,6 +356,16 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       },
     },
     openapiViolations,
+    invalidRequests: invalidRequests
+      ? {
+          limit: invalidRequests.config.limit,
+          windowMs: invalidRequests.config.windowMs,
+          get bansImposed() {
+            return invalidRequests.bansImposed;
+          },
+          highest: () => invalidRequests.highest(Date.now()),
+        }
+      : null,
     gateway: {
       get connectedSessions() {
         return gateway.connectedSessions;

@@ -180,7 +180,7 @@ export class Gateway {
   }
 
   private tokenMatches(token: unknown): boolean {
-    return typeof token === 'string' && token.replace(/^Bot\s+/i, '') === this.context.application.botToken;
+    return typeof token === 'string' && token.replace(/^Bot\s+/i, '') === this.context.application.botToken && !this.context.application.botTokenRevoked;
   }
 
   private identify(connection: Connection, data: GatewayIdentifyData | undefined): void {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorContext } from './context';
 import type { FaultInjector } from './faults';
+import type { InvalidRequestLimit } from './invalid-request-limit';
 import { findAccessToken } from './oauth';
 import { checkRequestBody, checkRequestHead } from './openapi-check/request-check';
 import { isFromProduct, maskedPath, type OpenApiViolation } from './openapi-check/violations';
@@ -17,6 +18,8 @@ export interface RestServerDeps {
   routes: RouteDefinition[];
   limiter: RateLimiter | null;
   faults: FaultInjector;
+  /** Discord's invalid request limit per client address; null = not modelled */
+  invalidRequests?: InvalidRequestLimit | null;
   /** Responses held open by the `hang` fault; closed when the emulator closes. */
   hanging: Set<ServerResponse>;
   /** Each request that departs from Discord's OpenAPI description (`openapi-check/`); null turns the check off. */
@@ -26,7 +29,7 @@ export interface RestServerDeps {
 function authenticate(context: EmulatorContext, header: string | undefined): RequestAuth {
   if (!header) return { kind: 'none' };
   const [scheme, token = ''] = header.split(/\s+/, 2);
-  if (scheme === 'Bot') return token === context.application.botToken ? { kind: 'bot' } : { kind: 'invalid' };
+  if (scheme === 'Bot') return token === context.application.botToken && !context.application.botTokenRevoked ? { kind: 'bot' } : { kind: 'invalid' };
   if (scheme === 'Bearer') {
     const grant = findAccessToken(context.state.oauth, token, context.now());
     return grant ? { kind: 'bearer', grant } : { kind: 'invalid' };
@@ -79,6 +82,7 @@ export function decodeSegments(path: string): string[] | null {
  */
 export function createRestHandler(deps: RestServerDeps) {
   const { context, routes, limiter, faults, hanging, onViolation } = deps;
+  const invalidRequests = deps.invalidRequests ?? null;
   const { state } = context;
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
@@ -87,10 +91,22 @@ export function createRestHandler(deps: RestServerDeps) {
     const auth = authenticate(context, req.headers.authorization);
     // the route bucket's limit as this answer's X-RateLimit-* headers state it (answers that passed the limiter)
     let advertised: { limit: number; resetAfterMs: number } | undefined;
+    const client = req.socket.remoteAddress ?? 'unknown';
+    // the X-RateLimit-Scope of a 429 this request is answered with (Discord does not count `shared` ones)
+    let scope: string | undefined;
     const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
+      invalidRequests?.record(client, status, scope, receivedAt);
       state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
       if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
     };
+
+    const blockedMs = invalidRequests?.blockedFor(client, receivedAt) ?? 0;
+    if (blockedMs > 0) {
+      // Cloudflare's block, in front of the API: no JSON, no X-RateLimit-* headers, every route
+      state.requestLog.push({ at: receivedAt, method, path, route: '(blocked)', bucket: null, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status: 429 });
+      res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': String(Math.ceil(blockedMs / 1000)) }).end('error code: 1015');
+      return;
+    }
 
     const segments = decodeSegments(path);
     const spec = onViolation && segments ? checkRequestHead({ method, segments, query, headers: req.headers }) : null;
@@ -127,6 +143,7 @@ export function createRestHandler(deps: RestServerDeps) {
     if (fault === 'rate429') {
       // shaped like Discord's own 429: the wait in the body (fractional) and in the headers
       state.rateLimitHits++;
+      scope = 'shared';
       log(429, route.path, bucketKey);
       send(res, 429, { message: 'You are being rate limited.', code: 0, retry_after: retryAfterSeconds, global: false }, { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' });
       return;
@@ -144,6 +161,7 @@ export function createRestHandler(deps: RestServerDeps) {
       const decision = limiter.take({ bucket: route.bucket, bucketKey, caller: tokenLabel(auth), global: auth.kind === 'bot', now: receivedAt });
       if (decision.limited) {
         state.rateLimitHits++;
+        scope = decision.headers['X-RateLimit-Scope'];
         log(429, route.path, bucketKey, decision.global);
         send(res, 429, decision.body, decision.headers);
         return;

@@ -1,4 +1,4 @@
-import type { REST } from '@discordjs/rest';
+import { DiscordAPIError, type REST } from '@discordjs/rest';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { isDatabaseUnavailable, sqlState } from '../../db/db-errors';
@@ -7,11 +7,15 @@ import type { Logger } from '../../logger';
 import { appendAudit } from '../../modules/audit/audit.repository';
 import type { OutboxRepository } from '../../modules/outbox/outbox.repository';
 import type { OutboxEntry } from '../../modules/outbox/outbox.types';
+import type { SetupProblem } from '../bot-setup-check';
+import { BotTokenRejectedError } from '../bot-token-health';
+import type { DiscordGuard } from '../discord-guard';
 import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
 import { createDiscordActions, packLogMessages } from './discord-actions';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
+import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole } from './failure-advice';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
 type Kind = OutboxEntry['kind'];
@@ -35,6 +39,8 @@ export interface OutboxWorkerStats {
   failed: number;
   /** 4xx answers from Discord (Discord bans bots with too many) */
   invalidRequests: number;
+  /** actions sent back to the queue with their attempt given back (token rejected, rate limited) */
+  givenBack: number;
 }
 
 /**
@@ -66,6 +72,14 @@ export function createOutboxWorker(deps: {
   pollMs?: number;
   /** actions of one kind in flight at most */
   concurrency?: number;
+  /**
+   * the process's Discord guard: while Discord rejects the bot token the worker claims
+   * nothing and gives back what was under way; past half the invalid-request budget log
+   * lines wait
+   */
+  guard?: Pick<DiscordGuard, 'token' | 'gate'>;
+  /** the permission self-check's current problems, to name the fix when Discord answers 403 */
+  setupProblems?: () => Promise<SetupProblem[]>;
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
   /** revokes a joined member's access token in the background (token-revocation.ts) */
   revokeAccessToken?: (accessToken: string) => void;
@@ -74,7 +88,7 @@ export function createOutboxWorker(deps: {
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
-  const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0 };
+  const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0 };
   const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -117,11 +131,45 @@ export function createOutboxWorker(deps: {
     }
   }
 
+  /** The token was rejected while this ran (the REST client drops it on a 401, so calls under way fail too). */
+  function tokenRejected(error: unknown): boolean {
+    if (!deps.guard) return false;
+    return error instanceof BotTokenRejectedError || deps.guard.token.rejected || (error instanceof DiscordAPIError && error.status === 401);
+  }
+
+  /**
+   * Why an action failed, in words that tell the owner what to fix: a 403 names the
+   * permission or role order (from the self-check), a deleted managed role says so.
+   * Both are permanent: retrying cannot help until the owner acts, and staff retry from the
+   * dashboard then.
+   */
+  async function explain(entry: Claimed, error: unknown): Promise<{ message: string; permanent: boolean } | null> {
+    if (isMissingPermission(error)) {
+      const problems = deps.setupProblems ? await deps.setupProblems().catch(() => []) : [];
+      return { message: missingPermissionMessage(entry, error as DiscordAPIError, problems), permanent: true };
+    }
+    if (isUnknownRole(error)) deps.directory.forget(); // its cached role ids are stale: read them again
+    const role = await missingRole(entry, error, (r) => deps.directory.roleId(r));
+    if (role) return { message: deletedRoleMessage(role), permanent: true };
+    return null;
+  }
+
   async function settle(entry: Claimed, error: unknown): Promise<void> {
     const absent = absentMemberLine(entry, error);
     if (absent) return settleAbsent(entry, absent);
     const failure = classifyDiscordError(error);
     if (failure.status && failure.status >= 400 && failure.status < 500) stats.invalidRequests++;
+    // not the action's fault: back to the queue with its attempt, so no member's progress is lost
+    if (tokenRejected(error) || (deps.guard && failure.status === 429)) {
+      const waiting = tokenRejected(error) ? 'waiting: Discord rejected the bot token' : `waiting: ${failure.message}`;
+      const retryAt = new Date(deps.clock.now().getTime() + (failure.status === 429 ? nextRetryDelayMs(1) : 0));
+      await persist(() => deps.outbox.giveBack(deps.database.db, entry.id, waiting, retryAt));
+      stats.givenBack++;
+      deps.onFinished?.(entry, 'retry');
+      return;
+    }
+    const advice = await explain(entry, error).catch(() => null);
+    if (advice) Object.assign(failure, { message: advice.message, kind: advice.permanent ? 'permanent' : failure.kind });
     const retryAt = failure.kind === 'permanent' ? null : new Date(deps.clock.now().getTime() + nextRetryDelayMs(entry.attempts));
     const result = await persist(() => deps.outbox.markFailed(deps.database.db, entry.id, failure.message, { retryAt }));
     if (result === 'failed') {
@@ -255,7 +303,9 @@ export function createOutboxWorker(deps: {
   /** Free slots per kind: `concurrency` actions of each kind; log lines up to `batchSize` held or being posted. */
   function freeSlots(): Partial<Record<Kind, number>> {
     const free: Partial<Record<Kind, number>> = {};
-    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? batchSize - heldLogs.length - postingLogs : concurrency - (inFlight.get(kind) ?? 0);
+    // past half the invalid-request budget, log lines (not essential) stay queued
+    const logsWait = deps.guard?.gate.state() === 'paused';
+    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? (logsWait ? 0 : batchSize - heldLogs.length - postingLogs) : concurrency - (inFlight.get(kind) ?? 0);
     return free;
   }
 
@@ -269,6 +319,8 @@ export function createOutboxWorker(deps: {
   /** Claims what the free slots allow and starts it; one claim at a time. */
   function fill(): Promise<Filled> {
     claiming = claiming.catch(() => NOTHING).then(async () => {
+      // Discord rejects the bot token: everything stays queued, with its attempts, until a probe finds it works
+      if (deps.guard?.token.rejected) return NOTHING;
       const free = freeSlots();
       if (Object.values(free).every((n) => (n ?? 0) <= 0)) return NOTHING;
       const claimed = await deps.outbox.claimDue(deps.database.db, free, LEASE_MS);
@@ -319,6 +371,11 @@ export function createOutboxWorker(deps: {
       }
     })();
   }
+
+  // the token works again: resume at once rather than at the next poll
+  deps.guard?.token.onRestored(() => {
+    if (!stopped) kick();
+  });
 
   return {
     stats,

@@ -40,6 +40,7 @@ describeEngines('a refused role choice in the running product: the self-check na
       {
         problem: 'The Verified role "Verified" carries "Administrator": everyone Gatekeeper gives it would hold it.',
         fix: 'Server Settings → Roles → "Verified": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them.',
+        area: 'role:verified',
       },
     ]);
 

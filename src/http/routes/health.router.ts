@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { Database } from '../../db/client';
 import { appliedMigrationCount, expectedMigrationCount } from '../../db/migrate';
 import type { SetupReport } from '../../discord/bot-setup-monitor';
+import type { DiscordGuard } from '../../discord/discord-guard';
 
 /** /healthz: the process is up. /readyz: the database answers and every migration is applied. */
 export function healthRouter(database: Database): Router {
@@ -27,14 +28,20 @@ export function healthRouter(database: Database): Router {
 
 /**
  * /healthz/discord: the bot's permission self-check for operators. 200 with
- * `status: "ok"` when nothing is missing, 503 with each problem and its fix otherwise.
+ * `status: "ok"` when nothing is missing, 503 with each problem and its fix otherwise;
+ * `token-rejected` (503) while Discord answers 401 to the bot token. With the guard, the
+ * answer also carries the token's state and the invalid-request count. /healthz itself
+ * stays 200 then: a rejected token makes the service degraded, not dead (visitors can
+ * still verify; their Discord actions wait, queued), and a restart would not fix it.
  */
-export function discordHealthRouter(discordSetup: { current(): Promise<SetupReport> }): Router {
+export function discordHealthRouter(discordSetup: { current(): Promise<SetupReport> }, guard?: Pick<DiscordGuard, 'token' | 'invalid' | 'gate'>): Router {
   const router = express.Router();
   router.get('/healthz/discord', async (_req, res) => {
-    const report = await discordSetup.current();
-    const status = report.error ? 'unknown' : report.problems.length > 0 ? 'misconfigured' : 'ok';
-    res.status(status === 'ok' ? 200 : 503).json({ status, checkedAt: report.checkedAt, problems: report.problems, ...(report.error ? { error: report.error } : {}) });
+    const token = guard?.token.status();
+    const report = token?.status === 'rejected' ? undefined : await discordSetup.current();
+    const status = token?.status === 'rejected' ? 'token-rejected' : report!.error ? 'unknown' : report!.problems.length > 0 ? 'misconfigured' : 'ok';
+    const extra = guard ? { token, invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } } : {};
+    res.status(status === 'ok' ? 200 : 503).json({ status, checkedAt: report?.checkedAt ?? new Date().toISOString(), problems: report?.problems ?? [], ...(report?.error ? { error: report.error } : {}), ...extra });
   });
   return router;
 }

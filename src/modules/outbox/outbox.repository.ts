@@ -189,6 +189,18 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       return rows.length;
     },
 
+    /**
+     * Back to the queue without spending the attempt its claim counted: the failure was not
+     * the action's (Discord rejected the bot token, or asked to wait), so it must not bring
+     * the action nearer to failing for good.
+     */
+    async giveBack(executor: Executor, id: number, note: string, retryAt: Date): Promise<void> {
+      await executor
+        .update(discordOutbox)
+        .set({ status: 'pending', attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, lockedUntil: null, lastError: note.slice(0, 500), nextAttemptAt: retryAt, updatedAt: deps.now() })
+        .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'running')));
+    },
+
     /** Schedules another try, or ends in 'failed' (visible to staff) when out of attempts or permanent. */
     async markFailed(executor: Executor, id: number, error: string, options: { retryAt: Date | null }): Promise<'retry' | 'failed'> {
       const now = deps.now();
