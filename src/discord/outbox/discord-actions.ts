@@ -176,9 +176,7 @@ export function createDiscordActions(deps: {
     const reason = storedAuditLogReason(entry.kind, payload);
     switch (entry.kind) {
       case 'add_guild_member':
-        await join(userId, entry.sealedSecret, payload.roles, reason);
-        revokeUsedToken(entry.sealedSecret);
-        return;
+        return join(userId, entry.sealedSecret, payload.roles, reason);
       case 'update_roles':
         return updateRoles(userId, payload, reason);
       case 'add_role':
@@ -206,7 +204,7 @@ export function createDiscordActions(deps: {
     }
   }
 
-  return { run, postLog, postMessage };
+  return { run, postLog, postMessage, revokeUsedToken };
 }
 
 export type DiscordActions = ReturnType<typeof createDiscordActions>;

@@ -205,6 +205,9 @@ export function createOutboxWorker(deps: {
     // done at Discord: only the bookkeeping is left, and a failure there must not run it again
     await persist(() => deps.outbox.markDone(deps.database.db, ...entries.map((entry) => entry.id)));
     for (const entry of entries) {
+      // the join's access token is revoked only once the join is recorded: a process that dies
+      // between Discord's answer and the record runs the join again, and needs the token for it
+      if (entry.kind === 'add_guild_member') actions.revokeUsedToken(entry.sealedSecret);
       stats.done++;
       deps.onFinished?.(entry, 'done');
     }
