@@ -3,12 +3,13 @@ import { createBot, type Bot } from './discord/bot/bot';
 import { createCommandButtons, createCommandHandlers } from './discord/commands/command-handlers';
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
-import { createDiscordGuard } from './discord/discord-guard';
+import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
 import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
+import { routeFamily } from './discord/invalid-requests';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
@@ -64,6 +65,8 @@ export interface Services {
   routers: FeatureRouters;
   /** the public site visitors are sent to (panel links, OAuth redirect) */
   websiteUrl: string;
+  /** the process's Discord guard: the bot token's state, the invalid-request count and its budget gate */
+  guard: DiscordGuard;
 }
 
 /**
@@ -108,7 +111,15 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   // what the bot sees of members (interactions, member events) spares the outbox calls
   const guildMembers = createGuildMemberCache();
   // one OAuth client, so one queue for the app's code exchanges and revocations in this process
-  const oauth = createDiscordOAuth({ apiBase: discord.apiBase, authorizeBase: discord.authorizeBase, clientId: discord.clientId, clientSecret: discord.clientSecret });
+  // the visitors' OAuth calls count toward Discord's invalid-request limit like the bot's, and wait on the same budget
+  const oauth = createDiscordOAuth({
+    apiBase: discord.apiBase,
+    authorizeBase: discord.authorizeBase,
+    clientId: discord.clientId,
+    clientSecret: discord.clientSecret,
+    onResponse: (status, path, scope) => void guard.invalid.record(routeFamily(path), status, scope),
+    beforeRequest: () => guard.gate.pass(true),
+  });
   const tokenRevoker = createTokenRevoker({ oauth, logger: logger.child({ role: 'oauth' }) });
   const outboxWorker = createOutboxWorker({
     database,
@@ -261,7 +272,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl };
+  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
 }
 
 /**

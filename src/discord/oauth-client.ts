@@ -100,7 +100,8 @@ export class DiscordHttpError extends Error {
  * 429 each. The calls made with a visitor's token (/users/@me) are limited per token: they
  * run in parallel, a 429 waited out once when Discord asks for a short pause. A 5xx or
  * network error is retried once. Every answer passes through `request`, the one place that
- * sees them (`onResponse` reports each one: status and route).
+ * sees them (`onResponse` reports each one to the invalid-request count, and `beforeRequest`
+ * holds it while that count's budget says wait).
  */
 export function createDiscordOAuth(config: {
   apiBase: string;
@@ -111,8 +112,10 @@ export function createDiscordOAuth(config: {
   fetch?: OutboundFetch;
   /** the app's queue (one per process: all its sign-ins share Discord's limit) */
   queue?: OAuthQueue;
-  /** every answer Discord gave: its status and route (e.g. 'POST /oauth2/token'), for counters */
-  onResponse?: (status: number, route: string) => void;
+  /** every answer Discord gave: its status, path (e.g. '/oauth2/token') and rate-limit scope, for the invalid-request count */
+  onResponse?: (status: number, path: string, scope: string | null) => void;
+  /** waits until the invalid-request budget lets a call go (request-budget-gate.ts) */
+  beforeRequest?: () => Promise<void>;
 }): DiscordOAuth {
   const base = `${config.apiBase.replace(/\/$/, '')}/v10`;
   const doFetch = config.fetch ?? outboundFetch;
@@ -122,9 +125,10 @@ export function createDiscordOAuth(config: {
   type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
   /** The one place an OAuth request is sent and its answer seen. */
   async function request(path: string, init: Init): Promise<OutboundResponse> {
+    await config.beforeRequest?.();
     // every call to Discord names the installation (Discord may block requests without a User-Agent)
     const response = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, 'User-Agent': discordUserAgent() }, signal: AbortSignal.timeout(timeoutMs) });
-    config.onResponse?.(response.status, `${init.method} ${path}`);
+    config.onResponse?.(response.status, path, response.headers.get('x-ratelimit-scope'));
     return response;
   }
 
