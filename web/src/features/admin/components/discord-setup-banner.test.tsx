@@ -31,4 +31,37 @@ describe('DiscordSetupBanner', () => {
     expect(fetchMock.calls.length).toBe(1);
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('says plainly when Discord rejects the bot token: work paused, nothing lost, and the fix', async () => {
+    mockFetch({
+      [`GET ${DISCORD_SETUP_PATH}`]: {
+        status: 200,
+        body: {
+          checkedAt: '2026-11-23T09:00:00.000Z',
+          error: null,
+          problems: [],
+          token: { status: 'rejected', since: '2026-11-23T08:55:00.000Z', nextProbeAt: '2026-11-23T09:00:05.000Z', fix: 'Reset the token in the Developer Portal.' },
+          invalidRequests: { total: 3, limit: 10000 },
+        },
+      },
+    });
+    renderBanner();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Discord rejected the bot token: all Discord work is paused');
+    expect(alert).toHaveTextContent('Nothing is lost');
+    expect(alert).toHaveTextContent('Reset the token in the Developer Portal.');
+  });
+
+  it('warns when Discord has refused a quarter of the requests it bans an address for, and not before', async () => {
+    const report = (total: number) => ({ checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], token: { status: 'ok', since: null, nextProbeAt: null, fix: null }, invalidRequests: { total, limit: 10000 } });
+    mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: report(2500) } });
+    const { unmount } = renderBanner();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Discord refused 2,500 requests in the last 10 minutes');
+    unmount();
+    const fetchMock = mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: report(2499) } });
+    renderBanner();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetchMock.calls.length).toBe(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -1,26 +1,71 @@
 import useSWR from 'swr';
 import { fetcher } from '@/lib/api';
 
-/** GET /api/admin/discord-setup: what the bot lacks on the Discord server, each with its fix. */
+/** GET /api/admin/discord-setup: what the bot lacks on the Discord server, each with its fix, and whether Discord accepts its token. */
 export interface DiscordSetupReport {
   checkedAt: string;
   problems: { problem: string; fix: string }[];
   error: string | null;
+  /** null when the process runs no bot */
+  token?: { status: 'ok' | 'rejected'; since: string | null; nextProbeAt: string | null; fix: string | null } | null;
+  /** invalid answers (401, 403, 429) Discord counted in its 10-minute window, against its limit */
+  invalidRequests?: { total: number; limit: number } | null;
 }
 
 export const DISCORD_SETUP_PATH = '/api/admin/discord-setup';
 
-/** A warning for staff when the bot is missing a permission; nothing when all is well or the check cannot be read. */
+/** From this share of Discord's invalid-request limit the product slows its calls down (request-budget-gate.ts), and staff are told. */
+const INVALID_REQUESTS_WARNING_SHARE = 0.25;
+
+/** The bot's token rejected by Discord: all Discord work waits, nothing is lost, and what to do. */
+function TokenRejected({ token }: { token: NonNullable<DiscordSetupReport['token']> }) {
+  return (
+    <section role="alert" aria-labelledby="discord-token-title" className="mb-6 rounded-lg border border-red-500/60 bg-red-500/10 p-4 text-sm">
+      <h2 id="discord-token-title" className="mb-2 font-semibold">
+        Discord rejected the bot token: all Discord work is paused
+      </h2>
+      <p>
+        Nothing is lost: roles, joins and log messages wait in the queue and go out as soon as Discord accepts the token again
+        {token.since ? ` (rejected since ${new Date(token.since).toLocaleString()})` : ''}.
+      </p>
+      {token.fix ? <p className="text-muted mt-1">{token.fix}</p> : null}
+    </section>
+  );
+}
+
+/** Warnings for staff: the bot token rejected, a missing permission, Discord's invalid-request limit nearing; nothing when all is well or the check cannot be read. */
 export function DiscordSetupBanner() {
   const { data } = useSWR<DiscordSetupReport>(DISCORD_SETUP_PATH, fetcher);
-  if (!data || data.problems.length === 0) return null;
+  if (!data) return null;
+  const invalid = data.invalidRequests;
+  const nearingLimit = invalid && invalid.limit > 0 && invalid.total >= invalid.limit * INVALID_REQUESTS_WARNING_SHARE ? invalid : null;
+  return (
+    <>
+      {data.token?.status === 'rejected' ? <TokenRejected token={data.token} /> : null}
+      {nearingLimit ? (
+        <section role="alert" aria-labelledby="discord-invalid-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
+          <h2 id="discord-invalid-title" className="mb-2 font-semibold">
+            Discord refused {nearingLimit.total.toLocaleString()} requests in the last 10 minutes
+          </h2>
+          <p>
+            Discord blocks an address for a while past {nearingLimit.limit.toLocaleString()}. Gatekeeper is slowing its calls down to stay well below that; the problems
+            listed here (a permission, a role) are the usual cause.
+          </p>
+        </section>
+      ) : null}
+      {data.problems.length > 0 ? <SetupProblems problems={data.problems} /> : null}
+    </>
+  );
+}
+
+function SetupProblems({ problems }: { problems: DiscordSetupReport['problems'] }) {
   return (
     <section role="alert" aria-labelledby="discord-setup-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
       <h2 id="discord-setup-title" className="mb-2 font-semibold">
         The bot cannot do everything it needs on your Discord server
       </h2>
       <ul className="flex list-disc flex-col gap-2 pl-5">
-        {data.problems.map((item) => (
+        {problems.map((item) => (
           <li key={item.problem}>
             <span className="font-medium">{item.problem}</span> <span className="text-muted">{item.fix}</span>
           </li>
