@@ -30,11 +30,9 @@ describe('the process at boot', () => {
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);
   }, 60_000);
 
+  // every refused setting takes the same path as this one (src/env.test.ts checks each setting's rule)
   it.each([
-    ['PUBLIC_URL without a scheme', { PUBLIC_URL: 'verify.example.com:8080' }, /^gatekeeper: Invalid environment variable PUBLIC_URL: /],
     ['a javascript: PUBLIC_URL', { PUBLIC_URL: 'javascript:alert(1)' }, /^gatekeeper: Invalid environment variable PUBLIC_URL: must start with https:\/\/ or http:\/\//],
-    ['an upper-case HTTPS PUBLIC_URL with no proxy trusted', { PUBLIC_URL: 'HTTPS://verify.example.com' }, /^gatekeeper: Invalid environment variable TRUST_PROXY: PUBLIC_URL is https:\/\//],
-    ['TRUST_PROXY covering every address', { TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, /^gatekeeper: Invalid environment variable TRUST_PROXY: .*'0\.0\.0\.0\/1' is wider than a proxy network/],
     ['a HOST that is not this machine', { HOST: '192.0.2.55', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot listen on 192\.0\.2\.55 \(HOST\): /],
     ['a DATA_DIR that is a file', { DATA_DIR: '/etc/hostname', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot use the data folder \/etc\/hostname \(DATA_DIR\): EEXIST/],
   ])('refuses %s in one plain line, with no stack trace', (_name, env, line) => {
