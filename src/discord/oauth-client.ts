@@ -3,7 +3,7 @@ import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } fro
 import { snowflakeDate } from '../shared/discord-snowflake';
 import { discordUserAgent } from '../discord-user-agent';
 import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
-import { createOAuthQueue, OAuthQueueTimeout, type OAuthQueue } from './oauth-queue';
+import { createOAuthQueue, OAuthQueueTimeout, pauseJitterMs, type OAuthQueue } from './oauth-queue';
 
 /** The verification sign-in: who the visitor is, and the right to add them to the server. */
 export const VERIFY_SCOPES = ['identify', 'guilds.join'] as const;
@@ -160,7 +160,7 @@ export function createDiscordOAuth(config: {
       const retryAfterMs = response.status === 429 ? retryAfterOf(response, text) : null;
       if (attempt < 2 && !options.queued && retryAfterMs !== null && retryAfterMs <= MAX_RETRY_WAIT_MS) {
         // with jitter: visitors limited at the same moment do not all come back in the same one
-        await new Promise((resolve) => setTimeout(resolve, retryAfterMs + Math.round(Math.random() * Math.min(250, Math.max(10, retryAfterMs / 10)))));
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs + pauseJitterMs(retryAfterMs)));
         continue;
       }
       if (attempt < 2 && response.status >= 500) continue;

@@ -69,6 +69,14 @@ async function retryAfterMsOf(response: OutboundResponse): Promise<{ ms: number 
 }
 
 /**
+ * A pause's jitter: up to a tenth of it, at least 10 ms and at most 250 ms of spread, so
+ * callers limited at the same moment do not all come back in the same one.
+ */
+export function pauseJitterMs(waitMs: number, random: () => number = Math.random): number {
+  return Math.round(random() * Math.min(250, Math.max(10, waitMs / 10)));
+}
+
+/**
  * One queue for the OAuth calls this app makes with its own client credentials (the code
  * exchange, the revocation): every sign-in in the process goes through it, so a crowd waits
  * here in order instead of each visitor asking Discord and retrying on its own (that drew
@@ -96,8 +104,7 @@ export function createOAuthQueue(options: { now?: () => number; random?: () => n
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
 
-  /** A pause's jitter: up to a tenth of it, at least 10 ms and at most 250 ms of spread. */
-  const jitter = (waitMs: number) => Math.round(random() * Math.min(250, Math.max(10, waitMs / 10)));
+  const jitter = (waitMs: number) => pauseJitterMs(waitMs, random);
 
   function bucketFor(route: string): Bucket {
     const key = bucketOfRoute.get(route) ?? `route:${route}`;
