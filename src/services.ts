@@ -215,7 +215,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
     admission,
-    discordSetup: { current: () => setupMonitor.current(), standing: () => ({ token: guard.token.status(), invalidRequests: guard.invalid.snapshot() }) },
+    discordSetup: { current: () => setupMonitor.current(), standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
   });
   const commandDeps = {
     database,

@@ -1,12 +1,14 @@
 import type { SetupReport } from '../../discord/bot-setup-monitor';
 import type { BotTokenStatus } from '../../discord/bot-token-health';
 import type { InvalidRequestsSnapshot } from '../../discord/invalid-requests';
+import type { BudgetState } from '../../discord/request-budget-gate';
 import type { StaffRoute } from './staff-route-table';
 
 /** Whether Discord accepts the bot token, and how many invalid answers it drew in the window Discord counts. */
 export interface DiscordStanding {
   token: BotTokenStatus;
-  invalidRequests: InvalidRequestsSnapshot;
+  /** the count, and what the budget gate does at it ('slowed', 'paused': calls are being held back) */
+  invalidRequests: InvalidRequestsSnapshot & { budget: BudgetState };
 }
 
 /** Port: the bot's permission self-check, as last run (re-run when stale), and the bot's standing with Discord. */

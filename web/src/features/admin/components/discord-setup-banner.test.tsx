@@ -41,7 +41,7 @@ describe('DiscordSetupBanner', () => {
           error: null,
           problems: [],
           token: { status: 'rejected', since: '2026-11-23T08:55:00.000Z', nextProbeAt: '2026-11-23T09:00:05.000Z', fix: 'Reset the token in the Developer Portal.' },
-          invalidRequests: { total: 3, limit: 10000 },
+          invalidRequests: { total: 3, limit: 10000, budget: 'open' },
         },
       },
     });
@@ -52,8 +52,8 @@ describe('DiscordSetupBanner', () => {
     expect(alert).toHaveTextContent('Reset the token in the Developer Portal.');
   });
 
-  it('warns when Discord has refused a quarter of the requests it bans an address for, and not before', async () => {
-    const report = (total: number) => ({ checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], token: { status: 'ok', since: null, nextProbeAt: null, fix: null }, invalidRequests: { total, limit: 10000 } });
+  it('warns once the server holds its calls back for the invalid-request budget, and not before', async () => {
+    const report = (total: number) => ({ checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], token: { status: 'ok', since: null, nextProbeAt: null, fix: null }, invalidRequests: { total, limit: 10000, budget: total >= 2500 ? 'slowed' : 'open' } });
     mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: report(2500) } });
     const { unmount } = renderBanner();
     expect(await screen.findByRole('alert')).toHaveTextContent('Discord refused 2,500 requests in the last 10 minutes');

@@ -8,14 +8,11 @@ export interface DiscordSetupReport {
   error: string | null;
   /** null when the process runs no bot */
   token?: { status: 'ok' | 'rejected'; since: string | null; nextProbeAt: string | null; fix: string | null } | null;
-  /** invalid answers (401, 403, 429) Discord counted in its 10-minute window, against its limit */
-  invalidRequests?: { total: number; limit: number } | null;
+  /** invalid answers (401, 403, 429) Discord counted in its 10-minute window, against its limit, and whether the product is holding its calls back for it */
+  invalidRequests?: { total: number; limit: number; budget: 'open' | 'slowed' | 'paused' } | null;
 }
 
 export const DISCORD_SETUP_PATH = '/api/admin/discord-setup';
-
-/** From this share of Discord's invalid-request limit the product slows its calls down (request-budget-gate.ts), and staff are told. */
-const INVALID_REQUESTS_WARNING_SHARE = 0.25;
 
 /** The bot's token rejected by Discord: all Discord work waits, nothing is lost, and what to do. */
 function TokenRejected({ token }: { token: NonNullable<DiscordSetupReport['token']> }) {
@@ -38,7 +35,8 @@ export function DiscordSetupBanner() {
   const { data } = useSWR<DiscordSetupReport>(DISCORD_SETUP_PATH, fetcher);
   if (!data) return null;
   const invalid = data.invalidRequests;
-  const nearingLimit = invalid && invalid.limit > 0 && invalid.total >= invalid.limit * INVALID_REQUESTS_WARNING_SHARE ? invalid : null;
+  // the server's budget gate decides when calls are held back; staff are told from then on
+  const nearingLimit = invalid && invalid.budget !== 'open' ? invalid : null;
   return (
     <>
       {data.token?.status === 'rejected' ? <TokenRejected token={data.token} /> : null}
