@@ -65,6 +65,11 @@ export function commandEntries(context: EmulatorContext, userId: string): Comman
 
 const FIELD_PREFIX = 'opt:';
 
+/** The people of the sandbox (bots aside), as the view's pickers name them: 'Display Name (@username)'. */
+export function sandboxPeople(context: EmulatorContext): Array<{ value: string; label: string }> {
+  return [...context.state.users.values()].filter(({ user }) => !user.bot).map(({ user }) => ({ value: user.id, label: `${user.global_name ?? user.username} (@${user.username})` }));
+}
+
 /** The input for one option, named `opt:<option>`; required options are marked and must be filled. */
 function renderOptionField(context: EmulatorContext, option: APIApplicationCommandBasicOption): RawHtml {
   const { state } = context;
@@ -75,7 +80,7 @@ function renderOptionField(context: EmulatorContext, option: APIApplicationComma
   const blank = required ? html`<option value="">Choose…</option>` : html`<option value="">—</option>`;
   const select = (choices: Array<{ value: string; label: string }>) =>
     html`${label}<select id="${id}" name="${name}" ${required ? html`required` : ''}>${blank}${choices.map((c) => html`<option value="${c.value}">${c.label}</option>`)}</select>`;
-  const people = () => [...state.users.values()].filter(({ user }) => !user.bot).map(({ user }) => ({ value: user.id, label: `${user.global_name ?? user.username} (@${user.username})` }));
+  const people = () => sandboxPeople(context);
   const roles = () => state.sortedRoles().map((role) => ({ value: role.id, label: `@${role.name}` }));
   switch (option.type) {
     case ApplicationCommandOptionType.String:

@@ -4,7 +4,7 @@ import type { EmulatorContext } from './context';
 import { html, readCookie, readForm, redirect, renderPage, SANDBOX_USER_COOKIE, sandboxUserCookie, sendHtml, type RawHtml } from './html-layout';
 import type { ClickButtonInput, SlashCommandInput } from './interaction-driver';
 import type { InteractionResult } from './interaction-record';
-import { CommandFormError, readCommandForm, renderCommandBox } from './sandbox-commands';
+import { CommandFormError, readCommandForm, renderCommandBox, sandboxPeople } from './sandbox-commands';
 import { renderMessage } from './sandbox-render';
 
 export interface SandboxViewDeps {
@@ -80,7 +80,6 @@ function renderLive(context: EmulatorContext, channelId: string, viewerId: strin
 function renderShell(context: EmulatorContext, input: { channelId: string | null; viewerId: string | undefined; returnTo: string; main: RawHtml }): string {
   const { state } = context;
   const channels = [...state.guild.channels.values()].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-  const people = [...state.users.values()].filter(({ user }) => !user.bot);
   const body = html`<div class="layout">
 <nav class="sidebar" aria-label="Channels"><h2>${state.guild.name}</h2>
 ${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${channel.id === input.channelId ? html`aria-current="page"` : ''}># ${channel.name}</a>`)}
@@ -90,7 +89,7 @@ ${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${c
 <input type="hidden" name="return_to" value="${input.returnTo}">
 <div><label for="whoami-user" class="muted">Who am I</label>
 <select id="whoami-user" name="user">${!input.viewerId ? html`<option value="">Choose a user…</option>` : ''}
-${people.map(({ user }) => html`<option value="${user.id}" ${user.id === input.viewerId ? html`selected` : ''}>${user.global_name ?? user.username} (@${user.username})</option>`)}
+${sandboxPeople(context).map((person) => html`<option value="${person.value}" ${person.value === input.viewerId ? html`selected` : ''}>${person.label}</option>`)}
 </select></div><button type="submit" class="btn-secondary">Switch user</button></form></div>
 ${input.main}
 </main></div>`;
