@@ -14,6 +14,7 @@ import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
+import { createLogCardButtons } from './discord/log-cards/log-card-buttons';
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
@@ -128,6 +129,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     directory: guardedDirectory,
     members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
+    websiteUrl: options.websiteUrl,
     clock,
     logger: logger.child({ role: 'outbox' }),
     guard,
@@ -240,7 +242,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     directory: guardedDirectory,
     verification,
     commands: createCommandHandlers(commandDeps),
-    buttons: createCommandButtons(commandDeps),
+    buttons: [...createCommandButtons(commandDeps), createLogCardButtons({ members: staffServices.members, appeals: staffServices.appeals, rest, logger: logger.child({ role: 'bot' }), nudgeOutbox })],
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,

@@ -62,7 +62,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
       // the message stays out of the append-only log and the logs channel: retention must be able to delete it
       await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their ${standing === 'limited' ? 'Limited Access' : 'denial (certain alt)'}: appeal #${inserted.id} is in the dashboard's Appeals queue.` });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their ${standing === 'limited' ? 'Limited Access' : 'denial (certain alt)'}: appeal #${inserted.id} is in the dashboard's Appeals queue.`, card: { for: 'appeal', discordId, appealId: inserted.id } });
       return inserted;
     });
     deps.nudgeOutbox?.();

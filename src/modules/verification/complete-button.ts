@@ -57,14 +57,14 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
         await deps.outbox.enqueue(
           tx,
           { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website'), priority: 'interactive' },
-          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` },
+          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.`, card: { for: 'member', discordId, verified: true } },
         );
       } else if (outcome === 'limited') {
         const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
         await deps.outbox.enqueue(
           tx,
           { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)), priority: 'interactive' },
-          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` },
+          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.`, card: { for: 'member', discordId } },
         );
       } else {
         const denied: DiscordAction = {
@@ -72,6 +72,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           event: 'denied',
           discordId,
           text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
+          card: { for: 'member', discordId },
         };
         if (certainAltAction !== 'none') {
           // the main's name for Discord's audit log: one read, on this rare path only

@@ -255,6 +255,7 @@ export function createVerificationService(deps: {
                 event: 'alt_detected' as const,
                 discordId,
                 text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
+                card: { for: 'alt' as const, discordId: other, mainId: main },
               };
             }),
         ];
