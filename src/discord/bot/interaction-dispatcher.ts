@@ -141,7 +141,7 @@ export function createInteractionDispatcher(deps: {
       } else {
         await interaction.reply(toReply(reply));
       }
-      deps.logger.info({ interaction: name, user: interaction.user.id }, 'interaction answered');
+      deps.logger.debug({ interaction: name, user: interaction.user.id }, 'interaction answered');
     } catch (error) {
       deps.logger.warn({ err: error, interaction: name }, 'could not answer the interaction');
     }

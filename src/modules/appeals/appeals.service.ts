@@ -1,3 +1,5 @@
+import type { Logger } from '../../logger';
+import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
@@ -36,7 +38,7 @@ const appealView = (a: Appeal) => ({ status: a.status, message: a.message, creat
  * through the outbox) or reject with a reason the visitor sees. Every step writes an
  * audit row and a line for the logs channel in the transaction that makes it.
  */
-export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void }) {
+export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void; logger?: Logger }) {
   const { db } = deps.database;
 
   /** The visitor's standing and newest appeal; null when there is no member record. */
@@ -66,6 +68,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       return inserted;
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealFiled(deps.logger, { discordId, appealId: appeal.id });
     return appealView(appeal);
   }
 
@@ -156,6 +159,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       return { discordId, next };
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealDecided(deps.logger, { discordId: result.discordId, appealId, decision: 'approved', by: actorLabel(actor) });
     return result;
   }
 
@@ -176,6 +180,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       return { discordId };
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealDecided(deps.logger, { discordId: result.discordId, appealId, decision: 'rejected', by: actorLabel(actor) });
     return result;
   }
 

@@ -3,6 +3,8 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { Conflict, NotFound } from '../../errors';
 import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
+import type { Logger } from '../../logger';
+import { logDenied, logVerified } from '../../operator-events';
 import { actedFromCard, appendAudit } from '../audit/audit.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
@@ -39,6 +41,8 @@ export interface MembersServiceDeps {
   database: Database;
   clock: Clock;
   outbox: OutboxPort;
+  /** the operator's log (a line when staff verify or deny) */
+  logger?: Logger;
 }
 
 export type { ActingStaff, DiscordStaff, MemberActor } from './member-actor';
@@ -189,6 +193,7 @@ export function createMembersService(deps: MembersServiceDeps) {
         now,
       );
     });
+    if (deps.logger) logVerified(deps.logger, { discordId, via: 'staff' });
   }
 
   /**
@@ -236,6 +241,7 @@ export function createMembersService(deps: MembersServiceDeps) {
         now,
       );
     });
+    if (deps.logger) logDenied(deps.logger, { discordId, why: `${REMOVAL_WORDS[how]} by staff (${actorLabel(actor)})` });
   }
 
   /** Manual Entry: a record the alt engine and the Discord button treat like any other. */

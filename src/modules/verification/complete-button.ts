@@ -1,3 +1,5 @@
+import type { Logger } from '../../logger';
+import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { gateButtonOutcome, gateMessage } from '../admission/admission-rules';
@@ -33,7 +35,7 @@ export interface ButtonResult {
  * and the audit row commit together. Nothing is written when the member has no record
  * or has not accepted the rules yet.
  */
-export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void }) {
+export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger }) {
   return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
     const { discordId } = user;
     // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
@@ -85,6 +87,11 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }));
     deps.nudgeOutbox?.();
+    if (deps.logger) {
+      if (outcome === 'verified') logVerified(deps.logger, { discordId, via: 'button' });
+      else if (outcome === 'limited') logLimited(deps.logger, { discordId, why: member.gateAction === 'limited' ? (member.gateReason ?? 'a server rule') : `VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}` });
+      else logDenied(deps.logger, { discordId, why: `certain alt, at the button${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}` });
+    }
     return { outcome, vpnProvider: member.vpnProvider, gateMessage: outcome === 'limited' ? gateMessage(member) : null };
   };
 }

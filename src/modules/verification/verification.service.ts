@@ -20,7 +20,8 @@ import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
 import { linkCounts } from '../../shared/member-badges';
-import { joinRoles, websiteEnding, websiteOutcomeLine } from './website-outcome';
+import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEnding } from './website-outcome';
+import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -42,6 +43,20 @@ export interface DetectedAlt {
   detectionMethod: string;
   /** whether the member being verified is the alt (newer) side */
   memberIsAlt: boolean;
+}
+
+/** The operator's log lines for a committed website verification: how it ended, and each alt it found that counts. */
+function logWebsiteEnding(logger: Logger, input: { discordId: string; ended: WebsiteEnding; alts: readonly DetectedAlt[]; vpnProvider: string | null }): void {
+  const { discordId } = input;
+  if (input.ended === 'verified') logVerified(logger, { discordId, via: 'website' });
+  else if (input.ended === 'limited_access') logLimited(logger, { discordId, why: input.vpnProvider ? `VPN (${input.vpnProvider})` : 'VPN or a server rule' });
+  else if (input.ended === 'denied_alt') logDenied(logger, { discordId, why: 'certain alt' });
+  else logHeld(logger, { discordId });
+  for (const alt of input.alts) {
+    if (alt.confidence === 'possible') continue;
+    const [altId, mainId] = alt.memberIsAlt ? [discordId, alt.discordId] : [alt.discordId, discordId];
+    logAltFound(logger, { altId, mainId, confidence: alt.confidence });
+  }
 }
 
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
@@ -202,6 +217,7 @@ export function createVerificationService(deps: {
         // the log line and the audit row in one statement, which commits on its own
         const { db } = deps.database;
         const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
+        logDenied(deps.logger, { discordId, why: 'the VPN check could not be made and the policy is to deny' });
         await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [...vpnCacheWrite(db, input.vpn), logLine]);
         deps.nudgeOutbox?.();
         deps.onCompleted?.(outcome);
@@ -213,6 +229,8 @@ export function createVerificationService(deps: {
       // by the visitor without starting over. So a connection lost before the commit starts (a PostgreSQL
       // restart) runs the transaction again instead of sending them to 'Verification Failed'; one lost while
       // it commits is settled by reading whether its attempt was kept, and it runs again only if not.
+      // how the committed sign-in ended, for the operator's log line (set by the run that commits)
+      let endedAs: WebsiteEnding = 'verified';
       const signIn = (committing: (signedIn: VerificationResult) => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
@@ -232,7 +250,8 @@ export function createVerificationService(deps: {
         const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
         const ending = { vpnOutcome: outcome, certainAlt, gate: gate?.action ?? null };
         const ended = websiteEnding(ending);
-        const endedAs = ended === 'denied_alt' || ended === 'pending' ? ended : null;
+        endedAs = ended;
+        const attemptEnding = ended === 'denied_alt' || ended === 'pending' ? ended : null;
         // someone staff or an appeal already verified rejoins as Verified; everyone else starts Unverified
         const joinAs = joinRoles(ended, member.guildAccess);
         const joinWhy = joinAs[0] === 'verified' ? 'rejoined through the website, already verified' : 'signed in on the website to verify (Unverified until they complete verification)';
@@ -241,7 +260,7 @@ export function createVerificationService(deps: {
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
-        const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
+        const writes = [...admitted.writes, ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []), ...vpnCacheWrite(tx, input.vpn)];
         const actions: DiscordAction[] = [
           ...admitted.actions,
           { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
@@ -296,7 +315,7 @@ export function createVerificationService(deps: {
           return kept;
         },
       });
-      deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
+      logWebsiteEnding(deps.logger, { discordId, ended: endedAs, alts: result.alts, vpnProvider: input.vpn.provider });
       deps.nudgeOutbox?.();
       deps.onCompleted?.(outcome);
       return result;
