@@ -4,7 +4,7 @@ import { createManualClock } from '../../src/clock';
 import type { Database } from '../../src/db/client';
 import { silentLogger } from '../../src/logger';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from '../../src/modules/alts';
-import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
+import { computeFingerprintHash, hashFingerprintComponents, looksStock } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
 import { hashBrowserToken } from '../../src/modules/browser-token';
 import { members, verificationAttempts } from '../../src/db/schema';
@@ -14,13 +14,13 @@ import { createAltDetector } from '../../src/modules/verification/alt-detector';
 import { createVerificationService } from '../../src/modules/verification/verification.service';
 import type { VpnCheckResult } from '../../src/modules/vpn/vpn.types';
 import { formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
-import { ADF_SOURCE, generatePopulation, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
+import { ADF_SOURCE, generatePopulation, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
 import { ceilingSummary } from './p8-ceiling';
 import type { FigureResult } from './results';
 
 const CLEAN: VpnCheckResult = { verdict: 'clean', provider: null, source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
 const FLAGGED: VpnCheckResult = { verdict: 'vpn', provider: 'Sandbox VPN', source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
-const START = new Date('2026-10-01T00:00:00Z');
+const START = new Date(POPULATION_START_MS);
 
 export const P8_TARGETS = { certainPrecision: 0.995, sameDeviceRecall: 0.95 } as const;
 
@@ -32,6 +32,8 @@ function evidenceOf(ipKey: Buffer, account: BenchAccount) {
     components: hashFingerprintComponents(account.fingerprint),
     // the browser profile's token as the consent page would keep it (same profile, same token)
     browserTokenHash: hashBrowserToken(ipKey, account.profileToken),
+    // what the consent page judges from the collected values (the new-server prior reads it)
+    stockProfile: looksStock(account.fingerprint),
   };
 }
 
