@@ -14,10 +14,10 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
  * counted. Evidence is weighed by its rarity (how many OTHER members show a value: the
  * AnonymityCounts the candidate lookup reads), until the server is too small for rarity to
  * mean anything (RARITY.membersToJudgeRarity): then a profile that looks like a stock phone
- * (`stockProfile`) is never rare. A Discord account created days before it verifies
- * (its snowflake's time, RARITY.youngAccountDays) turns a home address shared with one
- * device into a badge. On a network staff marked as shared the address and network matches
- * do not count; only device evidence and the browser token do.
+ * (`stockProfile`) is never rare. Whether the newer Discord account is young (its
+ * snowflake's time, RARITY.youngAccountDays) is recorded with the evidence; no tier uses it.
+ * On a network staff marked as shared the address and network matches do not count; only
+ * device evidence and the browser token do.
  */
 
 export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
@@ -116,20 +116,20 @@ export const RARITY = {
   browserSameDeviceComponents: 3,
   /**
    * an account created at most this many days before it verifies is young: an account made
-   * for the purpose is made when it is needed, the same day or the day before. A week is the
-   * value account-age gates of Discord moderation bots commonly default to, and it leaves
-   * room for an account made on a Friday and used after the weekend; it is not fitted to P8
-   * (whose made-for-the-purpose alts are at most two days old and whose new Discord users are
-   * spread over their first month, so any value from 2 to 30 days separates them alike)
+   * to be an alt is made when it is needed, usually the same day or the day before; a week
+   * leaves room for one made days ahead. Not fitted to P8: there the made-for-it alts are at
+   * most two days old and the new Discord users spread over their first month, so any value
+   * from 2 to 30 days separates them alike. Recorded as evidence; no tier uses it (P8
+   * measured no rule with it right nine times in ten: docs/behaviour.md)
    */
   youngAccountDays: 7,
   /**
-   * below this many members rarity is not judged for a profile that looks stock: a popular
-   * phone's stock configuration is shown by roughly one member in a few hundred (P8's
-   * catalogue, calibrated to adF's shares of shared fingerprints, puts its most common
-   * configuration in one locale at about 1 in 150), so on a smaller server its count stays
-   * at the "at most one or two others" that marks a device's own value, and "rare" would say
-   * nothing; from about a thousand members the popular configurations are seen several times
+   * below this many members rarity is not judged for a profile that looks stock. In P8's
+   * population (its device catalogue calibrated to adF's shares of shared fingerprints) the
+   * most common configuration is shown by 1 member in 26, the tenth by 1 in 192, the
+   * fiftieth by 1 in 621: on a server of 100 even the tenth is seen about once, which is what
+   * a device's own value looks like; with 1,000 members the ten most common are each seen
+   * five times or more, beyond the "at most one other" of a rare value
    */
   membersToJudgeRarity: 1000,
 } as const;
