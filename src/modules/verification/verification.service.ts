@@ -9,7 +9,7 @@ import { sqlState } from '../../db/db-errors';
 import { asLastStatement } from '../../db/last-statement';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
-import { verifyFingerprint, type FingerprintData } from '../fingerprint';
+import { looksStock, verifyFingerprint, type FingerprintData } from '../fingerprint';
 import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
@@ -65,7 +65,7 @@ export interface AltDetector {
    * the alts found, and whether the member is now the alt side of a certain link; `lookup`:
    * the value `lookupQuery` gave in the sign-in's statement (the candidates are read then, not again)
    */
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
   /** the candidate lookup of an attempt as an SQL expression, for the sign-in's statement; null when there is nothing to look up by */
   lookupQuery(attempt: SignInAttemptColumns, memberId: SQL): SQL | null;
 }
@@ -89,6 +89,8 @@ export interface GivenConsent {
   browserTokenHash?: string;
   components: FingerprintComponentHashes;
   timezone: string;
+  /** the profile looks like a stock phone (looksStock, judged from the collected values here; the values themselves are not kept) */
+  stockProfile?: boolean;
 }
 
 /** How using up a live OAuth state ended: its first use, a use after the first, or a database that failed. */
@@ -191,6 +193,7 @@ export function createVerificationService(deps: {
         ...(browserToken && deps.browserTokenKey ? { browserTokenHash: hashBrowserToken(deps.browserTokenKey, browserToken) } : {}),
         components: hashFingerprintComponents(input.fingerprintData),
         timezone: input.fingerprintData.timezone.slice(0, 64),
+        stockProfile: looksStock(input.fingerprintData),
         browserToken,
       };
     },
@@ -243,7 +246,7 @@ export function createVerificationService(deps: {
         const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, countedPreviousDay: admissionRead.countedPreviousDay, row: admission as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
-        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
+        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt: { ...attempt, stockProfile: evidence.stockProfile ?? null }, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
