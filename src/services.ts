@@ -238,6 +238,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
     members: guildMembers,
+    guard,
   });
 
   const api: Router[] = [
