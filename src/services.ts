@@ -73,10 +73,14 @@ export interface Services {
  * connection, and the feature routers that expose them. Roles decide which of them
  * `server.ts` starts.
  */
-export function createServices(ctx: ServerContext, discord: DiscordConnection, options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number }): Services {
+export function createServices(
+  ctx: ServerContext,
+  discord: DiscordConnection,
+  options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number; /** tests: Discord's invalid request limit scaled down, as the emulator's is */ invalidRequestLimit?: { limit: number; windowMs: number } },
+): Services {
   const { env, database, clock, logger } = ctx;
   // one per process: the invalid-request count, the budget gate and the bot token's health
-  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }) });
+  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }), invalidLimit: options.invalidRequestLimit });
   // the invalid-request gauge is read at each scrape: the count falls as old answers leave the window
   const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test', invalidRequests: () => guard.invalid.snapshot().byFamily });
   const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
