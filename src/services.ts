@@ -5,6 +5,7 @@ import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
+import type { ServerIdentity } from './discord/bot-setup-monitor';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
@@ -66,6 +67,8 @@ export interface Services {
   websiteUrl: string;
   /** the process's Discord guard: the bot token's state, the invalid-request count and its budget gate */
   guard: DiscordGuard;
+  /** the Discord server's name and icon for the visitor pages (null until Discord has told us) */
+  serverIdentity: () => Promise<ServerIdentity | null>;
 }
 
 /**
@@ -270,7 +273,20 @@ export function createServices(
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
+  return {
+    metrics,
+    settings,
+    outbox,
+    outboxWorker,
+    directory,
+    verification,
+    bot,
+    routers: { api, root },
+    websiteUrl: options.websiteUrl,
+    guard,
+    // the server a visitor joins, named on the consent page
+    serverIdentity: () => setupMonitor.identity(),
+  };
 }
 
 /**
