@@ -5,7 +5,6 @@ import { createCommandButtons, createCommandHandlers } from './discord/commands/
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
-import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import type { ServerIdentity } from './discord/bot-setup-monitor';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
@@ -80,20 +79,18 @@ export interface Services {
  * connection, and the feature routers that expose them. Roles decide which of them
  * `server.ts` starts.
  */
-export function createServices(ctx: ServerContext, discord: DiscordConnection, options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number }): Services {
+export function createServices(
+  ctx: ServerContext,
+  discord: DiscordConnection,
+  options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number; /** tests: Discord's invalid request limit scaled down, as the emulator's is */ invalidRequestLimit?: { limit: number; windowMs: number } },
+): Services {
   const { env, database, clock, logger } = ctx;
-  const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test' });
-  const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   // one per process: the invalid-request count, the budget gate and the bot token's health
-  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }) });
+  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }), invalidLimit: options.invalidRequestLimit });
+  // the invalid-request gauge is read at each scrape: the count falls as old answers leave the window
+  const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test', invalidRequests: () => guard.invalid.snapshot().byFamily });
+  const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard });
-  // read at each scrape: the count falls as old answers leave the window
-  const refreshInvalidRequests = () => {
-    const snapshot = guard.invalid.snapshot();
-    for (const family of ROUTE_FAMILIES) metrics.discordInvalidRequests.set({ family }, snapshot.byFamily[family]);
-  };
-  refreshInvalidRequests();
-  guard.invalid.onRecord(refreshInvalidRequests);
   rest.on('rateLimited', (info) => metrics.discordRateLimits.inc({ global: String(info.global) }));
   // owner settings: the getters below read the live value at each use, so a change applies without a restart
   const settings = settingsFor(ctx);
@@ -256,6 +253,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
     members: guildMembers,
+    guard,
   });
 
   const api: Router[] = [

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord/emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
 import type { BenchStore } from './engines';
 import { readStat, statCpuSeconds, threadCpuSeconds } from './host-cpu';
@@ -34,8 +34,8 @@ export interface ExternalDiscord {
   close(): Promise<void>;
 }
 
-export async function startExternalDiscord(options: { rateLimits?: RateLimitOption } = {}): Promise<ExternalDiscord> {
-  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true });
+export async function startExternalDiscord(options: { rateLimits?: RateLimitOption; invalidRequestLimit?: InvalidRequestLimitOption } = {}): Promise<ExternalDiscord> {
+  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true, invalidRequestLimit: options.invalidRequestLimit ?? true });
   const proxycheck = await createProxycheckEmulator();
   return {
     emulator,
