@@ -48,6 +48,13 @@ describe('describeAltEvidence', () => {
     expect(describeAltEvidence({ confidence: 'possible', detectionMethod: 'ip', evidence: null })).toBe('no shared evidence recorded (weak, not counted)');
   });
 
+  it('names the strongest reasons and counts the rest when asked to be short', () => {
+    const evidence = { browserTokenMatch: true, ipMatch: true, addressShared: 0, components: { canvas: true, webgl: true, audio: true }, canvasShared: 0, webglShared: 0, audioShared: 0 };
+    expect(describeAltEvidence({ confidence: 'certain', detectionMethod: 'browser', evidence }, { maxReasons: 2 })).toBe(
+      'same browser; same internet address, shown by no other member; 3 more shared signs (certain)',
+    );
+  });
+
   it('ignores stored values of the wrong type', () => {
     expect(altEvidenceFacts({ fingerprintMatch: 'yes', fingerprintShared: '3', components: { canvas: 1, fonts: true } })).toEqual({ components: { fonts: true } });
   });

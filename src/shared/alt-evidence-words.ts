@@ -115,10 +115,13 @@ export function altEvidenceReasons(facts: AltEvidenceFacts): string[] {
 
 /**
  * The one phrase for a link: its reasons, then its strength, e.g. "same browser (certain)",
- * "same device model as 214 other members on 180 networks (weak, not counted)".
+ * "same device model as 214 other members on 180 networks (weak, not counted)". With
+ * `maxReasons` (a short reply), the strongest reasons are named and the rest counted.
  */
-export function describeAltEvidence(link: { confidence: AltLinkStrength; detectionMethod: string; evidence: unknown }): string {
+export function describeAltEvidence(link: { confidence: AltLinkStrength; detectionMethod: string; evidence: unknown }, options: { maxReasons?: number } = {}): string {
   const reasons = altEvidenceReasons(altEvidenceFacts(link.evidence));
-  const why = reasons.length > 0 ? reasons.join('; ') : link.detectionMethod === 'manual' ? 'linked by staff' : 'no shared evidence recorded';
+  const max = Math.max(1, options.maxReasons ?? reasons.length);
+  const named = reasons.length > max ? [...reasons.slice(0, max), `${plural(reasons.length - max, 'more shared sign', 'more shared signs')}`] : reasons;
+  const why = named.length > 0 ? named.join('; ') : link.detectionMethod === 'manual' ? 'linked by staff' : 'no shared evidence recorded';
   return `${why} (${ALT_STRENGTH_WORDS[link.confidence]})`;
 }
