@@ -55,6 +55,11 @@ describe('describeAltEvidence', () => {
     );
   });
 
+  it('names the networks only when they cannot outnumber the members counted', () => {
+    const evidence = { fingerprintMatch: true, fingerprintShared: 1, fingerprintNetworks: 2 };
+    expect(describeAltEvidence({ confidence: 'possible', detectionMethod: 'fingerprint', evidence })).toBe('same device model as 1 other member (weak, not counted)');
+  });
+
   it('ignores stored values of the wrong type', () => {
     expect(altEvidenceFacts({ fingerprintMatch: 'yes', fingerprintShared: '3', components: { canvas: 1, fonts: true } })).toEqual({ components: { fonts: true } });
   });

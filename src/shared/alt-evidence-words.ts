@@ -85,7 +85,9 @@ function howCommon(others: number | null | undefined, facts: AltEvidenceFacts, n
   if (typeof others !== 'number') return '';
   if (others <= 0) return ', shown by no other member';
   const atLeast = facts.sharedCountsCappedAt !== undefined && others >= facts.sharedCountsCappedAt ? 'at least ' : '';
-  const where = typeof networks === 'number' && networks > 1 ? ` on ${networks} networks` : '';
+  // the networks are counted over the members besides the attempt's own, the other member of the
+  // pair included: named only when they cannot read as more places than the members counted
+  const where = typeof networks === 'number' && networks > 1 && networks <= others ? ` on ${networks} networks` : '';
   return ` as ${atLeast}${plural(others, 'other member', 'other members')}${where}`;
 }
 
