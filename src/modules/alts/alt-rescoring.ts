@@ -33,10 +33,11 @@ import { confidenceRank, isStrongerScore, scoreCandidate, type AltConfidence, ty
  * changed here: a member whose standing changed is treated by it at their next verification
  * or button press, or by staff.
  *
- * The pass walks the links in id order in batches of one transaction each, the position kept
- * in the settings table (RESCORE_CURSOR_KEY) in the same transaction: safe to interrupt (the
- * next run continues after the last committed batch) and safe to run twice (an unchanged link
- * writes nothing).
+ * The pass walks the links in id order in batches, each read and scored outside any transaction
+ * and written in one short transaction that also saves the position in the settings table
+ * (RESCORE_CURSOR_KEY): safe to interrupt (the next run continues after the last committed
+ * batch) and safe to run twice (an unchanged link writes nothing). A link that changed between
+ * the read and the write (a detection, a dismissal) is left as it is until the next pass.
  */
 
 export const ALT_RESCORE_JOB = 'alt-rescore';
@@ -112,7 +113,7 @@ async function writeCursor(tx: Executor, afterId: number, now: Date): Promise<vo
   );
 }
 
-/** The next batch of links re-scoring may change, locked (the order detection takes: links, then members). */
+/** The next batch of links re-scoring may change (read without locks: the writes check each link is unchanged). */
 function readLinks(tx: Executor, afterId: number, limit: number): Promise<LinkRow[]> {
   return selectRows<LinkRow>(
     tx,
@@ -124,8 +125,7 @@ function readLinks(tx: Executor, afterId: number, limit: number): Promise<LinkRo
         join members am on am.id = l.alt_member_id
         where l.id > ${afterId} and l.detection_method <> 'manual' and l.dismissed_at is null
         order by l.id
-        limit ${limit}
-        for update of l`,
+        limit ${limit}`,
   );
 }
 
@@ -175,47 +175,67 @@ async function rescorePair(tx: Executor, main: StoredAttempt[], alt: StoredAttem
   return best ?? null;
 }
 
-/** One batch in one transaction, its cursor saved with it. */
+/** What re-scoring decided for one link, to be written if the link is still as it was read. */
+interface Decision {
+  link: LinkRow;
+  confidence: AltConfidence;
+  detectionMethod: string;
+  evidence: AltScore['evidence'];
+}
+
+/**
+ * One batch: the links after the cursor are read and scored outside any transaction (reads
+ * only: a verification meanwhile is never held up by the scoring, nor, on PGlite, queued
+ * behind it); then one short transaction writes the decisions, each only if its link is still
+ * exactly as it was read (a detection, a dismissal or a staff link meanwhile wins: the next
+ * pass scores it again), recounts the members and saves the cursor.
+ */
 async function rescoreBatch(database: Database, clock: Clock, batchSize: number): Promise<Omit<RescoreResult, 'batches'>> {
+  const { db } = database;
+  const afterId = await readCursor(db);
+  const links = await readLinks(db, afterId, batchSize);
+  const result = { scanned: links.length, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: links.length < batchSize };
+  const attempts = await readAttempts(db, [...new Set(links.flatMap((l) => [Number(l.main_member_id), Number(l.alt_member_id)]))]);
+  const contexts = new Map<number, Promise<ScoringContext>>();
+  const decisions: Decision[] = [];
+  for (const link of links) {
+    if (link.appeal_open) {
+      result.deferred++;
+      continue;
+    }
+    const score = await rescorePair(db, attempts.get(Number(link.main_member_id)) ?? [], attempts.get(Number(link.alt_member_id)) ?? [], contexts);
+    if (!score) {
+      result.unscorable++;
+      continue;
+    }
+    // the rule no longer links them at all: the link stays as weak evidence of what they share
+    const confidence = score.confidence ?? 'possible';
+    if (confidence === link.confidence && canonical(score.evidence) === canonical(link.evidence ?? {})) continue;
+    decisions.push({ link, confidence, detectionMethod: score.detectionMethod ?? link.detection_method, evidence: score.evidence });
+  }
+
   return database.db.transaction(async (tx) => {
     const now = clock.now();
-    const afterId = await readCursor(tx);
-    const links = await readLinks(tx, afterId, batchSize);
-    const result = { scanned: links.length, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: links.length < batchSize };
-    const memberIds = [...new Set(links.flatMap((l) => [Number(l.main_member_id), Number(l.alt_member_id)]))];
-    const attempts = await readAttempts(tx, memberIds);
-    const contexts = new Map<number, Promise<ScoringContext>>();
     const recount = new Set<number>();
-    for (const link of links) {
-      if (link.appeal_open) {
-        result.deferred++;
-        continue;
-      }
-      const mainId = Number(link.main_member_id);
-      const altId = Number(link.alt_member_id);
-      const score = await rescorePair(tx, attempts.get(mainId) ?? [], attempts.get(altId) ?? [], contexts);
-      if (!score) {
-        result.unscorable++;
-        continue;
-      }
-      // the rule no longer links them at all: the link stays as weak evidence of what they share
-      const confidence = score.confidence ?? 'possible';
-      const detectionMethod = score.detectionMethod ?? link.detection_method;
-      const stored = link.evidence ?? {};
-      if (confidence === link.confidence && canonical(score.evidence) === canonical(stored)) continue;
-      await tx.execute(
-        sql`update alt_links set confidence = ${confidence}, detection_method = ${detectionMethod}, evidence = ${JSON.stringify(score.evidence)}::jsonb
-            ${confidence !== link.confidence ? sql`, updated_at = ${now.toISOString()}::timestamptz` : sql``}
-            where id = ${Number(link.id)}`,
+    for (const { link, confidence, detectionMethod, evidence } of decisions) {
+      const changed = confidence !== link.confidence;
+      const written = await selectRows<{ id: number | string }>(
+        tx,
+        sql`update alt_links set confidence = ${confidence}, detection_method = ${detectionMethod}, evidence = ${JSON.stringify(evidence)}::jsonb
+            ${changed ? sql`, updated_at = ${now.toISOString()}::timestamptz` : sql``}
+            where id = ${Number(link.id)} and confidence = ${link.confidence} and detection_method = ${link.detection_method}
+              and evidence = ${JSON.stringify(link.evidence ?? {})}::jsonb and dismissed_at is null
+            returning id`,
       );
-      if (confidence === link.confidence) {
+      if (written.length === 0) continue;
+      if (!changed) {
         result.refreshed++;
         continue;
       }
       result.changed++;
-      recount.add(mainId).add(altId);
-      const before = describeAltEvidence({ confidence: link.confidence, detectionMethod: link.detection_method, evidence: stored });
-      const after = describeAltEvidence({ confidence, detectionMethod, evidence: score.evidence });
+      recount.add(Number(link.main_member_id)).add(Number(link.alt_member_id));
+      const before = describeAltEvidence({ confidence: link.confidence, detectionMethod: link.detection_method, evidence: link.evidence ?? {} });
+      const after = describeAltEvidence({ confidence, detectionMethod, evidence });
       await appendAudit(
         tx,
         {
