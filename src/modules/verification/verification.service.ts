@@ -1,4 +1,5 @@
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
+import { countsAsAlt } from '../../shared/alt-evidence-words';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AdmissionRead } from '../admission/admission.service';
 import type { WindowAttempt } from '../raid/raid.repository';
@@ -269,7 +270,8 @@ export function createVerificationService(deps: {
           { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
           ...(outcomeLine ? [outcomeLine] : []),
           ...alts
-            .filter((alt) => alt.confidence !== 'possible')
+            // weak evidence (possible) is never announced as an alt
+            .filter((alt) => countsAsAlt(alt.confidence))
             .map((alt) => {
               const [main, other] = alt.memberIsAlt ? [alt.discordId, discordId] : [discordId, alt.discordId];
               return {
