@@ -258,6 +258,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     oauthRouter({
       clock,
       logger,
+      db: database.db,
       oauth,
       revokeAccessToken: tokenRevoker.revoke,
       vpn,
