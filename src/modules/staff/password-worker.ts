@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import type { BcryptJob, BcryptAnswer } from './password-pool';
 
 /** The thread's scheduling priority (a nice value: higher yields to the rest of the process). */
-const HASH_THREAD_NICE = 10;
+const HASH_THREAD_NICE = 5;
 
 /**
  * Lowers this thread's priority below the event loop's (Linux: nice is per thread, set on its thread id):
