@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import { selectRows, type Executor } from '../../db/client';
 import { signInCallbacks } from '../../db/schema';
 import { retryOnLostConnection } from '../../db/transaction-retry';
+import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Logger } from '../../logger';
 
 /** Which sign-in a callback belongs to: the verification's, or the appeal page's identify-only one. */
@@ -111,8 +112,9 @@ export function createCallbackOutcomes<T>(deps: {
     },
 
     /**
-     * Waits up to `waitMs` for the callback another request took: its outcome, or still `running`,
-     * or `lost` (its request died before it ended), or `other_code`/`unavailable` as for `claim`.
+     * Waits up to `waitMs` for the callback another request took: its outcome, or still `running`
+     * (also while the database cannot be read for a moment), or `lost` (its request died before it
+     * ended), or `other_code`/`unavailable` as for `claim`.
      */
     async wait(stateHash: string, callbackHash: string, waitMs: number): Promise<Exclude<CallbackClaim<T>, { kind: 'claimed' }>> {
       const deadline = performance.now() + waitMs;
@@ -121,8 +123,14 @@ export function createCallbackOutcomes<T>(deps: {
         try {
           state = stateOf(await read(stateHash), callbackHash);
         } catch (error) {
-          deps.logger.error({ err: error }, 'reading where a sign-in callback ended failed');
-          return { kind: 'unavailable' };
+          // a database too busy to answer in time (a crowd) or away for a moment: the first request's
+          // sign-in goes on meanwhile, so the visitor keeps waiting for it ('Finishing sign-in…' checks again)
+          if (!isDatabaseUnavailable(error)) {
+            deps.logger.error({ err: error }, 'reading where a sign-in callback ended failed');
+            return { kind: 'unavailable' };
+          }
+          deps.logger.warn({ err: error }, 'where a sign-in callback ended could not be read yet; waiting on');
+          return { kind: 'running' };
         }
         const left = deadline - performance.now();
         if (state.kind !== 'running' || left <= 0) return state;
