@@ -142,7 +142,7 @@ export function createSignInFlow(deps: {
         identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
         accessToken,
         vpn,
-        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null },
+        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null, stockProfile: input.consent.stockProfile ?? null },
         ...(outcome ? { alsoWrite: (executor: Executor, ended: 'stored' | 'denied') => outcome.write(executor, ended === 'denied' ? VPN_POLICY_DENIED : verified) } : {}),
       });
       kept.inStatement = true;
