@@ -34,6 +34,9 @@ export interface GatekeeperHandle {
   stop(): Promise<void>;
 }
 
+/** Connections waiting to be accepted (Node's default is 511). */
+const LISTEN_BACKLOG = 4096;
+
 export interface StartOptions {
   logger: Logger;
   clock?: Clock;
@@ -143,7 +146,9 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
-        server!.listen(env.PORT, env.HOST, () => resolve());
+        // a crowd opens hundreds of connections at once: a short accept queue drops the rest, and each such
+        // browser waits out TCP's retry (1 s, 3 s, 7 s …); the kernel caps this at net.core.somaxconn
+        server!.listen({ port: env.PORT, host: env.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
       });
       const address = server.address() as AddressInfo;
       const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Logger } from './logger';
 import type { Router } from 'express';
 import { createBot, type Bot } from './discord/bot/bot';
@@ -42,6 +43,7 @@ import { createAuditLogService } from './modules/audit/audit-log.service';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
 import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
 import { defaultHashThreads, workerBcrypt, type BcryptRunner } from './modules/staff/password-pool';
+import { planWebProcesses } from './web-processes';
 import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
 import { createStaffLoginService } from './modules/staff/staff-login.service';
 import type { SetupCodeStore } from './modules/staff/setup-code';
@@ -219,6 +221,7 @@ export function createServices(
     outbox,
     setupCode: options.setupCode,
     bcryptCost: options.bcryptCost,
+    webProcesses: planWebProcesses(env, os.availableParallelism()).count,
     discordUsers: { fetchUser: (id) => directory.fetchUser(id) },
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
@@ -267,6 +270,7 @@ export function createServices(
     oauthRouter({
       clock,
       logger,
+      db: database.db,
       oauth,
       revokeAccessToken: tokenRevoker.revoke,
       vpn,
@@ -313,6 +317,8 @@ export function createStaffServices(deps: {
   discordUsers: DiscordUserLookup;
   /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
   bcryptCost?: number;
+  /** how many web processes serve (WEB_CONCURRENCY as planned): they share the machine's password threads */
+  webProcesses?: number;
   /** where bcrypt runs: worker threads unless a test runs it inline */
   bcrypt?: BcryptRunner;
   loginThrottle?: LoginThrottlePolicy;
@@ -324,7 +330,7 @@ export function createStaffServices(deps: {
   discordSetup?: DiscordSetupReader;
 }): StaffServices {
   const { database, clock, outbox } = deps;
-  const threads = defaultHashThreads();
+  const threads = defaultHashThreads(os.availableParallelism(), deps.webProcesses ?? 1);
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
   const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
