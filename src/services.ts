@@ -49,6 +49,7 @@ import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
+import { wantsDiscordPause } from './modules/admission/discord-pause';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
@@ -61,6 +62,8 @@ export interface Services {
   outboxWorker: OutboxWorker;
   directory: GuildDirectory;
   verification: VerificationService;
+  /** the admission rules, the lockdown and its pause in Discord, the raid alarm */
+  admission: AdmissionService;
   bot: Bot;
   routers: FeatureRouters;
   /** the public site visitors are sent to (panel links, OAuth redirect) */
@@ -104,7 +107,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     get logsChannel() { return live().logsChannel; },
   };
   const directory = createGuildDirectory(rest, guildNames);
-  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordPause(live()); }, logger: logger.child({ role: 'setup-check' }) });
   // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
   const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
@@ -272,7 +275,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
+  return { metrics, settings, outbox, outboxWorker, directory, verification, admission, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
 }
 
 /**

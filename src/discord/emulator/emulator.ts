@@ -7,6 +7,7 @@ import type { EmulatorContext } from './context';
 import { makeRole, makeTextChannel } from './entity-factory';
 import { FaultInjector, type FaultMode, type FaultOptions } from './faults';
 import { Gateway } from './gateway';
+import { toApiGuild } from './guild-object';
 import { createMessage } from './message-factory';
 import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type ClickButtonInput, type SlashCommandInput } from './interaction-driver';
 import type { InteractionResult, WaitOptions } from './interaction-record';
@@ -84,6 +85,8 @@ export interface DiscordEmulator {
   createChannel(name: string): APITextChannel;
   /** Replaces a channel's permission overwrites (targets: a role by name or id, or a member by user id), dispatching CHANNEL_UPDATE. */
   setChannelOverwrites(channel: string, overwrites: Array<{ role?: string; userId?: string; allow?: bigint; deny?: bigint }>): void;
+  /** Discord's raid detection flags the guild (`incidents_data.raid_detected_at`), dispatching GUILD_UPDATE. */
+  detectRaid(at?: Date): void;
   /** Moves a role to `position`, shifting the others as Discord does, dispatching GUILD_ROLE_UPDATE for each moved role. */
   setRolePosition(role: string, position: number): void;
   /** A member writes in a channel (dispatches MESSAGE_CREATE). */
@@ -308,6 +311,10 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       };
       state.guild.channels.set(id, updated);
       state.dispatch(GatewayDispatchEvents.ChannelUpdate, { ...updated, guild_id: state.guild.id });
+    },
+    detectRaid(at) {
+      state.guild.incidents = { ...state.guild.incidents, raid_detected_at: (at ?? new Date(context.now())).toISOString() };
+      state.dispatch(GatewayDispatchEvents.GuildUpdate, toApiGuild(state));
     },
     setRolePosition(role, position) {
       const moving = state.requireRole(resolveRole(role));

@@ -48,7 +48,21 @@ export interface GuildRecord {
   channels: Map<string, APITextChannel>;
   members: Map<string, MemberRecord>;
   bans: Map<string, APIBan>;
+  /** the guild's `incidents_data`: pauses set with Modify Guild Incident Actions, and what Discord's raid detection saw */
+  incidents: GuildIncidents;
+  /** the guild's verification level (0 none … 4 very high) */
+  verificationLevel: number;
 }
+
+/** Discord's incidents data of a guild (ISO8601 timestamps or null). */
+export interface GuildIncidents {
+  invites_disabled_until: string | null;
+  dms_disabled_until: string | null;
+  raid_detected_at: string | null;
+  dm_spam_detected_at: string | null;
+}
+
+export const NO_INCIDENTS: GuildIncidents = { invites_disabled_until: null, dms_disabled_until: null, raid_detected_at: null, dm_spam_detected_at: null };
 
 /** One REST request as the emulator saw it; `token` names the caller without revealing the secret. */
 export interface RequestLogEntry {

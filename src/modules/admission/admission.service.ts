@@ -27,6 +27,7 @@ import type { WindowAttempt } from '../raid/raid.repository';
 import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from '../verification/button-outcome';
 import { readLockdown, writeLockdown } from './lockdown.repository';
+import { discordPauseStatus, syncDiscordPause } from './discord-pause.repository';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {
@@ -178,10 +179,32 @@ export function createAdmissionService(deps: {
       return gate;
     },
 
-    async status(): Promise<{ lockdown: LockdownState; held: number; heldMembers: Awaited<ReturnType<typeof listHeldMembers>>; alarms: Awaited<ReturnType<typeof recentRaidAlarms>> }> {
+    async status(): Promise<{
+      lockdown: LockdownState;
+      held: number;
+      heldMembers: Awaited<ReturnType<typeof listHeldMembers>>;
+      alarms: Awaited<ReturnType<typeof recentRaidAlarms>>;
+      discordPause: Awaited<ReturnType<typeof discordPauseStatus>>;
+    }> {
       const { db } = deps.database;
-      const [lockdown, held, heldMembers, alarms] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5)];
-      return { lockdown, held, heldMembers, alarms };
+      const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
+      return { lockdown, held, heldMembers, alarms, discordPause };
+    },
+
+    /**
+     * The renewal job: while the lockdown holds, the pause in Discord is asked for again before it runs
+     * out (and follows a change of the owner's choice); a lockdown that ended without lifting it lifts it.
+     */
+    async renewDiscordPause(): Promise<'pause' | 'lift' | null> {
+      const now = deps.clock.now();
+      const step = await retryOnConflict(() =>
+        deps.database.db.transaction(async (tx) => {
+          const lockdown = await readLockdown(tx, true);
+          return syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: lockdown.on ? 'lockdown holds, pause renewed' : 'lockdown ended' });
+        }),
+      );
+      if (step) deps.nudgeOutbox?.();
+      return step;
     },
 
     /**
@@ -196,6 +219,8 @@ export function createAdmissionService(deps: {
           const lockdown: LockdownState = input.on ? { on: true, reason: input.reason ?? null, since: before.on && before.since ? before.since : now.toISOString(), by: actor.name ?? null } : LOCKDOWN_OFF;
           const changed = before.on !== lockdown.on || before.reason !== lockdown.reason;
           await writeLockdown(tx, lockdown, now);
+          const who = actor.name ? `staff (${actor.name})` : 'staff';
+          await syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: `lockdown switched ${lockdown.on ? 'on' : 'off'} by ${who}` });
           const text = input.on
             ? `🔒 ${actor.name ?? 'Staff'} switched lockdown on${input.reason ? ` (${input.reason})` : ''}: new verifications are limited or held until it ends.`
             : `🔓 ${actor.name ?? 'Staff'} switched lockdown off${input.release ? '' : '; members held for review stay held'}.`;

@@ -5,6 +5,8 @@ import type { LockdownState } from '../admission/admission-rules';
 import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 import { insertRaidAlarm } from './raid.repository';
+import type { PauseWish } from '../admission/discord-pause';
+import { syncDiscordPause } from '../admission/discord-pause.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
 
@@ -20,7 +22,7 @@ export async function checkForRaid(
   deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[]) => void },
   input: {
     now: Date;
-    policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean };
+    policy: RaidPolicy & PauseWish & { raidYoungAccountDays: number; autoLockdown: boolean };
     /**
      * the window's numbers, read by the caller in this transaction with its own reads (the admission
      * read, in the sign-in's statement); null while an alarm raised less than one window ago stands
@@ -38,6 +40,7 @@ export async function checkForRaid(
   if (policy.autoLockdown && !(await readLockdown(tx, true)).on) {
     const state: LockdownState = { on: true, reason: 'raid alarm', since: now.toISOString(), by: 'Raid alarm' };
     await writeLockdown(tx, state, now);
+    await syncDiscordPause(tx, deps, { lockdownOn: true, wish: policy, now, why: 'lockdown switched on by the raid alarm' });
     lockdownStarted = true;
   }
   const alarm = await insertRaidAlarm(tx, { now, windowMinutes: policy.raidWindowMinutes, window, verdict, lockdownStarted });

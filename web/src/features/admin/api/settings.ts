@@ -15,6 +15,8 @@ export interface OwnerSettings {
   raidYoungAccountPercent: number;
   raidSharedEvidencePercent: number;
   autoLockdown: boolean;
+  lockdownPauseInvites: boolean;
+  lockdownPauseDms: boolean;
   lockdownAction: 'limited' | 'review';
   verifiedRole: string;
   limitedRole: string;
