@@ -87,8 +87,11 @@ export interface RequestLogEntry {
 /** What the bot did to members, with the X-Audit-Log-Reason it gave (tests assert reasons). */
 export interface AuditEntry {
   at: number;
-  action: 'member_add' | 'member_update' | 'member_kick' | 'member_ban' | 'member_unban' | 'member_role_add' | 'member_role_remove';
+  action: 'member_add' | 'member_update' | 'member_kick' | 'member_ban' | 'member_unban' | 'member_role_add' | 'member_role_remove' | 'guild_incident_actions' | 'guild_update';
+  /** a member's id, or the guild's for a change of the guild */
   targetId: string;
+  /** a guild change: the body as the bot sent it */
+  changes?: Record<string, unknown>;
   roleId?: string;
   reason: string | null;
 }

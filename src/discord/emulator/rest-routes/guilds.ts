@@ -3,7 +3,8 @@ import { GatewayDispatchEvents, PermissionFlagsBits } from 'discord-api-types/v1
 import { requireBotChannelPermission, requireBotPermission, requireGuild } from '../guild-guards';
 import { toApiGuild } from '../guild-object';
 import { fieldError } from '../rest-error';
-import { ok, type RouteDefinition } from '../rest-router';
+import { ok, type RouteContext, type RouteDefinition } from '../rest-router';
+import { auditReason } from './guild-members';
 
 /** Discord refuses an incident action more than 24 hours ahead. */
 export const INCIDENT_ACTION_MAX_MS = 24 * 60 * 60 * 1000;
@@ -24,6 +25,8 @@ function incidentUntil(field: string, value: unknown, now: number): string | nul
 export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
   const { state } = context;
   const guildUpdated = () => state.dispatch(GatewayDispatchEvents.GuildUpdate, toApiGuild(state));
+  const audit = (request: RouteContext, action: 'guild_incident_actions' | 'guild_update') =>
+    state.auditLog.push({ action, targetId: state.guild.id, changes: { ...((request.body ?? {}) as Record<string, unknown>) }, at: context.now(), reason: auditReason(request) });
   return [
     {
       // Modify Guild Incident Actions: needs Manage Server; a field left out keeps its value, null lifts it
@@ -31,7 +34,8 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
       path: '/guilds/:guildId/incident-actions',
       auth: 'bot',
       bucket: 'guilds',
-      handle: ({ params, body }) => {
+      handle: (call) => {
+        const { params, body } = call;
         requireGuild(context, params.guildId);
         requireBotPermission(context, PermissionFlagsBits.ManageGuild);
         const request = (body ?? {}) as Record<string, unknown>;
@@ -40,6 +44,7 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
         const invites = 'invites_disabled_until' in request ? incidentUntil('invites_disabled_until', request.invites_disabled_until, now) : incidents.invites_disabled_until;
         const dms = 'dms_disabled_until' in request ? incidentUntil('dms_disabled_until', request.dms_disabled_until, now) : incidents.dms_disabled_until;
         state.guild.incidents = { ...incidents, invites_disabled_until: invites, dms_disabled_until: dms };
+        audit(call, 'guild_incident_actions');
         guildUpdated();
         return ok({ invites_disabled_until: invites, dms_disabled_until: dms });
       },
@@ -50,11 +55,13 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
       path: '/guilds/:guildId',
       auth: 'bot',
       bucket: 'guilds',
-      handle: ({ params, body }) => {
+      handle: (call) => {
+        const { params, body } = call;
         requireGuild(context, params.guildId);
         requireBotPermission(context, PermissionFlagsBits.ManageGuild);
         const level = (body as { verification_level?: number | null } | undefined)?.verification_level;
         if (typeof level === 'number') state.guild.verificationLevel = level;
+        audit(call, 'guild_update');
         guildUpdated();
         return ok(toApiGuild(state));
       },
