@@ -23,9 +23,10 @@ const EVERYONE_PERMISSIONS =
   PermissionFlagsBits.UseApplicationCommands |
   PermissionFlagsBits.ChangeNickname;
 
-/** What the bot is granted when invited: enough to add members, manage roles, kick, ban and post. */
+/** What the bot is granted when invited (the README's invite link): add members, manage roles, kick, ban, post, and Manage Server for the lockdown's pause. */
 export const BOT_ROLE_PERMISSIONS =
   PermissionFlagsBits.ManageRoles |
+  PermissionFlagsBits.ManageGuild |
   PermissionFlagsBits.KickMembers |
   PermissionFlagsBits.BanMembers |
   PermissionFlagsBits.CreateInstantInvite |

@@ -21,7 +21,7 @@ type Claimed = OutboxEntry & { sealedSecret: string | null };
 
 /** The logs channel's line for an action that failed for good. */
 export function failedActionLine(entry: Pick<OutboxEntry, 'kind' | 'discordId'>, message: string): string {
-  if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
+  if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
   return `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${message}. Staff can retry it from the dashboard.`;
 }
 type Kind = OutboxEntry['kind'];
