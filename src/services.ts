@@ -248,6 +248,11 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
     members: guildMembers,
+    // Discord's own raid detection raises Gatekeeper's raid alarm (once per detection)
+    onIncidents: (incidents) => {
+      if (!incidents?.raid_detected_at) return;
+      admission.discordRaidDetected(incidents.raid_detected_at).catch((error: unknown) => logger.error({ err: error }, 'could not record the raid Discord detected'));
+    },
   });
 
   const api: Router[] = [

@@ -5,7 +5,7 @@ import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { checkForRaid } from '../raid/raid.service';
+import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
@@ -189,6 +189,19 @@ export function createAdmissionService(deps: {
       const { db } = deps.database;
       const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
       return { lockdown, held, heldMembers, alarms, discordPause };
+    },
+
+    /**
+     * Discord's raid detection flagged the server (the guild's `incidents_data.raid_detected_at`, read from
+     * GUILD_CREATE and GUILD_UPDATE): Gatekeeper's own raid alarm, once per detection (raid.service.ts).
+     */
+    async discordRaidDetected(detectedAt: string): Promise<boolean> {
+      const now = deps.clock.now();
+      const raised = await retryOnConflict(() =>
+        deps.database.db.transaction((tx) => raiseDiscordRaidAlarm(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now, detectedAt, policy: deps.settings.snapshot() })),
+      );
+      if (raised) deps.nudgeOutbox?.();
+      return raised;
     },
 
     /**
