@@ -46,6 +46,13 @@ export interface AdmissionRead {
   countedPreviousDay: boolean;
 }
 
+/** What a lockdown does, as the owner set it. */
+export interface LockdownPlan {
+  action: OwnerSettings['lockdownAction'];
+  pauseInvites: boolean;
+  pauseDms: boolean;
+}
+
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
 const ROLE_CHANGES_PER_STATEMENT = 1000;
 
@@ -185,10 +192,14 @@ export function createAdmissionService(deps: {
       heldMembers: Awaited<ReturnType<typeof listHeldMembers>>;
       alarms: Awaited<ReturnType<typeof recentRaidAlarms>>;
       discordPause: Awaited<ReturnType<typeof discordPauseStatus>>;
+      /** what a lockdown does, from the settings: for the dashboard's explanation and its confirmation */
+      plan: LockdownPlan;
     }> {
       const { db } = deps.database;
       const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
-      return { lockdown, held, heldMembers, alarms, discordPause };
+      const settings = deps.settings.snapshot();
+      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms };
+      return { lockdown, held, heldMembers, alarms, discordPause, plan };
     },
 
     /**

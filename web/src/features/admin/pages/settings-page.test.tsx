@@ -21,6 +21,8 @@ const settings: OwnerSettings = {
   raidYoungAccountPercent: 50,
   raidSharedEvidencePercent: 30,
   autoLockdown: false,
+  lockdownPauseInvites: true,
+  lockdownPauseDms: false,
   lockdownAction: 'limited',
   verifiedRole: 'Verified',
   limitedRole: 'Limited Access',
