@@ -1,6 +1,7 @@
 import {
   GatewayDispatchEvents,
   type APIApplicationCommand,
+  type APIApplicationRoleConnectionMetadata,
   type APIBan,
   type APIGuildMember,
   type APIMessage,
@@ -64,6 +65,19 @@ export interface GuildIncidents {
 
 export const NO_INCIDENTS: GuildIncidents = { invites_disabled_until: null, dms_disabled_until: null, raid_detected_at: null, dm_spam_detected_at: null };
 
+/** A user's role connection to the application. */
+export interface RoleConnectionRecord {
+  platform_name: string | null;
+  platform_username: string | null;
+  metadata: Record<string, string>;
+}
+
+/** One requirement of a linked role: the metadata field `key` compared with `value` as the field's type says. */
+export interface LinkedRoleRequirement {
+  key: string;
+  value: number;
+}
+
 /** One REST request as the emulator saw it; `token` names the caller without revealing the secret. */
 export interface RequestLogEntry {
   at: number;
@@ -114,6 +128,12 @@ export class EmulatorState {
   readonly requestLog: RequestLogEntry[] = [];
   readonly auditLog: AuditEntry[] = [];
   readonly oauth: OAuthStore = { codes: new Map(), accessTokens: new Map(), refreshTokens: new Map() };
+  /** the application's role-connection metadata (PUT /applications/{id}/role-connections/metadata) */
+  roleConnectionMetadata: APIApplicationRoleConnectionMetadata[] = [];
+  /** each user's role connection to the application, as the app wrote it with the user's token */
+  readonly roleConnections = new Map<string, RoleConnectionRecord>();
+  /** linked roles: a role's requirements on the application's metadata (set in the guild's role settings on Discord) */
+  readonly linkedRoles = new Map<string, LinkedRoleRequirement[]>();
   /** Every 429 the emulator answered; tests assert this stays 0 when the client honours the headers. */
   rateLimitHits = 0;
   private dispatcher: Dispatcher = () => undefined;
