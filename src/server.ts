@@ -155,6 +155,8 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
 
     const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
     await services.settings.refresh();
+    // Linked Roles' metadata, while the setting is on (a failure marks them unavailable; it never stops the start)
+    void services.linkedRoles.ensure();
 
     if (roles.has('jobs')) {
       const scheduler: Scheduler = await startScheduler({

@@ -50,6 +50,7 @@ import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
 import { wantsDiscordPause } from './modules/admission/discord-pause';
+import { createLinkedRolesRegistration, type LinkedRolesRegistration } from './discord/linked-roles-registration';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
@@ -64,6 +65,8 @@ export interface Services {
   verification: VerificationService;
   /** the admission rules, the lockdown and its pause in Discord, the raid alarm */
   admission: AdmissionService;
+  /** Linked Roles' metadata registration (registered at start while the setting is on) */
+  linkedRoles: LinkedRolesRegistration;
   bot: Bot;
   routers: FeatureRouters;
   /** the public site visitors are sent to (panel links, OAuth redirect) */
@@ -207,6 +210,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     },
   };
 
+  // "Verified with Gatekeeper" as a Linked Role requirement: its metadata, registered while the setting is on
+  const linkedRoles = createLinkedRolesRegistration({ rest, applicationId: discord.clientId, get enabled() { return live().linkedRoles; }, logger: logger.child({ role: 'linked-roles' }) });
   const staffServices = createStaffServices({
     database,
     clock,
@@ -218,7 +223,14 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
     admission,
-    discordSetup: { current: () => setupMonitor.current(), standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
+    discordSetup: {
+      // the permission self-check, and Linked Roles when Discord refused their set-up
+      current: async () => {
+        const report = await setupMonitor.current();
+        const linked = linkedRoles.problem();
+        return linked ? { ...report, problems: [...report.problems, linked] } : report;
+      },
+      standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
   });
   const commandDeps = {
     database,
@@ -274,13 +286,14 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       publicUrl: env.PUBLIC_URL,
       sandboxNetwork: discord.simulatedIpFor ? { simulatedIpFor: discord.simulatedIpFor } : undefined,
       limit: visitorLimit.middleware,
+      linkedRoles: { database, registration: linkedRoles },
     }),
     metricsRouter(metrics, async () => {
       const depth = await outbox.depth(database.db);
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, admission, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
+  return { metrics, settings, outbox, outboxWorker, directory, verification, admission, linkedRoles, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface VisitorSession {
   appellant?: { discordId: string; at: number };
   /** the OAuth round trip of such a sign-in */
   appealSignIn?: { stateHash: string; verifier: string; at: number };
+  /** the Linked Roles sign-in under way (GET /linked-roles): its state and PKCE verifier */
+  linkedRolesSignIn?: { stateHash: string; verifier: string; at: number };
 }
 
 const KEY = 'visitor';

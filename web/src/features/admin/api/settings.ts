@@ -17,6 +17,7 @@ export interface OwnerSettings {
   autoLockdown: boolean;
   lockdownPauseInvites: boolean;
   lockdownPauseDms: boolean;
+  linkedRoles: boolean;
   lockdownAction: 'limited' | 'review';
   verifiedRole: string;
   limitedRole: string;

@@ -71,6 +71,18 @@ export const SETTING_GROUPS: SettingGroup[] = [
     ],
   },
   {
+    title: 'Linked Roles',
+    description: 'Lets a server role require "Verified with Gatekeeper" (Server Settings → Roles → the role → Links). Members connect from Discord\'s role menu.',
+    fields: [
+      {
+        key: 'linkedRoles',
+        label: 'Offer "Verified with Gatekeeper" as a Linked Role requirement',
+        kind: 'toggle',
+        hint: 'Set the Linked Roles Verification URL in the Developer Portal to this site\'s /linked-roles.',
+      },
+    ],
+  },
+  {
     title: 'Discord roles and channels',
     description: 'Names (or ids) as they are in your server; they are checked when you save.',
     fields: [

@@ -23,6 +23,7 @@ const settings: OwnerSettings = {
   autoLockdown: false,
   lockdownPauseInvites: true,
   lockdownPauseDms: false,
+  linkedRoles: false,
   lockdownAction: 'limited',
   verifiedRole: 'Verified',
   limitedRole: 'Limited Access',
