@@ -50,7 +50,7 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, clock, logger: silentLogger, pollMs: 50, logLingerMs: 0 });
+    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: silentLogger, pollMs: 50, logLingerMs: 0 });
     const admission = createAdmissionService({ database, clock, settings: { snapshot: () => settings }, outbox });
     return { admission, worker, database };
   }

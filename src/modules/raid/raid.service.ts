@@ -20,7 +20,7 @@ const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' }
  */
 export async function checkForRaid(
   tx: Executor,
-  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[]) => void },
+  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[], lockdownStarted: boolean) => void },
   input: {
     now: Date;
     policy: RaidPolicy & PauseWish & { raidYoungAccountDays: number; autoLockdown: boolean };
@@ -43,7 +43,7 @@ export async function checkForRaid(
   const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text: raidAlarmText(window, verdict, policy, lockdownStarted) });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details }, now, [logLine]);
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid alarm');
-  deps.onAlarm?.(verdict.reasons);
+  deps.onAlarm?.(verdict.reasons, lockdownStarted);
   return { raised: true, lockdownStarted };
 }
 
@@ -76,7 +76,7 @@ export const DISCORD_RAID_FRESH_MS = 60 * 60 * 1000;
  */
 export async function raiseDiscordRaidAlarm(
   tx: Executor,
-  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[]) => void },
+  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[], lockdownStarted: boolean) => void },
   input: { now: Date; detectedAt: string; policy: PauseWish & { autoLockdown: boolean; raidWindowMinutes: number } },
 ): Promise<boolean> {
   const { now, detectedAt, policy } = input;
@@ -97,6 +97,6 @@ export async function raiseDiscordRaidAlarm(
   const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details: { alarmId: alarm.id, reasons, detectedAt: new Date(at).toISOString(), lockdownStarted } }, now, [logLine]);
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid detected by Discord');
-  deps.onAlarm?.(reasons);
+  deps.onAlarm?.(reasons, lockdownStarted);
   return true;
 }
