@@ -8,7 +8,7 @@ const OWNER = { type: 'staff' as const, id: '1', name: 'Owner' };
 
 /** Waits for the bot to have handled a gateway event (it arrives over the emulator's socket). */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 250; i++) {
     const value = await read();
     if (done(value)) return value;
     await sleep(20);
