@@ -106,7 +106,7 @@ export interface DiscordEmulator {
     requestReconnect(): void;
     /** Sends op 9 INVALID_SESSION (false): the client must identify again. */
     invalidateSessions(): void;
-    readonly injected: { error500: number; hang: number; rate429: number };
+    readonly injected: Readonly<Record<Exclude<FaultMode, 'none'>, number>>;
     /** Discord answers 401 to the bot token from now on, on REST and the gateway (as after a reset in the Developer Portal). */
     revokeBotToken(): void;
     /** The bot token works again. */
