@@ -215,7 +215,11 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
     admission,
-    discordSetup: { current: () => setupMonitor.current(), standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
+    discordSetup: {
+      current: () => setupMonitor.current(),
+      standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }),
+      waiting: () => outbox.parkedSummary(database.db),
+    },
   });
   const commandDeps = {
     database,
