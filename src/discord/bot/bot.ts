@@ -9,6 +9,7 @@ import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
 import { GLOBAL_REQUESTS_PER_SECOND, restUserAgentAppendix } from '../discord-rest';
+import { GatewayClientRest } from './interaction-rest';
 import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
@@ -111,6 +112,8 @@ export function createBot(deps: {
 
   async function login(): Promise<void> {
     const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient, userAgentAppendix: restUserAgentAppendix() } });
+    // answers to interactions (the reply, its edit) do not queue behind the bot's other calls (interaction-rest.ts)
+    next.rest = new GatewayClientRest(next.options.rest);
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
