@@ -154,16 +154,21 @@ export function createOutboxWorker(deps: {
    * self-check no longer names it: recheckParked). A 403 the self-check cannot explain (the
    * member's own highest role is above the bot's) fails with that advice; staff retry it.
    */
-  async function explain(entry: Claimed, error: unknown): Promise<{ message: string; park: boolean } | null> {
+  async function explain(entry: Claimed, error: unknown, checked?: Promise<SetupProblem[]>): Promise<{ message: string; park: boolean } | null> {
     if (!needsOwnerFix(error)) return null;
     if (isUnknownRole(error)) deps.directory.forget(); // its cached role ids are stale: read them again
-    const problems = deps.setupProblems ? await deps.setupProblems().catch(() => []) : [];
+    const problems = await (checked ?? problemsNow());
     const relevant = problemsFor(entry, problems);
     if (relevant.length > 0) return { message: waitingForFixMessage(error, relevant), park: true };
     if (isMissingPermission(error)) return { message: missingPermissionMessage(entry, error as DiscordAPIError, problems), park: false };
     const role = await missingRole(entry, error, (r) => deps.directory.roleId(r));
     if (role) return { message: deletedRoleMessage(role), park: false };
     return null;
+  }
+
+  /** The self-check's problems, checked afresh (none without a self-check, or when it cannot run). */
+  function problemsNow(): Promise<SetupProblem[]> {
+    return deps.setupProblems ? deps.setupProblems().catch(() => []) : Promise.resolve([]);
   }
 
   /** Messages of parked actions already logged (one warning per problem, not per action). */
@@ -208,7 +213,8 @@ export function createOutboxWorker(deps: {
       .catch(reportError);
   }
 
-  async function settle(entry: Claimed, error: unknown): Promise<void> {
+  /** Records a failed action: given back, parked, retried or failed. `checked`: a self-check already run for this error (shared by the lines of one log message). */
+  async function settle(entry: Claimed, error: unknown, checked?: Promise<SetupProblem[]>): Promise<void> {
     const absent = absentMemberLine(entry, error);
     if (absent) return settleAbsent(entry, absent);
     const failure = classifyDiscordError(error);
@@ -223,7 +229,7 @@ export function createOutboxWorker(deps: {
       deps.onFinished?.(entry, 'retry');
       return;
     }
-    const advice = await explain(entry, error).catch(() => null);
+    const advice = await explain(entry, error, checked).catch(() => null);
     if (advice?.park) return park(entry, advice.message);
     if (advice) Object.assign(failure, { message: advice.message, kind: 'permanent' });
     const retryAt = failure.kind === 'permanent' ? null : new Date(deps.clock.now().getTime() + nextRetryDelayMs(entry.attempts));
@@ -286,7 +292,9 @@ export function createOutboxWorker(deps: {
       try {
         await actions.postMessage(message.content);
       } catch (error) {
-        for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error);
+        // one self-check explains the refusal for every line, not one check (four calls to Discord) per line
+        const checked = needsOwnerFix(error) ? problemsNow() : undefined;
+        for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error, checked);
         return;
       }
       // a message of 60 lines was 60 statements one after another on PGlite's one connection
