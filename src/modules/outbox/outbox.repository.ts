@@ -139,11 +139,6 @@ function raiseWaitingActions(executor: Executor, discordIds: readonly string[], 
  */
 export const PARKED_UNTIL = new Date('9999-01-01T00:00:00.000Z');
 
-/** Whether an action waits for the owner's fix (see PARKED_UNTIL). */
-export function isParked(entry: Pick<OutboxEntry, 'status' | 'nextAttemptAt'>): boolean {
-  return entry.status === 'pending' && entry.nextAttemptAt.getTime() >= PARKED_UNTIL.getTime();
-}
-
 /** The parked actions' reasons, each with how many wait for it (for the dashboard). */
 export interface ParkedSummary {
   count: number;
