@@ -6,6 +6,7 @@ import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
 import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
+import type { ServerIdentity } from './discord/bot-setup-monitor';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
@@ -67,6 +68,8 @@ export interface Services {
   websiteUrl: string;
   /** the process's Discord guard: the bot token's state, the invalid-request count and its budget gate */
   guard: DiscordGuard;
+  /** the Discord server's name and icon for the visitor pages (null until Discord has told us) */
+  serverIdentity: () => Promise<ServerIdentity | null>;
 }
 
 /**
@@ -276,7 +279,20 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
+  return {
+    metrics,
+    settings,
+    outbox,
+    outboxWorker,
+    directory,
+    verification,
+    bot,
+    routers: { api, root },
+    websiteUrl: options.websiteUrl,
+    guard,
+    // the server a visitor joins, named on the consent page
+    serverIdentity: () => setupMonitor.identity(),
+  };
 }
 
 /**
