@@ -84,7 +84,10 @@ function WaitingActions({ waiting }: { waiting: NonNullable<DiscordSetupReport['
       <h2 id="discord-waiting-title" className="mb-2 font-semibold">
         {actions} waiting for a fix on your Discord server
       </h2>
-      <p className="mb-2">Discord refused them for the reason below. Nothing is lost: they go out by themselves within a minute of the fix.</p>
+      <p className="mb-2">
+        {waiting.count === 1 ? 'Discord refused it' : 'Discord refused them'} for the {waiting.reasons.length === 1 ? 'reason' : 'reasons'} below. Nothing is lost:{' '}
+        {waiting.count === 1 ? 'it goes' : 'they go'} out by {waiting.count === 1 ? 'itself' : 'themselves'} within a minute of the fix.
+      </p>
       <ul className="flex list-disc flex-col gap-2 pl-5">
         {waiting.reasons.map((reason) => (
           <li key={reason.message}>
