@@ -1,3 +1,4 @@
+import { logDiscordPermissionProblem } from '../operator-events';
 import type { REST } from '@discordjs/rest';
 import { Routes, type APIGuild, type APIGuildChannel, type APIGuildMember, type APIUser, type GuildChannelType } from 'discord-api-types/v10';
 import type { Logger } from '../logger';
@@ -80,7 +81,7 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       const meanwhile = roles.length > 0 ? `until then Gatekeeper gives and takes no ${roles.join(' or ')} role (those role changes wait in the outbox)` : 'until then nobody is staff through that role';
       deps.logger.error(`Role configuration refused: ${r.problem} Fix: ${r.fix} ${meanwhile[0]!.toUpperCase()}${meanwhile.slice(1)}.`);
     }
-    for (const problem of next.problems) if (!refusedText.has(problem.problem)) deps.logger.warn({ fix: problem.fix }, `Discord permission problem: ${problem.problem}`);
+    for (const problem of next.problems) if (!refusedText.has(problem.problem)) logDiscordPermissionProblem(deps.logger, { problem: problem.problem, fix: problem.fix });
     if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
   }
 
