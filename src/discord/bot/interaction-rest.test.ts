@@ -2,7 +2,8 @@ import { REST, type RESTOptions } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
 import { realmSafeMakeRequest } from '../emulator/emulator-clients';
-import { GatewayClientRest, isInteractionRoute } from './interaction-rest';
+import { BotRest } from '../discord-rest';
+import { isInteractionRoute } from './interaction-rest';
 
 describe('interaction routes: a path of their own, off the bot\'s global budget', () => {
   it('takes the callback and the interaction webhook (sent with the interaction token), nothing sent with the bot token', () => {
@@ -41,8 +42,8 @@ describe('interaction routes: a path of their own, off the bot\'s global budget'
       expect(await editsBehindBotCalls(new REST(options()))).toBeGreaterThanOrEqual(900);
     });
 
-    it('GatewayClientRest: the edits are answered at once', async () => {
-      expect(await editsBehindBotCalls(new GatewayClientRest(options()))).toBeLessThan(900);
+    it('BotRest: the edits are answered at once', async () => {
+      expect(await editsBehindBotCalls(new BotRest(options()))).toBeLessThan(900);
     });
   });
 });
