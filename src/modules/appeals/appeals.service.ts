@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX, checkAppealText, isAppealable, type AppealEvidence, type AppealQueue, type StaffAppealView, type VisitorAppealState } from '../../shared/appeals';
 import { memberStanding } from '../../shared/member-badges';
+import { standingLabel } from '../../shared/member-states';
 import { listAltsForMember } from '../alts';
 import { appendAudit } from '../audit/audit.repository';
 import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
@@ -62,7 +63,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
       // the message stays out of the append-only log and the logs channel: retention must be able to delete it
       await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their ${standing === 'limited' ? 'Limited Access' : 'denial (certain alt)'}: appeal #${inserted.id} is in the dashboard's Appeals queue.` });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.` });
       return inserted;
     });
     deps.nudgeOutbox?.();

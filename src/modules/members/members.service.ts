@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { Conflict, NotFound } from '../../errors';
 import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
 import { appendAudit } from '../audit/audit.repository';
+import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
@@ -63,7 +64,8 @@ function linkAuditDetails(link: LinkForReview, extra: Record<string, unknown> = 
 }
 
 /** The alt-status override in words (logs channel, slash command replies). */
-export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: 'Suspected alt', certain_alt: 'Certain alt' };
+/** A manual alt status in words: the label of the standing it sets (MEMBER_STATES). */
+export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: standingLabel('suspected_alt'), certain_alt: standingLabel('certain_alt') };
 
 export type { UserListPage } from '../../shared/admin-api';
 /** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */

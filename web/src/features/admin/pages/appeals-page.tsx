@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { APPEAL_REASON_MAX, checkAppealText } from '../../../../../src/shared/appeals';
-import type { MemberStanding } from '../../../../../src/shared/member-badges';
+import { standingLabel } from '../../../../../src/shared/member-states';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -17,14 +17,6 @@ import { AdminPageHeader } from '../components/admin-page-header';
 import { MemberBadgeList } from '../components/member-badge-list';
 import { formatDateTime } from '../format-date';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
-
-const STANDING_LABELS: Record<MemberStanding, string> = {
-  certain_alt: 'Certain alt',
-  suspected_alt: 'Suspected alt',
-  limited: 'Limited Access',
-  verified: 'Verified',
-  pending: 'Pending',
-};
 
 /** /admin/appeals (all staff): the open appeals, oldest first; approve, or reject with a reason the visitor sees. */
 export default function AppealsPage() {
@@ -134,8 +126,8 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="text-muted">Standing</dt>
             <dd>
-              {STANDING_LABELS[appeal.standing]}
-              {appeal.standing !== appeal.standingAtFiling ? ` (was ${STANDING_LABELS[appeal.standingAtFiling]} when filed)` : ''}
+              {standingLabel(appeal.standing)}
+              {appeal.standing !== appeal.standingAtFiling ? ` (was ${standingLabel(appeal.standingAtFiling)} when filed)` : ''}
             </dd>
             <dt className="text-muted">Evidence</dt>
             <dd>
