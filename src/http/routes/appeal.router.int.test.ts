@@ -101,7 +101,7 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const audit = await rows<{ action: string; actor_type: string }>(`select action, actor_type from audit_log where action like 'appeal.%' order by id`);
     expect(audit).toEqual([{ action: 'appeal.filed', actor_type: 'visitor' }, { action: 'appeal.rejected', actor_type: 'staff' }]);
     const logLines = await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`);
-    expect(logLines.map((l) => l.text)).toEqual([expect.stringContaining('asked staff to review their Limited Access'), expect.stringContaining('rejected by staff member Mod')]);
+    expect(logLines.map((l) => l.text)).toEqual([expect.stringContaining('asked staff to review their standing (Limited Access)'), expect.stringContaining('rejected by staff member Mod')]);
     // the visitor's words stay out of the append-only log and the logs channel
     expect(JSON.stringify(await rows('select details from audit_log'))).not.toContain('train wifi');
     expect(JSON.stringify(logLines)).not.toContain('train wifi');
