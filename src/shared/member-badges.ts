@@ -21,11 +21,13 @@ export interface BadgeSubject {
   usedVpn: boolean;
   vpnAttempts: number;
   verificationCount: number;
+  /** the member's open appeal, when they have one (lists and the detail page say so) */
+  openAppealId?: number;
 }
 
 export interface MemberBadge {
   /** status: the member's standing; alts, vpn and repeat are the additional badges */
-  kind: 'status' | 'alts' | 'vpn' | 'repeat';
+  kind: 'status' | 'alts' | 'vpn' | 'repeat' | 'appeal';
   label: string;
   tone: BadgeTone;
 }
@@ -80,13 +82,17 @@ export function altCountBadge(altsFound: number): MemberBadge | null {
   return { kind: 'alts', label: `${altsFound} Alts`, tone: 'danger' };
 }
 
-/** The standing badge, the alt count of a verified member, then a VPN badge (with the count above 1) and an 'Nx' badge above 1 verification. */
+/** A member who asked staff to review their standing and waits for an answer (docs/behaviour.md#appeals). */
+export const APPEAL_OPEN_BADGE: MemberBadge = { kind: 'appeal', label: 'Appeal open', tone: 'warning' };
+
+/** The standing badge, the alt count of a verified member, then a VPN badge (with the count above 1), an 'Nx' badge above 1 verification, and 'Appeal open'. */
 export function memberBadges(m: BadgeSubject): MemberBadge[] {
   const badges = [statusBadge(m)];
   const alts = memberStanding(m) === 'verified' ? altCountBadge(m.altsFound) : null;
   if (alts) badges.push(alts);
   if (m.usedVpn) badges.push({ kind: 'vpn', label: m.vpnAttempts > 1 ? `VPN (${m.vpnAttempts})` : 'VPN', tone: 'warning' });
   if (m.verificationCount > 1) badges.push({ kind: 'repeat', label: `${m.verificationCount}x`, tone: 'info' });
+  if (m.openAppealId !== undefined) badges.push(APPEAL_OPEN_BADGE);
   return badges;
 }
 

@@ -18,6 +18,10 @@ const appeal = (id: number): StaffAppealView => ({
     timestamp: new Date().toISOString(),
   },
   evidence: { links: { certain: 1, medium: 0, possible: 0 }, topLinks: [], vpnProvider: null, gateReason: null },
+  decidedAt: null,
+  decidedByName: null,
+  decisionReason: null,
+  outcome: null,
 });
 
 describe('/appeals reply', () => {

@@ -20,6 +20,7 @@ describe('MemberBadgeList (badge precedence and colours)', () => {
     ['rules confirmed, one alt', { altsFound: 1 }, [['Verified', 'green'], ['1 Alt', 'amber']]],
     ['rules confirmed, two alts', { altsFound: 2 }, [['Verified', 'green'], ['2 Alts', 'red']]],
     ['rules not confirmed', { rulesConfirmed: false }, [['Pending', 'gray']]],
+    ['an open appeal', { status: 'limited_access', openAppealId: 4 }, [['Limited Access', 'blue'], ['Appeal open', 'amber']]],
     ['VPN once', { usedVpn: true, vpnAttempts: 1 }, [['Verified', 'green'], ['VPN', 'amber']]],
     ['VPN three times, verified twice', { usedVpn: true, vpnAttempts: 3, verificationCount: 2 }, [['Verified', 'green'], ['VPN (3)', 'amber'], ['2x', 'blue']]],
   ])('%s', (_label, overrides, expected) => {
