@@ -12,7 +12,7 @@ const proxy = Object.fromEntries(['/api', '/oauth', '/healthz', '/readyz'].map((
 
 /**
  * The production build runs on Preact's React compatibility layer (Preact 11: refs are props, as
- * in React 19): the visitor pages must stay ≤ 80 KB gzip (issue 7, P5) and React 19 + react-dom
+ * in React 19): the visitor pages must stay ≤ 80 KB gzip (bench P5) and React 19 + react-dom
  * alone weigh ~68 KB. Measured with scripts/measure-bundle.mjs: 98.0 kB gzip with React, 40.2 kB
  * with Preact. The jest web tests map react and react-dom to Preact the same way (jest.config.ts);
  * `vite dev` keeps real React, and the e2e suite runs on this build.

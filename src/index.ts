@@ -4,7 +4,7 @@ import { runPrimary, type ReadyMessage } from './cluster';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DatabaseOpenError } from './db/client';
 import { EnvError, readEnv, type Env } from './env';
-import { createLogger } from './logger';
+import { createLogger, prettyOutput } from './logger';
 import { startGatekeeper } from './server';
 import { guardProcess } from './process-guards';
 import { describeStartupError } from './start-up-errors';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     if (error instanceof EnvError) fatal(error.message);
     throw error;
   }
-  const rootLogger = createLogger({ level: env.LOG_LEVEL, pretty: process.stdout.isTTY && env.NODE_ENV !== 'production' ? true : process.stdout.isTTY });
+  const rootLogger = createLogger({ level: env.LOG_LEVEL, pretty: prettyOutput(process.stdout) });
   guardProcess(rootLogger);
 
   if (cluster.isPrimary) {

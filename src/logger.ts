@@ -22,6 +22,14 @@ export const REDACTED_PATHS = [
   '*.ip',
 ];
 
+/**
+ * Readable lines on a terminal, JSON when the output is piped or collected (a file, a log shipper, a
+ * container runtime): decided by whether standard output is a TTY.
+ */
+export function prettyOutput(stdout: { isTTY?: boolean }): boolean {
+  return stdout.isTTY === true;
+}
+
 export function createLogger(options: { level: string; pretty?: boolean; destination?: pino.DestinationStream }): Logger {
   const base: pino.LoggerOptions = {
     level: options.level,

@@ -186,7 +186,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     }
 
     if (server) {
-      const app = buildApp(ctx, services.routers);
+      const app = buildApp(ctx, services.routers, { serverIdentity: services.serverIdentity });
       server.removeAllListeners('request');
       server.on('request', app);
       const listening = server;

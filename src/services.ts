@@ -1,3 +1,4 @@
+import type { Logger } from './logger';
 import type { Router } from 'express';
 import { createBot, type Bot } from './discord/bot/bot';
 import { createCommandButtons, createCommandHandlers } from './discord/commands/command-handlers';
@@ -6,6 +7,7 @@ import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
 import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
+import type { ServerIdentity } from './discord/bot-setup-monitor';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
@@ -14,6 +16,8 @@ import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
 import { createOutboxWorker, type OutboxWorker } from './discord/outbox/outbox-worker';
+import { createLogCardButtons } from './discord/log-cards/log-card-buttons';
+import { logRaidAlarm } from './operator-events';
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
@@ -67,6 +71,8 @@ export interface Services {
   websiteUrl: string;
   /** the process's Discord guard: the bot token's state, the invalid-request count and its budget gate */
   guard: DiscordGuard;
+  /** the Discord server's name and icon for the visitor pages (null until Discord has told us) */
+  serverIdentity: () => Promise<ServerIdentity | null>;
 }
 
 /**
@@ -128,6 +134,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     directory: guardedDirectory,
     members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
+    websiteUrl: options.websiteUrl,
     clock,
     logger: logger.child({ role: 'outbox' }),
     guard,
@@ -140,7 +147,10 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
   const alts = createAltDetector(altService, (confidence) => metrics.altDetections.inc({ confidence }));
   // raid alarm and admission rules (lockdown, account age), run inside each verification's transaction
-  const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, onRaidAlarm: (reasons) => metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' }) });
+  const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, logger, onRaidAlarm: (reasons, lockdownStarted) => {
+    metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' });
+    logRaidAlarm(logger, { reasons, lockdownStarted });
+  } });
   const verification = createVerificationService({
     database,
     clock,
@@ -207,6 +217,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
   const staffServices = createStaffServices({
     database,
     clock,
+    logger,
     ipHashKey: ctx.secrets.ipHashKey,
     outbox,
     setupCode: options.setupCode,
@@ -240,7 +251,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     directory: guardedDirectory,
     verification,
     commands: createCommandHandlers(commandDeps),
-    buttons: createCommandButtons(commandDeps),
+    buttons: [...createCommandButtons(commandDeps), createLogCardButtons({ members: staffServices.members, appeals: staffServices.appeals, rest, logger: logger.child({ role: 'bot' }), nudgeOutbox })],
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
@@ -272,7 +283,20 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
       for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
     }, env.METRICS_TOKEN),
   ];
-  return { metrics, settings, outbox, outboxWorker, directory, verification, bot, routers: { api, root }, websiteUrl: options.websiteUrl, guard };
+  return {
+    metrics,
+    settings,
+    outbox,
+    outboxWorker,
+    directory,
+    verification,
+    bot,
+    routers: { api, root },
+    websiteUrl: options.websiteUrl,
+    guard,
+    // the server a visitor joins, named on the consent page
+    serverIdentity: () => setupMonitor.identity(),
+  };
 }
 
 /**
@@ -282,6 +306,8 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
 export function createStaffServices(deps: {
   database: Database;
   clock: Clock;
+  /** the operator's log (one line per staff decision) */
+  logger?: Logger;
   /** keys the login throttle's hashes of usernames and addresses */
   ipHashKey: Buffer;
   outbox: OutboxRepository;
@@ -303,7 +329,7 @@ export function createStaffServices(deps: {
   const threads = defaultHashThreads();
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
   const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
-  const members = createMembersService({ database, clock, outbox });
+  const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {
     clock,
@@ -311,7 +337,7 @@ export function createStaffServices(deps: {
     accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
     login: createStaffLoginService({ database, clock, hasher, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
     members,
-    appeals: createAppealsService({ database, clock, outbox, altLinks: members }),
+    appeals: createAppealsService({ database, clock, outbox, altLinks: members, logger: deps.logger }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),
     auditLog: createAuditLogService({ database }),
     outboxAdmin: createOutboxAdminService({ database, clock, outbox }),

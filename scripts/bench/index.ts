@@ -36,7 +36,7 @@ import { measureVerdictQuality } from './p8-verdicts';
 import { measureStatistics } from './p9-statistics';
 import { measureSpray } from './p10-spray';
 import { summarizeProfiles } from './profile';
-import { formatTable, type FigureResult } from './results';
+import { formatTable, writeResultsFile, type FigureResult } from './results';
 import { joinSinceVacuum, seedCommunity } from './seed-data';
 
 /** members P3's community gained since its last VACUUM: one raid of P4's size */
@@ -207,8 +207,9 @@ async function main(): Promise<void> {
   const order = (r: FigureResult) => FIGURES.indexOf((/^P\d+/.exec(r.figure)?.[0] ?? '') as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
   results.sort((a, b) => order(a) - order(b));
   const speedAtEnd = measureMachineSpeed();
-  process.stdout.write(`\nGatekeeper bench — ${new Date().toISOString()} — ${machine()}\nat the start: ${describeMachineSpeed(speedAtStart)}; at the end: ${describeMachineSpeed(speedAtEnd)}\n\n${formatTable(results)}\n`);
-  for (const profile of profiles) process.stdout.write(`\n${profile}\n`);
+  const report = `Gatekeeper bench — ${new Date().toISOString()} — ${machine()}\nat the start: ${describeMachineSpeed(speedAtStart)}; at the end: ${describeMachineSpeed(speedAtEnd)}\n\n${formatTable(results)}\n${profiles.map((profile) => `\n${profile}\n`).join('')}`;
+  process.stdout.write(`\n${report}`);
+  process.stdout.write(`\nFigures written to ${writeResultsFile(report)}\n`);
   process.exitCode = results.some((r) => r.pass === false) ? 1 : 0;
 }
 

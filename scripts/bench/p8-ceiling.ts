@@ -1,4 +1,4 @@
-import { COMPARED_COMPONENTS, HIGH_ENTROPY_COMPONENTS } from '../../src/modules/alts';
+import { COMPARED_COMPONENTS, HIGH_ENTROPY_COMPONENTS, RARITY } from '../../src/modules/alts';
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { STORED_FINGERPRINT_COMPONENTS } from '../../src/shared/fingerprint';
 import { SAME_DEVICE_KINDS, pairKind, type BenchAccount, type Population } from './p8-population';
@@ -10,7 +10,8 @@ import { SAME_DEVICE_KINDS, pairKind, type BenchAccount, type Population } from 
  *
  * Every pair (a scored attempt, an earlier stored one) gets its evidence signature: which
  * values the two share — browser token, address, /24 network, fingerprint, each compared
- * component — and, for each shared value, how many other members show it (bucketed as the
+ * component —, whether the newer account is young (created at most RARITY.youngAccountDays
+ * before it verifies, and after the other account), and, for each shared value, how many other members show it (bucketed as the
  * product's capped counts see them: 0, 1, 2, 3–5, 6–10, 11–63, 64 or more). A rule is a
  * function of the signature, so it links every pair of a signature or none of them. Pairs
  * with one signature form a class: its same-device alts (what recall counts) and its
@@ -57,6 +58,7 @@ export function countBucket(others: number): number {
   return 6;
 }
 const BUCKETS = 7;
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The highest share of `total` alt pairs any choice of classes links with at most
@@ -143,6 +145,8 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
   const fp = new Int32Array(n);
   const ipFp = new Int32Array(n);
   const token = new Int32Array(n);
+  const created = new Float64Array(n);
+  const young = new Uint8Array(n);
   const component = DIMENSIONS.map(() => new Int32Array(n));
   seen.forEach((a, i) => {
     ip[i] = values.id(`ip:${a.ip}`);
@@ -151,6 +155,8 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
     fp[i] = values.id(`fp:${fingerprintHash}`);
     ipFp[i] = values.id(`ipfp:${a.ip}|${fingerprintHash}`);
     token[i] = values.id(`token:${a.profileToken}`);
+    created[i] = a.createdMs;
+    young[i] = a.atMs - a.createdMs <= RARITY.youngAccountDays * DAY_MS ? 1 : 0;
     DIMENSIONS.forEach((d, k) => (component[k]![i] = values.id(`${d}:${a.fingerprint[d]}`)));
   });
   // which dimensions enter the signature, and whether their counts do
@@ -175,7 +181,8 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
       for (let y = 0; y < x; y++) {
         const sameIp = ip[y] === ip[x];
         const sameFp = fp[y] === fp[x];
-        let code = token[y] === token[x] ? tokenBucket : 0;
+        let code = young[x] === 1 && created[x]! > created[y]! ? 1 : 0;
+        code = code * 6 + (token[y] === token[x] ? tokenBucket : 0);
         code = code * (BUCKETS + 1) + (sameIp ? addressBucket : 0);
         code = code * 2 + (net[y] === net[x] ? 1 : 0);
         code = code * (BUCKETS + 1) + (sameFp ? fpBucket : 0);
@@ -235,7 +242,8 @@ export function describeSignature(code: number, signature: CeilingSignature): st
   const fpDigit = take(BUCKETS + 1);
   const netDigit = take(2);
   const ipDigit = take(BUCKETS + 1);
-  const tokenDigit = rest;
+  const tokenDigit = take(6);
+  if (rest) parts.push('young account');
   if (tokenDigit) parts.push(`token(${tokenDigit - 1} networks)`);
   if (ipDigit) parts.push(`address(${BUCKET_NAMES[ipDigit - 1]})`);
   else if (netDigit) parts.push('network');

@@ -94,6 +94,14 @@ export function verdictQuality(population: Population, verdicts: readonly PairVe
   return { tiers, byKind, sameDeviceRecall: recallOf(sameDevice), sameDeviceSameAddressRecall: recallOf(sameDevice.filter(([k]) => sameAddress.has(k))), people };
 }
 
+/** The alt badge's tier, certain and medium together: its links, false links, precision and false links per 10k legitimate members. */
+export function badgeTier(q: VerdictQuality): { links: number; falseLinks: number; precision: number; falsePer10k: number } {
+  const tiers = q.tiers.filter((t) => t.tier !== 'possible');
+  const links = tiers.reduce((sum, t) => sum + t.links, 0);
+  const falseLinks = tiers.reduce((sum, t) => sum + t.links - t.truePositives, 0);
+  return { links, falseLinks, precision: links ? (links - falseLinks) / links : Number.NaN, falsePer10k: q.people ? (falseLinks / q.people) * 10_000 : Number.NaN };
+}
+
 const pct = (x: number, digits = 1) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(digits)}%`);
 
 /** A plain-text table of a quality, for the bench notes and the proposal's output. */

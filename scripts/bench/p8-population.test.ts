@@ -1,6 +1,7 @@
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { verdictQuality } from './p8-metrics';
-import { ALT_KINDS, fingerprintOf, generatePopulation, pairKind, populationStats, SHARED_SHARE_TARGET, truePairs, type BenchAccount } from './p8-population';
+import { snowflakeTimestamp } from '../../src/shared/discord-snowflake';
+import { ACCOUNT_AGE_ASSUMPTIONS, ALT_KINDS, fingerprintOf, generatePopulation, pairKind, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, truePairs, type BenchAccount } from './p8-population';
 
 describe('P8 population generator', () => {
   const population = generatePopulation({ people: 20_000, seed: 8 });
@@ -25,6 +26,24 @@ describe('P8 population generator', () => {
     const outOfOrder = population.accounts.filter((a, i) => a.index !== i || (i > 0 && a.atMs < byIndex(i - 1).atMs));
     expect(outOfOrder).toEqual([]);
     expect(new Set(population.accounts.map((a) => a.discordId)).size).toBe(population.accounts.length);
+  });
+
+  it('gives every account a creation time its Discord id carries, aged as the assumption says', () => {
+    const DAY = 24 * 3600 * 1000;
+    for (const a of population.accounts.slice(0, 500)) expect(snowflakeTimestamp(a.discordId)).toBe(Math.floor(POPULATION_START_MS + a.createdMs));
+    const share = (kind: (a: BenchAccount) => boolean, days: number, accounts = population.accounts) => {
+      const of = accounts.filter(kind);
+      return of.filter((a) => a.atMs - a.createdMs <= days * DAY).length / of.length;
+    };
+    const { madeForIt, newToDiscord } = ACCOUNT_AGE_ASSUMPTIONS.base;
+    expect(share((a) => a.kind !== 'first', 2)).toBeCloseTo(madeForIt, 1);
+    expect(share((a) => a.kind === 'first', 30)).toBeCloseTo(newToDiscord, 1);
+    expect(population.accounts.every((a) => a.createdMs <= a.atMs)).toBe(true);
+    // the pessimistic assumption changes the ages only: the same people, devices and places
+    const pessimistic = generatePopulation({ people: 2_000, seed: 8, accountAge: 'pessimistic' });
+    const base = generatePopulation({ people: 2_000, seed: 8 });
+    expect(pessimistic.accounts.map((a) => [a.personId, a.ip, a.atMs])).toEqual(base.accounts.map((a) => [a.personId, a.ip, a.atMs]));
+    expect(share((a) => a.kind !== 'first', 2, pessimistic.accounts)).toBeLessThan(share((a) => a.kind !== 'first', 2, base.accounts));
   });
 
   it('labels each alt by what its session shares with the first account', () => {

@@ -31,6 +31,9 @@ import type { FingerprintData } from '../../src/shared/fingerprint';
  * Web Fingerprinting through Ads", arXiv 2311.08769, 2023, https://arxiv.org/abs/2311.08769):
  * over 5.4 million ad impressions only ~40% of mobile and ~66% of desktop devices were
  * uniquely fingerprintable. `populationStats` reports the realised shares.
+ *
+ * Each account has a creation time, which its Discord id carries as a snowflake (the product
+ * reads an account's age from it): see ACCOUNT_AGE_ASSUMPTIONS.
  */
 
 export type Platform = 'mobile' | 'desktop';
@@ -42,6 +45,35 @@ export type Venue = 'home' | 'campus' | 'cellular' | 'public-wifi' | 'vpn';
 
 export const ADF_SOURCE = 'adF, arXiv 2311.08769 (2023), 5.4M ad impressions: ~40% of mobile, ~66% of desktop devices uniquely fingerprintable — https://arxiv.org/abs/2311.08769';
 export const SHARED_SHARE_TARGET: Record<Platform, number> = { mobile: 0.6, desktop: 0.35 };
+
+/**
+ * How old a Discord account is when it verifies. ASSUMPTIONS, stated because no measured
+ * source was found (Discord publishes no account-age figures for server joiners):
+ *  - `madeForIt`: the share of alts made for the purpose, created the day they verify or
+ *    the day before (0–2 days before). The rest are spare accounts the person already had,
+ *    aged like anyone's. Account-age gates are the most common alt defence of Discord
+ *    moderation bots, which says alts are often fresh, but not how often.
+ *  - `newToDiscord`: the share of first (legitimate) accounts that are new to Discord,
+ *    created within the month before they verify (uniformly over 0–30 days, so about a
+ *    quarter of them are under a week old). The rest were created 30 days to 8 years earlier.
+ * 'base' is the assumption P8 reports; 'pessimistic' halves the fresh alts and triples the
+ * newcomers, and the experiment (p8-proposal.ts) prints both.
+ */
+export const ACCOUNT_AGE_ASSUMPTIONS = {
+  base: { madeForIt: 0.6, newToDiscord: 0.1 },
+  pessimistic: { madeForIt: 0.3, newToDiscord: 0.3 },
+} as const;
+export type AccountAgeAssumption = keyof typeof ACCOUNT_AGE_ASSUMPTIONS;
+
+/** The population's time zero: attempts are made over the 29 days after it. */
+export const POPULATION_START_MS = Date.UTC(2026, 9, 1);
+/** Discord's epoch (2015-01-01): snowflakes count milliseconds from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
+
+/** A snowflake created at `createdMs` (epoch ms); `sequence` (< 2^22) keeps ids distinct. */
+export function snowflakeAt(createdMs: number, sequence: number): string {
+  return ((BigInt(Math.floor(createdMs - DISCORD_EPOCH_MS)) << 22n) | BigInt(sequence & 0x3fffff)).toString();
+}
 
 export interface Device {
   id: number;
@@ -79,6 +111,8 @@ export interface BenchAccount {
   fingerprint: FingerprintData;
   /** milliseconds after the population's start */
   atMs: number;
+  /** when the Discord account was created, in milliseconds after the population's start (negative: before it) */
+  createdMs: number;
 }
 
 export interface Population {
@@ -204,6 +238,8 @@ export interface PopulationOptions {
   /** how many people (accounts come out ~1.2× this) */
   people: number;
   seed?: number;
+  /** how old accounts are when they verify (ACCOUNT_AGE_ASSUMPTIONS; 'base' unless given) */
+  accountAge?: AccountAgeAssumption;
 }
 
 /**
@@ -286,7 +322,7 @@ export function generatePopulation(options: PopulationOptions): Population {
   };
   const vpnExit = () => ({ venue: 'vpn' as const, ip: `50.${rng.int(64)}.${rng.int(256)}.${1 + rng.int(250)}` });
 
-  const accounts: Omit<BenchAccount, 'index' | 'discordId' | 'username'>[] = [];
+  const accounts: Omit<BenchAccount, 'index' | 'discordId' | 'username' | 'createdMs'>[] = [];
   let profiles = 0;
   const token = () => `profile-${seed}-${profiles++}`;
   for (const person of people) {
@@ -337,11 +373,22 @@ export function generatePopulation(options: PopulationOptions): Population {
   }
 
   accounts.sort((a, b) => a.atMs - b.atMs || a.personId - b.personId);
+  // account ages come from a generator of their own, so the rest of the population is the same under every assumption
+  const ages = createRng(seed * 7919 + 1);
+  const age = ACCOUNT_AGE_ASSUMPTIONS[options.accountAge ?? 'base'];
+  const createdBefore = (kind: BenchAccount['kind']) => {
+    if (kind !== 'first' && ages.chance(age.madeForIt)) return ages.next() * 2 * DAY_MS;
+    if (kind === 'first' && ages.chance(age.newToDiscord)) return ages.next() * 30 * DAY_MS;
+    return 30 * DAY_MS + ages.next() * (8 * 365 - 30) * DAY_MS;
+  };
   return {
     seed,
     people: people.length,
     devices,
-    accounts: accounts.map((a, index) => ({ ...a, index, discordId: String(810000000000000000n + BigInt(index)), username: `p8-${a.personId}-${index}` })),
+    accounts: accounts.map((a, index) => {
+      const createdMs = a.atMs - createdBefore(a.kind);
+      return { ...a, index, createdMs, discordId: snowflakeAt(POPULATION_START_MS + createdMs, index), username: `p8-${a.personId}-${index}` };
+    }),
   };
 }
 

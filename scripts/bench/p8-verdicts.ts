@@ -4,7 +4,7 @@ import { createManualClock } from '../../src/clock';
 import type { Database } from '../../src/db/client';
 import { silentLogger } from '../../src/logger';
 import { altCandidateRepository, altLinkRepository, createAltDetectionService } from '../../src/modules/alts';
-import { computeFingerprintHash, hashFingerprintComponents } from '../../src/modules/fingerprint';
+import { computeFingerprintHash, hashFingerprintComponents, looksStock } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
 import { hashBrowserToken } from '../../src/modules/browser-token';
 import { members, verificationAttempts } from '../../src/db/schema';
@@ -13,14 +13,14 @@ import { createOutboxRepository } from '../../src/modules/outbox/outbox.reposito
 import { createAltDetector } from '../../src/modules/verification/alt-detector';
 import { createVerificationService } from '../../src/modules/verification/verification.service';
 import type { VpnCheckResult } from '../../src/modules/vpn/vpn.types';
-import { formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
-import { ADF_SOURCE, generatePopulation, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
+import { badgeTier, formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
+import { ADF_SOURCE, generatePopulation, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
 import { ceilingSummary } from './p8-ceiling';
 import type { FigureResult } from './results';
 
 const CLEAN: VpnCheckResult = { verdict: 'clean', provider: null, source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
 const FLAGGED: VpnCheckResult = { verdict: 'vpn', provider: 'Sandbox VPN', source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
-const START = new Date('2026-10-01T00:00:00Z');
+const START = new Date(POPULATION_START_MS);
 
 export const P8_TARGETS = { certainPrecision: 0.995, sameDeviceRecall: 0.95 } as const;
 
@@ -32,6 +32,8 @@ function evidenceOf(ipKey: Buffer, account: BenchAccount) {
     components: hashFingerprintComponents(account.fingerprint),
     // the browser profile's token as the consent page would keep it (same profile, same token)
     browserTokenHash: hashBrowserToken(ipKey, account.profileToken),
+    // what the consent page judges from the collected values (the new-server prior reads it)
+    stockProfile: looksStock(account.fingerprint),
   };
 }
 
@@ -187,6 +189,7 @@ export async function measureVerdictQuality(
       pass: null,
       note: `P8 ${engine}: certain links between different people per 10,000 legitimate members (people whose first account was scored); "denied": those first accounts the product now holds is_linked_as_alt, whom 'Complete Verification!' denies`,
     },
+    badgeRow(population, evaluateFrom, quality, engine),
     ...(['medium', 'possible'] as const).map((name): FigureResult => {
       const t = tier(name);
       return { figure: `P8 ${name}: precision / recall`, engine, value: `${pct(t.precision)} / ${pct(t.recallAtOrAbove)}`, target: 'info', pass: null, note: `P8 ${engine}: ${t.links} ${name} links, ${t.truePositives} between one person's accounts, ${t.falsePer10k.toFixed(0)} false per 10k legitimate members; recall counts pairs linked at ${name} or above` };
@@ -202,6 +205,30 @@ export async function measureVerdictQuality(
     ceilingRow(population, evaluateFrom, quality, engine),
   ];
   return { results, quality, population };
+}
+
+/** The alt badge's tier (certain and medium together; possible links count nowhere), the targets P8 holds it to. */
+export const P8_BADGE_TARGETS = { precision: 0.9, falsePer10k: 300, sameDeviceRecall: 0.72, belowBound: 0.03 } as const;
+
+/**
+ * The badge tier: its precision, its false links per 10,000 legitimate members, its
+ * same-device recall, and the most any rule on the same evidence reaches with as many false
+ * links (p8-ceiling.ts). Passes when the tier is at least 90% precise with at most 300 false
+ * badges per 10k, finds 72% of same-device alts, and is within 3 points of the bound.
+ */
+function badgeRow(population: Population, evaluateFrom: number, quality: VerdictQuality, engine: FigureResult['engine']): FigureResult {
+  const badge = badgeTier(quality);
+  const bound = ceilingSummary(population, evaluateFrom, badge.falseLinks, P8_TARGETS.sameDeviceRecall).atProductFalseLinks;
+  const recall = quality.sameDeviceRecall.share;
+  const t = P8_BADGE_TARGETS;
+  return {
+    figure: 'P8 alt badge tier (certain+medium)',
+    engine,
+    value: `precision ${pct(badge.precision, 2)} (${badge.links - badge.falseLinks}/${badge.links}), ${badge.falsePer10k.toFixed(1)} false per 10k, same-device recall ${pct(recall)}, bound ${pct(bound)}`,
+    target: `≥ ${pct(t.precision, 0)}, ≤ ${t.falsePer10k} per 10k, recall ≥ ${pct(t.sameDeviceRecall, 0)} and within ${t.belowBound * 100} points of the bound`,
+    pass: badge.precision >= t.precision && badge.falsePer10k <= t.falsePer10k && recall >= t.sameDeviceRecall && bound - recall <= t.belowBound,
+    note: `P8 ${engine}: links at certain or medium, which make the alt badge; false ones between different people per 10,000 legitimate members; same-device alts found at certain or medium (${quality.sameDeviceRecall.found}/${quality.sameDeviceRecall.pairs}); the bound is the most same-device recall any rule deciding from the same evidence (account age included) reaches with no more false links (p8-ceiling.ts)`,
+  };
 }
 
 /**

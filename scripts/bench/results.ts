@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './product-process';
 /** One row of the bench table: a figure measured on one engine, against its target. */
 export interface FigureResult {
   figure: string;
@@ -41,4 +44,16 @@ export function formatTable(results: readonly FigureResult[]): string {
   const notes = results.map((r, i) => (r.note ? `  [${i + 1}] ${r.note}` : null)).filter((n): n is string => n !== null);
   if (notes.length) out.push('', 'Notes:', ...notes);
   return out.join('\n');
+}
+
+/** Where each run's report is kept (ignored by git: the history of the figures is the history of this code). */
+export const resultsDir = () => path.join(repoRoot(), 'bench-results');
+
+/** Writes the run's report to bench-results/<time>.txt and bench-results/latest.txt; returns the first path. */
+export function writeResultsFile(report: string, at = new Date(), folder = resultsDir()): string {
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${at.toISOString().replace(/[:.]/g, '-')}.txt`);
+  fs.writeFileSync(file, report);
+  fs.writeFileSync(path.join(folder, 'latest.txt'), report);
+  return file;
 }

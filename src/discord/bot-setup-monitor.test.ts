@@ -5,7 +5,7 @@ import { createGuildDirectory } from './guild-directory';
 import { guardRoles } from './outbox/role-guard';
 import { BOT_ROLE_PERMISSIONS } from './emulator/seed';
 import { createDiscordEmulator, createEmulatorRest, type DiscordEmulator } from './emulator';
-import { createBotSetupMonitor } from './bot-setup-monitor';
+import { createBotSetupMonitor, guildIconUrl } from './bot-setup-monitor';
 
 async function restError(promise: Promise<unknown>): Promise<{ status: number; code: number | string; message: string }> {
   try {
@@ -111,5 +111,36 @@ describe('the bot permission self-check against the emulator', () => {
         area: 'server',
       },
     ]);
+  });
+});
+
+describe("the server's name and icon for the visitor pages", () => {
+  it('builds the CDN address of a still or animated icon, and none without one', () => {
+    expect(guildIconUrl({ id: '42', icon: 'abc' })).toBe('https://cdn.discordapp.com/icons/42/abc.png?size=128');
+    expect(guildIconUrl({ id: '42', icon: 'a_abc' })).toBe('https://cdn.discordapp.com/icons/42/a_abc.gif?size=128');
+    expect(guildIconUrl({ id: '42', icon: null })).toBeNull();
+  });
+
+  it('reads the name once, then answers from what it read while a check is fresh', async () => {
+    const emulator = await createDiscordEmulator({ rateLimits: false });
+    try {
+      const rest = createEmulatorRest(emulator);
+      const names = { guildId: emulator.guild.id, roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' }, verificationChannel: 'verification', logsChannel: 'logs' };
+      const monitor = createBotSetupMonitor({ rest, names, certainAltAction: 'none', logger: silentLogger });
+      const get = jest.spyOn(rest, 'get');
+      expect(await monitor.identity()).toEqual({ name: emulator.state.guild.name, iconUrl: null });
+      const calls = get.mock.calls.length;
+      expect(await monitor.identity()).toEqual({ name: emulator.state.guild.name, iconUrl: null });
+      expect(get.mock.calls.length).toBe(calls);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('answers null, without waiting long, when Discord cannot be read', async () => {
+    const rest = { get: () => Promise.reject(new Error('Discord is down')) } as unknown as ReturnType<typeof createEmulatorRest>;
+    const names = { guildId: '1', roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' }, verificationChannel: 'verification', logsChannel: 'logs' };
+    const monitor = createBotSetupMonitor({ rest, names, certainAltAction: 'none', logger: silentLogger });
+    expect(await monitor.identity()).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { logDiscordPermissionProblem } from '../operator-events';
 import type { REST } from '@discordjs/rest';
 import { Routes, type APIGuild, type APIGuildChannel, type APIGuildMember, type APIUser, type GuildChannelType } from 'discord-api-types/v10';
 import type { Logger } from '../logger';
@@ -15,6 +16,21 @@ export interface SetupReport {
 }
 
 const FRESH_MS = 60_000;
+/** How long a visitor page waits for the first read of the guild before it shows no server name. */
+const FIRST_READ_WAIT_MS = 2_000;
+
+/** The server a visitor is joining, as its consent page names it. */
+export interface ServerIdentity {
+  name: string;
+  /** the server's icon on Discord's CDN, or null when it has none (the page shows its initials) */
+  iconUrl: string | null;
+}
+
+/** Discord's CDN address of a guild icon (animated icons start with a_). */
+export function guildIconUrl(guild: { id: string; icon: string | null }, cdnBase = 'https://cdn.discordapp.com'): string | null {
+  if (!guild.icon) return null;
+  return `${cdnBase}/icons/${guild.id}/${guild.icon}.${guild.icon.startsWith('a_') ? 'gif' : 'png'}?size=128`;
+}
 
 /**
  * Reads the guild as the bot sees it (roles, channels with their overwrites, the bot's
@@ -28,11 +44,14 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
   let botUser: APIUser | undefined;
   /** the role choices refused at the last check that could read the guild (kept while Discord does not answer) */
   let refused: RoleProblem[] = [];
+  /** the guild's name and icon as of the last read that reached Discord */
+  let identity: ServerIdentity | null = null;
 
   async function read(): Promise<SetupCheckInput> {
     const { rest, names } = deps;
     botUser ??= (await rest.get(Routes.user('@me'))) as APIUser;
     const guild = (await rest.get(Routes.guild(names.guildId))) as APIGuild;
+    identity = { name: guild.name, iconUrl: guildIconUrl(guild) };
     const channels = (await rest.get(Routes.guildChannels(names.guildId))) as APIGuildChannel<GuildChannelType>[];
     const member = (await rest.get(Routes.guildMember(names.guildId, botUser.id))) as APIGuildMember;
     const channel = (configured: string) => {
@@ -62,7 +81,7 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       const meanwhile = roles.length > 0 ? `until then Gatekeeper gives and takes no ${roles.join(' or ')} role (those role changes wait in the outbox)` : 'until then nobody is staff through that role';
       deps.logger.error(`Role configuration refused: ${r.problem} Fix: ${r.fix} ${meanwhile[0]!.toUpperCase()}${meanwhile.slice(1)}.`);
     }
-    for (const problem of next.problems) if (!refusedText.has(problem.problem)) deps.logger.warn({ fix: problem.fix }, `Discord permission problem: ${problem.problem}`);
+    for (const problem of next.problems) if (!refusedText.has(problem.problem)) logDiscordPermissionProblem(deps.logger, { problem: problem.problem, fix: problem.fix });
     if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
   }
 
@@ -92,6 +111,21 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
   return {
     run,
     current,
+    /**
+     * The server's name and icon for the visitor pages: the last one read, refreshed in the
+     * background when the last check is a minute old. Only the first call waits for Discord,
+     * and not long: a visitor page never waits on it (null: the page names no server).
+     */
+    async identity(): Promise<ServerIdentity | null> {
+      const stale = !latest || Date.now() - Date.parse(latest.checkedAt) >= FRESH_MS;
+      if (identity) {
+        if (stale) void current().catch(() => undefined);
+        return identity;
+      }
+      const read = current().then(() => identity).catch(() => null);
+      const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), FIRST_READ_WAIT_MS).unref());
+      return Promise.race([read, timeout]);
+    },
     /** The role choices refused (role-safety.ts) as of the last report, re-checked when older than a minute. */
     async refusedRoles(): Promise<RoleProblem[]> {
       await current();

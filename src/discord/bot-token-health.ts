@@ -1,3 +1,4 @@
+import { logDiscordTokenProblem } from '../operator-events';
 import type { Logger } from '../logger';
 
 /**
@@ -82,7 +83,7 @@ export function createBotTokenHealth(deps: { probe: () => Promise<number>; logge
     reject(): void {
       if (since !== null || stopped) return;
       since = now();
-      deps.logger.error({ fix: TOKEN_REJECTED_FIX }, TOKEN_REJECTED_MESSAGE);
+      logDiscordTokenProblem(deps.logger, { message: TOKEN_REJECTED_MESSAGE, fix: TOKEN_REJECTED_FIX });
       schedule(0);
     },
     /** Whether bot calls must wait. */

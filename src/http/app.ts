@@ -22,7 +22,7 @@ export interface AppDeps {
   secureCookies: boolean;
   /** Express `trust proxy` (TRUST_PROXY, validated in env.ts): false, a hop count or trusted proxy addresses */
   trustProxy: false | number | string;
-  publicConfig: () => PublicConfig;
+  publicConfig: () => PublicConfig | Promise<PublicConfig>;
   /** feature routers mounted under /api (visitor flow, staff, admin …) */
   apiRouters?: Router[];
   /** feature routers mounted at the root (/oauth/start, /oauth/callback, /metrics) */

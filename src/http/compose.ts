@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { createApp } from './app';
 import type { PublicConfig } from './routes/config.router';
 import { settingsFor } from '../modules/settings';
+import type { ServerIdentity } from '../discord/bot-setup-monitor';
 
 /** Everything a request handler may need, built once at boot (or per test). */
 export interface ServerContext {
@@ -45,14 +46,23 @@ export function publicConfigOf(ctx: ServerContext): PublicConfig {
   };
 }
 
-export function buildApp(ctx: ServerContext, routers: FeatureRouters): Express {
+/** What the app reads from the running services besides their routers. */
+export interface AppSources {
+  /** the Discord server's name and icon, when Discord has told us (null otherwise) */
+  serverIdentity?: () => Promise<ServerIdentity | null>;
+}
+
+export function buildApp(ctx: ServerContext, routers: FeatureRouters, sources: AppSources = {}): Express {
   return createApp({
     logger: ctx.logger,
     database: ctx.database,
     sessionKeys: ctx.secrets.sessionKeys,
     secureCookies: (ctx.env.PUBLIC_URL ?? '').startsWith('https://'),
     trustProxy: ctx.env.TRUST_PROXY,
-    publicConfig: () => publicConfigOf(ctx),
+    publicConfig: async () => {
+      const server = await sources.serverIdentity?.().catch(() => null);
+      return { ...publicConfigOf(ctx), ...(server ? { server } : {}) };
+    },
     apiRouters: routers.api,
     rootRouters: routers.root,
     allowedOrigins: ctx.allowedOrigins,

@@ -9,7 +9,7 @@ import type { FingerprintComponentHashes } from '../modules/fingerprint/fingerpr
  */
 export interface VisitorSession {
   consentTokenHash?: string;
-  consent?: { at: number; fingerprintHash: string; browserTokenHash?: string; components: FingerprintComponentHashes; timezone: string };
+  consent?: { at: number; fingerprintHash: string; browserTokenHash?: string; components: FingerprintComponentHashes; timezone: string; stockProfile?: boolean };
   oauth?: { stateHash: string; verifier: string; at: number };
   /** a sign-in the server is still finishing: the id of its job and a hash of its callback's state and code, never the code */
   signIn?: { id: string; callbackHash: string; at: number };

@@ -15,3 +15,8 @@ export function snowflakeTimestamp(id: string): number {
 export function snowflakeDate(id: string): Date {
   return new Date(snowflakeTimestamp(id));
 }
+
+/** When the account with this id was created (epoch ms), or null when the id is no snowflake. */
+export function accountCreatedMs(id: string): number | null {
+  return /^\d{1,20}$/.test(id) ? snowflakeTimestamp(id) : null;
+}

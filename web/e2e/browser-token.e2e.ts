@@ -4,7 +4,7 @@
  * Every browser context of one Chromium shows the same device fingerprint, and each context
  * is its own browser profile (its own cookies and local storage, like a private window).
  * So two contexts on one address are "two people with the same device model at one
- * address": certain only while no other member shows that device profile, below certain
+ * address": certain only while no other member shows that device profile, possible
  * once many members on other networks do; and two Discord accounts in ONE context share
  * the browser token, which is certain however popular the device.
  */
@@ -81,12 +81,14 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
     const siblings = await link(c, d);
     expect(siblings).not.toBeNull();
     expect(siblings!.confidence).not.toBe('certain');
-    expect(siblings).toEqual({ confidence: 'medium', detection_method: 'both' });
+    // possible, never a badge (it was medium): the same fingerprint on one home address is in P8 more often
+    // siblings with the same phone than one person's two accounts, under the nine in ten the badge tier needs
+    expect(siblings).toEqual({ confidence: 'possible', detection_method: 'both' });
 
     // 3. a second Discord account in the same browser profile as d: the same token, certain however popular the device
     const e = await verify(e2e(), dPage, 'bt-popular-e', { test: 'browser-token-same-profile', outcome: 'denied' });
     expect(await link(d, e)).toEqual({ confidence: 'certain', detection_method: 'browser' });
-    expect((await link(c, e))?.confidence).toBe('medium');
+    expect((await link(c, e))?.confidence).toBe('possible');
     const { rows } = await e2e().database.query<{ is_linked_as_alt: boolean }>('select is_linked_as_alt from members where discord_id = $1', [e]);
     expect(rows[0]!.is_linked_as_alt).toBe(true);
   });

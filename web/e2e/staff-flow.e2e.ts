@@ -1,5 +1,5 @@
 /**
- * Issue 5, end to end: the staff screens in Chromium against the whole product in sandbox
+ * The staff screens, end to end, in Chromium against the whole product in sandbox
  * mode. The members the staff work on are made by the visitor flow over HTTP
  * (`walkVisitorFlow`: consent, Discord sign-in on the emulator, rules), which is faster than
  * clicking through it again (visitor-flow.e2e.ts does that).

@@ -1,5 +1,5 @@
 /**
- * Issue 4, end to end: the visitor pages in Chromium against the whole product in sandbox
+ * The visitor pages, end to end, in Chromium against the whole product in sandbox
  * mode (Discord emulator's sign-in page and channel view, proxycheck emulator, PGlite).
  *
  * Every browser context is one device: same Chromium → same fingerprint. Separate visitors

@@ -39,6 +39,9 @@
 -- also on how many distinct networks (its 64 newest rows, fetched by the index scan); for
 -- the browser token, on how many distinct networks other members' attempts carried it (a
 -- token copied around stops counting; index-only: the token index carries the network).
+-- And how many members the server holds, counted up to 1000 (RARITY.membersToJudgeRarity in
+-- alt-scoring.ts: below it rarity is not judged for a stock profile; a bounded read of the
+-- members' primary key, never a count of the whole table).
 --
 -- The window: the p_limit best distinct ids, in this order: the same browser token (one
 -- browser profile, at most a handful of accounts); the same address AND the same
@@ -100,7 +103,8 @@ BEGIN
         (select count(distinct w.member_id) from (select member_id from verification_attempts where webgl_hash >= p_webgl_hash and webgl_hash <= p_webgl_hash and member_id <> p_exclude_member_id order by webgl_hash desc, id desc limit 64) as w)::int as webgl,
         (select count(distinct au.member_id) from (select member_id from verification_attempts where audio_hash >= p_audio_hash and audio_hash <= p_audio_hash and member_id <> p_exclude_member_id order by audio_hash desc, id desc limit 64) as au)::int as audio,
         (select count(distinct bn.network_hash) from (select network_hash from verification_attempts where browser_token_hash >= p_browser_token_hash and browser_token_hash <= p_browser_token_hash and member_id <> p_exclude_member_id order by browser_token_hash desc, id desc limit 64) as bn)::int as browser_token_networks,
-        (select count(distinct fo.member_id) from (select member_id from verification_attempts where fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id order by fonts_hash desc, id desc limit 64) as fo)::int as fonts
+        (select count(distinct fo.member_id) from (select member_id from verification_attempts where fonts_hash >= p_fonts_hash and fonts_hash <= p_fonts_hash and member_id <> p_exclude_member_id order by fonts_hash desc, id desc limit 64) as fo)::int as fonts,
+        (select count(*) from (select 1 from members limit 1000) as mm)::int as members
     ),
     by_rare_component as materialized (
       select id from (select id from verification_attempts

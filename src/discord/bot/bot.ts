@@ -9,7 +9,7 @@ import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
 import { GLOBAL_REQUESTS_PER_SECOND, restUserAgentAppendix } from '../discord-rest';
-import { createInteractionDispatcher, type ButtonHandler, type CommandHandler } from './interaction-dispatcher';
+import { createInteractionDispatcher, type ButtonRoute, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
 import { createVerifyButtonHandler, VERIFY_BUTTON_ID, VERIFY_DEFER_AFTER_MS } from './verify-button';
@@ -44,7 +44,7 @@ export function createBot(deps: {
   verification: Pick<VerificationService, 'completeAtButton'>;
   commands?: Record<string, CommandHandler>;
   /** buttons that command replies carry (e.g. the /privacy delete confirmation) */
-  buttons?: { prefix: string; handler: ButtonHandler }[];
+  buttons?: ButtonRoute[];
   nudgeOutbox?: () => void;
   /** counts interaction results (metrics) */
   onInteraction?: (result: 'handled' | 'refused' | 'failed') => void;

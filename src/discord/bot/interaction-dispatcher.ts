@@ -65,9 +65,14 @@ export function deferDelayMs(createdAt: number, now: number, afterMs = DEFER_AFT
   return Math.max(0, Math.min(afterMs, afterMs - (now - createdAt)));
 }
 
+/** The answer to a staff-only button pressed by anyone else. */
+export const STAFF_BUTTON_REFUSAL = "You're not allowed to do this: only server staff (the Staff role or Manage Server) can use these buttons. Nothing changed.";
+
 export interface ButtonRoute {
   prefix: string;
   handler: ButtonHandler;
+  /** pressed by someone without the Staff role or Manage Server: refused ephemerally, the handler never runs */
+  staffOnly?: boolean;
   /**
    * Defer this long after the interaction's creation instead of DEFER_AFTER_MS: for a button whose work
    * writes to the database and may queue behind a raid's load ('Complete Verification!'), so the member sees
@@ -136,7 +141,7 @@ export function createInteractionDispatcher(deps: {
       } else {
         await interaction.reply(toReply(reply));
       }
-      deps.logger.info({ interaction: name, user: interaction.user.id }, 'interaction answered');
+      deps.logger.debug({ interaction: name, user: interaction.user.id }, 'interaction answered');
     } catch (error) {
       deps.logger.warn({ err: error, interaction: name }, 'could not answer the interaction');
     }
@@ -148,7 +153,15 @@ export function createInteractionDispatcher(deps: {
       if (interaction.isButton()) {
         const route = deps.buttons.find((b) => interaction.customId === b.prefix || interaction.customId.startsWith(`${b.prefix}:`));
         if (!route) return;
-        await answer(interaction, () => route.handler(interaction), `button:${route.prefix}`, route.deferAfterMs);
+        await answer(
+          interaction,
+          async () => {
+            if (route.staffOnly && !(await deps.isStaff(interaction))) throw new HandlerRefusal(STAFF_BUTTON_REFUSAL);
+            return route.handler(interaction);
+          },
+          `button:${route.prefix}`,
+          route.deferAfterMs,
+        );
         return;
       }
       if (interaction.isChatInputCommand()) {

@@ -48,10 +48,11 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
 
     const third = await verifyFrom('dorm-third', ip);
     expect(await linksOf(third.id)).toEqual([]);
-    // a device match still counts on a shared network
+    // a device match still counts on a shared network, as evidence: possible (it was medium until the
+    // badge tier kept only rules right nine times in ten in P8; the same fingerprint without the address is 24 alts to 3 strangers)
     const sameDevice = server.kit.emulator.createUser({ username: 'dorm-twin' });
     await walkVisitorFlow(server.handle, { userId: sameDevice.id, fingerprint: ownDevice('dorm-third'), confirmRules: true, forwardedFor: ip });
-    expect(await linksOf(sameDevice.id)).toEqual(['dorm-third:medium/fingerprint']);
+    expect(await linksOf(sameDevice.id)).toEqual(['dorm-third:possible/fingerprint']);
 
     const listed = await server.kit.run(server.kit.staffId, 'shared-network', {}, 'list');
     const [network] = await query<{ network_hash: string }>('select network_hash from shared_networks');

@@ -53,7 +53,7 @@ main { padding: 16px 24px; }
 .time { color: var(--muted); font-size: 12px; margin-left: 6px; }
 .content { white-space: pre-wrap; word-break: break-word; }
 .embed { border-left: 4px solid var(--blurple); background: var(--bg2); border-radius: 4px; padding: 8px 12px; margin-top: 6px; max-width: 520px; }
-.embed h3 { margin: 0 0 4px; font-size: 16px; } .embed .field { margin-top: 6px; } .embed .field b { display: block; font-size: 14px; }
+.embed h3 { margin: 0 0 4px; font-size: 16px; } .embed .field { margin-top: 6px; } .embed .field > b { display: block; font-size: 14px; }
 .row { display: flex; gap: 8px; margin-top: 8px; flex-wrap: wrap; }
 .ephemeral { border-left: 2px solid var(--blurple); padding-left: 10px; background: rgb(88 101 242 / .08); }
 .ephemeral-note { color: var(--muted); font-size: 12px; margin-top: 4px; }

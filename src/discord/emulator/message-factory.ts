@@ -55,12 +55,24 @@ export function parseMessageBody(body: unknown, options: { requireContent: boole
   const parsed = parseBody(messageBodySchema, body);
   // The schema checks the fields we enforce; the nested embed/component shapes are Discord's own types, passed through as sent.
   const message = parsed as MessageBody;
+  if (message.embeds) checkEmbedsTotal(message.embeds);
   if (message.components) validateComponents(message.components, message.flags ?? 0);
   const empty = !message.content && !message.embeds?.length && !message.components?.length && !options.files?.length;
   if (options.requireContent && empty) {
     throw new RestError(400, { message: 'Cannot send an empty message', code: RESTJSONErrorCodes.CannotSendAnEmptyMessage });
   }
   return message;
+}
+
+/** Discord's limit for all of a message's embeds together: title, description, field names and values, footer and author text. */
+const MAX_EMBEDS_TEXT = 6000;
+
+function checkEmbedsTotal(embeds: APIEmbed[]): void {
+  const total = embeds.reduce(
+    (sum, e) => sum + (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text?.length ?? 0) + (e.author?.name?.length ?? 0) + (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0),
+    0,
+  );
+  if (total > MAX_EMBEDS_TEXT) throw fieldError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
 }
 
 function validateComponents(components: APIMessageTopLevelComponent[], flags: number): void {

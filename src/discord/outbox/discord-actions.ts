@@ -1,46 +1,12 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
 import type { GuildDirectory } from '../guild-directory';
+import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-message';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { isGuildMember, roleCallsFor, type RoleCalls } from './member-roles';
-
-/**
- * Discord's length limit for a message's content, 2,000 characters. JavaScript counts UTF-16
- * units, never fewer than the characters Discord counts, so a string within it always fits.
- */
-export const MAX_MESSAGE = 2000;
-
-/** Log lines packed into messages: each message's text and the lines (by index) it carries. */
-export interface PackedMessage {
-  content: string;
-  lines: number[];
-}
-
-/**
- * Merges log lines into as few messages as fit Discord's length limit, in order (a line
- * longer than a message is cut to one). Every message but the last is full: the next line
- * did not fit in it.
- */
-export function packLogMessages(lines: readonly string[]): PackedMessage[] {
-  const messages: PackedMessage[] = [];
-  lines.forEach((raw, index) => {
-    const line = raw.slice(0, MAX_MESSAGE);
-    const last = messages.at(-1);
-    if (last !== undefined && last.content.length + line.length + 1 <= MAX_MESSAGE) {
-      last.content = `${last.content}\n${line}`;
-      last.lines.push(index);
-    } else messages.push({ content: line, lines: [index] });
-  });
-  return messages;
-}
-
-/** Merges log lines into as few messages as fit Discord's length limit, in order. */
-export function packLogLines(lines: string[]): string[] {
-  return packLogMessages(lines).map((m) => m.content);
-}
 
 /** Discord's "Unknown Member": the user is not (or no longer) in the guild. */
 function isUnknownMember(error: unknown): boolean {
@@ -72,6 +38,8 @@ export function createDiscordActions(deps: {
   directory: GuildDirectory;
   sealKey: Buffer;
   members?: GuildMemberCache;
+  /** the site's address, for the cards' links to the dashboard */
+  websiteUrl: string;
   /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
   revokeAccessToken?: (accessToken: string) => void;
 }) {
@@ -142,14 +110,15 @@ export function createDiscordActions(deps: {
     learnChange(userId, give ? { give: [roleId], take: [] } : { give: [], take: [roleId] });
   }
 
-  /** One message in the logs channel (mentions shown, nobody pinged). */
-  async function postMessage(content: string): Promise<void> {
+  /** One message in the logs channel (planLogPosts: text or cards; mentions shown, nobody pinged). */
+  async function postMessage(body: RESTPostAPIChannelMessageJSONBody): Promise<void> {
     const channelId = await directory.channelId('logs');
-    await rest.post(Routes.channelMessages(channelId), { body: { content, allowed_mentions: { parse: [] } } });
+    await rest.post(Routes.channelMessages(channelId), { body });
   }
 
-  async function postLog(lines: string[]): Promise<void> {
-    for (const content of packLogLines(lines)) await postMessage(content);
+  /** Posts log lines (as the outbox holds them) in as few messages as they fit. */
+  async function postLog(lines: LogLine[]): Promise<void> {
+    for (const post of planLogPosts(lines, deps.websiteUrl)) await postMessage(post.body);
   }
 
   /**
@@ -200,7 +169,7 @@ export function createDiscordActions(deps: {
         }
         return;
       case 'log_message':
-        return postLog([String(payload.text ?? '')]);
+        return postLog([logLineOf(entry)]);
     }
   }
 

@@ -48,7 +48,7 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, clock, logger: silentLogger, pollMs: 50, ...options });
+    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: silentLogger, pollMs: 50, ...options });
     return { outbox, worker };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {

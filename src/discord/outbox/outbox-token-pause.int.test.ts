@@ -29,7 +29,7 @@ describeEngines('a revoked bot token pauses the outbox without losing work', (ge
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000, guard });
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
-    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, clock, logger, guard, pollMs: 50 });
+    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger, guard, pollMs: 50 });
     const users = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `revoked${i}` }));
     for (const user of users) emulator.addGuildMember(user.id, ['Unverified']);
 

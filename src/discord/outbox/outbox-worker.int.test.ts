@@ -7,7 +7,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../emulator';
-import { packLogMessages } from './discord-actions';
+import { packLogMessages } from './pack-log-messages';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
@@ -48,7 +48,7 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, clock, logger: options.logger ?? silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
+    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: options.logger ?? silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
     return { outbox, worker, database };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {

@@ -1,4 +1,5 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
+import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { isDatabaseUnavailable, sqlState } from '../../db/db-errors';
@@ -13,7 +14,8 @@ import type { DiscordGuard } from '../discord-guard';
 import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
-import { createDiscordActions, packLogMessages } from './discord-actions';
+import { createDiscordActions } from './discord-actions';
+import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
 import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole } from './failure-advice';
 
@@ -61,6 +63,8 @@ export function createOutboxWorker(deps: {
   rest: REST;
   directory: GuildDirectory;
   sealKey: Buffer;
+  /** the site's address, for the log cards' links to the dashboard */
+  websiteUrl: string;
   /** what the bot saw of members' roles (shared with the bot when both run in this process) */
   members?: GuildMemberCache;
   clock: Clock;
@@ -89,7 +93,7 @@ export function createOutboxWorker(deps: {
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0 };
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -224,11 +228,11 @@ export function createOutboxWorker(deps: {
   }
 
   /** Posts log messages one after another; a failed one sends its lines and the rest back to the queue. */
-  async function postLogMessages(messages: { content: string; entries: Claimed[] }[]): Promise<void> {
+  async function postLogMessages(messages: { body: RESTPostAPIChannelMessageJSONBody; entries: Claimed[] }[]): Promise<void> {
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i]!;
       try {
-        await actions.postMessage(message.content);
+        await actions.postMessage(message.body);
       } catch (error) {
         for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error);
         return;
@@ -252,7 +256,7 @@ export function createOutboxWorker(deps: {
     if (lingerTimer) clearTimeout(lingerTimer);
     lingerTimer = undefined;
     if (postingLogs > 0 || heldLogs.length === 0) return;
-    const packed = packLogMessages(heldLogs.map((h) => String(h.entry.payload.text ?? '')));
+    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl);
     const waited = Date.now() - heldLogs[0]!.takenAt;
     const send = all || waited >= logLingerMs ? packed : packed.slice(0, -1);
     if (send.length === 0) {
@@ -261,7 +265,7 @@ export function createOutboxWorker(deps: {
     }
     const lines = send.reduce((n, m) => n + m.lines.length, 0);
     const taken = heldLogs.splice(0, lines);
-    const messages = send.map((m) => ({ content: m.content, entries: m.lines.map((i) => taken[i]!.entry) }));
+    const messages = send.map((m) => ({ body: m.body, entries: m.lines.map((i) => taken[i]!.entry) }));
     postingLogs = lines;
     occupy(
       'log_message',

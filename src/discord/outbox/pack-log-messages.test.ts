@@ -1,4 +1,4 @@
-import { MAX_MESSAGE, packLogMessages } from './discord-actions';
+import { MAX_MESSAGE, packLogMessages } from './pack-log-messages';
 
 describe('log lines packed into messages', () => {
   it('fills each message up to Discord’s limit, in order, and names the lines each carries', () => {

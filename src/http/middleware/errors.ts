@@ -30,9 +30,25 @@ function answer(req: Request, res: Response, status: number, json: { error: stri
   res.set('Cache-Control', 'no-store').type('html').send(errorPage(status, json.error, Number.isInteger(retryAfter) ? retryAfter : undefined));
 }
 
+/** Codes of a connection the client closed: a cancelled download, an aborted upload, a closed tab. */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** Whether the error only says the client went away (nobody is left to answer, and nothing failed on our side). */
+export function isClientAbort(error: unknown, req: Request): boolean {
+  const e = error as BodyParserError | null;
+  if (e?.type === 'request.aborted') return true;
+  return typeof e?.code === 'string' && CLIENT_GONE_CODES.has(e.code) && (req.destroyed || req.socket?.destroyed === true);
+}
+
 /** The one place errors become responses: `{error, code, field?}` (or its page, for a navigation), never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
+    if (isClientAbort(error, req)) {
+      // not an error: a debug line without a stack, and nobody to answer
+      logger.debug({ method: req.method, path: req.path, code: (error as BodyParserError).code ?? (error as BodyParserError).type }, 'client went away before the answer');
+      if (!res.headersSent) res.destroy();
+      return;
+    }
     if (res.headersSent) return next(error);
     if (isAppError(error)) {
       answer(req, res, error.status, { error: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) }, error.headers);

@@ -1,3 +1,5 @@
+import type { Logger } from '../../logger';
+import { logLockdown } from '../../operator-events';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
@@ -60,7 +62,9 @@ export function createAdmissionService(deps: {
   settings: { snapshot(): OwnerSettings };
   outbox: OutboxPort;
   nudgeOutbox?: () => void;
-  onRaidAlarm?: (reasons: RaidReason[]) => void;
+  onRaidAlarm?: (reasons: RaidReason[], lockdownStarted: boolean) => void;
+  /** the operator's log (a line when lockdown is switched) */
+  logger?: Logger;
 }) {
   // the raid window's day before, counted at most once a minute by this process (previous-day-count.ts)
   const previousDay = createPreviousDayCount();
@@ -206,6 +210,7 @@ export function createAdmissionService(deps: {
         }),
       );
       deps.nudgeOutbox?.();
+      if (result.changed && deps.logger) logLockdown(deps.logger, { on: input.on, by: actor.name ?? actor.type });
       return result;
     },
 

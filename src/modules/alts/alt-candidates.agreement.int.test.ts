@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describeEngines } from '../../test-support/database';
 import { candidateProbe, findAltCandidates, scoringContext } from './alt-candidates.repository';
-import { canBeFlagged, COMPARED_COMPONENTS, hasDeviceIdentity, type AnonymityCounts, type AttemptSignals } from './alt-scoring';
+import { canBeFlagged, COMPARED_COMPONENTS, hasDeviceIdentity, RARITY, type AnonymityCounts, type AttemptSignals } from './alt-scoring';
 import { markSharedNetwork } from './shared-networks.repository';
 
 /**
@@ -14,7 +14,7 @@ import { markSharedNetwork } from './shared-networks.repository';
  */
 
 /** The counts of the rule's definition: distinct other members (networks) showing each of the attempt's values. */
-function expectedCounts(attempt: AttemptSignals, others: { member: string; signals: AttemptSignals }[]): AnonymityCounts {
+function expectedCounts(attempt: AttemptSignals, others: { member: string; signals: AttemptSignals }[], membersStored: number): AnonymityCounts {
   const members = (keep: (s: AttemptSignals) => boolean) => new Set(others.filter((o) => keep(o.signals)).map((o) => o.member)).size;
   const same = (a: string | null, b: string | null) => a !== null && a === b;
   const fingerprint = hasDeviceIdentity(attempt) ? attempt.fingerprintHash : null;
@@ -29,6 +29,7 @@ function expectedCounts(attempt: AttemptSignals, others: { member: string; signa
     audio: members((s) => same(s.audioHash, attempt.audioHash)),
     fonts: members((s) => same(s.fontsHash, attempt.fontsHash)),
     browserTokenNetworks: new Set(others.filter((o) => same(o.signals.browserTokenHash ?? null, attempt.browserTokenHash ?? null) && o.signals.networkHash !== null).map((o) => o.signals.networkHash)).size,
+    members: Math.min(membersStored, RARITY.membersToJudgeRarity),
   };
 }
 
@@ -102,7 +103,8 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
 
         const lookup = await findAltCandidates(database.db, candidateProbe(attempt), { excludeMemberId: self });
         const found = lookup.candidates.map((c) => c.member.discordId).sort();
-        const counts = expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals })));
+        // the members table holds the attempt's own member and one per candidate
+        const counts = expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals })), 1 + candidates.length);
         const eligible = candidates.flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork, counts }) ? [discordIdOf(i)] : [])).sort();
         expect(found).toEqual(eligible);
         if (found.length > 0) expect(lookup.sharedNetwork).toBe(sharedNetwork);
@@ -110,5 +112,17 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
       }),
       { numRuns: 120 },
     );
+  });
+
+  it('counts the members up to RARITY.membersToJudgeRarity, the new-server prior\'s size', async () => {
+    const database = getDatabase();
+    await database.exec('delete from verification_attempts; delete from shared_networks; delete from members');
+    const probe = { ipHash: 'ip-a', networkHash: 'net-a', fingerprintHash: null, canvasHash: null, webglHash: null, audioHash: null, fontsHash: null };
+    const membersCounted = async () => (await findAltCandidates(database.db, probe, { excludeMemberId: 0 })).counts.members;
+    const add = (from: number, to: number) => database.query(`insert into members (discord_id, username) select g::text, 'm' || g from generate_series($1::int, $2::int) as g`, [from, to]);
+    await add(1, RARITY.membersToJudgeRarity - 1);
+    expect(await membersCounted()).toBe(RARITY.membersToJudgeRarity - 1);
+    await add(RARITY.membersToJudgeRarity, RARITY.membersToJudgeRarity + 5);
+    expect(await membersCounted()).toBe(RARITY.membersToJudgeRarity);
   });
 });

@@ -197,6 +197,8 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     // ten more members elsewhere show the attempt's WebGL read-out: devices of its kind are
     // common here, so the audio read-out only the two show is the device's own, and the
     // identical phone with the same settings is the same machine seen from another place
+    // (possible: this rule was medium until the badge tier kept only rules right nine times in
+    // ten; in P8 it links 9 alts to 10 strangers)
     await database.query(
       `with m as (insert into members (discord_id, username) select 'component-case crowd ' || k, 'crowd' from generate_series(1, 10) k returning id, discord_id)
        insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, webgl_hash, outcome)
@@ -205,7 +207,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     const crowded = await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! });
     expect(crowded.counts.webgl).toBeGreaterThanOrEqual(RARITY.commonComponentOthers);
     const common = scoringContext(attempt, crowded);
-    expect(scoreCandidate(attempt, others['identical phone elsewhere']!, common)).toMatchObject({ confidence: 'medium', detectionMethod: 'fingerprint' });
+    expect(scoreCandidate(attempt, others['identical phone elsewhere']!, common)).toMatchObject({ confidence: 'possible', detectionMethod: 'fingerprint' });
     expect(Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, common).confidence !== null)).toEqual(['same address', 'same device elsewhere', 'identical phone elsewhere']);
   });
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
+import { accountCreatedMs } from '../../shared/discord-snowflake';
 import { hasDeviceIdentity, type AnonymityCounts, type AttemptSignals, type ScoringContext } from './alt-scoring';
 
 /** A stored attempt that shares the address, the network or the fingerprint with the new one. */
@@ -18,7 +19,7 @@ export interface CandidateLookup {
   counts: Omit<AnonymityCounts, 'addressFingerprint'>;
 }
 
-const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0, browserTokenNetworks: 0 };
+const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0, browserTokenNetworks: 0, members: 0 };
 
 /** The hashes a lookup is made by, and the high-entropy components a same-network candidate must share one of. */
 type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash' | 'browserTokenHash';
@@ -152,6 +153,7 @@ interface CountsJson {
   audio: number;
   fonts: number;
   browser_token_networks: number;
+  members: number;
 }
 
 export interface LookupRow {
@@ -168,6 +170,7 @@ function toCounts(json: CountsJson): CandidateLookup['counts'] {
     audio: Number(json.audio),
     fonts: Number(json.fonts),
     browserTokenNetworks: Number(json.browser_token_networks),
+    members: Number(json.members),
   };
 }
 
@@ -190,6 +193,7 @@ function toCandidate(row: CandidateJson): CandidateAttempt {
     attemptId: Number(row.id),
     memberId,
     ...signalsFromRow(row),
+    accountCreatedMs: accountCreatedMs(row.member_discord_id),
     member: { id: memberId, discordId: row.member_discord_id, username: row.member_username, createdAt: new Date(row.member_created_ms) },
   };
 }

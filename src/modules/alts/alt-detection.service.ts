@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { accountCreatedMs } from '../../shared/discord-snowflake';
 import { buildAltCandidateQuery, candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup } from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
 import { isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
@@ -88,12 +89,14 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
       // the candidates, the network's shared marking and the anonymity sets, in one statement
       const lookup = readBefore ?? (await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit }));
       const { candidates } = lookup;
-      const context = scoringContext(attempt, lookup);
+      // the account's age is taken when the attempt is made; its creation time is in its Discord id
+      const context = { ...scoringContext(attempt, lookup), attemptAtMs: now.getTime() };
+      const signals: AttemptSignals = { ...attempt, accountCreatedMs: attempt.accountCreatedMs ?? accountCreatedMs(member.discordId) };
 
       const best = new Map<number, { candidate: CandidateAttempt; score: AltScore }>();
       for (const candidate of candidates) {
         if (candidate.memberId === member.id) continue;
-        const score = scoreCandidate(attempt, candidate, context);
+        const score = scoreCandidate(signals, candidate, context);
         if (!score.confidence) continue;
         const current = best.get(candidate.memberId);
         if (isStrongerScore(score, current?.score)) best.set(candidate.memberId, { candidate, score });

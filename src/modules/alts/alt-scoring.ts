@@ -4,49 +4,20 @@ import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-comp
 
 /**
  * Alt-account scoring, pure: the one place that decides how sure we are that two
- * verification attempts came from one person. Evidence is weighted by its rarity: a
- * fingerprint or component that many other members show (a popular phone model, a stock
- * laptop) proves little, a crowded address (carrier NAT, campus, café) proves nothing by
- * itself, and a rare fingerprint on the same address is strong. The counts come with the
- * candidates (AnonymityCounts: how many OTHER members show the new attempt's fingerprint,
- * address and each high-entropy component; "others" below excludes the two accounts
- * compared).
+ * verification attempts came from one person. The rules in words, with why each tier is
+ * what it is, are in docs/behaviour.md ("Alt detection"); `scoreCandidate` below names each
+ * rule (`AltRule`) in the order it is tried.
  *
- *  - certain:  the same browser token (one browser profile: a first-party random value the
- *              consent page keeps, stored as a keyed hash) on the same device (the same
- *              fingerprint, or three of the four high-entropy components equal, which a
- *              browser update leaves), whatever the address or the device's popularity,
- *              as long as other members carried the token on at most
- *              RARITY.browserTokenNetworks networks (a token copied around stops counting,
- *              and a token on a different device is never evidence by itself); or
- *              same address, the same fingerprint that no other member shows, and a
- *              high-entropy component at most one other member shows (the fingerprint hash
- *              includes time zone and language, so a popular phone in a rare locale has a
- *              rare hash while each of its device components is common); or same address
- *              with canvas, WebGL and audio all equal and shown by no other member
- *  - medium:   same address and same fingerprint with at most two other members showing
- *              that fingerprint on this address (one device, or a household's same-model
- *              phones, which is as far as the address lets us tell them apart); the same
- *              fingerprint elsewhere when at most two others show it and a component is rare
- *              (a device that moved); same address, a rare component and one more equal
- *              component (a private window noises canvas and audio but keeps its fonts); on
- *              an uncrowded address (a home) a partial component match, or screen, time
- *              zone, language and platform all equal (a second browser on the same machine);
- *              on any address, shared or not, a rare high-entropy component together with
- *              screen, time zone, language and platform all equal (the same machine seen
- *              from another place: a second browser that keeps its own font list, or a
- *              private window that keeps its WebGL read-out, after a move or behind a
- *              carrier NAT), when another of the attempt's components is common here
- *              (RARITY.commonComponentOthers): among many devices of its kind, a component
- *              at most one other member shows is the device's own, not its model's
- *  - possible: an uncrowded address alone; a rare component on the same address or network
- *  - nothing:  a popular fingerprint or component across networks, a crowded address alone
- *
- * A partial match is at least two equal components, one of them high-entropy: time zone,
- * language, platform and screen alone are shared by whole countries. A fingerprint with no
- * high-entropy component at all never counts as a fingerprint match. On a network staff
- * marked as shared (household, school, carrier NAT) the address and network matches do not
- * count at all; only device evidence does.
+ * In short: certain and medium are the tiers that make an alt badge, so each of their rules
+ * must be right at least nine times in ten on the labelled population of the P8 bench
+ * (scripts/bench/p8-*.ts); evidence weaker than that is `possible`, shown to staff and never
+ * counted. Evidence is weighed by its rarity (how many OTHER members show a value: the
+ * AnonymityCounts the candidate lookup reads), until the server is too small for rarity to
+ * mean anything (RARITY.membersToJudgeRarity): then a profile that looks like a stock phone
+ * (`stockProfile`) is never rare. Whether the newer Discord account is young (its
+ * snowflake's time, RARITY.youngAccountDays) is recorded with the evidence; no tier uses it.
+ * On a network staff marked as shared the address and network matches do not count; only
+ * device evidence and the browser token do.
  */
 
 export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
@@ -69,6 +40,14 @@ export type AttemptSignals = {
   fingerprintHash: string | null;
   /** keyed hash of the browser profile's token (src/modules/browser-token); absent or null when none was kept */
   browserTokenHash?: string | null;
+  /** when the attempt's Discord account was created (its snowflake's time, epoch ms); absent or null when unknown */
+  accountCreatedMs?: number | null;
+  /**
+   * the new attempt only: its profile looks like a stock phone (`looksStock`, judged from the
+   * collected values at consent, never stored); absent or null when unknown, which the
+   * new-server prior treats as stock
+   */
+  stockProfile?: boolean | null;
 } & Pick<FingerprintComponentHashes, ComparedHashKey>;
 
 /**
@@ -90,6 +69,8 @@ export interface AnonymityCounts {
   fonts: number;
   /** distinct networks other members' attempts carrying the attempt's browser token were on */
   browserTokenNetworks: number;
+  /** members the server holds, counted up to RARITY.membersToJudgeRarity (a bounded read, never a count of the whole table) */
+  members: number;
 }
 
 export const ANONYMITY_COUNT_CAP = 64;
@@ -98,16 +79,26 @@ export const ANONYMITY_COUNT_CAP = 64;
 export interface ScoringContext {
   sharedNetwork: boolean;
   counts: AnonymityCounts;
+  /** when the attempt was made (epoch ms): the account's age is taken at this time; without it the age is no evidence */
+  attemptAtMs?: number;
 }
 
-/** The rarity thresholds of the rule (measured on the labelled P8 population). */
+/** The thresholds of the rule; why each is what it is stands beside it (docs/behaviour.md gives the rules in words). */
 export const RARITY = {
   /** same address + same fingerprint is certain when at most this many other members show the fingerprint */
   certainFingerprintOthers: 0,
-  /** same fingerprint elsewhere (with a rare component) is medium up to this many other members */
-  mediumFingerprintOthers: 2,
-  /** same address + same fingerprint is medium up to this many other members showing both */
-  mediumSameAddressOthers: 2,
+  /**
+   * same fingerprint elsewhere (with a rare component) is possible up to this many other
+   * members (a device that moved, or a household's same-model phones elsewhere: 24 alts to 3
+   * strangers in P8, 88.9%, under the nine in ten a badge needs)
+   */
+  fingerprintElsewhereOthers: 2,
+  /**
+   * same address + same fingerprint is possible up to this many other members showing both
+   * (one device, or a household's same-model phones: in P8 more strangers than alts, the
+   * siblings with the same phone; a young account does not change that enough, see docs/behaviour.md)
+   */
+  sameAddressFingerprintOthers: 2,
   /** an address with more other members than this is crowded: the address alone proves nothing */
   crowdedAddress: 10,
   /** a high-entropy component is rare when at most this many other members show it */
@@ -123,7 +114,44 @@ export const RARITY = {
   browserTokenNetworks: 3,
   /** with the token, this many equal high-entropy components (of canvas, WebGL, audio, fonts) are the same device */
   browserSameDeviceComponents: 3,
+  /**
+   * an account created at most this many days before it verifies is young: an account made
+   * to be an alt is made when it is needed, usually the same day or the day before; a week
+   * leaves room for one made days ahead. Not fitted to P8: there the made-for-it alts are at
+   * most two days old and the new Discord users spread over their first month, so any value
+   * from 2 to 30 days separates them alike. Recorded as evidence; no tier uses it (P8
+   * measured no rule with it right nine times in ten: docs/behaviour.md)
+   */
+  youngAccountDays: 7,
+  /**
+   * below this many members rarity is not judged for a profile that looks stock. In P8's
+   * population (its device catalogue calibrated to adF's shares of shared fingerprints) the
+   * most common configuration is shown by 1 member in 26, the tenth by 1 in 192, the
+   * fiftieth by 1 in 621: on a server of 100 even the tenth is seen about once, which is what
+   * a device's own value looks like; with 1,000 members the ten most common are each seen
+   * five times or more, beyond the "at most one other" of a rare value
+   */
+  membersToJudgeRarity: 1000,
 } as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The rules of `scoreCandidate`, in the order they are tried; the first that holds decides. */
+export const ALT_RULES = [
+  'same-browser-profile',
+  'address-rare-fingerprint',
+  'address-unique-device',
+  'address-rare-component',
+  'rare-fingerprint-elsewhere',
+  'rare-component-elsewhere',
+  'address-fingerprint',
+  'home-partial',
+  'home-same-machine',
+  'home-address',
+  'address-rare-component-only',
+  'network-rare-component',
+] as const;
+export type AltRule = (typeof ALT_RULES)[number];
 
 /**
  * How many members besides the two compared show a value (null when the two do not share
@@ -156,6 +184,10 @@ export interface AltEvidence extends SharedCounts {
   strongComponentMatches: number;
   /** how many compared components are equal */
   componentMatches: number;
+  /** the attempt's Discord account is young (RARITY.youngAccountDays) and newer than the candidate's */
+  youngAccount: boolean;
+  /** rarity was judged: the server holds RARITY.membersToJudgeRarity members, or the profile does not look stock */
+  rarityJudged: boolean;
   /** orders candidates of equal confidence; not a probability */
   score: number;
 }
@@ -165,6 +197,8 @@ export interface AltScore {
   /** null exactly when confidence is null */
   detectionMethod: DetectedAltMethod | null;
   evidence: AltEvidence;
+  /** the rule that decided (null exactly when confidence is null); not stored, for measuring each rule */
+  rule: AltRule | null;
 }
 
 export const CONFIDENCE_RANK: Record<AltConfidence, number> = { possible: 1, medium: 2, certain: 3 };
@@ -263,6 +297,26 @@ function sharedCounts(components: ComponentComparison, matches: SignalMatches, c
   };
 }
 
+/**
+ * True when the attempt's Discord account was created at most RARITY.youngAccountDays before
+ * the attempt and after the candidate's account (the alt is the newer account). Unknown
+ * creation times or attempt time: false.
+ */
+export function isYoungAccount(attempt: AttemptSignals, candidate: AttemptSignals, attemptAtMs: number | undefined): boolean {
+  const created = attempt.accountCreatedMs ?? null;
+  const other = candidate.accountCreatedMs ?? null;
+  if (created === null || other === null || attemptAtMs === undefined) return false;
+  return attemptAtMs - created <= RARITY.youngAccountDays * DAY_MS && created > other;
+}
+
+/**
+ * The new-server prior: rarity is judged once the server holds RARITY.membersToJudgeRarity
+ * members; before that only for a profile that does not look stock (an unknown one counts as stock).
+ */
+export function isRarityJudged(attempt: AttemptSignals, counts: AnonymityCounts): boolean {
+  return counts.members >= RARITY.membersToJudgeRarity || attempt.stockProfile === false;
+}
+
 export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignals, context: ScoringContext): AltScore {
   const components = compareComponents(attempt, candidate);
   const matches = matchSignals(attempt, candidate, context);
@@ -272,9 +326,11 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const strongComponentMatches = countHighEntropyMatches(components);
   const componentMatches = COMPARED_COMPONENTS.filter((c) => components[c] === true).length;
   const partialMatch = strongComponentMatches >= 1 && componentMatches >= 2;
-  const componentOthers = (c: (typeof HIGH_ENTROPY_COMPONENTS)[number]) => shared[`${c}Shared`] ?? Infinity;
+  const rarityJudged = isRarityJudged(attempt, context.counts);
+  // on a server too small to judge rarity, a stock profile's values are never rare
+  const componentOthers = (c: (typeof HIGH_ENTROPY_COMPONENTS)[number]) => (rarityJudged ? (shared[`${c}Shared`] ?? Infinity) : Infinity);
   const rareComponent = HIGH_ENTROPY_COMPONENTS.some((c) => componentOthers(c) <= RARITY.rareComponentOthers);
-  const fingerprintOthers = shared.fingerprintShared ?? Infinity;
+  const fingerprintOthers = rarityJudged ? (shared.fingerprintShared ?? Infinity) : Infinity;
   const crowdedAddress = ipCounts && othersBesides(context.counts.address) > RARITY.crowdedAddress;
   // a second browser on the same machine; only when both read some device component (the
   // settings of browsers whose every device probe failed say nothing about the machine)
@@ -282,29 +338,34 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const sameMachineSettings = bothReadDevice && components.screen === true && components.timezone === true && components.language === true && components.platform === true;
   // the attempt shows a component many members show: its kind of device is common on this server
   const commonKind = HIGH_ENTROPY_COMPONENTS.some((c) => context.counts[c] >= RARITY.commonComponentOthers);
+  const youngAccount = isYoungAccount(attempt, candidate, context.attemptAtMs);
+  // one device on this address: at most RARITY.sameAddressFingerprintOthers other members show the fingerprint here
+  const addressDevice = ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.sameAddressFingerprintOthers;
 
   let confidence: AltConfidence | null = null;
   let detectionMethod: DetectedAltMethod | null = null;
-  const found = (c: AltConfidence, m: DetectedAltMethod) => {
+  let rule: AltRule | null = null;
+  const found = (c: AltConfidence, m: DetectedAltMethod, r: AltRule) => {
     confidence = c;
     detectionMethod = m;
+    rule = r;
   };
   // one browser profile: the token, on the same device (a token on another device is a copied
   // cookie, no evidence by itself; default fonts and a common screen are no device either)
   const browserCounts = browserMatch && context.counts.browserTokenNetworks <= RARITY.browserTokenNetworks;
   const sameDevice = fingerprintMatch || strongComponentMatches >= RARITY.browserSameDeviceComponents;
-  if (browserCounts && sameDevice) found('certain', 'browser');
-  else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both');
-  else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both');
-  else if (ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.mediumSameAddressOthers) found('medium', 'both');
-  else if (fingerprintMatch && fingerprintOthers <= RARITY.mediumFingerprintOthers && rareComponent) found('medium', 'fingerprint');
-  else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both');
-  else if (ipCounts && !crowdedAddress && partialMatch) found('medium', 'both');
-  else if (ipCounts && !crowdedAddress && sameMachineSettings) found('medium', 'both');
-  else if (rareComponent && commonKind && sameMachineSettings) found('medium', 'fingerprint');
-  else if (ipCounts && !crowdedAddress) found('possible', 'ip');
-  else if (ipCounts && rareComponent) found('possible', 'ip');
-  else if (networkCounts && rareComponent) found('possible', 'network');
+  if (browserCounts && sameDevice) found('certain', 'browser', 'same-browser-profile');
+  else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both', 'address-rare-fingerprint');
+  else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both', 'address-unique-device');
+  else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both', 'address-rare-component');
+  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('possible', 'fingerprint', 'rare-fingerprint-elsewhere');
+  else if (rareComponent && commonKind && sameMachineSettings) found('possible', 'fingerprint', 'rare-component-elsewhere');
+  else if (addressDevice) found('possible', 'both', 'address-fingerprint');
+  else if (ipCounts && !crowdedAddress && partialMatch) found('possible', 'both', 'home-partial');
+  else if (ipCounts && !crowdedAddress && sameMachineSettings) found('possible', 'both', 'home-same-machine');
+  else if (ipCounts && !crowdedAddress) found('possible', 'ip', 'home-address');
+  else if (ipCounts && rareComponent) found('possible', 'ip', 'address-rare-component-only');
+  else if (networkCounts && rareComponent) found('possible', 'network', 'network-rare-component');
 
   // orders candidates of equal confidence: rarer shared evidence first
   const rarityBonus = (others: number | null) => (others === null ? 0 : Math.max(0, 10 - Math.min(others, 10)));
@@ -333,9 +394,12 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
       sharedNetwork: context.sharedNetwork,
       strongComponentMatches,
       componentMatches,
+      youngAccount,
+      rarityJudged,
       score,
       ...shared,
     },
+    rule,
   };
 }
 

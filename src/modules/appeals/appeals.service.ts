@@ -1,3 +1,5 @@
+import type { Logger } from '../../logger';
+import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
@@ -50,7 +52,7 @@ const appealView = (a: Appeal) => ({ status: a.status, message: a.message, creat
  * through the outbox) or reject with a reason the visitor sees. Every step writes an
  * audit row and a line for the logs channel in the transaction that makes it.
  */
-export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void }) {
+export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void; logger?: Logger }) {
   const { db } = deps.database;
 
   /** The visitor's standing and newest appeal; null when there is no member record. */
@@ -76,10 +78,11 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
       // the message stays out of the append-only log and the logs channel: retention must be able to delete it
       await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.` });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.`, card: { for: 'appeal', discordId, appealId: inserted.id } });
       return inserted;
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealFiled(deps.logger, { discordId, appealId: appeal.id });
     return appealView(appeal);
   }
 
@@ -204,6 +207,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       return { discordId, next, outcome };
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealDecided(deps.logger, { discordId: result.discordId, appealId, decision: 'approved', by: actorLabel(actor) });
     return result;
   }
 
@@ -224,6 +228,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       return { discordId };
     });
     deps.nudgeOutbox?.();
+    if (deps.logger) logAppealDecided(deps.logger, { discordId: result.discordId, appealId, decision: 'rejected', by: actorLabel(actor) });
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { splitHashInputAtTime, type AuditHashInput } from './audit-hash';
@@ -135,6 +135,19 @@ export async function appendAudit(executor: Executor, input: AuditEntryInput, no
     prevHash: null,
     hash: null,
   };
+}
+
+/**
+ * Whether one of `actions` was already recorded on this target from this log card (`details.card`):
+ * a button in the logs channel acts once, however often or however fast it is pressed.
+ */
+export async function actedFromCard(executor: Executor, input: { actions: readonly string[]; targetId: string; card: number }): Promise<boolean> {
+  const rows = await executor
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(inArray(auditLog.action, [...input.actions]), eq(auditLog.targetId, input.targetId), sql`${auditLog.details}->>'card' = ${String(input.card)}`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 export interface AuditQuery {

@@ -7,3 +7,4 @@ export {
   NO_COMPONENT_HASHES,
   type FingerprintComponentHashes,
 } from './fingerprint-components';
+export { looksStock } from './stock-profile';

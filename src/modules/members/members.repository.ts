@@ -250,6 +250,11 @@ export async function markUnverified(executor: Executor, id: number, now: Date):
   await executor.update(members).set({ guildAccess: 'pending', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now }).where(eq(members.id, id));
 }
 
+/** Denied by staff (kicked or banned): no access, and the rules must be accepted on the website again. */
+export async function markDenied(executor: Executor, id: number, now: Date): Promise<void> {
+  await executor.update(members).set({ guildAccess: 'denied', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now }).where(eq(members.id, id));
+}
+
 /** How many member records sit on each of the given networks (members_network_hash_idx). */
 /** For each network, the member on it who verified most recently (a network is named through a member). */
 export async function latestMemberOnNetworks(executor: Executor, networkHashes: readonly string[]): Promise<Map<string, { discordId: string; username: string }>> {

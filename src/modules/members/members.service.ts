@@ -3,7 +3,9 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { Conflict, NotFound } from '../../errors';
 import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
-import { appendAudit } from '../audit/audit.repository';
+import type { Logger } from '../../logger';
+import { logDenied, logVerified } from '../../operator-events';
+import { actedFromCard, appendAudit } from '../audit/audit.repository';
 import { openAppealIdsOf } from '../appeals/appeals.repository';
 import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
@@ -29,6 +31,7 @@ import { standingReason, strongestCountingLink } from './standing-reason';
 import {
   findMemberByDiscordId,
   insertManualMember,
+  markDenied,
   markManuallyVerified,
   markUnverified,
   setManualAltStatus,
@@ -40,6 +43,8 @@ export interface MembersServiceDeps {
   database: Database;
   clock: Clock;
   outbox: OutboxPort;
+  /** the operator's log (a line when staff verify or deny) */
+  logger?: Logger;
 }
 
 export type { ActingStaff, DiscordStaff, MemberActor } from './member-actor';
@@ -52,6 +57,11 @@ export const RECORD_EXISTS = 'A verification record for this Discord ID already 
 export const ALT_LINK_NOT_FOUND = 'Alt link';
 export const ALT_LINK_ALREADY_DISMISSED = 'This link is already dismissed';
 export const ALT_LINK_NOT_DISMISSED = 'This link is not dismissed';
+export const ALREADY_REMOVED_FROM_CARD = 'Someone already acted on this member from this log message';
+
+/** How staff remove a member from the server. */
+export type Removal = 'kick' | 'ban';
+const REMOVAL_WORDS: Record<Removal, string> = { kick: 'denied and kicked', ban: 'denied and banned' };
 
 /** Who dismissed a link, as kept on it: the staff account when there is one. */
 function dismisserOf(actor: MemberActor): Dismisser {
@@ -193,6 +203,7 @@ export function createMembersService(deps: MembersServiceDeps) {
         now,
       );
     });
+    if (deps.logger) logVerified(deps.logger, { discordId, via: 'staff' });
   }
 
   /**
@@ -216,6 +227,31 @@ export function createMembersService(deps: MembersServiceDeps) {
         now,
       );
     });
+  }
+
+  /**
+   * Deny / Kick and Ban: the member loses access (their record reads denied and they must accept the rules on
+   * the website again) and is kicked or banned through the outbox, in the transaction that records it. From a
+   * log message's button (`card`: the line's id), it acts once: a second press, or a kick and a ban pressed
+   * together, is refused (409) and changes nothing.
+   */
+  async function removeFromServer(actor: MemberActor, discordId: string, how: Removal, options: { card?: number } = {}): Promise<void> {
+    const now = deps.clock.now();
+    await db.transaction(async (tx) => {
+      // the member's row lock orders two presses: the second reads the first's audit row once it committed
+      const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
+      if (!member) throw NotFound(USER_NOT_FOUND);
+      if (options.card !== undefined && (await actedFromCard(tx, { actions: ['member.kick', 'member.ban'], targetId: discordId, card: options.card }))) throw Conflict(ALREADY_REMOVED_FROM_CARD);
+      await markDenied(tx, member.id, now);
+      await deps.outbox.enqueue(tx, { kind: how, discordId, reason: auditLogReason(`${REMOVAL_WORDS[how]} by staff (${actor.username})`) });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> ${REMOVAL_WORDS[how]} by staff member ${actorLabel(actor)}` });
+      await appendAudit(
+        tx,
+        { actor: auditActorOf(actor), action: `member.${how}`, targetType: 'member', targetId: discordId, details: { from: member.guildAccess, ...(options.card !== undefined ? { card: options.card } : {}) } },
+        now,
+      );
+    });
+    if (deps.logger) logDenied(deps.logger, { discordId, why: `${REMOVAL_WORDS[how]} by staff (${actorLabel(actor)})` });
   }
 
   /** Manual Entry: a record the alt engine and the Discord button treat like any other. */
@@ -320,7 +356,7 @@ export function createMembersService(deps: MembersServiceDeps) {
     });
   }
 
-  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, manualEntry, dismissAltLink, reopenAltLink, dismissAllAltLinks };
+  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, removeFromServer, manualEntry, dismissAltLink, reopenAltLink, dismissAllAltLinks };
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;

@@ -44,7 +44,7 @@ function toStoredAction(action: DiscordAction, key: Buffer) {
     case 'unban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
-      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null }, sealedSecret: null };
+      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}) }, sealedSecret: null };
   }
 }
 

@@ -17,6 +17,18 @@ export interface LogEvent {
   discordId?: string;
 }
 
+/**
+ * What a line in the logs channel is about, when staff can act on it from there: the line is
+ * posted as an embed with buttons (src/discord/log-cards). `member`: a verification's outcome
+ * (Kick, Ban, and Verify unless `verified`); `alt`: an alt found (`discordId` the alt, `mainId`
+ * the account it is an alt of; Verify, Kick, Ban, Not the same person); `appeal`: an appeal filed
+ * (Approve, Reject). Every card links to the member's dashboard page.
+ */
+export type LogCard =
+  | { for: 'member'; discordId: string; verified?: boolean }
+  | { for: 'alt'; discordId: string; mainId: string }
+  | { for: 'appeal'; discordId: string; appealId: number };
+
 /** Who waits for an action: a member in front of a button ('interactive'), or nobody in particular ('bulk'). */
 export type OutboxPriority = (typeof import('../../db/schema').OUTBOX_PRIORITIES)[number];
 
@@ -39,7 +51,7 @@ type DiscordActionBody =
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
   /** Lifts a ban (an approved appeal of a member the certain-alt action banned); no ban is fine. */
   | { kind: 'unban'; discordId: string; reason: string }
-  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string };
+  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string; card?: LogCard };
 
 export type OutboxStatus = 'pending' | 'running' | 'done' | 'failed';
 

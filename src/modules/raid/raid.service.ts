@@ -17,7 +17,7 @@ const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' }
  */
 export async function checkForRaid(
   tx: Executor,
-  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[]) => void },
+  deps: { outbox: OutboxPort; onAlarm?: (reasons: RaidReason[], lockdownStarted: boolean) => void },
   input: {
     now: Date;
     policy: RaidPolicy & { raidYoungAccountDays: number; autoLockdown: boolean };
@@ -45,6 +45,6 @@ export async function checkForRaid(
   const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text: raidAlarmText(window, verdict, policy, lockdownStarted) });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details }, now, [logLine]);
   if (lockdownStarted) await appendAudit(tx, { actor: SYSTEM, action: 'lockdown.on', targetType: 'server', details: { reason: 'raid alarm', automatic: true } }, now);
-  deps.onAlarm?.(verdict.reasons);
+  deps.onAlarm?.(verdict.reasons, lockdownStarted);
   return { raised: true, lockdownStarted };
 }

@@ -1,3 +1,5 @@
+import type { Logger } from '../../logger';
+import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { gateButtonOutcome, gateMessage } from '../admission/admission-rules';
@@ -33,7 +35,7 @@ export interface ButtonResult {
  * and the audit row commit together. Nothing is written when the member has no record
  * or has not accepted the rules yet.
  */
-export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void }) {
+export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger }) {
   return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
     const { discordId } = user;
     // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
@@ -57,14 +59,14 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
         await deps.outbox.enqueue(
           tx,
           { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website'), priority: 'interactive' },
-          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.` },
+          { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.`, card: { for: 'member', discordId, verified: true } },
         );
       } else if (outcome === 'limited') {
         const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
         await deps.outbox.enqueue(
           tx,
           { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)), priority: 'interactive' },
-          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.` },
+          { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.`, card: { for: 'member', discordId } },
         );
       } else {
         const denied: DiscordAction = {
@@ -72,6 +74,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           event: 'denied',
           discordId,
           text: `⛔ <@${discordId}> was denied at the button: certain alt${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}.`,
+          card: { for: 'member', discordId },
         };
         if (certainAltAction !== 'none') {
           // the main's name for Discord's audit log: one read, on this rare path only
@@ -84,6 +87,11 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }));
     deps.nudgeOutbox?.();
+    if (deps.logger) {
+      if (outcome === 'verified') logVerified(deps.logger, { discordId, via: 'button' });
+      else if (outcome === 'limited') logLimited(deps.logger, { discordId, why: member.gateAction === 'limited' ? (member.gateReason ?? 'a server rule') : `VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}` });
+      else logDenied(deps.logger, { discordId, why: `certain alt, at the button${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}` });
+    }
     return { outcome, vpnProvider: member.vpnProvider, gateMessage: outcome === 'limited' ? gateMessage(member) : null };
   };
 }

@@ -119,7 +119,7 @@ export function createSignInFlow(deps: {
         identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
         accessToken,
         vpn,
-        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null },
+        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null, stockProfile: input.consent.stockProfile ?? null },
       });
       if (result.outcome === 'denied') return { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
       return { kind: 'verified', discordId: identity.id };

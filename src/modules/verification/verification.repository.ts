@@ -24,6 +24,8 @@ export interface AttemptEvidence {
   components: FingerprintComponentHashes | null;
   /** keyed hash of the browser profile's token; null when none was kept */
   browserTokenHash?: string | null;
+  /** the profile looks like a stock phone (judged at consent; scoring's new-server prior reads it, it is not stored) */
+  stockProfile?: boolean | null;
 }
 
 /** The member of a sign-in, as alt detection needs it. */

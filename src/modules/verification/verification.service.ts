@@ -9,7 +9,7 @@ import { sqlState } from '../../db/db-errors';
 import { asLastStatement } from '../../db/last-statement';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
-import { verifyFingerprint, type FingerprintData } from '../fingerprint';
+import { looksStock, verifyFingerprint, type FingerprintData } from '../fingerprint';
 import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
 import { appendAudit } from '../audit/audit.repository';
@@ -20,7 +20,8 @@ import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
 import { linkCounts } from '../../shared/member-badges';
-import { joinRoles, websiteEnding, websiteOutcomeLine } from './website-outcome';
+import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEnding } from './website-outcome';
+import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
 import {
   confirmRulesAudited,
   findMemberByDiscordId,
@@ -44,13 +45,27 @@ export interface DetectedAlt {
   memberIsAlt: boolean;
 }
 
+/** The operator's log lines for a committed website verification: how it ended, and each alt it found that counts. */
+function logWebsiteEnding(logger: Logger, input: { discordId: string; ended: WebsiteEnding; alts: readonly DetectedAlt[]; vpnProvider: string | null }): void {
+  const { discordId } = input;
+  if (input.ended === 'verified') logVerified(logger, { discordId, via: 'website' });
+  else if (input.ended === 'limited_access') logLimited(logger, { discordId, why: input.vpnProvider ? `VPN (${input.vpnProvider})` : 'VPN or a server rule' });
+  else if (input.ended === 'denied_alt') logDenied(logger, { discordId, why: 'certain alt' });
+  else logHeld(logger, { discordId });
+  for (const alt of input.alts) {
+    if (alt.confidence === 'possible') continue;
+    const [altId, mainId] = alt.memberIsAlt ? [discordId, alt.discordId] : [alt.discordId, discordId];
+    logAltFound(logger, { altId, mainId, confidence: alt.confidence });
+  }
+}
+
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
 export interface AltDetector {
   /**
    * the alts found, and whether the member is now the alt side of a certain link; `lookup`:
    * the value `lookupQuery` gave in the sign-in's statement (the candidates are read then, not again)
    */
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
   /** the candidate lookup of an attempt as an SQL expression, for the sign-in's statement; null when there is nothing to look up by */
   lookupQuery(attempt: SignInAttemptColumns, memberId: SQL): SQL | null;
 }
@@ -74,6 +89,8 @@ export interface GivenConsent {
   browserTokenHash?: string;
   components: FingerprintComponentHashes;
   timezone: string;
+  /** the profile looks like a stock phone (looksStock, judged from the collected values here; the values themselves are not kept) */
+  stockProfile?: boolean;
 }
 
 /** How using up a live OAuth state ended: its first use, a use after the first, or a database that failed. */
@@ -176,6 +193,7 @@ export function createVerificationService(deps: {
         ...(browserToken && deps.browserTokenKey ? { browserTokenHash: hashBrowserToken(deps.browserTokenKey, browserToken) } : {}),
         components: hashFingerprintComponents(input.fingerprintData),
         timezone: input.fingerprintData.timezone.slice(0, 64),
+        stockProfile: looksStock(input.fingerprintData),
         browserToken,
       };
     },
@@ -202,6 +220,7 @@ export function createVerificationService(deps: {
         // the log line and the audit row in one statement, which commits on its own
         const { db } = deps.database;
         const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
+        logDenied(deps.logger, { discordId, why: 'the VPN check could not be made and the policy is to deny' });
         await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [...vpnCacheWrite(db, input.vpn), logLine]);
         deps.nudgeOutbox?.();
         deps.onCompleted?.(outcome);
@@ -213,6 +232,8 @@ export function createVerificationService(deps: {
       // by the visitor without starting over. So a connection lost before the commit starts (a PostgreSQL
       // restart) runs the transaction again instead of sending them to 'Verification Failed'; one lost while
       // it commits is settled by reading whether its attempt was kept, and it runs again only if not.
+      // how the committed sign-in ended, for the operator's log line (set by the run that commits)
+      let endedAs: WebsiteEnding = 'verified';
       const signIn = (committing: (signedIn: VerificationResult) => void) => retryOnConflict(() => deps.database.db.transaction(async (tx) => {
         // the admission step's read (raid window, lockdown) runs in the sign-in's statement, counting in its attempt
         const admissionRead = deps.admission?.readQuery(now);
@@ -225,14 +246,15 @@ export function createVerificationService(deps: {
         const read: AdmissionRead | undefined = admissionRead && { settings: admissionRead.settings, countedPreviousDay: admissionRead.countedPreviousDay, row: admission as AdmissionRead['row'] };
         const admitted = (await deps.admission?.admitDeferred(tx, { member, now, read })) ?? { gate: null, writes: [], actions: [] };
         const { gate } = admitted;
-        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
+        const detected = outcome === 'verified' ? await deps.alts.detect(tx, { member, attempt: { ...attempt, stockProfile: evidence.stockProfile ?? null }, lookup: candidates }) : { alts: [], isLinkedAsAlt: member.counters.isLinkedAsAlt };
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
         const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
         const ending = { vpnOutcome: outcome, certainAlt, gate: gate?.action ?? null };
         const ended = websiteEnding(ending);
-        const endedAs = ended === 'denied_alt' || ended === 'pending' ? ended : null;
+        endedAs = ended;
+        const attemptEnding = ended === 'denied_alt' || ended === 'pending' ? ended : null;
         // someone staff or an appeal already verified rejoins as Verified; everyone else starts Unverified
         const joinAs = joinRoles(ended, member.guildAccess);
         const joinWhy = joinAs[0] === 'verified' ? 'rejoined through the website, already verified' : 'signed in on the website to verify (Unverified until they complete verification)';
@@ -241,7 +263,7 @@ export function createVerificationService(deps: {
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
-        const writes = [...admitted.writes, ...(endedAs ? [recordAttemptEnding(tx, attempt.id, endedAs)] : []), ...vpnCacheWrite(tx, input.vpn)];
+        const writes = [...admitted.writes, ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []), ...vpnCacheWrite(tx, input.vpn)];
         const actions: DiscordAction[] = [
           ...admitted.actions,
           { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
@@ -255,6 +277,7 @@ export function createVerificationService(deps: {
                 event: 'alt_detected' as const,
                 discordId,
                 text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
+                card: { for: 'alt' as const, discordId: other, mainId: main },
               };
             }),
         ];
@@ -295,7 +318,7 @@ export function createVerificationService(deps: {
           return kept;
         },
       });
-      deps.logger.info({ outcome, alts: result.alts.length, vpn: input.vpn.verdict }, 'verification completed');
+      logWebsiteEnding(deps.logger, { discordId, ended: endedAs, alts: result.alts, vpnProvider: input.vpn.provider });
       deps.nudgeOutbox?.();
       deps.onCompleted?.(outcome);
       return result;

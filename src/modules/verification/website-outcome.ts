@@ -1,3 +1,4 @@
+import type { LogCard } from '../outbox/outbox.types';
 import type { VpnCheckResult } from '../vpn/vpn.types';
 import type { DetectedAlt } from './verification.service';
 
@@ -25,7 +26,7 @@ export function websiteEnding(input: WebsiteEndingInput): WebsiteEnding {
   return 'verified';
 }
 
-type LogLine = { kind: 'log_message'; event: 'denied' | 'limited_access' | 'verified' | 'staff_action'; discordId: string; text: string };
+type LogLine = { kind: 'log_message'; event: 'denied' | 'limited_access' | 'verified' | 'staff_action'; discordId: string; text: string; card?: LogCard };
 
 /**
  * The logs channel's line for a website verification, stating its real ending. A certain alt
@@ -40,14 +41,15 @@ export function websiteOutcomeLine(input: WebsiteEndingInput & { discordId: stri
   if (ending === 'denied_alt') {
     const main = input.alts.find((alt) => alt.confidence === 'certain' && alt.memberIsAlt);
     const why = input.markedByStaff ? 'marked certain alt by staff' : main ? `certain alt of <@${main.discordId}>` : 'certain alt of an account already verified here';
-    return { kind: 'log_message', event: 'denied', discordId: id, text: `⛔ <@${id}> was denied: ${why}${flag}.` };
+    const card: LogCard = main && !input.markedByStaff ? { for: 'alt', discordId: id, mainId: main.discordId } : { for: 'member', discordId: id };
+    return { kind: 'log_message', event: 'denied', discordId: id, text: `⛔ <@${id}> was denied: ${why}${flag}.`, card };
   }
   if (input.vpnOutcome === 'limited_access') {
     const what = input.vpn.verdict === 'clean' ? 'VPN' : input.vpn.verdict.toUpperCase();
-    return { kind: 'log_message', event: 'limited_access', discordId: id, text: `🛡️ <@${id}> verified on the website behind a ${what}${input.vpn.provider ? ` (${input.vpn.provider})` : ''}: Limited Access only.` };
+    return { kind: 'log_message', event: 'limited_access', discordId: id, text: `🛡️ <@${id}> verified on the website behind a ${what}${input.vpn.provider ? ` (${input.vpn.provider})` : ''}: Limited Access only.`, card: { for: 'member', discordId: id } };
   }
   if (input.gate) return input.vpn.checkFailed ? { kind: 'log_message', event: 'staff_action', discordId: id, text: `⚠️ <@${id}>: the VPN check was unavailable; flagged for review.` } : null;
-  return { kind: 'log_message', event: 'verified', discordId: id, text: `✅ <@${id}> completed website verification${flag}.` };
+  return { kind: 'log_message', event: 'verified', discordId: id, text: `✅ <@${id}> completed website verification${flag}.`, card: { for: 'member', discordId: id } };
 }
 
 /**

@@ -4,6 +4,7 @@ import { members, verificationAttempts } from '../../../db/schema';
 import type { FingerprintData } from '../../../shared/fingerprint';
 import { hashFingerprintComponents, NO_COMPONENT_HASHES } from '../../fingerprint/fingerprint-components';
 import { computeFingerprintHash } from '../../fingerprint/fingerprint-hash';
+import { looksStock } from '../../fingerprint/stock-profile';
 import { hashIp } from '../../network/ip-hash';
 import type { AltDetectionAttempt, AltDetectionService } from '../alt-detection.service';
 
@@ -27,7 +28,8 @@ export function device(name: string, overrides: Partial<FingerprintData> = {}): 
 
 /** The evidence the verification flow stores for a visit from `ip` with `fingerprint`. */
 export function evidenceOf(ip: string, fingerprint: FingerprintData): AltDetectionAttempt & { hardwareHash: string | null } {
-  return { ...hashIp(TEST_IP_KEY, ip), fingerprintHash: computeFingerprintHash(fingerprint), ...hashFingerprintComponents(fingerprint) };
+  // whether the profile looks stock is judged at consent from the collected values, as here
+  return { ...hashIp(TEST_IP_KEY, ip), fingerprintHash: computeFingerprintHash(fingerprint), ...hashFingerprintComponents(fingerprint), stockProfile: looksStock(fingerprint) };
 }
 
 /** What a Limited Access (VPN) attempt stores: nothing that identifies a device or address. */

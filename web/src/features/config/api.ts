@@ -6,6 +6,8 @@ export interface PublicConfig {
   dataRetentionDays: number;
   sandbox?: boolean;
   sandboxDiscordUrl?: string;
+  /** the Discord server a visitor is joining; absent until the server has read it from Discord */
+  server?: { name: string; iconUrl: string | null };
 }
 
 export const configKey = '/api/config';
@@ -18,4 +20,9 @@ export function useConfig() {
 export function useRetentionDays(): number {
   const { data } = useConfig();
   return typeof data?.dataRetentionDays === 'number' ? data.dataRetentionDays : DEFAULT_RETENTION_DAYS;
+}
+
+/** The Discord server a visitor is joining, once the server knows it. */
+export function useServerIdentity(): PublicConfig['server'] {
+  return useConfig().data?.server;
 }

@@ -75,3 +75,9 @@ export const KeyIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
   </Icon>
 );
+
+export const MenuIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </Icon>
+);

@@ -79,6 +79,7 @@ export default function DashboardPage() {
       <AdminPageHeader
         title="Admin Dashboard"
         subtitle="Manage verified users and alt accounts"
+        foldActionsOnPhone
         actions={
           <>
             <Link to="/admin/manual-entry" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>

@@ -77,7 +77,10 @@ function SettingsForm({ data, onSaved }: { data: SettingsResponse; onSaved: (sav
       onSaved(saved);
       toast({ title: done });
     } catch (error) {
-      setProblem({ message: apiErrorMessage(error, 'The settings could not be saved.'), field: fieldOf(error) });
+      const message = apiErrorMessage(error, 'The settings could not be saved.');
+      setProblem({ message, field: fieldOf(error) });
+      // the page may be scrolled far from the field or the alert: the toast shows wherever the reader is
+      toast({ variant: 'destructive', title: 'Not saved', description: message });
       handleUnauthorized(error);
     } finally {
       setSaving(false);
@@ -120,7 +123,7 @@ function SettingsForm({ data, onSaved }: { data: SettingsResponse; onSaved: (sav
           </CardContent>
         </Card>
       ))}
-      <div className="sticky bottom-0 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-page/95 py-3">
+      <div className="sticky bottom-0 z-10 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-page py-3 shadow-[0_-6px_12px_-8px_rgb(0_0_0/0.35)]">
         {dirty ? <p className="mr-auto text-sm text-muted">{Object.keys(changes).length} unsaved change(s)</p> : null}
         <Button type="button" variant="secondary" disabled={!dirty || saving} onClick={() => setDraft(draftOf(data.settings))}>
           Discard
@@ -144,6 +147,13 @@ function SettingInput(props: {
 }) {
   const { field, value, data, disabled, error, onChange, onReset } = props;
   const id = useId();
+  // a refused value takes the focus (and scrolls into view), so the reader lands on what to fix
+  useEffect(() => {
+    if (!error) return;
+    const control = document.getElementById(id);
+    control?.focus();
+    control?.scrollIntoView?.({ block: 'center' });
+  }, [error, id]);
   const stored = data.stored[field.key as SettingKey] !== undefined;
   const hint = (
     <>

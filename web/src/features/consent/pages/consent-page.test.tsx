@@ -44,6 +44,21 @@ beforeEach(() => {
 afterEach(() => fetchMock.restore());
 
 describe('consent page', () => {
+  it('names the server the visitor is joining, with its icon, once the server knows it', async () => {
+    fetchMock = mockFetch({ ...routes(200), 'GET /api/config': { body: { dataRetentionDays: 45, sandbox: false, server: { name: 'Pixel Garden', iconUrl: 'https://cdn.discordapp.com/icons/1/abc.png?size=128' } } } });
+    renderApp('/');
+    const joining = await screen.findByRole('region', { name: 'The server you are joining' });
+    expect(joining).toHaveTextContent('You are joining Pixel Garden on Discord.');
+    expect(joining.querySelector('img')).toHaveAttribute('src', 'https://cdn.discordapp.com/icons/1/abc.png?size=128');
+  });
+
+  it('names no server while Discord has not told the server which one it is', async () => {
+    fetchMock = mockFetch(routes(200));
+    renderApp('/');
+    await screen.findByText(/deleted automatically after 45 days/);
+    expect(screen.queryByRole('region', { name: 'The server you are joining' })).not.toBeInTheDocument();
+  });
+
   it('keeps Verify with Discord disabled, with the hint, until the box is ticked', async () => {
     fetchMock = mockFetch(routes(200));
     renderApp('/');

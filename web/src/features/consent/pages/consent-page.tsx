@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { MINIMUM_AGE, MINIMUM_AGE_EU } from '../../../../../src/shared/policy';
+import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { ShieldCheckIcon } from '@/components/ui/icons';
 import { CenteredCardPage } from '@/components/ui/page-shell';
 import { useToast } from '@/components/ui/toast';
-import { useRetentionDays } from '@/features/config/api';
+import { useRetentionDays, useServerIdentity } from '@/features/config/api';
 import { collectFingerprint } from '@/features/fingerprint/fingerprint-collector';
 import { navigateToUrl } from '@/lib/navigation';
 import { fetchConsentToken, OAUTH_START_PATH, recordConsent } from '../api';
@@ -17,6 +18,7 @@ export function ConsentPage() {
   const [submitting, setSubmitting] = useState(false);
   const { toast } = useToast();
   const retentionDays = useRetentionDays();
+  const server = useServerIdentity();
   const tokenRequest = useRef<Promise<string> | null>(null);
   const checkboxId = useId();
   const hintId = useId();
@@ -79,6 +81,14 @@ export function ConsentPage() {
       }
     >
       <div className="flex flex-col gap-5 text-sm leading-relaxed">
+        {server ? (
+          <section aria-label="The server you are joining" className="flex items-center gap-3 rounded-lg border border-border p-3">
+            <Avatar src={server.iconUrl} name={server.name} size="md" />
+            <p className="min-w-0 break-words">
+              You are joining <strong className="text-fg">{server.name}</strong> on Discord.
+            </p>
+          </section>
+        ) : null}
         <section aria-labelledby="consent-data-heading" className="rounded-lg bg-surface-sunken/60 p-4">
           <h2 id="consent-data-heading" className="mb-2 text-base font-semibold">
             What verification records

@@ -61,7 +61,6 @@ export default function SetupPage() {
     return (
       <CenteredCardPage
         title="Admin Setup"
-        description="Admin account created"
         footer={
           <Button size="lg" fullWidth onClick={() => void navigate('/admin/login')}>
             Go to Login

@@ -32,6 +32,8 @@ describe('success page', () => {
     setup({ body: { vpnDetected: false, vpnProvider: null } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Website Verification Complete! ✓' })).toBeInTheDocument();
     expect(screen.getByText("You've been added to the Discord server!")).toBeInTheDocument();
+    // one check mark: the title's; no check icon repeats it
+    expect(document.querySelector('svg[data-icon="check"]')).toBeNull();
     const steps = screen.getAllByRole('listitem').map((item) => item.textContent);
     expect(steps).toHaveLength(4);
     expect(steps[0]).toMatch(/Open the verification channel/);
