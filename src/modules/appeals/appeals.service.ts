@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
+import { countsAsAlt, describeAltEvidence } from '../../shared/alt-evidence-words';
 import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
 import {
@@ -87,13 +88,19 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
   }
 
   async function evidenceOf(member: Member): Promise<AppealEvidence> {
-    // a dismissed link ('not the same person') is no evidence any more
-    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null);
-    const links = { certain: 0, medium: 0, possible: 0 };
-    for (const alt of alts) links[alt.confidence] += 1;
+    // a dismissed link ('not the same person') is no evidence any more, and a possible one never accuses
+    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
+    const links = { certain: 0, medium: 0 };
+    for (const alt of alts) if (alt.confidence !== 'possible') links[alt.confidence] += 1;
     return {
       links,
-      topLinks: alts.slice(0, 3).map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
+      topLinks: alts.slice(0, 3).map((a) => ({
+        discordId: a.discordId,
+        username: a.username,
+        confidence: a.confidence === 'certain' ? 'certain' : 'medium',
+        detectionMethod: a.detectionMethod,
+        why: describeAltEvidence(a),
+      })),
       vpnProvider: member.vpnProvider,
       gateReason: member.gateReason ?? null,
     };
@@ -244,7 +251,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
  */
 export function planApproval(member: Member, alts: readonly MemberAlt[]): AppealOutcome {
   const dismissesLinks = member.isLinkedAsAlt && memberStanding(member) === 'certain_alt';
-  const counting = dismissesLinks ? alts.filter((a) => a.dismissal === null && (a.confidence === 'certain' || a.confidence === 'medium')) : [];
+  const counting = dismissesLinks ? alts.filter((a) => a.dismissal === null && countsAsAlt(a.confidence)) : [];
   return {
     dismissedLinks: counting.map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
     clearedManualStatus: member.manualAltStatus === 'certain_alt' ? 'certain_alt' : null,
