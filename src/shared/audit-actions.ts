@@ -18,6 +18,7 @@ export const AUDIT_ACTION_LABELS = {
   'member.manual_entry': 'Record created by hand',
   'member.alt_link_dismiss': 'Alt link dismissed',
   'member.alt_link_reopen': 'Alt link reopened',
+  'alt_link.rescore': 'Alt link rescored',
   'member.delete': 'Records deleted',
   'shared_network.mark': 'Network marked shared',
   'shared_network.unmark': 'Network unmarked',

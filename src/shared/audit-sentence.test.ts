@@ -69,6 +69,7 @@ const SAMPLES: Record<AuditAction, AuditEntryView> = {
   'member.manual_entry': entry('member.manual_entry', { details: { status: 'verified', rulesConfirmed: true, manualAltStatus: null } }),
   'member.alt_link_dismiss': entry('member.alt_link_dismiss', { details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, confidence: 'certain', detectionMethod: 'both' } }),
   'member.alt_link_reopen': entry('member.alt_link_reopen', { details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId } }),
+  'alt_link.rescore': entry('alt_link.rescore', { actorType: 'system', actorId: 'alt-rescoring', actorName: 'Alt rescoring', details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, from: 'certain', to: 'medium', why: 'downgraded' } }),
   'member.delete': entry('member.delete', { members: {}, details: { via: 'dashboard', attempts: 2 } }),
   'shared_network.mark': entry('shared_network.mark', { details: { labelled: true, members: 4 } }),
   'shared_network.unmark': entry('shared_network.unmark', { details: { members: 4 } }),

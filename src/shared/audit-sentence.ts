@@ -165,6 +165,7 @@ const SENTENCES: Record<AuditAction, (c: Context) => AuditPart[]> = {
   'member.alt_link_dismiss': (c) =>
     c.d.all === true ? say`${c.actor} dismissed every alt link of ${c.target}: not the same person` : say`${c.actor} dismissed the alt link ${linkSides(c)}: not the same person`,
   'member.alt_link_reopen': (c) => say`${c.actor} reopened the alt link ${linkSides(c)}`,
+  'alt_link.rescore': (c) => say`${c.actor} rescored the alt link ${linkSides(c)} from ${str(c.d.from) ?? 'its old confidence'} to ${str(c.d.to) ?? 'a new confidence'}`,
   'member.delete': (c) => {
     const via = DELETION_WORDS[String(c.d.via)];
     return c.entry.actorType === 'discord' && c.entry.actorId === c.entry.targetId ? say`${c.target} deleted their own records${via ? ` ${via}` : ''}` : say`${c.actor} deleted every record of ${c.target}${via ? ` ${via}` : ''}`;
