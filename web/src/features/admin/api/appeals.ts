@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { apiRequest } from '@/lib/api';
-import type { AppealQueue } from '../../../../../src/shared/appeals';
+import type { AppealQueue } from '@shared/appeals';
 
-export type { AppealQueue, StaffAppealView } from '../../../../../src/shared/appeals';
+export type { AppealQueue, StaffAppealView } from '@shared/appeals';
 
 export const appealsKey = '/api/admin/appeals';
 export const appealCountKey = '/api/admin/appeals/count';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { APPEAL_REASON_MAX, checkAppealText } from '../../../../../src/shared/appeals';
-import type { MemberStanding } from '../../../../../src/shared/member-badges';
+import { APPEAL_REASON_MAX, checkAppealText } from '@shared/appeals';
+import type { MemberStanding } from '@shared/member-badges';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
