@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/client';
 import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
-import type { LockdownState } from '../admission/admission-rules';
-import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
+import type { LockdownState } from './lockdown-state';
+import { readLockdown, writeLockdown } from './lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 import { insertRaidAlarm } from './raid.repository';
 

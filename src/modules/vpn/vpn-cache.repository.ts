@@ -2,7 +2,7 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { vpnCache } from '../../db/schema';
-import type { CachedVpnVerdict, VpnVerdict } from './vpn.types';
+import type { CachedVpnVerdict } from './vpn.types';
 
 export type { CachedVpnVerdict } from './vpn.types';
 
