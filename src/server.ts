@@ -19,6 +19,7 @@ import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import type { Logger } from './logger';
+import type { RateLimitOption } from './discord/emulator';
 import { loadOrCreateIpHashKey } from './modules/network';
 import { loadOrCreateSecret } from './secrets';
 
@@ -32,6 +33,9 @@ export interface GatekeeperHandle {
   discord: DiscordConnection;
   stop(): Promise<void>;
 }
+
+/** Connections waiting to be accepted (Node's default is 511). */
+const LISTEN_BACKLOG = 4096;
 
 export interface StartOptions {
   logger: Logger;
@@ -49,6 +53,11 @@ export interface StartOptions {
   announceSetupCode?: (code: string, file: string) => void;
   /** how long the audit sealer waits after a nudge (default 20 ms); tests that count a flow's own statements set it long */
   auditSealDebounceMs?: number;
+  /**
+   * sandbox tests: Discord's limits scaled down, on both sides: the emulator's rate limits and
+   * invalid request limit, and the product's own count of invalid answers (same limit and window)
+   */
+  discordLimits?: { rateLimits?: RateLimitOption; invalidRequests?: { limit: number; windowMs: number } };
 }
 
 /** Where the built web app lives (dist/web), from source or from the build. */
@@ -137,7 +146,9 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
-        server!.listen(env.PORT, env.HOST, () => resolve());
+        // a crowd opens hundreds of connections at once: a short accept queue drops the rest, and each such
+        // browser waits out TCP's retry (1 s, 3 s, 7 s …); the kernel caps this at net.core.somaxconn
+        server!.listen({ port: env.PORT, host: env.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
       });
       const address = server.address() as AddressInfo;
       const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
@@ -147,13 +158,19 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
 
     // every Discord request names this installation (Discord's User-Agent asks for a URL)
     setDiscordUserAgentSite(env.PUBLIC_URL ?? url);
-    const discord = await connectDiscord(env, logger, { emulatorPort: options.emulatorPort, redirectUri: `${url}/oauth/callback`, interactionAckTimeoutMs: options.emulatorAckTimeoutMs });
+    const limits = options.discordLimits;
+    const discord = await connectDiscord(env, logger, {
+      emulatorPort: options.emulatorPort,
+      redirectUri: `${url}/oauth/callback`,
+      interactionAckTimeoutMs: options.emulatorAckTimeoutMs,
+      emulatorLimits: limits ? { rateLimits: limits.rateLimits, invalidRequestLimit: limits.invalidRequests } : undefined,
+    });
     stops.push(() => discord.close());
     if (discord.emulator) ctx.sandboxDiscordUrl = discord.emulator.url;
     // the emulator accepts the printed address's callback only: other loopback names are sent to it first
     if (discord.emulator && !env.PUBLIC_URL && localUrl) ctx.canonicalLoopbackOrigin = localUrl;
 
-    const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost });
+    const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost, invalidRequestLimit: limits?.invalidRequests });
     await services.settings.refresh();
 
     if (roles.has('jobs')) {
@@ -177,7 +194,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     if (roles.has('bot')) {
       if (discord.sandbox) {
         // the emulator starts empty of commands: register them so the sandbox shows them
-        await registerCommands(createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken }), { applicationId: discord.clientId, guildId: discord.guildId }).catch((error: unknown) =>
+        await registerCommands(createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard: services.guard }), { applicationId: discord.clientId, guildId: discord.guildId }).catch((error: unknown) =>
           logger.warn({ err: error }, 'could not register slash commands in the sandbox'),
         );
       }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Logger } from './logger';
 import type { Router } from 'express';
 import { createBot, type Bot } from './discord/bot/bot';
@@ -5,7 +6,6 @@ import { createCommandButtons, createCommandHandlers } from './discord/commands/
 import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
-import { ROUTE_FAMILIES } from './discord/invalid-requests';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
 import type { ServerIdentity } from './discord/bot-setup-monitor';
 import { createBotSetupMonitor } from './discord/bot-setup-monitor';
@@ -43,6 +43,7 @@ import { createAuditLogService } from './modules/audit/audit-log.service';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
 import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
 import { defaultHashThreads, workerBcrypt, type BcryptRunner } from './modules/staff/password-pool';
+import { planWebProcesses } from './web-processes';
 import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
 import { createStaffLoginService } from './modules/staff/staff-login.service';
 import type { SetupCodeStore } from './modules/staff/setup-code';
@@ -80,20 +81,18 @@ export interface Services {
  * connection, and the feature routers that expose them. Roles decide which of them
  * `server.ts` starts.
  */
-export function createServices(ctx: ServerContext, discord: DiscordConnection, options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number }): Services {
+export function createServices(
+  ctx: ServerContext,
+  discord: DiscordConnection,
+  options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number; /** tests: Discord's invalid request limit scaled down, as the emulator's is */ invalidRequestLimit?: { limit: number; windowMs: number } },
+): Services {
   const { env, database, clock, logger } = ctx;
-  const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test' });
-  const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   // one per process: the invalid-request count, the budget gate and the bot token's health
-  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }) });
+  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }), invalidLimit: options.invalidRequestLimit });
+  // the invalid-request gauge is read at each scrape: the count falls as old answers leave the window
+  const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test', invalidRequests: () => guard.invalid.snapshot().byFamily });
+  const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
   const rest = createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard });
-  // read at each scrape: the count falls as old answers leave the window
-  const refreshInvalidRequests = () => {
-    const snapshot = guard.invalid.snapshot();
-    for (const family of ROUTE_FAMILIES) metrics.discordInvalidRequests.set({ family }, snapshot.byFamily[family]);
-  };
-  refreshInvalidRequests();
-  guard.invalid.onRecord(refreshInvalidRequests);
   rest.on('rateLimited', (info) => metrics.discordRateLimits.inc({ global: String(info.global) }));
   // owner settings: the getters below read the live value at each use, so a change applies without a restart
   const settings = settingsFor(ctx);
@@ -222,6 +221,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     outbox,
     setupCode: options.setupCode,
     bcryptCost: options.bcryptCost,
+    webProcesses: planWebProcesses(env, os.availableParallelism()).count,
     discordUsers: { fetchUser: (id) => directory.fetchUser(id) },
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
@@ -256,6 +256,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
     members: guildMembers,
+    guard,
   });
 
   const api: Router[] = [
@@ -269,6 +270,7 @@ export function createServices(ctx: ServerContext, discord: DiscordConnection, o
     oauthRouter({
       clock,
       logger,
+      db: database.db,
       oauth,
       revokeAccessToken: tokenRevoker.revoke,
       vpn,
@@ -315,6 +317,8 @@ export function createStaffServices(deps: {
   discordUsers: DiscordUserLookup;
   /** bcrypt cost; DEFAULT_BCRYPT_COST (12) unless a test asks for less */
   bcryptCost?: number;
+  /** how many web processes serve (WEB_CONCURRENCY as planned): they share the machine's password threads */
+  webProcesses?: number;
   /** where bcrypt runs: worker threads unless a test runs it inline */
   bcrypt?: BcryptRunner;
   loginThrottle?: LoginThrottlePolicy;
@@ -326,7 +330,7 @@ export function createStaffServices(deps: {
   discordSetup?: DiscordSetupReader;
 }): StaffServices {
   const { database, clock, outbox } = deps;
-  const threads = defaultHashThreads();
+  const threads = defaultHashThreads(os.availableParallelism(), deps.webProcesses ?? 1);
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
   const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });

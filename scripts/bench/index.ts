@@ -37,12 +37,13 @@ import { measureStatistics } from './p9-statistics';
 import { measureSpray } from './p10-spray';
 import { summarizeProfiles } from './profile';
 import { formatTable, writeResultsFile, type FigureResult } from './results';
+import { measureAltRescore } from './p11-alt-rescore';
 import { joinSinceVacuum, seedCommunity } from './seed-data';
 
 /** members P3's community gained since its last VACUUM: one raid of P4's size */
 const P3_JOINS_SINCE_VACUUM = 2000;
 
-const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'P10'] as const;
+const FIGURES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'P10', 'P11'] as const;
 type Figure = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]) {
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
   log(`engines: ${engines.join(', ')}; figures: ${[...args.only].join(', ')}${args.quick ? ' (quick sizes)' : ''}`);
 
   for (const engine of engines) {
-    const needsCommunity = ['P1', 'P2', 'P3', 'P9'].some((f) => args.only.has(f as Figure));
+    const needsCommunity = ['P1', 'P2', 'P3', 'P9', 'P11'].some((f) => args.only.has(f as Figure));
     if (needsCommunity) {
       let store: BenchStore | undefined;
       try {
@@ -126,6 +127,10 @@ async function main(): Promise<void> {
           }
           if (args.only.has('P9')) {
             await run('P9', engine, () => measureStatistics(database, { samples: args.quick ? 20 : 100, warmup: 5, members: size.community.members }));
+          }
+          if (args.only.has('P11')) {
+            // after P1 and P9, which read the store as seeded: P11 makes links and rewrites them
+            await run('P11', engine, () => measureAltRescore(database, { batches: args.quick ? 5 : 25, attempts: size.community.attempts }));
           }
           if (args.only.has('P3')) {
             // P3 searches a community some of whose members joined since the last VACUUM

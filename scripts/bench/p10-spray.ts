@@ -124,6 +124,12 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
       phases.push({ name, load, spray: sprayed, owner });
     }
 
+    // what the product logged as going wrong (a failed sign-in's reason, a busy database), over the whole run
+    const problems = Object.entries(product.loggedProblems())
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 8)
+      .map(([what, n]) => `${what} ×${n}`)
+      .join('; ');
     const quietP95 = stepP95(quiet);
     const label = (options.webProcesses ?? 1) > 1 ? ` (${options.webProcesses} processes)` : '';
     const visitorsLine = (load: LoadReport) =>
@@ -143,7 +149,8 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
         note:
           `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray: ${visitorsLine(quiet)}. ` +
           `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
-          `the owner, from the address it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}`,
+          `the owner, from the address it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}; ` +
+          `the product's warnings over the run: ${problems || 'none'}`,
       };
     });
   } finally {

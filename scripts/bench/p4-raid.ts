@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { DiscordEmulator, RateLimitOption } from '../../src/discord/emulator';
+import type { DiscordEmulator, InvalidRequestLimitOption, RateLimitOption } from '../../src/discord/emulator';
+import { DISCORD_INVALID_REQUEST_BAN } from '../../src/discord/emulator/invalid-request-limit';
 import { DISCORD_RATE_LIMITS } from '../../src/discord/emulator';
 import type { BenchStore } from './engines';
 import { memberCalls, roleChangePlans } from './p4-calls';
@@ -300,6 +301,54 @@ export async function outboxDepth(url: string): Promise<{ pending: number; runni
   }
 }
 
+/** The product's count of Discord's invalid answers (401, 403, 429) in its sliding window, and the budget it counts against, from /healthz/discord. */
+export async function invalidRequestCount(url: string): Promise<{ total: number; limit: number }> {
+  const target = createSiteTarget(url, 1);
+  try {
+    const answer = await send(target, 'GET', '/healthz/discord');
+    const body = JSON.parse(answer.body) as { invalidRequests?: { total: number; limit: number } };
+    return body.invalidRequests ?? { total: Number.NaN, limit: Number.NaN };
+  } finally {
+    target.agent.destroy();
+  }
+}
+
+/** The most invalid answers the product counted and the emulator saw from one address, sampled through a run. */
+function createInvalidRequestWatch(emulator: DiscordEmulator, url: string) {
+  const seen = { product: 0, budget: Number.NaN, emulator: 0 };
+  return {
+    seen,
+    async sample(): Promise<void> {
+      const count = await invalidRequestCount(url).catch(() => null);
+      if (count) {
+        seen.product = Math.max(seen.product, count.total);
+        seen.budget = count.limit;
+      }
+      seen.emulator = Math.max(seen.emulator, emulator.invalidRequests?.highest() ?? 0);
+    },
+  };
+}
+
+/**
+ * The P4 figure for Discord's invalid request limit: the product's own count stays under half
+ * its budget (where the budget gate starts holding log messages) and the emulator, which
+ * models the limit, never blocked the address.
+ */
+function invalidRequestFigure(store: BenchStore, run: string, emulator: DiscordEmulator, seen: { product: number; budget: number; emulator: number }): FigureResult {
+  const limit = emulator.invalidRequests;
+  const hit = (limit?.bansImposed ?? 0) > 0;
+  return {
+    figure: `P4 raid: Discord invalid requests (${run})`,
+    engine: store.kind,
+    value: `invalid requests: ${seen.product} of budget ${seen.budget}, emulator limit hit: ${hit ? 'yes' : 'no'}`,
+    target: '< 50% of the budget, emulator limit never hit',
+    pass: !hit && limit !== null && seen.product < seen.budget / 2,
+    note:
+      `P4 ${store.kind} ${run}: the product counted at most ${seen.product} answers of 401, 403 or 429 (scope shared aside) in its window against its budget of ${seen.budget}; ` +
+      `the emulator saw at most ${seen.emulator} from the product's address against its limit of ${limit?.limit ?? '-'} per ${((limit?.windowMs ?? 0) / 1000).toFixed(0)} s, and blocked it ${limit?.bansImposed ?? 0} times`,
+  };
+}
+
 // The emulator's OAuth2 token bucket is one 50/s bucket for all anonymous callers (real
 // Discord limits it per client address): lifted, as in P2. Every bot bucket stays.
 const OAUTH_LIFTED = { oauth: { limit: 1_000_000, windowMs: 1000 } };
@@ -312,9 +361,11 @@ const OAUTH_LIFTED = { oauth: { limit: 1_000_000, windowMs: 1000 } };
  * fast as the global limit, and a role change never found its bucket spent).
  */
 const RUN_B_TIME_SCALE = 0.1;
+/** Run B's invalid request limit: Discord's window and count × RUN_B_TIME_SCALE (1,000 per minute). */
+const RUN_B_INVALID_LIMIT = { limit: DISCORD_INVALID_REQUEST_BAN.limit * RUN_B_TIME_SCALE, windowMs: DISCORD_INVALID_REQUEST_BAN.windowMs * RUN_B_TIME_SCALE };
 
-async function startRaidProduct(store: BenchStore, rateLimits: RateLimitOption, cpuProfileDir?: string) {
-  const discord = await startExternalDiscord({ rateLimits });
+async function startRaidProduct(store: BenchStore, rateLimits: RateLimitOption, cpuProfileDir?: string, invalidRequestLimit?: InvalidRequestLimitOption) {
+  const discord = await startExternalDiscord({ rateLimits, invalidRequestLimit });
   try {
     const product = await startProduct({ store, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' }, cpuProfileDir });
     return { discord, product };
@@ -368,6 +419,7 @@ export async function measureRaid(
   let joinedA = 0;
   let rolesA = 0;
   let windowSeconds = 0;
+  let invalidA: FigureResult | undefined;
   try {
     a = await startRaidProduct(store, { buckets: OAUTH_LIFTED }, options.cpuProfileDir);
     const { emulator, panel, visitors, target, logStart } = await raidAgainst(a, options.visitors, 'raid', options.concurrency, existingShare);
@@ -386,6 +438,10 @@ export async function measureRaid(
     limitsA = advertisedLimits(emulator, 0);
     joinedA = visitors.filter((v) => emulator.state.guild.members.has(v.userId)).length;
     rolesA = visitors.filter((v) => v.verified && roleNames(emulator, v.userId) === EXPECTED_ROLES[v.kind]).length;
+    // the run is shorter than Discord's 10-minute window: the count at its end holds every invalid answer of the run
+    const watch = createInvalidRequestWatch(emulator, a.product.url);
+    await watch.sample();
+    invalidA = invalidRequestFigure(store, "run A, Discord's limits", emulator, watch.seen);
   } finally {
     await a?.product.stop();
     await a?.discord.close();
@@ -403,13 +459,15 @@ export async function measureRaid(
       `in the first ${windowSeconds.toFixed(0)} s the Discord side made ${trafficA.total} bot calls (${Object.entries(trafficA.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${trafficA.tooMany} answered 429; ` +
       `${joinedA} visitors had joined the guild and ${rolesA} had their final role`,
   });
+  if (invalidA) results.push(invalidA);
 
   // ---- run B: compressed windows, driven to the end
   const storeB = options.secondStore ? await options.secondStore() : undefined;
   let b: { discord: ExternalDiscord; product: ProductProcess } | undefined;
   try {
     if (!storeB) throw new Error('no second store for run B');
-    b = await startRaidProduct(storeB, { timeScale: RUN_B_TIME_SCALE, minWindowMs: 100, buckets: OAUTH_LIFTED });
+    // the invalid request limit compressed like the windows: the same count per second as Discord's
+    b = await startRaidProduct(storeB, { timeScale: RUN_B_TIME_SCALE, minWindowMs: 100, buckets: OAUTH_LIFTED }, undefined, RUN_B_INVALID_LIMIT);
     const { emulator, panel, visitors, target, logStart } = await raidAgainst(b, options.visitors, 'settle', options.concurrency, existingShare);
     const started = performance.now();
     const clickers = createRaidClickers(emulator, panel);
@@ -429,12 +487,14 @@ export async function measureRaid(
         `while the raid's joins were queued: ${clicks.landed.length} roles landed, ${clicks.missed} missed (${clicks.unanswered} clicks unanswered within 3 s); slowest initial answer ${clicks.slowestAckMs} ms; ` +
         `click to the reply's outcome (decision committed, roles queued) ${quantile([...clicks.answered].sort((x, y) => x - y), 0.95).toFixed(1)} s p95`,
     });
+    const watch = createInvalidRequestWatch(emulator, b.product.url);
     const deadline = started + 15 * 60_000;
     let settledAt = Number.NaN;
     const productUrl = b.product.url;
     {
       for (;;) {
         await clickJoined(emulator, panel, visitors);
+        await watch.sample();
         const wrong = visitors.filter((v) => v.verified && roleNames(emulator, v.userId) !== EXPECTED_ROLES[v.kind]);
         const depth = wrong.length === 0 ? await outboxDepth(productUrl) : { pending: 1, running: 0 };
         if (wrong.length === 0 && depth.pending + depth.running === 0) {
@@ -462,6 +522,8 @@ export async function measureRaid(
           `${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${traffic.tooMany} × 429${traffic.tooMany ? ` (${Object.entries(traffic.tooManyByBucket).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
           `at the limits advertised in run A these calls need ≥ ${(settle.seconds / 60).toFixed(1)} min (bottleneck ${settle.bottleneck})`,
       });
+      await watch.sample();
+      results.push(invalidRequestFigure(store, `run B, Discord's windows ×${RUN_B_TIME_SCALE}`, emulator, watch.seen));
       // calls and bucket time grow with the raid: the same mix at 2,000 visitors, for the target
       const per2000 = 2000 / Math.max(1, options.visitors);
       results.push({

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../src/discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord/emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
 import type { BenchStore } from './engines';
 import { readStat, statCpuSeconds, threadCpuSeconds } from './host-cpu';
@@ -34,8 +34,8 @@ export interface ExternalDiscord {
   close(): Promise<void>;
 }
 
-export async function startExternalDiscord(options: { rateLimits?: RateLimitOption } = {}): Promise<ExternalDiscord> {
-  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true });
+export async function startExternalDiscord(options: { rateLimits?: RateLimitOption; invalidRequestLimit?: InvalidRequestLimitOption } = {}): Promise<ExternalDiscord> {
+  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true, invalidRequestLimit: options.invalidRequestLimit ?? true });
   const proxycheck = await createProxycheckEmulator();
   return {
     emulator,
@@ -70,6 +70,8 @@ export interface ProductProcess {
   child: ChildProcess;
   /** the last lines the product wrote (stdout and stderr) */
   output(): string[];
+  /** every warning and error the product logged since it started, counted by message and reason */
+  loggedProblems(): Record<string, number>;
   /** per-flow server timings (needs `probe: true`) */
   flowStats(): Promise<ServerFlowStats[]>;
   /**
@@ -177,6 +179,18 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
   };
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   const lines: string[] = [];
+  const problems: Record<string, number> = {};
+  /** a JSON log line at warn (40) or above, by its message and, when it has one, its reason */
+  const countProblem = (line: string) => {
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; reason?: string };
+      if ((entry.level ?? 0) < 40 || !entry.msg) return;
+      const key = entry.reason ? `${entry.msg} (${entry.reason})` : entry.msg;
+      problems[key] = (problems[key] ?? 0) + 1;
+    } catch {
+      // not a log line
+    }
+  };
   let url: string | undefined;
   let onReady: ((url: string) => void) | undefined;
   const collect = (chunk: Buffer) => {
@@ -184,6 +198,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
       if (!line.trim()) continue;
       lines.push(line);
       if (lines.length > 400) lines.splice(0, 100);
+      if (line.startsWith('{')) countProblem(line);
       const match = READY.exec(line);
       if (match && !url) {
         url = match[1]!;
@@ -247,6 +262,7 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
     pid: child.pid!,
     child,
     output: () => [...lines],
+    loggedProblems: () => ({ ...problems }),
     flowStats: () => ask('bench:flows', (m) => m.flows as ServerFlowStats[]),
     resetFlowStats: (options = {}) => ask('bench:reset', () => undefined, { concurrent: options.concurrent === true }),
     rssBytes: () => procStatus('VmRSS'),

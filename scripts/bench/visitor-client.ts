@@ -27,7 +27,10 @@ export function createSiteTarget(url: string, maxSockets = 256): SiteTarget {
   return { url, agent: new http.Agent({ keepAlive: true, maxSockets }) };
 }
 
-export function send(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+/** A request's socket reset before any answer came back, on a kept-alive connection the server had already closed. */
+class StaleConnectionError extends Error {}
+
+function sendOnce(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number }): Promise<HttpAnswer> {
   const base = new URL(target.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -39,10 +42,28 @@ export function send(target: SiteTarget, method: string, path: string, options: 
       res.on('error', reject);
     });
     req.setTimeout(options.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path}: no answer within ${options.timeoutMs ?? 60_000} ms`)));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      reject(stale ? new StaleConnectionError(error.message, { cause: error }) : error);
+    });
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });
+}
+
+/**
+ * One request, as a browser sends it: a kept-alive connection that the server closed while idle
+ * (its keep-alive timeout) at the moment the request went out is reset with nothing answered, and
+ * the browser sends the request again on a new connection (Chromium and Firefox do, once). Node's
+ * agent does not, which made a crowd's client see resets no browser would show.
+ */
+export async function send(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+  try {
+    return await sendOnce(target, method, path, options);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return sendOnce(target, method, path, options);
+  }
 }
 
 const SCREENS = ['1920x1080x24', '2560x1440x24', '1366x768x24', '1536x864x24', '390x844x32', '414x896x32', '1440x900x30', '3840x2160x24'];

@@ -172,8 +172,15 @@ export interface PostgresOptions {
   onRetry?: (attempt: number, delayMs: number, error: Error) => void;
 }
 
+/**
+ * How long a statement waits for one of the pool's connections (or for a new one to open). A crowd
+ * (hundreds of visitors at once) queues here, first come first served, rather than failing after a
+ * few seconds; past it the request answers 503 with Retry-After (db-errors.ts), never a 500.
+ */
+export const POOL_CHECKOUT_WAIT_MS = 15_000;
+
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: 3000 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: POOL_CHECKOUT_WAIT_MS });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor may a checked-out one: a transaction's client between two statements (or waiting

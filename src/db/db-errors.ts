@@ -10,10 +10,17 @@ export function sqlState(error: unknown): string | undefined {
 /** Socket-level codes and messages of a connection that went away or never came. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 const LOST_CONNECTION = /Connection terminated|connection timeout|Client has encountered a connection error/i;
+/**
+ * node-postgres's pool when every connection stayed busy for as long as a request may wait for one
+ * (client.ts, POOL_CHECKOUT_WAIT_MS): nothing was sent, so the work can run again, and the visitor is
+ * told to come back in a moment rather than given a 500.
+ */
+const POOL_EXHAUSTED = /^timeout exceeded when trying to connect$/i;
 
 /**
  * True when the database server is unreachable or dropped the connection (restart,
- * administrator shutdown, network): a passing outage to answer 503, not a fault of ours.
+ * administrator shutdown, network), or is too busy to give a connection in time (a crowd):
+ * a passing outage to answer 503 with Retry-After, not a fault of ours.
  * SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutdown, cannot connect now).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -22,7 +29,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
+    if (typeof message === 'string' && (LOST_CONNECTION.test(message) || POOL_EXHAUSTED.test(message))) return true;
   }
   return false;
 }

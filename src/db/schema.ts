@@ -444,6 +444,30 @@ export const oneTimeTokens = pgTable(
   (t) => [index('one_time_tokens_expires_at_idx').on(t.expiresAt)],
 );
 
+/**
+ * Where each Discord sign-in's callback ended, by the SHA-256 of its OAuth state (never the code or a
+ * token): the same callback again, on any web process, lands on the same result, or waits for the
+ * first while `outcome` is still null (callback-outcomes.repository.ts). `callback_hash` (state and
+ * code hashed) tells the same callback from another code sent with a used state. Rows live minutes:
+ * the retention job deletes them once `expires_at` passed.
+ */
+export const signInCallbacks = pgTable(
+  'sign_in_callbacks',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    callbackHash: text('callback_hash').notNull(),
+    /** 'visitor' (the verification sign-in) or 'appeal' (the appeal page's identify-only sign-in) */
+    kind: text('kind').notNull(),
+    /** the sign-in's result once it ended; null while the first callback is still at work */
+    outcome: jsonb('outcome'),
+    /** past this with no outcome, the process that took the callback is taken to have died with it */
+    runningUntil: ts('running_until').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sign_in_callbacks_expires_at_idx').on(t.expiresAt)],
+);
+
 /** Small runtime state: the verification panel message id, resolved channel ids, etc. */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),

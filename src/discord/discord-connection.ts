@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import type { Logger } from '../logger';
-import { createDiscordEmulator, type DiscordEmulator } from './emulator';
+import { createDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from './emulator';
 import { createProxycheckEmulator, SANDBOX_VPN_IP, type ProxycheckEmulator } from '../modules/vpn/proxycheck-emulator';
 
 /** Where Discord (real or emulated) and the proxy-check service are, and the app's credentials. */
@@ -25,7 +25,11 @@ export interface DiscordConnection {
 }
 
 /** Real Discord from the environment, or (sandbox mode) the in-process emulators. */
-export async function connectDiscord(env: Env, logger: Logger, options: { emulatorPort?: number; redirectUri?: string; interactionAckTimeoutMs?: number } = {}): Promise<DiscordConnection> {
+export async function connectDiscord(
+  env: Env,
+  logger: Logger,
+  options: { emulatorPort?: number; redirectUri?: string; interactionAckTimeoutMs?: number; emulatorLimits?: Pick<DiscordEmulatorOptions, 'rateLimits' | 'invalidRequestLimit'> } = {},
+): Promise<DiscordConnection> {
   if (!env.sandbox) {
     return {
       sandbox: false,
@@ -45,7 +49,7 @@ export async function connectDiscord(env: Env, logger: Logger, options: { emulat
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   // only our own callback may receive codes: the emulator must not become an open redirect
   // the logger hears the emulator's own errors and each request that departs from Discord's API description (a warning)
-  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs, logger });
+  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs, logger, ...options.emulatorLimits });
   const proxycheck = await createProxycheckEmulator();
   logger.info({ discord: emulator.url }, 'sandbox mode: Discord and proxycheck.io are emulated in-process');
   return {

@@ -1,4 +1,5 @@
-import { DefaultUserAgentAppendix, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { DefaultUserAgentAppendix, REST, type APIRequest, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import type { Client } from 'discord.js';
 import { discordUserAgent } from '../discord-user-agent';
 import { BotTokenRejectedError } from './bot-token-health';
 import type { DiscordGuard } from './discord-guard';
@@ -76,20 +77,45 @@ export class BotRest extends REST {
 }
 
 /**
+ * Watches a bot REST client's answers: each is counted toward Discord's invalid request
+ * limit by route family, a 401 to the bot token marks the token rejected, and the token is
+ * set again when a probe finds it works (the library drops it on a 401). Returns what undoes it.
+ */
+export function watchBotRest(rest: REST, guard: DiscordGuard, botToken: string): () => void {
+  const onResponse = (request: APIRequest, response: ResponseLike) => {
+    guard.invalid.record(routeFamily(request.path), response.status, response.headers.get('x-ratelimit-scope'));
+    if (response.status === 401 && request.data.auth !== false) guard.token.reject();
+  };
+  rest.on('response', onResponse);
+  const stopRestoring = guard.token.onRestored(() => rest.setToken(botToken));
+  return () => {
+    rest.off('response', onResponse);
+    stopRestoring();
+  };
+}
+
+/**
  * One bot-authenticated REST client (its queue keeps us under Discord's rate limits). With a
- * guard, each answer is counted toward Discord's invalid request limit, a 401 marks the
- * token rejected, and the token is set again when a probe finds it works (the library
- * drops it on a 401).
+ * guard, every call passes the budget gate and every answer is watched (`watchBotRest`).
  */
 export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number; guard?: DiscordGuard }): REST {
   const rest = new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest, userAgentAppendix: restUserAgentAppendix() }, config.guard).setToken(config.botToken);
-  const guard = config.guard;
-  if (guard) {
-    rest.on('response', (request, response) => {
-      guard.invalid.record(routeFamily(request.path), response.status, response.headers.get('x-ratelimit-scope'));
-      if (response.status === 401 && request.data.auth !== false) guard.token.reject();
-    });
-    guard.token.onRestored(() => rest.setToken(config.botToken));
-  }
+  if (config.guard) watchBotRest(rest, config.guard, config.botToken);
   return rest;
+}
+
+/**
+ * The gateway client (discord.js's Client) builds a REST client of its own from its options,
+ * for interaction replies and whatever else discord.js sends. Before login, this puts a
+ * BotRest with the same options in its place: those calls pass the same budget gate and their
+ * answers count in the same invalid-request count as the bot's other client. Returns what
+ * stops the watching (call it when the client is dropped).
+ */
+export function guardGatewayClientRest(client: Pick<Client, 'rest' | 'options'>, guard: DiscordGuard, botToken: string): () => void {
+  // the library's own client has started its sweep timers: stop them before it is dropped
+  client.rest.clearHashSweeper();
+  client.rest.clearHandlerSweeper();
+  const rest = new BotRest(client.options.rest, guard);
+  client.rest = rest;
+  return watchBotRest(rest, guard, botToken);
 }

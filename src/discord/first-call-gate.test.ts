@@ -5,6 +5,12 @@ describe('bucket routes', () => {
   it('names routes as the REST client does', () => {
     expect(bucketRoute('/guilds/123456789012345678/members/876543210987654321/roles/111111111111111111')).toBe('/guilds/:id/members/:id/roles/:id');
   });
+
+  it('names every interaction callback and every webhook token as one route, as the REST client does', () => {
+    expect(bucketRoute('/interactions/123456789012345678/aW50ZXJhY3Rpb246MTIz.abc/callback')).toBe('/interactions/:id/:token/callback');
+    expect(bucketRoute('/webhooks/123456789012345678/aW50ZXJhY3Rpb246MTIz.abc/messages/@original')).toBe('/webhooks/:id/:token/messages/@original');
+    expect(bucketRoute('/webhooks/123456789012345678/other-token/messages/876543210987654321')).toBe('/webhooks/:id/:token/messages/:id');
+  });
 });
 
 /** A call the test answers when it chooses, recording when it started. */

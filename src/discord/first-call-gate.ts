@@ -19,9 +19,17 @@ import { DiscordAPIError, RateLimitError } from '@discordjs/rest';
  * may come from a proxy without the headers) teaches nothing: the next waiting call goes
  * first instead.
  */
-/** The route as @discordjs/rest names it: snowflakes replaced by `:id` (`/guilds/:id/members/:id/roles/:id`). */
+/**
+ * The route as @discordjs/rest names it: snowflakes replaced by `:id` (`/guilds/:id/members/:id/roles/:id`),
+ * and an interaction's or webhook's token by `:token`, so the routes known stay a handful
+ * however many interactions are answered.
+ */
 export function bucketRoute(path: string): string {
-  return path.replaceAll(/\d{17,19}/g, ':id');
+  if (path.startsWith('/interactions/') && path.endsWith('/callback')) return '/interactions/:id/:token/callback';
+  return path
+    .replaceAll(/\d{17,19}/g, ':id')
+    .replace(/\/reactions\/(.*)/, '/reactions/:reaction')
+    .replace(/\/webhooks\/:id\/[^/?]+/, '/webhooks/:id/:token');
 }
 
 export interface FirstCallGate {

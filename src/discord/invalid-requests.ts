@@ -48,7 +48,6 @@ export function createInvalidRequests(options: { limit?: number; windowMs?: numb
   const slotMs = Math.max(1, Math.floor(windowMs / 600));
   /** slot start (ms) → counts per family, oldest first */
   const slots = new Map<number, Map<RouteFamily, number>>();
-  const listeners = new Set<(family: RouteFamily, status: number) => void>();
 
   function prune(at: number): void {
     const oldest = at - windowMs;
@@ -70,7 +69,6 @@ export function createInvalidRequests(options: { limit?: number; windowMs?: numb
       let slot = slots.get(start);
       if (!slot) slots.set(start, (slot = new Map()));
       slot.set(family, (slot.get(family) ?? 0) + 1);
-      for (const listener of listeners) listener(family, status);
       return true;
     },
     /** Invalid answers in the window. */
@@ -94,11 +92,6 @@ export function createInvalidRequests(options: { limit?: number; windowMs?: numb
           total += n;
         }
       return { total, limit, windowMs, byFamily };
-    },
-    /** Called on every counted answer (metrics). */
-    onRecord(listener: (family: RouteFamily, status: number) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
   };
 }

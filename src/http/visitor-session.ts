@@ -11,8 +11,11 @@ export interface VisitorSession {
   consentTokenHash?: string;
   consent?: { at: number; fingerprintHash: string; browserTokenHash?: string; components: FingerprintComponentHashes; timezone: string; stockProfile?: boolean };
   oauth?: { stateHash: string; verifier: string; at: number };
-  /** a sign-in the server is still finishing: the id of its job and a hash of its callback's state and code, never the code */
-  signIn?: { id: string; callbackHash: string; at: number };
+  /**
+   * a sign-in the server is still finishing: the id of its job ('' when another web process runs it), a hash of
+   * its callback's state and code (never the code), and of its state alone (its stored outcome's key)
+   */
+  signIn?: { id: string; callbackHash: string; stateHash?: string; at: number };
   /** where the last sign-in's callback ended: the same callback again (a reload, a double click) lands there again */
   callback?: { callbackHash: string; landedOn: '/rules' | '/error' | '/oauth/retry' };
   verified?: { discordId: string; at: number };
@@ -20,6 +23,8 @@ export interface VisitorSession {
   appellant?: { discordId: string; at: number };
   /** the OAuth round trip of such a sign-in */
   appealSignIn?: { stateHash: string; verifier: string; at: number };
+  /** where the last appeal sign-in's callback ended: the same callback again lands there again */
+  appealCallback?: { callbackHash: string; landedOn: '/appeal' | '/appeal?signIn=failed' };
 }
 
 const KEY = 'visitor';

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit.repository';
+import { ALT_RESCORE_JOB, rescoreAltLinks } from '../modules/alts/alt-rescoring';
 import { runDailyBackup } from '../modules/backup/daily-backup';
 import { purgeExpired } from '../modules/retention/retention.service';
 import type { JobDefinition } from './scheduler';
@@ -8,6 +9,9 @@ import type { JobDefinition } from './scheduler';
 export const RETENTION_JOB = 'retention-purge';
 export const AUDIT_VERIFY_JOB = 'audit-verify';
 export const BACKUP_JOB = 'daily-backup';
+export { ALT_RESCORE_JOB };
+/** batches of alt links one hourly run re-scores at most (the cursor keeps the place for the next run) */
+export const ALT_RESCORE_BATCHES_PER_RUN = 50;
 
 /** The scheduled jobs of the `jobs` role. */
 export function scheduledJobs(deps: { database: Database; clock: Clock; retentionDays: number; dailyBackup?: { dataDir: string; keep: number } }): JobDefinition[] {
@@ -27,6 +31,12 @@ export function scheduledJobs(deps: { database: Database; clock: Clock; retentio
       name: AUDIT_VERIFY_JOB,
       cron: '17 * * * *', // hourly
       handler: () => verifyAuditChain(deps.database.db),
+    },
+    {
+      // links re-scored with today's anonymity counts (alt-rescoring.ts), a bounded part of the pass per run
+      name: ALT_RESCORE_JOB,
+      cron: '41 * * * *', // hourly
+      handler: () => rescoreAltLinks(deps, { maxBatches: ALT_RESCORE_BATCHES_PER_RUN }),
     },
   ];
 }

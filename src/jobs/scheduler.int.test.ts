@@ -2,7 +2,7 @@ import { createManualClock } from '../clock';
 import { silentLogger } from '../logger';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildMember } from '../test-support/factories';
-import { AUDIT_VERIFY_JOB, RETENTION_JOB, scheduledJobs } from './jobs';
+import { ALT_RESCORE_JOB, AUDIT_VERIFY_JOB, RETENTION_JOB, scheduledJobs } from './jobs';
 import { startScheduler, type Scheduler } from './scheduler';
 
 jest.setTimeout(60_000);
@@ -23,7 +23,14 @@ describeEngines('job scheduler', (getDatabase) => {
     scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }), onRun: (job, result) => runs.push(`${job} ${result}`) });
 
     const schedules = await scheduler.boss.getSchedules();
-    expect(schedules).toEqual([expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' }), expect.objectContaining({ name: AUDIT_VERIFY_JOB, cron: '17 * * * *' })]);
+    expect(schedules).toHaveLength(3);
+    expect(schedules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: RETENTION_JOB, cron: '0 * * * *' }),
+        expect.objectContaining({ name: AUDIT_VERIFY_JOB, cron: '17 * * * *' }),
+        expect.objectContaining({ name: ALT_RESCORE_JOB, cron: '41 * * * *' }),
+      ]),
+    );
 
     await scheduler.runNow(RETENTION_JOB);
     const deadline = Date.now() + 20_000;
@@ -38,6 +45,11 @@ describeEngines('job scheduler', (getDatabase) => {
     // the run's end is reported once the purge returned
     while (runs.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(runs).toEqual([`${RETENTION_JOB} finished`]);
+
+    // the alt re-scoring pass runs through the same scheduler (nothing to re-score here)
+    await scheduler.runNow(ALT_RESCORE_JOB);
+    while (runs.length < 2 && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 100));
+    expect(runs).toEqual([`${RETENTION_JOB} finished`, `${ALT_RESCORE_JOB} finished`]);
   });
 
   it('reports a run that failed', async () => {

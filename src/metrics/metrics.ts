@@ -1,9 +1,15 @@
 import express, { type Router } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ROUTE_FAMILIES, type RouteFamily } from '../discord/invalid-requests';
 import { metricsAccess } from './metrics-access';
 
-/** Prometheus metrics, one registry per server so tests stay isolated. */
-export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
+/**
+ * Prometheus metrics, one registry per server so tests stay isolated. `invalidRequests` reads
+ * the Discord invalid-answer count by route family; it is read at each scrape, so a count
+ * whose answers have left the 10-minute window reads lower without a new answer.
+ */
+export function createMetrics(options: { defaultMetrics?: boolean; invalidRequests?: () => Record<RouteFamily, number> } = {}) {
+  const readInvalidRequests = options.invalidRequests;
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'gatekeeper_' });
   const metrics = {
@@ -15,7 +21,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     outboxDepth: new Gauge({ name: 'gatekeeper_outbox_depth', help: 'Discord actions waiting, running or failed', labelNames: ['status'] as const, registers: [registry] }),
     outboxResults: new Counter({ name: 'gatekeeper_outbox_results_total', help: 'Discord action results', labelNames: ['kind', 'result'] as const, registers: [registry] }),
     discordRateLimits: new Counter({ name: 'gatekeeper_discord_rate_limits_total', help: 'Rate-limit waits reported by the Discord REST client', labelNames: ['global'] as const, registers: [registry] }),
-    discordInvalidRequests: new Gauge({ name: 'gatekeeper_discord_invalid_requests', help: "Discord answers of 401, 403 or 429 (not scope shared) in the last 10 minutes, by route family (Discord bans the address at 10,000)", labelNames: ['family'] as const, registers: [registry] }),
+    discordInvalidRequests: new Gauge({ name: 'gatekeeper_discord_invalid_requests', help: "Discord answers of 401, 403 or 429 (not scope shared) in the last 10 minutes, by route family (Discord bans the address at 10,000)", labelNames: ['family'] as const, registers: [registry],
+      collect() {
+        if (!readInvalidRequests) return;
+        const byFamily = readInvalidRequests();
+        for (const family of ROUTE_FAMILIES) this.set({ family }, byFamily[family]);
+      },
+    }),
     interactions: new Counter({ name: 'gatekeeper_interactions_total', help: 'Discord interactions by result', labelNames: ['result'] as const, registers: [registry] }),
     jobs: new Counter({ name: 'gatekeeper_jobs_total', help: 'Scheduled job runs (retention purge, audit check, backup) by job and result', labelNames: ['job', 'result'] as const, registers: [registry] }),
     raidAlarms: new Counter({ name: 'gatekeeper_raid_alarms_total', help: 'Raid alarms raised, by the first threshold crossed', labelNames: ['reason'] as const, registers: [registry] }),

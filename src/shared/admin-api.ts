@@ -3,6 +3,7 @@
  * the server builds and the dashboard reads. Types only: no runtime code.
  */
 import { COMPARED_FINGERPRINT_COMPONENTS } from './fingerprint';
+import type { AltEvidenceFacts } from './alt-evidence-words';
 import type { BadgeSubject, ManualAltStatus, MemberStatus } from './member-badges';
 
 /** A user record in the list: exactly these fields, the badge fields included. */
@@ -52,6 +53,8 @@ export interface AltEntry {
   deviceProfileShared?: DeviceProfileShared;
   /** what the other member is in the link: the older 'main' or the newer 'alt' */
   otherIs: 'main' | 'alt';
+  /** the stored evidence describeAltEvidence (alt-evidence-words.ts) reads: what the two share and how many other members show it */
+  evidence: AltEvidenceFacts;
   /**
    * staff said "Not the same person": the link counts nowhere (its evidence stays listed);
    * null while the link is open

@@ -59,10 +59,10 @@ export interface VisitorAppealState {
 
 /** What the staff queue shows of the evidence behind a member's standing. */
 export interface AppealEvidence {
-  /** links by confidence */
-  links: { certain: number; medium: number; possible: number };
-  /** the strongest links (at most 3): the other account and how it was found */
-  topLinks: { discordId: string; username: string; confidence: 'certain' | 'medium' | 'possible'; detectionMethod: string }[];
+  /** the links that count as alts, by confidence (possible links are evidence, never shown as an accusation) */
+  links: { certain: number; medium: number };
+  /** the strongest counted links (at most 3): the other account, how it was found, and why in words (describeAltEvidence) */
+  topLinks: { discordId: string; username: string; confidence: 'certain' | 'medium'; detectionMethod: string; why: string }[];
   vpnProvider: string | null;
   /** a server rule that applied at verification (lockdown, account age) */
   gateReason: string | null;

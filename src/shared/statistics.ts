@@ -26,7 +26,8 @@ export interface Statistics {
   periodDays: StatisticsPeriod;
   from: string;
   verificationsPerDay: DayCount<VerificationCountKey>[];
-  altLinksPerDay: DayCount<'certain' | 'medium' | 'possible'>[];
+  /** links that count as alts (certain, medium) by the day they were made; possible links are evidence, not counted */
+  altLinksPerDay: DayCount<'certain' | 'medium'>[];
   vpn: { attempts: number; vpnAttempts: number; providers: { provider: string; attempts: number }[] };
   appealsPerDay: DayCount<AppealCountKey>[];
   raidAlarmsPerDay: { day: string; alarms: number }[];

@@ -99,7 +99,7 @@ export function describeEngines(name: string, body: (getDatabase: () => Database
 
 const DATA_TABLES = [
   'members', 'verification_attempts', 'alt_links', 'admin_notes', 'staff', 'login_throttle', 'audit_log', 'vpn_cache', 'discord_outbox', 'shared_networks',
-  'one_time_tokens', 'settings', 'raid_alarms', 'statistics_days', 'statistics_hours', 'audit_chain_checkpoint', 'appeals',
+  'one_time_tokens', 'settings', 'raid_alarms', 'statistics_days', 'statistics_hours', 'audit_chain_checkpoint', 'appeals', 'sign_in_callbacks',
 ];
 const resetScripts = new WeakMap<Database, string>();
 

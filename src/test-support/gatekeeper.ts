@@ -41,7 +41,7 @@ export function testServerEnv(env: Record<string, string> = {}) {
  * Discord and proxycheck emulators, a test database. The outbox is drained by the test
  * (`handle.services.outboxWorker.drain()`) so outcomes are deterministic.
  */
-export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs'> = {}) {
+export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {}) {
   // real time plus an offset tests can move (token expiry, session timeouts); the emulator keeps real time
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
@@ -56,7 +56,7 @@ export async function startTestGatekeeper(database: Database, env: Record<string
  * One Gatekeeper for a whole `describe`: started on the emptied database before its tests,
  * stopped after them. Read `server.handle` (and the other fields) inside tests and hooks.
  */
-export function useTestGatekeeper(getDatabase: () => Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs'> = {}) {
+export function useTestGatekeeper(getDatabase: () => Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {}) {
   const server = {} as Awaited<ReturnType<typeof startTestGatekeeper>>;
   beforeAll(async () => {
     await resetDatabase(getDatabase());

@@ -8,7 +8,8 @@ import type { VerificationService } from '../../modules/verification/verificatio
 import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
-import { GLOBAL_REQUESTS_PER_SECOND, restUserAgentAppendix } from '../discord-rest';
+import { GLOBAL_REQUESTS_PER_SECOND, guardGatewayClientRest, restUserAgentAppendix } from '../discord-rest';
+import type { DiscordGuard } from '../discord-guard';
 import { createInteractionDispatcher, type ButtonRoute, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
 import { ensureVerificationPanel } from './verification-panel';
@@ -52,10 +53,14 @@ export function createBot(deps: {
   setupMonitor?: BotSetupMonitor;
   /** learns who is in the guild with which roles from interactions and member events (read by the outbox) */
   members?: GuildMemberCache;
+  /** the process's Discord guard: the gateway client's REST calls (interaction replies and the rest) pass its budget gate and count in its invalid-request count */
+  guard?: DiscordGuard;
 }) {
   const logger = deps.logger.child({ role: 'bot' });
   const lock = createLeaderLock(deps.database);
   let client: Client | undefined;
+  /** stops the guard watching the current client's REST answers */
+  let unwatchRest: (() => void) | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   /** the latest login: settles (never rejects) when discord.js's login has resolved or failed; once settled, stop() waits for nothing */
@@ -111,6 +116,8 @@ export function createBot(deps: {
 
   async function login(): Promise<void> {
     const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient, userAgentAppendix: restUserAgentAppendix() } });
+    unwatchRest?.();
+    unwatchRest = deps.guard ? guardGatewayClientRest(next, deps.guard, deps.config.token) : undefined;
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));
@@ -203,6 +210,8 @@ export function createBot(deps: {
       if (loggingIn) await Promise.race([loggingIn, sleep(LOGIN_SETTLE_MS, undefined, { ref: false })]);
       await client?.destroy();
       client = undefined;
+      unwatchRest?.();
+      unwatchRest = undefined;
       state.ready = false;
       state.leader = false;
       await lock.release();

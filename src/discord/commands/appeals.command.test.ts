@@ -17,7 +17,7 @@ const appeal = (id: number): StaffAppealView => ({
     ...buildBadgeSubject({ isLinkedAsAlt: true, altsFound: 1 }),
     timestamp: new Date().toISOString(),
   },
-  evidence: { links: { certain: 1, medium: 0, possible: 0 }, topLinks: [], vpnProvider: null, gateReason: null },
+  evidence: { links: { certain: 1, medium: 0 }, topLinks: [], vpnProvider: null, gateReason: null },
 });
 
 describe('/appeals reply', () => {

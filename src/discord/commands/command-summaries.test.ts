@@ -2,8 +2,7 @@ import type { StoredAttempt } from '../../modules/members/member-privacy.reposit
 import type { StoredDataReport } from '../../modules/members/member-privacy.service';
 import type { Member } from '../../modules/members/members.repository';
 import type { AltEntry, UserDetail } from '../../modules/members/member-views';
-import { DETECTION_METHODS } from '../../db/schema';
-import { DETECTION_METHOD_WORDS, lookupSummary } from './lookup-summary';
+import { lookupSummary } from './lookup-summary';
 import { privacySummary } from './privacy-summary';
 
 const AT = new Date('2026-02-01T10:00:00Z');
@@ -92,6 +91,19 @@ describe('lookupSummary', () => {
     detectionMethod: 'network',
     fingerprintComponents: {},
     otherIs: 'alt',
+    // the longest phrase a link reads with: the browser, the address and every component named with its count
+    evidence: {
+      browserTokenMatch: true,
+      ipMatch: true,
+      addressShared: 10,
+      sharedNetwork: true,
+      components: { canvas: true, webgl: true, audio: true, fonts: true, screen: true, timezone: true, language: true, platform: true },
+      canvasShared: 63,
+      webglShared: 63,
+      audioShared: 63,
+      fontsShared: 63,
+      sharedCountsCappedAt: 63,
+    },
     dismissed: null,
   });
   const detail = (alts: AltEntry[]): UserDetail => ({
@@ -125,12 +137,18 @@ describe('lookupSummary', () => {
   });
 
   it('uses the dashboard badge precedence and fits one message with many alts', () => {
-    const many = [...Array.from({ length: 20 }, (_, i) => alt(i, 'certain')), ...Array.from({ length: 20 }, (_, i) => alt(100 + i, 'medium')), ...Array.from({ length: 20 }, (_, i) => alt(200 + i, 'possible'))];
+    const many = [
+      ...Array.from({ length: 20 }, (_, i) => alt(i, 'certain')),
+      ...Array.from({ length: 20 }, (_, i) => alt(100 + i, 'medium')),
+      ...Array.from({ length: 20 }, (_, i) => alt(200 + i, 'possible')),
+      ...Array.from({ length: 20 }, (_, i) => ({ ...alt(300 + i, 'medium'), dismissed: { at: AT.toISOString(), byName: LONG_NAME, reason: 'x'.repeat(500) } })),
+    ];
     const reply = lookupSummary(detail(many), 'https://gate.example');
     expect(reply.content.length).toBeLessThanOrEqual(2000);
     expect(reply.content).toContain('**Status:** Certain Alt · VPN (3) · 12x');
     expect(reply.content).toContain('• Certain (20): ');
-    expect(reply.content).toContain(', and 16 more');
+    expect(reply.content).toContain(', and 18 more');
+    expect(reply.content).toContain('; 5 more shared signs (certain)');
     expect(reply.links).toEqual([{ label: 'Open in dashboard', url: `https://gate.example/admin/user/${member.discordId}` }]);
   });
 
@@ -141,14 +159,19 @@ describe('lookupSummary', () => {
     expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alt-status override:** no override\n');
   });
 
-  it('says so when no alt was found', () => {
-    expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alts:** none found');
+  it('counts only certain and medium links as alts, and lists the weak ones as evidence without a count', () => {
+    const stockPhone = { ...alt(7, 'possible'), evidence: { fingerprintMatch: true, fingerprintShared: 214, fingerprintNetworks: 180, sharedCountsCappedAt: 300 } };
+    const content = lookupSummary({ ...detail([alt(1, 'medium'), stockPhone, alt(8, 'possible'), alt(9, 'possible')]), isLinkedAsAlt: false }, 'https://gate.example').content;
+    expect(content).toContain('**Alts (1):**');
+    expect(content).toContain('• Medium (1): ');
+    expect(content).not.toContain('Possible');
+    expect(content).toContain(`**Shares a device profile or network with:** <@${stockPhone.discordId}> ${LONG_NAME}: same device model as 214 other members on 180 networks (weak, not counted)`);
+    expect(content).toMatch(/, and others\n/);
+    expect(content).not.toMatch(/Shares a device profile or network with[^:]*\d/);
   });
-});
 
-describe('detection method words', () => {
-  it('has words for every method a link can carry, the browser token included', () => {
-    expect(Object.keys(DETECTION_METHOD_WORDS).sort()).toEqual([...DETECTION_METHODS].sort());
-    expect(DETECTION_METHOD_WORDS.browser).toBe('same browser profile');
+  it('says so when no alt was found, even with weak evidence', () => {
+    expect(lookupSummary(detail([alt(3, 'possible')]), 'https://gate.example').content).toContain('**Alts:** none found');
+    expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alts:** none found');
   });
 });

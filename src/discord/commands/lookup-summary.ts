@@ -1,26 +1,38 @@
 import type { AltEntry, UserDetail } from '../../modules/members/member-views';
 import { ALT_STATUS_WORDS } from '../../modules/members/members.service';
+import { countsAsAlt, describeAltEvidence, WEAK_EVIDENCE_HEADING } from '../../shared/alt-evidence-words';
 import { memberBadges, memberStanding } from '../../shared/member-badges';
 import type { HandlerReply } from '../bot/interaction-dispatcher';
 
-/** How each detection method reads in a reply. */
-export const DETECTION_METHOD_WORDS: Record<string, string> = {
-  ip: 'same IP',
-  fingerprint: 'same device fingerprint',
-  both: 'same IP and device',
-  network: 'same network and a partial device match',
-  browser: 'same browser profile',
-  manual: 'linked by staff',
-};
-
+/** The tiers that count as alts; possible links are listed apart, as evidence (WEAK_EVIDENCE_HEADING). */
 const CONFIDENCE_GROUPS: { confidence: AltEntry['confidence']; title: string }[] = [
   { confidence: 'certain', title: 'Certain' },
   { confidence: 'medium', title: 'Medium' },
-  { confidence: 'possible', title: 'Possible' },
 ];
 
-/** Per group, so a member with many alts still fits in one Discord message. */
-const ALTS_SHOWN_PER_GROUP = 4;
+/**
+ * Characters each list may take (certain, medium, the weak evidence), so a member with many
+ * links still fits in one Discord message with each link's reasons: links are named while
+ * they fit, the first always.
+ */
+const GROUP_CHARACTERS = 350;
+/** Reasons named per link in a reply; the rest are counted ("3 more shared signs"). */
+const REASONS_NAMED = 2;
+/** Dismissed links are named without their reasons. */
+const DISMISSED_SHOWN = 4;
+
+/** As many mentions as fit in GROUP_CHARACTERS, at least one; how many were left out. */
+function mentionsThatFit(links: AltEntry[]): { text: string; left: number } {
+  const shown: string[] = [];
+  let used = 0;
+  for (const link of links) {
+    const mention = altMention(link);
+    if (shown.length > 0 && used + mention.length + 3 > GROUP_CHARACTERS) break;
+    shown.push(mention);
+    used += mention.length + 3;
+  }
+  return { text: shown.join(' · '), left: links.length - shown.length };
+}
 
 const GUILD_ACCESS_WORDS: Record<UserDetail['verificationStatus'], string> = {
   pending: 'not granted yet',
@@ -34,25 +46,34 @@ export function discordTime(iso: string | Date, style: 'f' | 'd' | 'R' = 'f'): s
   return `<t:${Math.floor(new Date(iso).getTime() / 1000)}:${style}>`;
 }
 
+/** The other member and, in the dashboard's words, how strong the link is and why. */
 function altMention(a: AltEntry): string {
-  return `<@${a.discordId}> ${a.username} (${DETECTION_METHOD_WORDS[a.detectionMethod] ?? a.detectionMethod})`;
+  return `<@${a.discordId}> ${a.username}: ${describeAltEvidence(a, { maxReasons: REASONS_NAMED })}`;
 }
 
-/** The open links by confidence; links staff dismissed ("Not the same person") count nowhere and are listed apart. */
+/**
+ * The open links that count (certain, medium) by confidence; the weak ones (possible) under
+ * the neutral heading, without a count; links staff dismissed ("Not the same person") count
+ * nowhere and are listed apart.
+ */
 function altLines(all: AltEntry[]): string[] {
-  const alts = all.filter((a) => !a.dismissed);
+  const alts = all.filter((a) => !a.dismissed && countsAsAlt(a.confidence));
+  const weak = all.filter((a) => !a.dismissed && !countsAsAlt(a.confidence));
   const dismissed = all.filter((a) => a.dismissed);
   const lines = alts.length === 0 ? ['**Alts:** none found'] : [`**Alts (${alts.length}):**`];
   for (const group of CONFIDENCE_GROUPS) {
     const inGroup = alts.filter((a) => a.confidence === group.confidence);
     if (inGroup.length === 0) continue;
-    const shown = inGroup.slice(0, ALTS_SHOWN_PER_GROUP).map(altMention);
-    const more = inGroup.length > ALTS_SHOWN_PER_GROUP ? `, and ${inGroup.length - ALTS_SHOWN_PER_GROUP} more` : '';
-    lines.push(`• ${group.title} (${inGroup.length}): ${shown.join(', ')}${more}`);
+    const { text, left } = mentionsThatFit(inGroup);
+    lines.push(`• ${group.title} (${inGroup.length}): ${text}${left > 0 ? `, and ${left} more` : ''}`);
+  }
+  if (weak.length > 0) {
+    const { text, left } = mentionsThatFit(weak);
+    lines.push(`**${WEAK_EVIDENCE_HEADING}:** ${text}${left > 0 ? ', and others' : ''}`);
   }
   if (dismissed.length > 0) {
-    const shown = dismissed.slice(0, ALTS_SHOWN_PER_GROUP).map(altMention);
-    const more = dismissed.length > ALTS_SHOWN_PER_GROUP ? `, and ${dismissed.length - ALTS_SHOWN_PER_GROUP} more` : '';
+    const shown = dismissed.slice(0, DISMISSED_SHOWN).map((a) => `<@${a.discordId}> ${a.username}`);
+    const more = dismissed.length > DISMISSED_SHOWN ? `, and ${dismissed.length - DISMISSED_SHOWN} more` : '';
     lines.push(`• Dismissed by staff, not the same person (${dismissed.length}): ${shown.join(', ')}${more}`);
   }
   return lines;

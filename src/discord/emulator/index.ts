@@ -3,6 +3,7 @@ export type { ClickButtonInput, SlashCommandInput, SlashOptionValue } from './in
 export type { InteractionRecord, InteractionResult, WaitOptions } from './interaction-record';
 export type { FaultMode, FaultOptions } from './faults';
 export { DISCORD_RATE_LIMITS, type BucketLimit, type BucketName, type RateLimitConfig, type RateLimitOption } from './rate-limiter';
+export type { InvalidRequestLimitOption } from './invalid-request-limit';
 export type { AuditEntry, EmulatorState, MemberRecord, RequestFilter, RequestLogEntry, UserRecord } from './state';
 export { SANDBOX_CHANNELS, SANDBOX_ROLES, type SeedName } from './seed';
 export { sandboxChannelPath } from './sandbox-view';

@@ -1,4 +1,5 @@
 import express from 'express';
+import pg from 'pg';
 import request from 'supertest';
 import { openPostgres, type Database } from '../../db/client';
 import { silentLogger } from '../../logger';
@@ -39,6 +40,21 @@ describeOn('postgres')('error handler [postgres]', () => {
   });
   afterAll(async () => {
     await database.close();
+  });
+
+  it("answers 503 with Retry-After when every pool connection stays busy past the wait (a crowd), not a 500", async () => {
+    // the product's pool waits POOL_CHECKOUT_WAIT_MS; a pool of one that waits 50 ms gives the same error quickly
+    const pool = new pg.Pool({ connectionString: postgresTestUrl()!, max: 1, connectionTimeoutMillis: 50 });
+    const held = await pool.connect();
+    try {
+      const res = await request(appThrowing(async (_req, res) => res.json(await pool.query('select 1')))).get('/probe');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.body.code).toBe('unavailable');
+    } finally {
+      held.release();
+      await pool.end();
+    }
   });
 
   it('answers 503 when the server terminates the connection mid-query, and the next request works', async () => {

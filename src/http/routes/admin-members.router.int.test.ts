@@ -133,8 +133,8 @@ describeEngines('admin member routes', (getDatabase) => {
         ['older note', 'Mod'],
       ]);
       expect(res.body.alts).toEqual([
-        { linkId: newerLink.id, discordId: '100000000000000021', username: 'newer', avatarUrl: null, confidence: 'certain', detectionMethod: 'both', fingerprintComponents: { canvas: true, audio: true }, otherIs: 'alt', dismissed: null },
-        { linkId: olderLink.id, discordId: '100000000000000020', username: 'older', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: { canvas: true, webgl: false }, otherIs: 'main', dismissed: null },
+        { linkId: newerLink.id, discordId: '100000000000000021', username: 'newer', avatarUrl: null, confidence: 'certain', detectionMethod: 'both', fingerprintComponents: { canvas: true, audio: true }, otherIs: 'alt', evidence: { components: { canvas: true, audio: true } }, dismissed: null },
+        { linkId: olderLink.id, discordId: '100000000000000020', username: 'older', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: { canvas: true, webgl: false }, otherIs: 'main', evidence: { components: { canvas: true, webgl: false } }, dismissed: null },
       ]);
       expect(res.body.evidence).toHaveLength(2);
       expect(res.body.evidence[0]).toMatchObject({ outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN', ipRecorded: false, fingerprintRecorded: false });

@@ -136,17 +136,24 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const main = await buildMember(db, { altsFound: 1 });
     const alt = await buildMember(db, { isLinkedAsAlt: true, altsFound: 1, guildAccess: 'denied' });
     await buildLink(db, main.id, alt.id);
+    // weak evidence (a possible link) is never part of the case against them
+    const stranger = await buildMember(db);
+    await buildLink(db, stranger.id, alt.id, { confidence: 'possible', detectionMethod: 'fingerprint', evidence: { fingerprintMatch: true, fingerprintShared: 40 } });
     const v = await visitorOf(alt.discordId);
     await v.post({ message: 'My brother and I share a computer.' }).expect(201);
     const [appeal] = (await staff.queue()).body.appeals;
-    expect(appeal.evidence.links).toEqual({ certain: 1, medium: 0, possible: 0 });
-    expect(appeal.evidence.topLinks).toEqual([{ discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both' }]);
+    expect(appeal.evidence.links).toEqual({ certain: 1, medium: 0 });
+    expect(appeal.evidence.topLinks).toEqual([{ discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both', why: expect.stringMatching(/\(certain\)$/) }]);
     const approved = await staff.approve(appeal.id);
     expect(approved.status).toBe(200);
     expect((await v.get()).body.standing).toBe('verified');
     // denied at the button: a ban the certain-alt action may have made is lifted before the role change
     expect(await rows(`select kind from discord_outbox where kind in ('unban', 'update_roles') order by id`)).toEqual([{ kind: 'unban' }, { kind: 'update_roles' }]);
-    expect(await rows(`select dismissed_at is not null as dismissed from alt_links`)).toEqual([{ dismissed: true }]);
+    // the weak evidence never counted against them: it stays listed as it was
+    expect(await rows(`select confidence, dismissed_at is not null as dismissed from alt_links order by id`)).toEqual([
+      { confidence: 'certain', dismissed: true },
+      { confidence: 'possible', dismissed: false },
+    ]);
     expect(await rows(`select is_linked_as_alt, guild_access from members where id = $1`, [alt.id])).toEqual([{ is_linked_as_alt: false, guild_access: 'verified' }]);
     const actions = (await rows<{ action: string }>(`select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`)).map((r) => r.action);
     expect(actions).toEqual(['appeal.filed', 'member.alt_link_dismiss', 'appeal.approved']);

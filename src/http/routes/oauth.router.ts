@@ -3,12 +3,14 @@ import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import { APPEAL_SCOPES, createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
 import { resolveClientIp } from '../../modules/network';
-import { createSignInFlow, SIGN_IN_EXCHANGE_BUDGET_MS, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
-import type { VerificationService } from '../../modules/verification/verification.service';
+import { createSignInFlow, parseSignInResult, SIGN_IN_EXCHANGE_BUDGET_MS, storedSignInResult, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
+import { OAUTH_STATE_TTL_MS, type VerificationService } from '../../modules/verification/verification.service';
+import { createCallbackOutcomes, type CallbackClaim } from '../../modules/verification/callback-outcomes.repository';
+import type { Executor } from '../../db/client';
 import { readVisitor, writeVisitor } from '../visitor-session';
 import { createPendingSignIns } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
-import { createAppealSignIn } from '../../modules/appeals/appeal-sign-in';
+import { APPEAL_SIGN_IN_RUNNING_MS, createAppealSignIn, parseAppealSignInResult, type AppealSignInResult } from '../../modules/appeals/appeal-sign-in';
 import { hashToken } from '../../modules/verification/one-time-tokens.repository';
 
 /** consent older than this must be given again before signing in */
@@ -28,6 +30,10 @@ function hashCallback(state: string, code: string): string {
 const INLINE_WAIT_MS = 2_500;
 /** How long one check of /oauth/finish waits for the sign-in before answering the page again. */
 const POLL_WAIT_MS = 1_500;
+/** Past the exchange budget, how long the rest of a sign-in (identity, VPN check, storing) may take before a repeat gives it up as lost. */
+const AFTER_EXCHANGE_MS = 30_000;
+
+type SignInRef = { id: string; callbackHash: string; stateHash?: string };
 
 /**
  * GET /oauth/start and /oauth/callback: state bound to the
@@ -43,6 +49,8 @@ const POLL_WAIT_MS = 1_500;
 export function oauthRouter(deps: {
   clock: Clock;
   logger: Logger;
+  /** where each callback's outcome is kept for every web process (table sign_in_callbacks) */
+  db: Executor;
   oauth: DiscordOAuth;
   vpn: VpnCheckPort;
   verification: VerificationService;
@@ -66,6 +74,8 @@ export function oauthRouter(deps: {
   const finishSignIn = createSignInFlow({ ...deps, exchangeBudgetMs });
   // a finished job is kept a minute past the budget for the visitor's next check to collect it
   const pending = createPendingSignIns({ keepMs: exchangeBudgetMs + 60_000 });
+  // the same, for every web process: a repeat that reaches another process finds the first's outcome there
+  const outcomes = createCallbackOutcomes<SignInResult>({ ...deps, kind: 'visitor', runningMs: exchangeBudgetMs + AFTER_EXCHANGE_MS, keepMs: OAUTH_STATE_TTL_MS, parse: parseSignInResult });
 
   const html = (res: Response, body: string) => {
     res.status(200).set('Cache-Control', 'no-store').type('html').send(body);
@@ -91,15 +101,29 @@ export function oauthRouter(deps: {
     writeVisitor(req, (v) => ({ ...(v.consent ? { consent: v.consent } : {}), ...(v.verified ? { verified: v.verified } : {}), callback: { callbackHash, landedOn: '/oauth/retry' } }));
     res.redirect(303, '/oauth/retry');
   };
+  const jobLost: SignInResult = { kind: 'failed', reason: 'sign_in_job_lost', retryable: true };
+  /**
+   * Answers with what became of a sign-in another request took (on any process): its outcome, or
+   * "Finishing sign-in…" while it runs (the session then waits for it), or a new sign-in when it was lost.
+   */
+  const landOn = (req: Request, res: Response, taken: Exclude<CallbackClaim<SignInResult>, { kind: 'claimed' }>, signIn: SignInRef & { stateHash: string }) => {
+    if (taken.kind === 'done') return conclude(req, res, taken.outcome, signIn.callbackHash);
+    if (taken.kind === 'other_code') return fail(req, res, 'state_replayed_or_expired');
+    if (taken.kind !== 'running') return conclude(req, res, jobLost, signIn.callbackHash);
+    awaitSignIn(req, signIn);
+    return html(res, finishingSignInPage());
+  };
   /** Waits up to `waitMs` for the session's sign-in: its outcome, or the "Finishing sign-in…" page. */
-  const settle = async (req: Request, res: Response, signIn: { id: string; callbackHash: string }, waitMs: number) => {
-    const result = await pending.settle(signIn.id, waitMs);
+  const settle = async (req: Request, res: Response, signIn: SignInRef, waitMs: number) => {
+    const result = signIn.id ? await pending.settle(signIn.id, waitMs) : 'unknown';
     if (result === 'pending') return html(res, finishingSignInPage());
-    if (result === 'unknown') return conclude(req, res, { kind: 'failed', reason: 'sign_in_job_lost', retryable: true }, signIn.callbackHash);
-    return conclude(req, res, result, signIn.callbackHash);
+    if (result !== 'unknown') return conclude(req, res, result, signIn.callbackHash);
+    // not a job of this process: another web process may be finishing it, or has
+    if (!signIn.stateHash) return conclude(req, res, jobLost, signIn.callbackHash);
+    return landOn(req, res, await outcomes.wait(signIn.stateHash, signIn.callbackHash, waitMs), { ...signIn, stateHash: signIn.stateHash });
   };
   /** Records in the session the sign-in being finished (its job and its callback), dropping the OAuth round trip it used. */
-  const awaitSignIn = (req: Request, signIn: { id: string; callbackHash: string }) =>
+  const awaitSignIn = (req: Request, signIn: SignInRef) =>
     writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { ...signIn, at: deps.clock.now().getTime() } }));
 
   router.get('/oauth/start', deps.limit, (req, res) => {
@@ -116,7 +140,10 @@ export function oauthRouter(deps: {
   });
 
   // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing
-  const appealSignIn = createAppealSignIn(deps);
+  const appealSignIn = createAppealSignIn({
+    ...deps,
+    outcomes: createCallbackOutcomes<AppealSignInResult>({ ...deps, kind: 'appeal', runningMs: APPEAL_SIGN_IN_RUNNING_MS, keepMs: OAUTH_STATE_TTL_MS, parse: parseAppealSignInResult }),
+  });
   router.get('/oauth/appeal', deps.limit, (req, res) => {
     const { token: state, tokenHash } = appealSignIn.start();
     const pkce = createPkcePair();
@@ -130,36 +157,42 @@ export function oauthRouter(deps: {
     const query = req.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
     const code = typeof query.code === 'string' ? query.code : '';
+    const callbackHash = state && code ? hashCallback(state, code) : '';
+    const stateHash = state ? hashToken(state) : '';
 
     if (visitor.appealSignIn && appealSignIn.isAppealState(state, visitor.appealSignIn.stateHash)) {
       const pendingAppeal = visitor.appealSignIn;
-      writeVisitor(req, ({ appealSignIn: _done, ...rest }) => rest);
       const result = typeof query.error === 'string'
         ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
-        : await appealSignIn.finish({ state, sessionStateHash: pendingAppeal.stateHash, code, codeVerifier: pendingAppeal.verifier, redirectUri: redirectUri(req) });
-      if (result.kind === 'failed') {
-        deps.logger.warn({ reason: result.reason }, 'appeal sign-in failed');
-        res.redirect(303, '/appeal?signIn=failed');
-        return;
-      }
-      writeVisitor(req, (v) => ({ ...v, appellant: { discordId: result.discordId, at: deps.clock.now().getTime() } }));
-      res.redirect(303, '/appeal');
+        : await appealSignIn.finish({ state, sessionStateHash: pendingAppeal.stateHash, code, codeVerifier: pendingAppeal.verifier, redirectUri: redirectUri(req), callbackHash });
+      const landedOn = result.kind === 'failed' ? '/appeal?signIn=failed' : '/appeal';
+      if (result.kind === 'failed') deps.logger.warn({ reason: result.reason }, 'appeal sign-in failed');
+      writeVisitor(req, ({ appealSignIn: _done, ...rest }) => ({
+        ...rest,
+        ...(result.kind === 'identified' ? { appellant: { discordId: result.discordId, at: deps.clock.now().getTime() } } : {}),
+        ...(callbackHash ? { appealCallback: { callbackHash, landedOn } } : {}),
+      }));
+      res.redirect(303, landedOn);
+      return;
+    }
+    // the same appeal callback again after it ended (a reload with the cookie of its answer): where it ended
+    if (callbackHash && visitor.appealCallback?.callbackHash === callbackHash) {
+      res.redirect(303, visitor.appealCallback.landedOn);
       return;
     }
 
     // the same callback again (a reload of "Finishing sign-in…", a double click, the browser resending it):
     // the same job and the same result for this visitor, never a second code exchange (Discord's codes are single use)
-    const callbackHash = state && code ? hashCallback(state, code) : '';
     if (callbackHash && visitor.callback?.callbackHash === callbackHash) {
       res.redirect(303, visitor.callback.landedOn);
       return;
     }
-    if (callbackHash && visitor.signIn?.callbackHash === callbackHash) return settle(req, res, { id: visitor.signIn.id, callbackHash }, INLINE_WAIT_MS);
-    // the same callback while the first is still at work, from this same session (its OAuth round trip not yet dropped)
-    const running = callbackHash && visitor.oauth?.stateHash === hashToken(state) ? pending.findByCallback(callbackHash) : null;
+    if (callbackHash && visitor.signIn?.callbackHash === callbackHash) return settle(req, res, { ...visitor.signIn, callbackHash }, INLINE_WAIT_MS);
+    // the same callback while the first is still at work in this process, from this same session (its OAuth round trip not yet dropped)
+    const running = callbackHash && visitor.oauth?.stateHash === stateHash ? pending.findByCallback(callbackHash) : null;
     if (running) {
-      awaitSignIn(req, { id: running, callbackHash });
-      return settle(req, res, { id: running, callbackHash }, INLINE_WAIT_MS);
+      awaitSignIn(req, { id: running, callbackHash, stateHash });
+      return settle(req, res, { id: running, callbackHash, stateHash }, INLINE_WAIT_MS);
     }
 
     if (typeof query.error === 'string') return fail(req, res, 'oauth_denied', { error: query.error.slice(0, 64) });
@@ -167,20 +200,40 @@ export function oauthRouter(deps: {
     if (!code || code.length > 512) return fail(req, res, 'missing_code');
     // a state that is not this session's, forged or expired is refused here; a live one is used up
     // while Discord exchanges the code, and the sign-in goes on only if this was its first use
-    const stateCheck = deps.verification.startSignInStateUse(state, visitor.oauth.stateHash);
+    // a state that is not this session's, forged or expired is refused here
+    const stateCheck = deps.verification.openSignInState(state, visitor.oauth.stateHash);
     if ('refused' in stateCheck) return fail(req, res, stateCheck.refused);
+    // one statement uses the state up and takes the callback in the database, so that the same callback again
+    // on another web process (which has no memory of this one) waits for this sign-in or lands where it ended,
+    // and Discord's single-use code is exchanged once
+    const claim = await outcomes.claim(stateHash, callbackHash, stateCheck.useQuery);
+    if (claim.kind === 'unavailable') return conclude(req, res, { kind: 'failed', reason: 'state_check_failed', retryable: true }, callbackHash);
+    if (claim.kind !== 'claimed') {
+      if (claim.kind !== 'running') return landOn(req, res, claim, { id: '', callbackHash, stateHash });
+      awaitSignIn(req, { id: '', callbackHash, stateHash });
+      return settle(req, res, { id: '', callbackHash, stateHash }, INLINE_WAIT_MS);
+    }
+    const outcome = {
+      write: (executor: Executor, result: SignInResult) => outcomes.write(executor, stateHash, storedSignInResult(result)),
+      record: (result: SignInResult) => outcomes.record(stateHash, storedSignInResult(result)),
+    };
 
     const consent = visitor.consent;
-    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent, stateUse: stateCheck.use };
+    const stateUse = Promise.resolve(claim.stateUsed ? ('ok' as const) : ('state_replayed_or_expired' as const));
+    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent, stateUse, outcome };
     const id = pending.start(callbackHash, () => finishSignIn(input));
-    if (!id) return conclude(req, res, { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true }, callbackHash);
-    awaitSignIn(req, { id, callbackHash });
-    await settle(req, res, { id, callbackHash }, INLINE_WAIT_MS);
+    if (!id) {
+      const busy: SignInResult = { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true };
+      await outcome.record(busy);
+      return conclude(req, res, busy, callbackHash);
+    }
+    awaitSignIn(req, { id, callbackHash, stateHash });
+    await settle(req, res, { id, callbackHash, stateHash }, INLINE_WAIT_MS);
   });
 
   router.get('/oauth/finish', async (req, res) => {
     const visitor = readVisitor(req);
-    if (visitor.signIn) return settle(req, res, { id: visitor.signIn.id, callbackHash: visitor.signIn.callbackHash ?? '' }, POLL_WAIT_MS);
+    if (visitor.signIn) return settle(req, res, { ...visitor.signIn, callbackHash: visitor.signIn.callbackHash ?? '' }, POLL_WAIT_MS);
     // checked again after the sign-in ended (a second tab, a reload): where it ended
     if (visitor.callback) return res.redirect(303, visitor.callback.landedOn);
     return fail(req, res, 'no_sign_in_in_session');

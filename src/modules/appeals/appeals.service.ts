@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
+import { countsAsAlt, describeAltEvidence } from '../../shared/alt-evidence-words';
 import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX, checkAppealText, isAppealable, type AppealEvidence, type AppealQueue, type StaffAppealView, type VisitorAppealState } from '../../shared/appeals';
@@ -73,13 +74,19 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
   }
 
   async function evidenceOf(member: Member): Promise<AppealEvidence> {
-    // a dismissed link ('not the same person') is no evidence any more
-    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null);
-    const links = { certain: 0, medium: 0, possible: 0 };
-    for (const alt of alts) links[alt.confidence] += 1;
+    // a dismissed link ('not the same person') is no evidence any more, and a possible one never accuses
+    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
+    const links = { certain: 0, medium: 0 };
+    for (const alt of alts) if (alt.confidence !== 'possible') links[alt.confidence] += 1;
     return {
       links,
-      topLinks: alts.slice(0, 3).map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
+      topLinks: alts.slice(0, 3).map((a) => ({
+        discordId: a.discordId,
+        username: a.username,
+        confidence: a.confidence === 'certain' ? 'certain' : 'medium',
+        detectionMethod: a.detectionMethod,
+        why: describeAltEvidence(a),
+      })),
       vpnProvider: member.vpnProvider,
       gateReason: member.gateReason ?? null,
     };

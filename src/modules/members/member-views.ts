@@ -1,4 +1,5 @@
 import type { AdminNoteView, AltEntry, UserRecord } from '../../shared/admin-api';
+import { altEvidenceFacts } from '../../shared/alt-evidence-words';
 import { snowflakeDate } from '../../shared/discord-snowflake';
 import type { AdminNote } from './member-notes.repository';
 import type { MemberAlt } from '../alts';
@@ -35,6 +36,7 @@ export function toAltEntry(a: MemberAlt): AltEntry {
     fingerprintComponents: a.fingerprintComponents,
     ...(a.deviceProfileShared ? { deviceProfileShared: a.deviceProfileShared } : {}),
     otherIs: a.otherIs,
+    evidence: altEvidenceFacts(a.evidence),
     dismissed: a.dismissal ? { at: a.dismissal.at.toISOString(), byName: a.dismissal.byName, reason: a.dismissal.reason } : null,
   };
 }

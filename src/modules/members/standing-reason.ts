@@ -1,4 +1,5 @@
 import type { ManualAltStatus, MemberStanding, MemberStatus } from '../../shared/member-badges';
+import { COUNTED_ALT_STRENGTHS } from '../../shared/alt-evidence-words';
 
 /**
  * The one sentence at the top of a member's detail page that says why the member stands where
@@ -31,8 +32,6 @@ export interface StandingReasonInput {
   now: Date;
 }
 
-const COUNTING_CONFIDENCES = new Set(['certain', 'medium']);
-
 /**
  * The link the sentence names: only open (not dismissed) medium and certain links count
  * (altsFound, docs/behaviour.md#alt-detection); a member linked
@@ -43,7 +42,7 @@ export function strongestCountingLink<L extends Pick<ReasonLink, 'confidence' | 
   links: readonly L[],
   isLinkedAsAlt: boolean,
 ): L | null {
-  const counting = links.filter((l) => !l.dismissal && COUNTING_CONFIDENCES.has(l.confidence));
+  const counting = links.filter((l) => !l.dismissal && COUNTED_ALT_STRENGTHS.some((c) => c === l.confidence));
   if (isLinkedAsAlt) {
     const main = counting.find((l) => l.confidence === 'certain' && l.otherIs === 'main');
     if (main) return main;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { createManualClock } from '../../clock';
-import { members, sharedNetworks, vpnCache } from '../../db/schema';
+import { members, sharedNetworks, signInCallbacks, vpnCache } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { listAudit } from '../audit/audit.repository';
@@ -85,6 +85,18 @@ describeEngines('retention purge', (getDatabase) => {
     clock.advance(7 * DAY + 1000);
     expect((await purgeExpired({ database, clock, retentionDays: 7 })).members).toBe(1);
     expect(await database.db.select().from(members).where(eq(members.id, member.id))).toHaveLength(0);
+  });
+
+  it("deletes sign-in callbacks' outcomes once their 10 minutes are over, and keeps the live ones", async () => {
+    const database = getDatabase();
+    const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
+    const at = (ms: number) => new Date(clock.now().getTime() + ms);
+    await database.db.insert(signInCallbacks).values([
+      { stateHash: 'a'.repeat(64), callbackHash: 'b'.repeat(64), kind: 'visitor', outcome: { kind: 'verified', discordId: '1' }, runningUntil: at(-60_000), expiresAt: at(-1) },
+      { stateHash: 'c'.repeat(64), callbackHash: 'd'.repeat(64), kind: 'appeal', runningUntil: at(30_000), expiresAt: at(60_000) },
+    ]);
+    expect((await purgeExpired({ database, clock, retentionDays: 30 })).signInCallbacks).toBe(1);
+    expect((await database.db.select({ stateHash: signInCallbacks.stateHash }).from(signInCallbacks)).map((r) => r.stateHash)).toEqual(['c'.repeat(64)]);
   });
 
   it('writes no audit row when there was nothing to purge', async () => {

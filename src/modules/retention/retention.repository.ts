@@ -18,7 +18,7 @@ export async function membersOfLinksBefore(tx: Executor, cutoff: Date): Promise<
 /**
  * Deletes what members still kept have let age past the cut-off (attempts, links, notes,
  * decided appeals),
- * expired caches, tokens and login throttles, finished Discord actions, and shared-network
+ * expired caches, tokens, sign-in callbacks' outcomes and login throttles, finished Discord actions, and shared-network
  * marks no member's network refers to any more. Run after the expired members went.
  */
 export async function purgeAgedRows(tx: Executor, now: Date, cutoff: Date) {
@@ -29,6 +29,7 @@ export async function purgeAgedRows(tx: Executor, now: Date, cutoff: Date) {
   const appeals = await purgeDecidedAppealsBefore(tx, cutoff);
   const vpnCache = await count(tx, sql`with d as (delete from vpn_cache where expires_at < ${now} or checked_at < ${cutoff} returning 1) select count(*) as n from d`);
   const tokens = await count(tx, sql`with d as (delete from one_time_tokens where expires_at < ${now} returning 1) select count(*) as n from d`);
+  const signInCallbacks = await count(tx, sql`with d as (delete from sign_in_callbacks where expires_at < ${now} returning 1) select count(*) as n from d`);
   const outbox = await count(tx, sql`with d as (delete from discord_outbox where status in ('done', 'failed') and updated_at < ${cutoff} returning 1) select count(*) as n from d`);
   const throttles = await count(
     tx,
@@ -39,5 +40,5 @@ export async function purgeAgedRows(tx: Executor, now: Date, cutoff: Date) {
     tx,
     sql`with d as (delete from shared_networks s where s.created_at < ${cutoff} and not exists (select 1 from members m where m.network_hash = s.network_hash) returning 1) select count(*) as n from d`,
   );
-  return { attempts, links, notes, appeals, vpnCache, tokens, outbox, throttles, sharedNetworks };
+  return { attempts, links, notes, appeals, vpnCache, tokens, signInCallbacks, outbox, throttles, sharedNetworks };
 }

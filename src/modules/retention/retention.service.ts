@@ -17,6 +17,8 @@ export interface PurgeCounts {
   appeals: number;
   vpnCache: number;
   tokens: number;
+  /** where sign-in callbacks ended, kept minutes for a repeat of the same callback */
+  signInCallbacks: number;
   outbox: number;
   throttles: number;
   /** shared-network marks no member's network refers to any more */
@@ -57,6 +59,7 @@ export async function purgeExpired(deps: { database: Database; clock: Clock; ret
       appeals: aged.appeals + erased.appeals,
       vpnCache: aged.vpnCache,
       tokens: aged.tokens,
+      signInCallbacks: aged.signInCallbacks,
       outbox: aged.outbox + erased.outbox.tokens + erased.outbox.finished + erased.outbox.logLines,
       throttles: aged.throttles,
       sharedNetworks: aged.sharedNetworks,

@@ -35,9 +35,13 @@ function spawnWorker(): Worker {
   return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`, { ...options, eval: true });
 }
 
-/** One thread per CPU but one left for the event loop, at most 4: a sign-in is rare, a spray must not take every core. */
-export function defaultHashThreads(cpus = os.availableParallelism()): number {
-  return Math.max(1, Math.min(4, cpus - 1));
+/**
+ * Password threads per web process: the machine's CPUs but one left for the event loops, at most 4 in all,
+ * shared among the `webProcesses` (WEB_CONCURRENCY) that each have their own, and at least 1 each. A sign-in
+ * is rare; a spray must not take every core. On 2 CPUs that is 1 thread; on 4 CPUs with 2 processes, 1 each.
+ */
+export function defaultHashThreads(cpus = os.availableParallelism(), webProcesses = 1): number {
+  return Math.max(1, Math.floor(Math.min(4, cpus - 1) / Math.max(1, webProcesses)));
 }
 
 /**

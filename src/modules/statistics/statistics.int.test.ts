@@ -27,6 +27,8 @@ describeEngines('statistics queries', (getDatabase) => {
     await buildAttempt(db, c.id, { createdAt: tooOld, outcome: 'verified' });
     await buildLink(db, a.id, b.id, { confidence: 'certain', detectionMethod: 'both', createdAt: today });
     await buildLink(db, a.id, c.id, { confidence: 'possible', detectionMethod: 'ip', createdAt: tooOld });
+    // weak evidence is never counted as an alt link
+    await buildLink(db, b.id, c.id, { confidence: 'possible', detectionMethod: 'fingerprint', createdAt: today });
     await getDatabase().query(
       `insert into raid_alarms (raised_at, window_minutes, verifications, baseline_x100, young_percent, shared_percent) values ($1, 10, 40, 120, 80, 60), ($2, 10, 40, 120, 80, 60)`,
       [today, new Date(NOW.getTime() - 40 * DAY)],
@@ -44,7 +46,7 @@ describeEngines('statistics queries', (getDatabase) => {
 
     const quarter = await readStatistics(db, NOW, 90);
     expect(quarter.verificationsPerDay).toHaveLength(3);
-    expect(quarter.altLinksPerDay).toHaveLength(2);
+    expect(quarter.altLinksPerDay).toEqual([{ day: '2026-06-10', counts: { certain: 1 } }]);
     expect(quarter.raidAlarmsPerDay).toHaveLength(2);
   });
 

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { COUNTED_ALT_STRENGTHS } from '../../shared/alt-evidence-words';
 import { selectRows, type Executor } from '../../db/client';
 import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod, VerificationCountKey } from '../../shared/statistics';
 
@@ -24,7 +25,8 @@ const LATE_COMMIT_MS = 15 * 60 * 1000;
 const PROVIDERS_SHOWN = 8;
 
 type Outcome = VerificationCountKey;
-type Confidence = 'certain' | 'medium' | 'possible';
+/** the tiers that count as alts: a possible link is evidence, never counted (alt-evidence-words.ts) */
+type Confidence = 'certain' | 'medium';
 type Unit = 'day' | 'hour';
 
 /** One count of one day or hour ('YYYY-MM-DD' / 'YYYY-MM-DDTHH'): what the stored tables hold and the live counts become. */
@@ -70,7 +72,8 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
   );
   const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
-    sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links where created_at >= ${tsParam(from)}${until} group by 1, 2`,
+    sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links
+        where created_at >= ${tsParam(from)}${until} and confidence in (${sql.join(COUNTED_ALT_STRENGTHS.map((c) => sql`${c}`), sql`, `)}) group by 1, 2`,
   );
   // an appeal counts as submitted when it was filed and as approved / rejected when it was decided
   const untilDecided = to ? sql` and decided_at < ${tsParam(to)}` : sql``;
@@ -190,7 +193,8 @@ export async function readStatistics(executor: Executor, now: Date, periodDays: 
     periodDays,
     from: start.toISOString(),
     verificationsPerDay: perDay<Outcome>(rows, 'outcome'),
-    altLinksPerDay: perDay<Confidence>(rows, 'alt_confidence'),
+    // days stored before possible links stopped being counted may hold them: they are left out here too
+    altLinksPerDay: perDay<Confidence>(rows.filter((r) => r.series !== 'alt_confidence' || COUNTED_ALT_STRENGTHS.some((c) => c === r.key)), 'alt_confidence'),
     vpn: {
       attempts: total('attempts'),
       vpnAttempts: total('vpn'),

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { retryOnLostConnection } from '../../db/transaction-retry';
@@ -37,10 +37,17 @@ export function createOneTimeTokens(key: Buffer) {
     return expiresAt && expiresAt.getTime() > now.getTime() ? expiresAt : null;
   };
   /** A live token of that purpose, ready to be used up; null when forged, expired or of another purpose (no database asked). */
-  const open = (purpose: TokenPurpose, token: string, now: Date): { use(executor: Executor): Promise<boolean> } | null => {
+  const open = (purpose: TokenPurpose, token: string, now: Date): { use(executor: Executor): Promise<boolean>; useQuery(executor: Executor): SQLWrapper } | null => {
     const expiresAt = liveExpiry(purpose, token, now);
     if (!expiresAt) return null;
     return {
+      /** the use as a write to run inside another statement (`with used as (…)`): it returns the token's hash on its first use only */
+      useQuery: (executor) =>
+        executor
+          .insert(oneTimeTokens)
+          .values({ tokenHash: hashToken(token), purpose, expiresAt, usedAt: now, createdAt: now })
+          .onConflictDoNothing({ target: oneTimeTokens.tokenHash })
+          .returning({ tokenHash: oneTimeTokens.tokenHash }),
       async use(executor) {
         // a use whose connection was lost (a PostgreSQL restart) is tried again rather than failing the visitor's
         // step: if the lost one was kept after all, this one finds the token used and refuses, as any replay

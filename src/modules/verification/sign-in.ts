@@ -4,6 +4,8 @@ import { OAuthExchangeError, type DiscordIdentity, type DiscordOAuth } from '../
 import { hashIp } from '../network';
 import type { VpnCheckResult } from '../vpn/vpn.types';
 import type { EarlyCacheRead } from '../vpn/vpn-check.service';
+import type { SQLWrapper } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
 import type { GivenConsent, SignInStateUse, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
@@ -35,6 +37,20 @@ export type SignInResult =
   /** `retryable`: Discord was busy or unreachable, so signing in again can work; otherwise the sign-in is refused */
   | { kind: 'failed'; reason: string; retryable: boolean; detail?: Record<string, unknown> };
 
+/** A sign-in's result as stored for its callback (callback-outcomes.repository.ts): without `detail`, which can carry an error's text. */
+export function storedSignInResult(result: SignInResult): SignInResult {
+  return result.kind === 'verified' ? { kind: 'verified', discordId: result.discordId } : { kind: 'failed', reason: result.reason, retryable: result.retryable };
+}
+
+/** A stored sign-in result read back; null for anything `storedSignInResult` never wrote. */
+export function parseSignInResult(value: unknown): SignInResult | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  if (v.kind === 'verified' && typeof v.discordId === 'string') return { kind: 'verified', discordId: v.discordId };
+  if (v.kind === 'failed' && typeof v.reason === 'string' && typeof v.retryable === 'boolean') return { kind: 'failed', reason: v.reason, retryable: v.retryable };
+  return null;
+}
+
 export interface SignInInput {
   code: string;
   codeVerifier: string;
@@ -43,10 +59,15 @@ export interface SignInInput {
   clientIp: string | null;
   consent: GivenConsent;
   /**
-   * the OAuth state being used up (VerificationService.startSignInStateUse), left to run while
-   * Discord exchanges the code: only its first use goes on to the VPN check and the verification
+   * how using up the OAuth state ended (recorded by the callback's claim, callback-outcomes.repository.ts):
+   * only its first use goes on to the VPN check and the verification
    */
   stateUse: Promise<SignInStateUse>;
+  /**
+   * keeps where the sign-in ended for the same callback again (callback-outcomes.repository.ts): written in
+   * the verification's last statement when it gets that far, recorded on its own otherwise
+   */
+  outcome?: { write(executor: Executor, result: SignInResult): SQLWrapper; record(result: SignInResult): Promise<void> };
 }
 
 /**
@@ -83,7 +104,7 @@ export function createSignInFlow(deps: {
     }
   }
 
-  return async function finishSignIn(input: SignInInput): Promise<SignInResult> {
+  async function signIn(input: SignInInput, kept: { inStatement: boolean }): Promise<SignInResult> {
     // the VPN cache is read for the request's address while the code is exchanged and the identity
     // read, so the check after them does not wait on the database (a sandbox user on a simulated
     // VPN is checked at another address, read then)
@@ -114,20 +135,32 @@ export function createSignInFlow(deps: {
     // a new provider verdict is cached by the verification's last statement (one round trip fewer)
     const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone, cacheWriteByCaller: true, earlyCacheRead });
 
+    const verified: SignInResult = { kind: 'verified', discordId: identity.id };
+    const { outcome } = input;
     try {
       const result = await deps.verification.completeVerification({
         identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
         accessToken,
         vpn,
         evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null, stockProfile: input.consent.stockProfile ?? null },
+        ...(outcome ? { alsoWrite: (executor: Executor, ended: 'stored' | 'denied') => outcome.write(executor, ended === 'denied' ? VPN_POLICY_DENIED : verified) } : {}),
       });
-      if (result.outcome === 'denied') return { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
-      return { kind: 'verified', discordId: identity.id };
+      kept.inStatement = true;
+      return result.outcome === 'denied' ? VPN_POLICY_DENIED : verified;
     } catch (error) {
       deps.logger.error({ err: error }, 'storing the verification failed');
       return { kind: 'failed', reason: 'store_failed', retryable: false };
     }
+  }
+
+  return async function finishSignIn(input: SignInInput): Promise<SignInResult> {
+    const kept = { inStatement: false };
+    const result = await signIn(input, kept);
+    if (!kept.inStatement) await input.outcome?.record(result);
+    return result;
   };
 }
+
+const VPN_POLICY_DENIED: SignInResult = { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
 
 export type FinishSignIn = ReturnType<typeof createSignInFlow>;

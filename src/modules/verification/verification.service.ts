@@ -1,4 +1,5 @@
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
+import { countsAsAlt } from '../../shared/alt-evidence-words';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AdmissionRead } from '../admission/admission.service';
 import type { WindowAttempt } from '../raid/raid.repository';
@@ -72,7 +73,8 @@ export interface VerificationResult {
 }
 
 export const CONSENT_TOKEN_TTL_MS = 10 * 60 * 1000;
-const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+/** How long an OAuth state can be used; a sign-in callback's outcome is kept as long (callback-outcomes.repository.ts). */
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 
 /** What the visitor's session keeps of a consent given: hashes and the browser's timezone only. */
 export interface GivenConsent {
@@ -128,25 +130,16 @@ export function createVerificationService(deps: {
   const oneTimeTokens = createOneTimeTokens(deps.tokenKey);
 
   /**
-   * Starts using up an OAuth state. What needs no database is answered at once: a state that is
-   * not the one this session was given, or is forged or expired, is `refused`. Otherwise `use`
-   * settles once the state's one use is recorded ('ok'), or was recorded before, or could not be
-   * recorded ('state_check_failed': the database failed); it never rejects. The sign-in lets it run
-   * while Discord exchanges the code (sign-in.ts).
+   * Opens an OAuth state for its one use. What needs no database is answered at once: a state that
+   * is not the one this session was given, or is forged or expired, is `refused`. Otherwise `useQuery`
+   * is the write that uses it up, run by the callback's claim (callback-outcomes.repository.ts) in the
+   * same statement that takes the callback: it returns a row on the state's first use only.
    */
-  function startSignInStateUse(state: string, sessionStateHash: string): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { use: Promise<SignInStateUse> } {
+  function openSignInState(state: string, sessionStateHash: string): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { useQuery: (executor: Executor) => SQLWrapper } {
     if (!state || hashToken(state) !== sessionStateHash) return { refused: 'state_mismatch' };
     const live = oneTimeTokens.open('oauth_state', state, deps.clock.now());
     if (!live) return { refused: 'state_replayed_or_expired' };
-    return {
-      use: live.use(db).then(
-        (first): SignInStateUse => (first ? 'ok' : 'state_replayed_or_expired'),
-        (error: unknown): SignInStateUse => {
-          deps.logger.error({ err: error }, 'recording the use of a sign-in state failed');
-          return 'state_check_failed';
-        },
-      ),
-    };
+    return { useQuery: live.useQuery };
   }
 
   return {
@@ -194,15 +187,19 @@ export function createVerificationService(deps: {
     /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */
     issueSignInState: () => oneTimeTokens.issue('oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
 
-    startSignInStateUse,
+    openSignInState,
 
-    /** 'ok' once for a state this session was given, while it is live; it is used up then. */
-    async consumeSignInState(state: string, sessionStateHash: string): Promise<'state_mismatch' | SignInStateUse> {
-      const started = startSignInStateUse(state, sessionStateHash);
-      return 'refused' in started ? started.refused : started.use;
-    },
-
-    async completeVerification(input: { identity: VerifiedIdentity; accessToken: string; vpn: VpnCheckResult; evidence: AttemptEvidence }): Promise<VerificationResult> {
+    /**
+     * `alsoWrite`: a write of the caller's that belongs with the verification (where the sign-in's callback
+     * ended), run in its last statement with how it ended: stored together, or not at all.
+     */
+    async completeVerification(input: {
+      identity: VerifiedIdentity;
+      accessToken: string;
+      vpn: VpnCheckResult;
+      evidence: AttemptEvidence;
+      alsoWrite?: (executor: Executor, ended: 'stored' | 'denied') => SQLWrapper;
+    }): Promise<VerificationResult> {
       const now = deps.clock.now();
       const outcome = decideVpnOutcome(input.vpn, deps.vpnFailurePolicy);
       const usedVpn = isVpnVerdict(input.vpn.verdict);
@@ -214,7 +211,7 @@ export function createVerificationService(deps: {
         const { db } = deps.database;
         const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
         logDenied(deps.logger, { discordId, why: 'the VPN check could not be made and the policy is to deny' });
-        await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [...vpnCacheWrite(db, input.vpn), logLine]);
+        await appendAudit(db, { actor: visitor, action: 'verification.denied', targetType: 'member', targetId: discordId, details: { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy } }, now, [...vpnCacheWrite(db, input.vpn), logLine, ...(input.alsoWrite ? [input.alsoWrite(db, 'denied')] : [])]);
         deps.nudgeOutbox?.();
         deps.onCompleted?.(outcome);
         return { outcome, discordId, memberId: null, vpnProvider: null, alts: [] };
@@ -256,13 +253,19 @@ export function createVerificationService(deps: {
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
-        const writes = [...admitted.writes, ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []), ...vpnCacheWrite(tx, input.vpn)];
+        const writes = [
+          ...admitted.writes,
+          ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []),
+          ...vpnCacheWrite(tx, input.vpn),
+          ...(input.alsoWrite ? [input.alsoWrite(tx, 'stored')] : []),
+        ];
         const actions: DiscordAction[] = [
           ...admitted.actions,
           { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
           ...(outcomeLine ? [outcomeLine] : []),
           ...alts
-            .filter((alt) => alt.confidence !== 'possible')
+            // weak evidence (possible) is never announced as an alt
+            .filter((alt) => countsAsAlt(alt.confidence))
             .map((alt) => {
               const [main, other] = alt.memberIsAlt ? [alt.discordId, discordId] : [discordId, alt.discordId];
               return {

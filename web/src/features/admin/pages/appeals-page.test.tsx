@@ -19,7 +19,12 @@ const queue: AppealQueue = {
       standing: 'certain_alt',
       createdAt: '2026-01-01T12:00:00.000Z',
       member: buildUser({ id: 3, discordId: '300000000000000003', username: 'flagged', isLinkedAsAlt: true, altsFound: 1, timestamp: '2026-01-01T11:00:00.000Z' }),
-      evidence: { links: { certain: 1, medium: 0, possible: 0 }, topLinks: [{ discordId: '300000000000000001', username: 'main', confidence: 'certain', detectionMethod: 'both' }], vpnProvider: null, gateReason: null },
+      evidence: {
+        links: { certain: 1, medium: 0 },
+        topLinks: [{ discordId: '300000000000000001', username: 'main', confidence: 'certain', detectionMethod: 'both', why: 'same device model, shown by no other member; same internet address (certain)' }],
+        vpnProvider: null,
+        gateReason: null,
+      },
     },
   ],
 };
@@ -34,7 +39,7 @@ describe('appeals page', () => {
     setup({ 'GET /api/admin/appeals': { body: queue } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Appeals' })).toBeInTheDocument();
     expect(await screen.findByText('Certain Alt')).toBeInTheDocument();
-    expect(screen.getByText('Certain link to main (300000000000000001), found by both')).toBeInTheDocument();
+    expect(screen.getByText('Linked to main (300000000000000001): same device model, shown by no other member; same internet address (certain)')).toBeInTheDocument();
     // the visitor's words are text, never markup
     expect(screen.getByText('<script>alert(1)</script> it is me')).toBeInTheDocument();
     expect(document.querySelector('blockquote script')).toBeNull();

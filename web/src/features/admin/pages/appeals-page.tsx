@@ -62,9 +62,9 @@ export default function AppealsPage() {
 function evidenceLines(appeal: StaffAppealView): string[] {
   const { links, topLinks, vpnProvider, gateReason } = appeal.evidence;
   const lines: string[] = [];
-  const total = links.certain + links.medium + links.possible;
-  if (total > 0) lines.push(`Alt links: ${links.certain} certain, ${links.medium} medium, ${links.possible} possible`);
-  for (const link of topLinks) lines.push(`${link.confidence[0]!.toUpperCase()}${link.confidence.slice(1)} link to ${link.username} (${link.discordId}), found by ${link.detectionMethod}`);
+  const total = links.certain + links.medium;
+  if (total > 0) lines.push(`Alt links: ${links.certain} certain, ${links.medium} medium`);
+  for (const link of topLinks) lines.push(`Linked to ${link.username} (${link.discordId}): ${link.why}`);
   if (vpnProvider) lines.push(`VPN or proxy: ${vpnProvider}`);
   if (gateReason) lines.push(`Server rule: ${gateReason}`);
   if (lines.length === 0) lines.push(appeal.standing === 'certain_alt' ? 'Marked certain alt by staff (no detected link)' : 'No recorded evidence');

@@ -34,7 +34,7 @@ function stats(periodDays: 7 | 30 | 90, verified: number): StatisticsResponse {
       { day: '2025-03-01', counts: { verified, denied: 1 } },
       { day: '2025-03-02', counts: { limited_access: 2, denied_alt: 1, pending: 4 } },
     ],
-    altLinksPerDay: [{ day: '2025-03-01', counts: { certain: 1, possible: 3 } }],
+    altLinksPerDay: [{ day: '2025-03-01', counts: { certain: 1, medium: 3 } }],
     vpn: { attempts: 8, vpnAttempts: 2, providers: [{ provider: 'NordVPN', attempts: 2 }] },
     appealsPerDay: [],
     raidAlarmsPerDay: [{ day: '2025-03-02', alarms: 1 }],
@@ -61,7 +61,9 @@ describe('statistics page', () => {
     expect(screen.getByText('Limited access: 2')).toBeInTheDocument();
     expect(screen.getByText('Denied (alt): 1')).toBeInTheDocument();
     expect(screen.getByText('Pending review: 4')).toBeInTheDocument();
-    expect(screen.getByText('Possible: 3')).toBeInTheDocument();
+    expect(screen.getByText('Medium: 3')).toBeInTheDocument();
+    // weak evidence (possible links) is no alt statistic
+    expect(screen.queryByText(/Possible/)).not.toBeInTheDocument();
     expect(screen.getByText('2 of 8 attempts through a VPN (25%)')).toBeInTheDocument();
     expect(screen.getByText('NordVPN')).toBeInTheDocument();
     expect(screen.getByText('Raid alarms: 1')).toBeInTheDocument();

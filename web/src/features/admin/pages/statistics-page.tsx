@@ -21,7 +21,6 @@ const OUTCOMES = [
 const CONFIDENCES = [
   { key: 'certain', label: 'Certain', tone: 'danger' },
   { key: 'medium', label: 'Medium', tone: 'warning' },
-  { key: 'possible', label: 'Possible', tone: 'info' },
 ] as const;
 /** Appeals per day: filed, and decided either way. */
 const APPEALS = [

@@ -29,10 +29,22 @@ const withAlts = buildDetail({
       detectionMethod: 'both',
       fingerprintComponents: { canvas: true, webgl: true, audio: false, fonts: true },
       otherIs: 'alt',
+      evidence: { browserTokenMatch: true, fingerprintMatch: true, fingerprintShared: 0 },
       dismissed: null,
     },
-    { linkId: 2, discordId: '200000000000000002', username: 'carol', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: {}, otherIs: 'alt', dismissed: null },
-    { linkId: 3, discordId: '200000000000000003', username: 'dan', avatarUrl: null, confidence: 'possible', detectionMethod: 'ip', fingerprintComponents: {}, otherIs: 'main', dismissed: null },
+    { linkId: 2, discordId: '200000000000000002', username: 'carol', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: {}, otherIs: 'alt', evidence: {}, dismissed: null },
+    {
+      linkId: 3,
+      discordId: '200000000000000003',
+      username: 'dan',
+      avatarUrl: null,
+      confidence: 'possible',
+      detectionMethod: 'fingerprint',
+      fingerprintComponents: {},
+      otherIs: 'main',
+      evidence: { fingerprintMatch: true, fingerprintShared: 214, fingerprintNetworks: 180 },
+      dismissed: null,
+    },
   ],
 });
 
@@ -113,18 +125,18 @@ describe('user detail page', () => {
     for (const [group, username] of [
       ['Certain Alts', 'bob'],
       ['Medium-Confidence Alts', 'carol'],
-      ['Possible Alts', 'dan'],
     ] as const) {
       const section = screen.getByRole('region', { name: group });
       expect(within(section).getByRole('heading', { name: group })).toBeInTheDocument();
       expect(within(section).getByRole('link', { name: username })).toHaveAttribute('href', expect.stringContaining('/admin/user/2000000000000000'));
     }
+    expect(screen.getByText('Why: same browser; same device model, shown by no other member (certain)')).toBeInTheDocument();
 
-    act(() => screen.getByRole('link', { name: 'dan' }).focus());
+    act(() => screen.getByRole('link', { name: 'bob' }).focus());
     const tooltip = await screen.findByRole('tooltip');
-    expect(tooltip).toHaveTextContent('dan');
-    expect(tooltip).toHaveTextContent('200000000000000003');
-    expect(tooltip).toHaveTextContent('Detected by: IP address');
+    expect(tooltip).toHaveTextContent('bob');
+    expect(tooltip).toHaveTextContent('200000000000000001');
+    expect(tooltip).toHaveTextContent('Detected by: IP address and device fingerprint');
 
     expect(screen.queryByRole('button', { name: 'Evidence - carol' })).not.toBeInTheDocument();
     await openSection('Evidence - bob');
@@ -133,6 +145,26 @@ describe('user detail page', () => {
     expect(verdict('Audio')).toBe('Different');
     expect(verdict('Screen')).toBe('Unavailable');
     expect(screen.getByText(/3 of 8 fingerprint components matched/)).toBeInTheDocument();
+  });
+
+  it('lists a possible link as shared evidence under a neutral heading, never as an alt', async () => {
+    setup({ body: withAlts });
+    const weak = await screen.findByRole('list', { name: 'Shares a device profile or network with' });
+    expect(screen.getByRole('heading', { name: 'Shares a device profile or network with' })).toBeInTheDocument();
+    expect(within(weak).getByRole('link', { name: 'dan' })).toHaveAttribute('href', '/admin/user/200000000000000003');
+    expect(within(weak).getByText('same device model as 214 other members on 180 networks (weak, not counted)')).toBeInTheDocument();
+    // no alt wording, no count, no dismiss button on weak evidence
+    expect(within(weak).queryByText(/alt|possible/i)).not.toBeInTheDocument();
+    expect(within(weak).queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: /Possible/ })).not.toBeInTheDocument();
+    // dan is named once on the page: in the shared evidence, not among the alts
+    expect(screen.getAllByRole('link', { name: 'dan' })).toHaveLength(1);
+  });
+
+  it('shows only the neutral section when a member has nothing but weak evidence', async () => {
+    setup({ body: { ...withAlts, altsFound: 0, isLinkedAsAlt: false, alts: withAlts.alts.filter((a) => a.confidence === 'possible') } });
+    expect(await screen.findByRole('heading', { name: 'Shares a device profile or network with' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Identified Alternate Accounts' })).not.toBeInTheDocument();
   });
 
   it('opens Admin Notes by default with the first note, and saves a note', async () => {

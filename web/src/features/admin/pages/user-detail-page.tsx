@@ -6,6 +6,7 @@ import { AdminPageHeader } from '../components/admin-page-header';
 import { AdminManagement } from '../components/user-detail/admin-management';
 import { AltAccountsSection } from '../components/user-detail/alt-accounts-section';
 import { DoubleCounterData, DoubleCounterFingerprint } from '../components/user-detail/double-counter-sections';
+import { WeakEvidenceSection, weakEvidenceOf } from '../components/user-detail/weak-evidence-section';
 import { IdentitySection } from '../components/user-detail/identity-section';
 import { StandingHeader } from '../components/user-detail/standing-header';
 import { useAdminSession } from '../hooks/use-admin-session';
@@ -44,7 +45,8 @@ Check your connection and try again.
         <IdentitySection user={user} />
         <DoubleCounterData user={user} />
         <DoubleCounterFingerprint user={user} />
-        {user.altsFound > 0 || user.alts.length > 0 ? <AltAccountsSection key={`alts-${user.discordId}`} discordId={user.discordId} alts={user.alts} /> : null}
+        {user.altsFound > 0 || user.alts.length > weakEvidenceOf(user.alts).length ? <AltAccountsSection key={`alts-${user.discordId}`} discordId={user.discordId} alts={user.alts} /> : null}
+        <WeakEvidenceSection alts={user.alts} />
         {/* keyed by user: unsaved edits never carry over to the next user opened from an alt's avatar */}
         <AdminManagement key={`manage-${user.discordId}`} user={user} isSuperAdmin={isSuperAdmin} />
       </div>

@@ -32,6 +32,7 @@ const BOB: AltEntry = {
   detectionMethod: 'both',
   fingerprintComponents: { canvas: true },
   otherIs: 'alt',
+  evidence: { browserTokenMatch: true },
   dismissed: null,
 };
 const CAROL: AltEntry = {
@@ -43,6 +44,7 @@ const CAROL: AltEntry = {
   detectionMethod: 'fingerprint',
   fingerprintComponents: {},
   otherIs: 'main',
+  evidence: {},
   dismissed: { at: '2026-03-01T12:00:00.000Z', byName: 'Mod', reason: 'sisters' },
 };
 

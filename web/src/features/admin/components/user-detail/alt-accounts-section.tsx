@@ -6,6 +6,7 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
+import { countsAsAlt } from '../../../../../../src/shared/alt-evidence-words';
 import { FINGERPRINT_COMPONENTS, useUserActions, type AltEntry } from '../../api/members';
 import { AltLinkItem } from './alt-link-item';
 import { DetailSection } from './detail-section';
@@ -21,9 +22,11 @@ const verdictBadges: Record<ComponentVerdict, { label: string; color: BadgeColor
 const REASON_MAX = 500;
 
 /**
- * Identified Alternate Accounts of the member `discordId`: the open links grouped by
- * confidence, then the links staff dismissed ("Not the same person"), greyed, which count
- * nowhere and can be reopened. Shown when the member has alts or any link.
+ * Identified Alternate Accounts of the member `discordId`: the open links that count
+ * (certain, medium) grouped by confidence, then the links staff dismissed ("Not the same
+ * person"), greyed, which count nowhere and can be reopened. Possible links are not here:
+ * WeakEvidenceSection lists them as shared evidence. Shown when the member has alts or a
+ * counted or dismissed link.
  */
 export function AltAccountsSection({ discordId, alts }: { discordId: string; alts: readonly AltEntry[] }) {
   const { dismissAltLink, reopenAltLink } = useUserActions(discordId);
@@ -34,9 +37,10 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
   const [reopening, setReopening] = useState<number | null>(null);
   const reasonId = useId();
 
-  const open = alts.filter((alt) => !alt.dismissed);
+  const open = alts.filter((alt) => !alt.dismissed && countsAsAlt(alt.confidence));
   const dismissed = alts.filter((alt) => alt.dismissed);
   const certain = alts.filter((alt) => alt.confidence === 'certain');
+  const listed = open.length + dismissed.length;
 
   const askDismiss = (alt: AltEntry) => {
     setReason('');
@@ -75,7 +79,7 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
   return (
     <DetailSection title="Identified Alternate Accounts">
       <div className="flex flex-col gap-6">
-        {alts.length === 0 ? <p className="text-sm text-muted">The linked accounts are no longer on record.</p> : null}
+        {listed === 0 ? <p className="text-sm text-muted">The linked accounts are no longer on record.</p> : null}
         {CONFIDENCE_GROUPS.map(({ confidence, title }) => {
           const group = open.filter((alt) => alt.confidence === confidence);
           if (group.length === 0) return null;
@@ -83,7 +87,7 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
             <section key={confidence} aria-label={title} className="flex flex-col gap-3">
               <div className="flex items-center gap-2">
                 <h3 className="font-semibold">{title}</h3>
-                <Badge color={confidence === 'certain' ? 'red' : confidence === 'medium' ? 'amber' : 'gray'}>{group.length}</Badge>
+                <Badge color={confidence === 'certain' ? 'red' : 'amber'}>{group.length}</Badge>
               </div>
               <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">{group.map(item)}</ul>
             </section>

@@ -3,6 +3,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { SimpleTooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
+import { describeAltEvidence } from '../../../../../../src/shared/alt-evidence-words';
 import type { AltConfidence, AltEntry } from '../../api/members';
 import { formatDate } from '../../format-date';
 import { describeDetectionMethod } from './fingerprint-labels';
@@ -61,6 +62,7 @@ export function AltLinkItem({ alt, onDismiss, onReopen, reopening = false }: Alt
           {alt.username}
         </Link>
         <p className="text-sm break-words">{describeAltLink(alt)}</p>
+        <p className="text-sm break-words">Why: {describeAltEvidence(alt)}</p>
         <p className="text-xs text-muted">{alt.otherIs === 'main' ? 'Older account (main)' : 'Newer account (alt)'}</p>
         {dismissed ? (
           <>

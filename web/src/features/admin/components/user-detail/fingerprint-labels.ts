@@ -11,10 +11,10 @@ export const COMPONENT_LABELS: Record<FingerprintComponent, string> = {
   platform: 'Platform',
 };
 
+/** The tiers that count as alts; possible links are listed apart, as shared evidence (WeakEvidenceSection). */
 export const CONFIDENCE_GROUPS: ReadonlyArray<{ confidence: AltConfidence; title: string }> = [
   { confidence: 'certain', title: 'Certain Alts' },
   { confidence: 'medium', title: 'Medium-Confidence Alts' },
-  { confidence: 'possible', title: 'Possible Alts' },
 ];
 
 export type ComponentVerdict = 'matched' | 'different' | 'unavailable';
