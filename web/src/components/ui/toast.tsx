@@ -1,5 +1,5 @@
 import { Component, createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
-import { TOAST_DURATION, TOAST_LIMIT, TOAST_REMOVE_DELAY, type ToastItem, type ToastOptions, type ToastPlacement } from './toast-types';
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY, type ToastItem, type ToastOptions, type ToastPlacement } from './toast-types';
 
 // The Radix renderer loads with the first toast: most visitors never see one, so it stays out of their bundle.
 const ToastViewport = lazy(() => import('./toast-viewport'));
