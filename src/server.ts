@@ -172,13 +172,15 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
 
     const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost, invalidRequestLimit: limits?.invalidRequests });
     await services.settings.refresh();
+    // Linked Roles' metadata, while the setting is on (a failure marks them unavailable; it never stops the start)
+    void services.linkedRoles.ensure();
 
     if (roles.has('jobs')) {
       const scheduler: Scheduler = await startScheduler({
         database,
         logger,
         onRun: (job, result) => services.metrics.jobs.inc({ job, result }),
-        jobs: scheduledJobs({ database, clock, get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
+        jobs: scheduledJobs({ database, clock, renewDiscordPause: () => services.admission.renewDiscordPause(), get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
       });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);

@@ -54,6 +54,8 @@ import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
+import { wantsDiscordPause } from './modules/admission/discord-pause';
+import { createLinkedRolesRegistration, type LinkedRolesRegistration } from './discord/linked-roles-registration';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
 import { vpnCacheRepository } from './modules/vpn/vpn-cache.repository';
@@ -66,6 +68,10 @@ export interface Services {
   outboxWorker: OutboxWorker;
   directory: GuildDirectory;
   verification: VerificationService;
+  /** the admission rules, the lockdown and its pause in Discord, the raid alarm */
+  admission: AdmissionService;
+  /** Linked Roles' metadata registration (registered at start while the setting is on) */
+  linkedRoles: LinkedRolesRegistration;
   bot: Bot;
   routers: FeatureRouters;
   /** the public site visitors are sent to (panel links, OAuth redirect) */
@@ -109,7 +115,7 @@ export function createServices(
     get logsChannel() { return live().logsChannel; },
   };
   const directory = createGuildDirectory(rest, guildNames);
-  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, logger: logger.child({ role: 'setup-check' }) });
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordPause(live()); }, logger: logger.child({ role: 'setup-check' }) });
   // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
   const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
@@ -213,6 +219,8 @@ export function createServices(
     },
   };
 
+  // "Verified with Gatekeeper" as a Linked Role requirement: its metadata, registered while the setting is on
+  const linkedRoles = createLinkedRolesRegistration({ rest, applicationId: discord.clientId, get enabled() { return live().linkedRoles; }, logger: logger.child({ role: 'linked-roles' }) });
   const staffServices = createStaffServices({
     database,
     clock,
@@ -226,7 +234,14 @@ export function createServices(
     settings,
     guildNames: createGuildNamesCheck(rest, discord.guildId),
     admission,
-    discordSetup: { current: () => setupMonitor.current(), standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
+    discordSetup: {
+      // the permission self-check, and Linked Roles when Discord refused their set-up
+      current: async () => {
+        const report = await setupMonitor.current();
+        const linked = linkedRoles.problem();
+        return linked ? { ...report, problems: [...report.problems, linked] } : report;
+      },
+      standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
   });
   const commandDeps = {
     database,
@@ -257,6 +272,11 @@ export function createServices(
     setupMonitor,
     members: guildMembers,
     guard,
+    // Discord's own raid detection raises Gatekeeper's raid alarm (once per detection)
+    onIncidents: (incidents) => {
+      if (!incidents?.raid_detected_at) return;
+      admission.discordRaidDetected(incidents.raid_detected_at).catch((error: unknown) => logger.error({ err: error }, 'could not record the raid Discord detected'));
+    },
   });
 
   const api: Router[] = [
@@ -279,6 +299,7 @@ export function createServices(
       publicUrl: env.PUBLIC_URL,
       sandboxNetwork: discord.simulatedIpFor ? { simulatedIpFor: discord.simulatedIpFor } : undefined,
       limit: visitorLimit.middleware,
+      linkedRoles: { database, registration: linkedRoles },
     }),
     metricsRouter(metrics, async () => {
       const depth = await outbox.depth(database.db);
@@ -292,6 +313,8 @@ export function createServices(
     outboxWorker,
     directory,
     verification,
+    admission,
+    linkedRoles,
     bot,
     routers: { api, root },
     websiteUrl: options.websiteUrl,

@@ -377,6 +377,7 @@ export const OUTBOX_KINDS = [
   'ban',
   'unban',
   'log_message',
+  'incident_actions',
 ] as const;
 export const OUTBOX_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 /**

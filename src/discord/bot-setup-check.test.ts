@@ -121,6 +121,6 @@ describe('README', () => {
     const integers = [...readme.matchAll(/[?&]permissions=(\d+)/g)].map((m) => m[1]);
     expect(integers.length).toBeGreaterThan(0);
     for (const value of integers) expect(BigInt(value!)).toBe(INVITE_PERMISSIONS);
-    expect(String(INVITE_PERMISSIONS)).toBe('268520455');
+    expect(String(INVITE_PERMISSIONS)).toBe('268520487');
   });
 });

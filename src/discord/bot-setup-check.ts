@@ -10,6 +10,7 @@ import { computeBasePermissions, computeChannelPermissions, permissionNames, typ
  * - Manage Roles: grant and remove Verified, Limited Access and Unverified.
  * - Create Instant Invite: add a verified visitor who is not yet in the server (guilds.join).
  * - Kick Members, Ban Members: CERTAIN_ALT_ACTION=kick / ban.
+ * - Manage Server: only when a lockdown pauses invites or DMs in Discord (Modify Guild Incident Actions).
  */
 export const CHANNEL_PERMISSIONS = {
   verification: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.ReadMessageHistory,
@@ -20,8 +21,11 @@ export const GUILD_PERMISSIONS = PermissionFlagsBits.ManageRoles | PermissionFla
 
 export const ALT_ACTION_PERMISSIONS = { none: 0n, kick: PermissionFlagsBits.KickMembers, ban: PermissionFlagsBits.BanMembers } as const;
 
+/** Pausing invites or DMs during a lockdown (incident actions) needs Manage Server. */
+export const DISCORD_LEVER_PERMISSIONS = PermissionFlagsBits.ManageGuild;
+
 /** The `permissions` integer of the invite URL: everything any configuration can need. */
-export const INVITE_PERMISSIONS = CHANNEL_PERMISSIONS.verification | CHANNEL_PERMISSIONS.logs | GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS.kick | ALT_ACTION_PERMISSIONS.ban;
+export const INVITE_PERMISSIONS = CHANNEL_PERMISSIONS.verification | CHANNEL_PERMISSIONS.logs | GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS.kick | ALT_ACTION_PERMISSIONS.ban | DISCORD_LEVER_PERMISSIONS;
 
 export interface SetupProblem {
   /** what is wrong, naming the permission and the channel or role */
@@ -41,13 +45,15 @@ export interface SetupCheckInput {
   /** the roles Gatekeeper gives, and the Staff role (checked only for the choices role-safety.ts refuses) */
   roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }> & { staff?: { configured: string } };
   certainAltAction: keyof typeof ALT_ACTION_PERMISSIONS;
+  /** a lockdown pauses invites or DMs in Discord (settings): Manage Server is needed */
+  discordLevers?: boolean;
 }
 
 const list = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
 function checkGuildPermissions(input: SetupCheckInput): SetupProblem[] {
   const base = computeBasePermissions(input.guild, input.bot);
-  const needed = GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS[input.certainAltAction];
+  const needed = GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS[input.certainAltAction] | (input.discordLevers ? DISCORD_LEVER_PERMISSIONS : 0n);
   const missing = permissionNames(needed & ~base);
   if (missing.length === 0) return [];
   return [

@@ -38,7 +38,7 @@ export function guildIconUrl(guild: { id: string; icon: string | null }, cdnBase
  * The bot runs it at start and on guild, role, channel and own-member updates; the web
  * side reads `current()`, which re-checks when the last result is a minute old.
  */
-export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; certainAltAction: SetupCheckInput['certainAltAction']; logger: Logger }) {
+export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; certainAltAction: SetupCheckInput['certainAltAction']; readonly discordLevers?: boolean; logger: Logger }) {
   let latest: SetupReport | undefined;
   let running: Promise<SetupReport> | undefined;
   let botUser: APIUser | undefined;
@@ -67,6 +67,7 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       channels: { verification: channel(names.verificationChannel), logs: channel(names.logsChannel) },
       roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified), staff: { configured: names.roles.staff } },
       certainAltAction: deps.certainAltAction,
+      discordLevers: deps.discordLevers,
     };
   }
 

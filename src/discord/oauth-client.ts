@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
+import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult, RESTPutAPICurrentUserApplicationRoleConnectionJSONBody } from 'discord-api-types/v10';
 import { snowflakeDate } from '../shared/discord-snowflake';
 import { discordUserAgent } from '../discord-user-agent';
 import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
@@ -9,7 +9,9 @@ import { createOAuthQueue, OAuthQueueTimeout, pauseJitterMs, type OAuthQueue } f
 export const VERIFY_SCOPES = ['identify', 'guilds.join'] as const;
 /** The appeal sign-in: only who the visitor is (it adds nobody anywhere). */
 export const APPEAL_SCOPES = ['identify'] as const;
-export type OAuthScopes = typeof VERIFY_SCOPES | typeof APPEAL_SCOPES;
+/** The Linked Roles sign-in (from Discord's role menu): who the visitor is, and the right to write their role connection. */
+export const LINKED_ROLES_SCOPES = ['identify', 'role_connections.write'] as const;
+export type OAuthScopes = typeof VERIFY_SCOPES | typeof APPEAL_SCOPES | typeof LINKED_ROLES_SCOPES;
 
 export interface DiscordIdentity {
   id: string;
@@ -28,6 +30,8 @@ export interface DiscordOAuth {
   fetchIdentity(accessToken: string): Promise<DiscordIdentity>;
   /** Revokes an access token (and its refresh token) at Discord; rejects when Discord could not be told. */
   revokeToken(accessToken: string): Promise<void>;
+  /** Update Current User Application Role Connection, with the user's token (`role_connections.write`). */
+  writeRoleConnection(accessToken: string, body: RESTPutAPICurrentUserApplicationRoleConnectionJSONBody): Promise<void>;
 }
 
 /** How long the code exchange waits its turn unless its caller says (the appeal callback answers inline). */
@@ -122,7 +126,7 @@ export function createDiscordOAuth(config: {
   const timeoutMs = config.timeoutMs ?? 10_000;
   const queue = config.queue ?? createOAuthQueue();
 
-  type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
+  type Init = { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string };
   /** The one place an OAuth request is sent and its answer seen. */
   async function request(path: string, init: Init): Promise<OutboundResponse> {
     await config.beforeRequest?.();
@@ -218,6 +222,15 @@ export function createDiscordOAuth(config: {
         bot: Boolean(user.bot),
         createdAt: snowflakeDate(user.id),
       };
+    },
+
+    async writeRoleConnection(accessToken, body) {
+      // the application's id is its client id
+      await call<unknown>(`/users/@me/applications/${encodeURIComponent(config.clientId)}/role-connection`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
     },
 
     async revokeToken(accessToken) {

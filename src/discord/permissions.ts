@@ -89,8 +89,11 @@ export function canManageRole(guild: GuildPermissionContext, member: PermissionS
 }
 
 /** Readable names of permission bits ("View Channel"), in bit order. */
+/** Permissions Discord's app names otherwise than the API's flag does. */
+const DISCORD_UI_NAMES: Record<string, string> = { ManageGuild: 'Manage Server' };
+
 export function permissionNames(bits: bigint): string[] {
   return Object.entries(PermissionFlagsBits)
     .filter(([, bit]) => (bits & bit) !== 0n)
-    .map(([name]) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2'));
+    .map(([name]) => DISCORD_UI_NAMES[name] ?? name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2'));
 }

@@ -45,7 +45,7 @@ describe('roleSafetyProblems: the role choices Gatekeeper refuses', () => {
     ['Limited Access carries Ban Members and Kick Members', server(perms('Limited Access', P.BanMembers | P.KickMembers)), [['limited']], 'The Limited Access role "Limited Access" carries "Kick Members", "Ban Members": everyone Gatekeeper gives it would hold them.'],
     ...(
       [
-        ['Manage Guild', P.ManageGuild],
+        ['Manage Server', P.ManageGuild],
         ['Manage Roles', P.ManageRoles],
         ['Manage Channels', P.ManageChannels],
         ['Manage Webhooks', P.ManageWebhooks],

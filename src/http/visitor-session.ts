@@ -25,6 +25,8 @@ export interface VisitorSession {
   appealSignIn?: { stateHash: string; verifier: string; at: number };
   /** where the last appeal sign-in's callback ended: the same callback again lands there again */
   appealCallback?: { callbackHash: string; landedOn: '/appeal' | '/appeal?signIn=failed' };
+  /** the Linked Roles sign-in under way (GET /linked-roles): its state and PKCE verifier */
+  linkedRolesSignIn?: { stateHash: string; verifier: string; at: number };
 }
 
 const KEY = 'visitor';

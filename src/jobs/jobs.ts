@@ -12,11 +12,22 @@ export const BACKUP_JOB = 'daily-backup';
 export { ALT_RESCORE_JOB };
 /** batches of alt links one hourly run re-scores at most (the cursor keeps the place for the next run) */
 export const ALT_RESCORE_BATCHES_PER_RUN = 50;
+export const DISCORD_PAUSE_JOB = 'lockdown-discord-pause';
 
 /** The scheduled jobs of the `jobs` role. */
-export function scheduledJobs(deps: { database: Database; clock: Clock; retentionDays: number; dailyBackup?: { dataDir: string; keep: number } }): JobDefinition[] {
+export function scheduledJobs(deps: {
+  database: Database;
+  clock: Clock;
+  retentionDays: number;
+  dailyBackup?: { dataDir: string; keep: number };
+  /** renews the lockdown's pause in Discord before it runs out (admission service) */
+  renewDiscordPause?: () => Promise<unknown>;
+}): JobDefinition[] {
+  const { renewDiscordPause } = deps;
   const { dailyBackup } = deps;
   return [
+    // Discord takes a pause at most 24 hours ahead: while the lockdown holds it is asked for again every few hours
+    ...(renewDiscordPause ? [{ name: DISCORD_PAUSE_JOB, cron: '*/15 * * * *', handler: renewDiscordPause }] : []),
     // embedded database only: PostgreSQL is backed up with pg_dump by whoever runs the server
     ...(dailyBackup && deps.database.kind === 'pglite'
       ? [{ name: BACKUP_JOB, cron: '30 3 * * *', handler: () => runDailyBackup({ database: deps.database, dataDir: dailyBackup.dataDir, keep: dailyBackup.keep, now: deps.clock.now() }) }]

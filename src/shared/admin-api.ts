@@ -141,8 +141,11 @@ export interface DiscordUserLookupResult {
   avatarUrl: string | null;
 }
 
-/** Why a raid alarm was raised: too many verifications, too many young accounts, too much shared evidence. */
-export type RaidReason = 'rate' | 'young_accounts' | 'shared_evidence';
+/**
+ * Why a raid alarm was raised: too many verifications, too many young accounts, too much shared evidence,
+ * or Discord's own raid detection flagged the server (`incidents_data.raid_detected_at`).
+ */
+export type RaidReason = 'rate' | 'young_accounts' | 'shared_evidence' | 'discord_detected';
 
 /** One raid alarm as GET /api/admin/lockdown lists it (newest first). */
 export interface RaidAlarm {

@@ -79,23 +79,49 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('starts a lockdown from the dashboard banner and ends it keeping the held members', async () => {
+  it('starts a lockdown from the dashboard banner after a confirmation that says what happens, pauses invites in Discord, and ends it keeping the held members', async () => {
     const test = 'owner-02-lockdown';
+    const { emulator } = e2e();
     await page.goto(url('/admin'));
+    // the control explains itself before anything is clicked
+    await visible(page.getByText('What Start Lockdown does:'));
     await page.getByLabel('Lockdown reason').fill('spam wave');
     await page.getByRole('button', { name: 'Start Lockdown' }).click();
+    const start = page.getByRole('alertdialog', { name: 'Start Lockdown?' });
+    await visible(start);
+    await visible(start.getByText('New verifications get Limited Access instead of Verified.'));
+    await visible(start.getByText('Discord pauses invites for this server; Gatekeeper renews the pause every few hours while the lockdown lasts.'));
+    await visible(start.getByText('It lasts until staff end it, here or with /lockdown off.'));
+    await screenshot(page, test, 'confirm-on', { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 780 });
+    await screenshot(page, test, 'confirm-on-phone', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await start.getByRole('button', { name: 'Start Lockdown' }).click();
     await toast(page, 'Lockdown is on');
     await visible(page.getByText('Lockdown is on', { exact: true }).first());
     await visible(page.getByText('Held for review: 0'));
+    await e2e().drainOutbox();
+    expect(emulator.state.guild.incidents.invites_disabled_until).not.toBeNull();
+    expect(emulator.state.guild.incidents.dms_disabled_until).toBeNull();
+    await page.reload();
+    await visible(page.getByText(/^Paused in Discord: invites, until .+ \(renewed while the lockdown lasts\)\.$/));
     // the banner is at the top: the viewport, not the member list under it
     await screenshot(page, test, 'on', { fullPage: false });
-    await page.setViewportSize({ width: 360, height: 780 });
+    await page.setViewportSize({ width: 390, height: 780 });
     await screenshot(page, test, 'on-phone', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
+
     await page.getByRole('button', { name: 'End Lockdown, Keep Held' }).click();
+    const end = page.getByRole('alertdialog', { name: 'End Lockdown, Keep Held?' });
+    await visible(end.getByText("Discord's pause of invites is lifted."));
+    await visible(end.getByText('Members held for review stay held: release them one by one or all at once later.'));
+    await screenshot(page, test, 'confirm-off', { fullPage: false });
+    await end.getByRole('button', { name: 'End Lockdown' }).click();
     await toast(page, 'Lockdown ended; held members stay held');
     await visible(page.getByRole('button', { name: 'Start Lockdown' }));
     await hidden(page.getByText('Lockdown is on', { exact: true }).first());
+    await e2e().drainOutbox();
+    expect(emulator.state.guild.incidents.invites_disabled_until).toBeNull();
     await screenshot(page, test, 'off', { fullPage: false });
   });
 });

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, PermissionFlagsBits, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { REST } from '@discordjs/rest';
+import type { APIIncidentsData } from 'discord-api-types/v10';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
@@ -55,6 +56,8 @@ export function createBot(deps: {
   members?: GuildMemberCache;
   /** the process's Discord guard: the gateway client's REST calls (interaction replies and the rest) pass its budget gate and count in its invalid-request count */
   guard?: DiscordGuard;
+  /** the guild's `incidents_data` as GUILD_CREATE and GUILD_UPDATE carry it (Discord's raid detection, the pauses) */
+  onIncidents?: (incidents: APIIncidentsData | null) => void;
 }) {
   const logger = deps.logger.child({ role: 'bot' });
   const lock = createLeaderLock(deps.database);
@@ -99,8 +102,10 @@ export function createBot(deps: {
   /** Raw gateway events: the bot caches nothing it would need to see these changes otherwise. */
   function onRawEvent(packet: { t?: string | null; d?: unknown }, botUserId: string | undefined): void {
     if (!packet.t) return;
-    const guildId = (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (packet.t === 'GUILD_UPDATE' ? (packet.d as { id?: string }).id : undefined);
+    const guildEvent = packet.t === 'GUILD_UPDATE' || packet.t === 'GUILD_CREATE';
+    const guildId = (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (guildEvent ? (packet.d as { id?: string }).id : undefined);
     if (guildId !== deps.config.guildId) return;
+    if (guildEvent) deps.onIncidents?.((packet.d as { incidents_data?: APIIncidentsData | null }).incidents_data ?? null);
     if (deps.members) learnFromGatewayEvent(deps.members, packet);
     const ownMemberUpdate = packet.t === 'GUILD_MEMBER_UPDATE' && (packet.d as { user?: { id?: string } }).user?.id === botUserId;
     if (SETUP_EVENTS.has(packet.t) || ownMemberUpdate) scheduleSetupCheck();

@@ -7,6 +7,7 @@ import type { EmulatorContext } from './context';
 import { makeRole, makeTextChannel } from './entity-factory';
 import { FaultInjector, type FaultMode, type FaultOptions } from './faults';
 import { Gateway } from './gateway';
+import { toApiGuild } from './guild-object';
 import { createMessage } from './message-factory';
 import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type ClickButtonInput, type SlashCommandInput } from './interaction-driver';
 import type { InteractionResult, WaitOptions } from './interaction-record';
@@ -24,6 +25,8 @@ import { interactionRoutes } from './rest-routes/interactions';
 import { messageRoutes } from './rest-routes/messages';
 import { oauthTokenRoutes } from './rest-routes/oauth-token';
 import { userRoutes } from './rest-routes/users';
+import { roleConnectionRoutes } from './rest-routes/role-connections';
+import { meetsLinkedRole } from './linked-roles';
 import { handleSandboxView, sandboxChannelPath } from './sandbox-view';
 import { createApplication, seedState, type SeedName } from './seed';
 import type { EmulatorState } from './state';
@@ -84,6 +87,15 @@ export interface DiscordEmulator {
   createChannel(name: string): APITextChannel;
   /** Replaces a channel's permission overwrites (targets: a role by name or id, or a member by user id), dispatching CHANNEL_UPDATE. */
   setChannelOverwrites(channel: string, overwrites: Array<{ role?: string; userId?: string; allow?: bigint; deny?: bigint }>): void;
+  /**
+   * Makes `role` a linked role (as a server admin does in the role's Links tab): members meet it when
+   * their role connection to the application meets every requirement (metadata key and value).
+   */
+  setLinkedRole(role: string, requirements: Array<{ key: string; value: number }>): void;
+  /** Whether a user's role connection meets a linked role's requirements (what Discord's role menu checks). */
+  meetsLinkedRole(userId: string, role: string): boolean;
+  /** Discord's raid detection flags the guild (`incidents_data.raid_detected_at`), dispatching GUILD_UPDATE. */
+  detectRaid(at?: Date): void;
   /** Moves a role to `position`, shifting the others as Discord does, dispatching GUILD_ROLE_UPDATE for each moved role. */
   setRolePosition(role: string, position: number): void;
   /** A member writes in a channel (dispatches MESSAGE_CREATE). */
@@ -188,6 +200,7 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       ...gatewayRoutes(context, gatewayUrl),
       ...oauthTokenRoutes(context),
       ...userRoutes(context),
+      ...roleConnectionRoutes(context),
       ...guildRoutes(context),
       ...guildMemberRoutes(context),
       ...messageRoutes(context),
@@ -308,6 +321,19 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       };
       state.guild.channels.set(id, updated);
       state.dispatch(GatewayDispatchEvents.ChannelUpdate, { ...updated, guild_id: state.guild.id });
+    },
+    setLinkedRole(role, requirements) {
+      state.linkedRoles.set(resolveRole(role), requirements);
+      state.notifyChange();
+    },
+    meetsLinkedRole(userId, role) {
+      const requirements = state.linkedRoles.get(resolveRole(role));
+      if (!requirements) return false;
+      return meetsLinkedRole(state.roleConnectionMetadata, state.roleConnections.get(userId), requirements, context.now());
+    },
+    detectRaid(at) {
+      state.guild.incidents = { ...state.guild.incidents, raid_detected_at: (at ?? new Date(context.now())).toISOString() };
+      state.dispatch(GatewayDispatchEvents.GuildUpdate, toApiGuild(state));
     },
     setRolePosition(role, position) {
       const moving = state.requireRole(resolveRole(role));

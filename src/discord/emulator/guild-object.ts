@@ -10,7 +10,12 @@ import {
   type APIGuild,
   type GatewayGuildCreateDispatchData,
 } from 'discord-api-types/v10';
-import type { EmulatorState } from './state';
+import type { EmulatorState, GuildIncidents } from './state';
+
+/** Discord sends `incidents_data: null` while nothing is paused or detected. */
+function hasIncidents(incidents: GuildIncidents): boolean {
+  return Object.values(incidents).some((value) => value !== null);
+}
 
 export function toApiGuild(state: EmulatorState): APIGuild {
   const { guild } = state;
@@ -25,7 +30,7 @@ export function toApiGuild(state: EmulatorState): APIGuild {
     owner_id: guild.ownerId,
     afk_channel_id: null,
     afk_timeout: 300,
-    verification_level: GuildVerificationLevel.Low,
+    verification_level: guild.verificationLevel as GuildVerificationLevel,
     default_message_notifications: GuildDefaultMessageNotifications.OnlyMentions,
     explicit_content_filter: GuildExplicitContentFilter.AllMembers,
     roles: state.sortedRoles(),
@@ -46,7 +51,7 @@ export function toApiGuild(state: EmulatorState): APIGuild {
     premium_progress_bar_enabled: false,
     hub_type: null,
     safety_alerts_channel_id: null,
-    incidents_data: null,
+    incidents_data: hasIncidents(guild.incidents) ? { ...guild.incidents } : null,
     max_members: 500_000,
   };
 }

@@ -8,6 +8,7 @@ const SCOPE_TEXT: Record<string, string> = {
   email: 'Access your email address',
   guilds: 'Know what servers you\u2019re in',
   'guilds.join': 'Join servers for you',
+  'role_connections.write': 'Update your connection and metadata for the app',
   'guilds.members.read': 'Read your member info in servers you\u2019re in',
   connections: 'Access your third-party connections',
   openid: 'Sign you in with OpenID Connect',

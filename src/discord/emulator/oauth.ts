@@ -6,7 +6,7 @@ export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 /** Scopes a sandbox visitor can grant; anything else is `invalid_scope`, as on Discord. */
-export const KNOWN_SCOPES = new Set(['identify', 'email', 'guilds', 'guilds.join', 'guilds.members.read', 'connections', 'openid']);
+export const KNOWN_SCOPES = new Set(['identify', 'email', 'guilds', 'guilds.join', 'guilds.members.read', 'connections', 'openid', 'role_connections.write']);
 
 export interface OAuthApplication {
   clientId: string;

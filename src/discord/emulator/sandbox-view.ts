@@ -6,6 +6,7 @@ import type { ClickButtonInput, SlashCommandInput } from './interaction-driver';
 import type { InteractionResult } from './interaction-record';
 import { CommandFormError, readCommandForm, renderCommandBox, sandboxPeople } from './sandbox-commands';
 import { renderMessage } from './sandbox-render';
+import { meetsLinkedRole } from './linked-roles';
 
 export interface SandboxViewDeps {
   context: EmulatorContext;
@@ -61,6 +62,21 @@ function renderInteractionStatus(context: EmulatorContext, interactionId: string
   return pending ? html`<p class="muted">${botName} is thinking…</p>` : html`<p class="muted">${botName} replied.</p>`;
 }
 
+/**
+ * The viewer's linked roles, as Discord's role menu shows them: each role that requires the app's
+ * connection, and whether the viewer's role connection meets its requirements.
+ */
+function renderLinkedRoles(context: EmulatorContext, viewerId: string | undefined): RawHtml {
+  const { state } = context;
+  if (!viewerId || state.linkedRoles.size === 0) return html``;
+  const connection = state.roleConnections.get(viewerId);
+  const app = context.application.name;
+  const roles = [...state.linkedRoles].map(([roleId, requirements]) => ({ name: state.guild.roles.get(roleId)?.name ?? roleId, met: meetsLinkedRole(state.roleConnectionMetadata, connection, requirements, context.now()) }));
+  return html`<section aria-label="Linked roles" class="muted">Linked roles (${app}): ${roles.map(
+    (role) => html`<span class="role">${role.name}: ${role.met ? 'requirement met' : connection ? 'requirement not met' : `connect ${app} first`}</span> `,
+  )}</section>`;
+}
+
 function renderLive(context: EmulatorContext, channelId: string, viewerId: string | undefined, query: URLSearchParams): RawHtml {
   const { state } = context;
   const member = viewerId ? state.getMember(viewerId) : undefined;
@@ -72,7 +88,7 @@ function renderLive(context: EmulatorContext, channelId: string, viewerId: strin
       : member
         ? html`Your roles: ${roles.length ? roles.map((name) => html`<span class="role">${name}</span>`) : html`<span class="role">none</span>`}`
         : 'You are not a member of this server yet.'
-  }</section>
+  }</section>${renderLinkedRoles(context, viewerId)}
 <div id="interaction-status" role="status" class="reply">${renderInteractionStatus(context, query.get('interaction'), viewerId, query.get('error'))}</div>
 <section aria-label="Messages">${messages.length ? messages.map((message) => renderMessage(state, message, channelId)) : html`<p class="muted">No messages yet.</p>`}</section>`;
 }

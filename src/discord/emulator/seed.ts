@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { OverwriteType, PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
+import { GuildVerificationLevel, OverwriteType, PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
 import type { EmulatorApplication } from './context';
 import { makeRole, makeTextChannel, makeUser } from './entity-factory';
 import { generateSnowflake } from './snowflake';
-import { EmulatorState, type GuildRecord } from './state';
+import { EmulatorState, NO_INCIDENTS, type GuildRecord } from './state';
 
 export type SeedName = 'sandbox' | 'empty';
 
@@ -23,9 +23,10 @@ const EVERYONE_PERMISSIONS =
   PermissionFlagsBits.UseApplicationCommands |
   PermissionFlagsBits.ChangeNickname;
 
-/** What the bot is granted when invited: enough to add members, manage roles, kick, ban and post. */
+/** What the bot is granted when invited (the README's invite link): add members, manage roles, kick, ban, post, and Manage Server for the lockdown's pause. */
 export const BOT_ROLE_PERMISSIONS =
   PermissionFlagsBits.ManageRoles |
+  PermissionFlagsBits.ManageGuild |
   PermissionFlagsBits.KickMembers |
   PermissionFlagsBits.BanMembers |
   PermissionFlagsBits.CreateInstantInvite |
@@ -66,6 +67,8 @@ export function seedState(application: EmulatorApplication, seed: SeedName): Emu
     channels: new Map(),
     members: new Map(),
     bans: new Map(),
+    incidents: { ...NO_INCIDENTS },
+    verificationLevel: GuildVerificationLevel.Low,
   };
   const addRole = (role: APIRole) => guild.roles.set(role.id, role);
   addRole(makeRole({ id: guildId, name: '@everyone', position: 0, permissions: EVERYONE_PERMISSIONS }));

@@ -1,6 +1,7 @@
 import {
   GatewayDispatchEvents,
   type APIApplicationCommand,
+  type APIApplicationRoleConnectionMetadata,
   type APIBan,
   type APIGuildMember,
   type APIMessage,
@@ -48,6 +49,33 @@ export interface GuildRecord {
   channels: Map<string, APITextChannel>;
   members: Map<string, MemberRecord>;
   bans: Map<string, APIBan>;
+  /** the guild's `incidents_data`: pauses set with Modify Guild Incident Actions, and what Discord's raid detection saw */
+  incidents: GuildIncidents;
+  /** the guild's verification level (0 none … 4 very high) */
+  verificationLevel: number;
+}
+
+/** Discord's incidents data of a guild (ISO8601 timestamps or null). */
+export interface GuildIncidents {
+  invites_disabled_until: string | null;
+  dms_disabled_until: string | null;
+  raid_detected_at: string | null;
+  dm_spam_detected_at: string | null;
+}
+
+export const NO_INCIDENTS: GuildIncidents = { invites_disabled_until: null, dms_disabled_until: null, raid_detected_at: null, dm_spam_detected_at: null };
+
+/** A user's role connection to the application. */
+export interface RoleConnectionRecord {
+  platform_name: string | null;
+  platform_username: string | null;
+  metadata: Record<string, string>;
+}
+
+/** One requirement of a linked role: the metadata field `key` compared with `value` as the field's type says. */
+export interface LinkedRoleRequirement {
+  key: string;
+  value: number;
 }
 
 /** One REST request as the emulator saw it; `token` names the caller without revealing the secret. */
@@ -73,8 +101,11 @@ export interface RequestLogEntry {
 /** What the bot did to members, with the X-Audit-Log-Reason it gave (tests assert reasons). */
 export interface AuditEntry {
   at: number;
-  action: 'member_add' | 'member_update' | 'member_kick' | 'member_ban' | 'member_unban' | 'member_role_add' | 'member_role_remove';
+  action: 'member_add' | 'member_update' | 'member_kick' | 'member_ban' | 'member_unban' | 'member_role_add' | 'member_role_remove' | 'guild_incident_actions' | 'guild_update';
+  /** a member's id, or the guild's for a change of the guild */
   targetId: string;
+  /** a guild change: the body as the bot sent it */
+  changes?: Record<string, unknown>;
   roleId?: string;
   reason: string | null;
 }
@@ -97,6 +128,12 @@ export class EmulatorState {
   readonly requestLog: RequestLogEntry[] = [];
   readonly auditLog: AuditEntry[] = [];
   readonly oauth: OAuthStore = { codes: new Map(), accessTokens: new Map(), refreshTokens: new Map() };
+  /** the application's role-connection metadata (PUT /applications/{id}/role-connections/metadata) */
+  roleConnectionMetadata: APIApplicationRoleConnectionMetadata[] = [];
+  /** each user's role connection to the application, as the app wrote it with the user's token */
+  readonly roleConnections = new Map<string, RoleConnectionRecord>();
+  /** linked roles: a role's requirements on the application's metadata (set in the guild's role settings on Discord) */
+  readonly linkedRoles = new Map<string, LinkedRoleRequirement[]>();
   /** Every 429 the emulator answered; tests assert this stays 0 when the client honours the headers. */
   rateLimitHits = 0;
   private dispatcher: Dispatcher = () => undefined;

@@ -1,5 +1,5 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
@@ -170,6 +170,11 @@ export function createDiscordActions(deps: {
         return;
       case 'log_message':
         return postLog([logLineOf(entry)]);
+      case 'incident_actions': {
+        const body: RESTPutAPIGuildIncidentActionsJSONBody = { invites_disabled_until: (payload.invitesDisabledUntil as string | null) ?? null, dms_disabled_until: (payload.dmsDisabledUntil as string | null) ?? null };
+        await rest.put(`/guilds/${guildId}/incident-actions`, { body, reason });
+        return;
+      }
     }
   }
 

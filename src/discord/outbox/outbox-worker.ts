@@ -20,6 +20,12 @@ import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
 import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole } from './failure-advice';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
+
+/** The logs channel's line for an action that failed for good. */
+export function failedActionLine(entry: Pick<OutboxEntry, 'kind' | 'discordId'>, message: string): string {
+  if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
+  return `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${message}. Staff can retry it from the dashboard.`;
+}
 type Kind = OutboxEntry['kind'];
 
 /** How long a claimed action is ours; past it another worker may take it over (we died). */
@@ -182,7 +188,7 @@ export function createOutboxWorker(deps: {
       await deps.database.db.transaction(async (tx) => {
         await appendAudit(tx, { actor: { type: 'system', id: 'outbox', name: 'Discord outbox' }, action: 'outbox.failed', targetType: 'member', targetId: entry.discordId, details: { outboxId: entry.id, kind: entry.kind, error: failure.message, attempts: entry.attempts } }, deps.clock.now());
         if (entry.kind !== 'log_message') {
-          await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'outbox_failed', discordId: entry.discordId ?? undefined, text: `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${failure.message}. Staff can retry it from the dashboard.` });
+          await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'outbox_failed', discordId: entry.discordId ?? undefined, text: failedActionLine(entry, failure.message) });
         }
       });
     } else {

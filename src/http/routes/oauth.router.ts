@@ -1,7 +1,11 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import { APPEAL_SCOPES, createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
+import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
+import type { Database } from '../../db/client';
+import type { LinkedRolesRegistration } from '../../discord/linked-roles-registration';
+import { createLinkedRolesSignIn } from '../../modules/linked-roles/linked-roles-sign-in';
+import { htmlPage } from '../html-page';
 import { resolveClientIp } from '../../modules/network';
 import { createSignInFlow, parseSignInResult, SIGN_IN_EXCHANGE_BUDGET_MS, storedSignInResult, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
 import { OAUTH_STATE_TTL_MS, type VerificationService } from '../../modules/verification/verification.service';
@@ -62,6 +66,8 @@ export function oauthRouter(deps: {
   exchangeBudgetMs?: number;
   /** revokes an access token in the background once it has done its job (the appeal sign-in's, once read) */
   revokeAccessToken?: (accessToken: string) => void;
+  /** Linked Roles (GET /linked-roles): the member records it reads and the metadata registration; absent: the page is off */
+  linkedRoles?: { database: Database; registration: LinkedRolesRegistration };
 }): Router {
   const router = express.Router();
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
@@ -152,6 +158,31 @@ export function oauthRouter(deps: {
     res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: APPEAL_SCOPES }));
   });
 
+  // the Linked Roles Verification URL: Discord's role menu sends members here to connect "Verified with Gatekeeper"
+  const linkedRoles = deps.linkedRoles;
+  const linkedRolesSignIn = linkedRoles && createLinkedRolesSignIn({ database: linkedRoles.database, oauth: deps.oauth, verification: deps.verification, revokeAccessToken: deps.revokeAccessToken });
+  router.get('/linked-roles', deps.limit, async (req, res) => {
+    const state = linkedRoles?.registration.state() ?? { state: 'off' as const };
+    if (!linkedRoles || !linkedRolesSignIn || state.state === 'off') {
+      res.status(404).set('Cache-Control', 'no-store').type('html').send(linkedRolesPage('off'));
+      return;
+    }
+    await linkedRoles.registration.ensure();
+    const now = linkedRoles.registration.state();
+    if (now.state === 'unavailable') {
+      res.status(503).set('Cache-Control', 'no-store').type('html').send(linkedRolesPage('unavailable'));
+      return;
+    }
+    const { token, tokenHash } = linkedRolesSignIn.start();
+    const pkce = createPkcePair();
+    writeVisitor(req, (v) => ({ ...v, linkedRolesSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
+    res.redirect(303, deps.oauth.authorizeUrl({ state: token, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: LINKED_ROLES_SCOPES }));
+  });
+  router.get('/linked-roles/done', (req, res) => {
+    const result = req.query.result;
+    html(res, linkedRolesPage(result === 'verified' ? 'verified' : result === 'not_verified' ? 'not_verified' : 'failed'));
+  });
+
   router.get('/oauth/callback', deps.limit, async (req, res) => {
     const visitor = readVisitor(req);
     const query = req.query as Record<string, unknown>;
@@ -159,6 +190,17 @@ export function oauthRouter(deps: {
     const code = typeof query.code === 'string' ? query.code : '';
     const callbackHash = state && code ? hashCallback(state, code) : '';
     const stateHash = state ? hashToken(state) : '';
+
+    if (linkedRolesSignIn && visitor.linkedRolesSignIn && linkedRolesSignIn.isLinkedRolesState(state, visitor.linkedRolesSignIn.stateHash)) {
+      const started = visitor.linkedRolesSignIn;
+      writeVisitor(req, ({ linkedRolesSignIn: _done, ...rest }) => rest);
+      const result = typeof query.error === 'string'
+        ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
+        : await linkedRolesSignIn.finish({ state, sessionStateHash: started.stateHash, code, codeVerifier: started.verifier, redirectUri: redirectUri(req) });
+      if (result.kind === 'failed') deps.logger.warn({ reason: result.reason }, 'Linked Roles sign-in failed');
+      res.redirect(303, `/linked-roles/done?result=${result.kind === 'failed' ? 'failed' : result.verified ? 'verified' : 'not_verified'}`);
+      return;
+    }
 
     if (visitor.appealSignIn && appealSignIn.isAppealState(state, visitor.appealSignIn.stateHash)) {
       const pendingAppeal = visitor.appealSignIn;
@@ -244,4 +286,20 @@ export function oauthRouter(deps: {
   });
 
   return router;
+}
+
+/** The Linked Roles pages: off, unavailable, and how a sign-in ended. */
+function linkedRolesPage(kind: 'off' | 'unavailable' | 'verified' | 'not_verified' | 'failed'): string {
+  switch (kind) {
+    case 'off':
+      return htmlPage('Linked Roles are off', '<h1>Linked Roles are off</h1><p>This server does not offer "Verified with Gatekeeper" as a Linked Role.</p>');
+    case 'unavailable':
+      return htmlPage('Linked Roles unavailable', '<h1>Linked Roles are unavailable right now</h1><p>Discord did not accept Gatekeeper\'s Linked Roles set-up; the server\'s staff can see why on their dashboard. Verification itself works as usual. Try again later.</p>');
+    case 'verified':
+      return htmlPage('Connected', '<h1>Connected: Verified with Gatekeeper</h1><p>Your Discord profile now shows your Gatekeeper verification. Go back to Discord: roles that require it are yours to pick.</p>');
+    case 'not_verified':
+      return htmlPage('Connected, not verified', `<h1>Connected, not verified yet</h1><p>Gatekeeper has no completed verification for this account, so roles that require it stay closed. Verify first <a href="/">on this site</a> and in the server, then connect again from Discord's role menu.</p>`);
+    case 'failed':
+      return htmlPage('Could not connect', '<h1>Could not connect</h1><p>The sign-in with Discord did not finish. Nothing was changed. Try again from Discord\'s role menu.</p>');
+  }
 }

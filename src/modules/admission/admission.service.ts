@@ -7,7 +7,7 @@ import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { checkForRaid } from '../raid/raid.service';
+import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
@@ -29,6 +29,7 @@ import type { WindowAttempt } from '../raid/raid.repository';
 import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from './button-outcome';
 import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
+import { discordPauseStatus, syncDiscordPause } from './discord-pause.repository';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {
@@ -45,6 +46,13 @@ export interface AdmissionRead {
   row: AdmissionStateRow | undefined;
   /** the statement counted the day before the window (rather than using a recent count: see `readQuery`) */
   countedPreviousDay: boolean;
+}
+
+/** What a lockdown does, as the owner set it. */
+export interface LockdownPlan {
+  action: OwnerSettings['lockdownAction'];
+  pauseInvites: boolean;
+  pauseDms: boolean;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -182,10 +190,49 @@ export function createAdmissionService(deps: {
       return gate;
     },
 
-    async status(): Promise<{ lockdown: LockdownState; held: number; heldMembers: Awaited<ReturnType<typeof listHeldMembers>>; alarms: Awaited<ReturnType<typeof recentRaidAlarms>> }> {
+    async status(): Promise<{
+      lockdown: LockdownState;
+      held: number;
+      heldMembers: Awaited<ReturnType<typeof listHeldMembers>>;
+      alarms: Awaited<ReturnType<typeof recentRaidAlarms>>;
+      discordPause: Awaited<ReturnType<typeof discordPauseStatus>>;
+      /** what a lockdown does, from the settings: for the dashboard's explanation and its confirmation */
+      plan: LockdownPlan;
+    }> {
       const { db } = deps.database;
-      const [lockdown, held, heldMembers, alarms] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5)];
-      return { lockdown, held, heldMembers, alarms };
+      const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
+      const settings = deps.settings.snapshot();
+      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms };
+      return { lockdown, held, heldMembers, alarms, discordPause, plan };
+    },
+
+    /**
+     * Discord's raid detection flagged the server (the guild's `incidents_data.raid_detected_at`, read from
+     * GUILD_CREATE and GUILD_UPDATE): Gatekeeper's own raid alarm, once per detection (raid.service.ts).
+     */
+    async discordRaidDetected(detectedAt: string): Promise<boolean> {
+      const now = deps.clock.now();
+      const raised = await retryOnConflict(() =>
+        deps.database.db.transaction((tx) => raiseDiscordRaidAlarm(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now, detectedAt, policy: deps.settings.snapshot() })),
+      );
+      if (raised) deps.nudgeOutbox?.();
+      return raised;
+    },
+
+    /**
+     * The renewal job: while the lockdown holds, the pause in Discord is asked for again before it runs
+     * out (and follows a change of the owner's choice); a lockdown that ended without lifting it lifts it.
+     */
+    async renewDiscordPause(): Promise<'pause' | 'lift' | null> {
+      const now = deps.clock.now();
+      const step = await retryOnConflict(() =>
+        deps.database.db.transaction(async (tx) => {
+          const lockdown = await readLockdown(tx, true);
+          return syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: lockdown.on ? 'lockdown holds, pause renewed' : 'lockdown ended' });
+        }),
+      );
+      if (step) deps.nudgeOutbox?.();
+      return step;
     },
 
     /**
@@ -200,6 +247,8 @@ export function createAdmissionService(deps: {
           const lockdown: LockdownState = input.on ? { on: true, reason: input.reason ?? null, since: before.on && before.since ? before.since : now.toISOString(), by: actor.name ?? null } : LOCKDOWN_OFF;
           const changed = before.on !== lockdown.on || before.reason !== lockdown.reason;
           await writeLockdown(tx, lockdown, now);
+          const who = actor.name ? `staff (${actor.name})` : 'staff';
+          await syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: `lockdown switched ${lockdown.on ? 'on' : 'off'} by ${who}` });
           const text = input.on
             ? `🔒 ${actor.name ?? 'Staff'} switched lockdown on${input.reason ? ` (${input.reason})` : ''}: new verifications are limited or held until it ends.`
             : `🔓 ${actor.name ?? 'Staff'} switched lockdown off${input.release ? '' : '; members held for review stay held'}.`;

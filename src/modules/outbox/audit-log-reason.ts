@@ -28,6 +28,8 @@ export function fallbackAuditLogReason(kind: DiscordAction['kind']): string {
       return auditLogReason('appeal approved');
     case 'log_message':
       return auditLogReason('log message');
+    case 'incident_actions':
+      return auditLogReason('lockdown');
   }
 }
 

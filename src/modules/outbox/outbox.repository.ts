@@ -45,6 +45,8 @@ function toStoredAction(action: DiscordAction, key: Buffer) {
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
       return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}) }, sealedSecret: null };
+    case 'incident_actions':
+      return { kind: action.kind, discordId: null, payload: { invitesDisabledUntil: action.invitesDisabledUntil, dmsDisabledUntil: action.dmsDisabledUntil, reason: action.reason }, sealedSecret: null };
   }
 }
 
@@ -135,7 +137,7 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
       if (actions.length === 0) return;
-      const waiting = [...new Set(actions.flatMap((a) => (a.priority === 'interactive' && a.discordId ? [a.discordId] : [])))];
+      const waiting = [...new Set(actions.flatMap((a) => (a.priority === 'interactive' && 'discordId' in a && a.discordId ? [a.discordId] : [])))];
       if (waiting.length > 0) await raiseWaitingActions(executor, waiting, deps.now());
       await insertActions(executor, actions, deps.sealKey, deps.now());
     },

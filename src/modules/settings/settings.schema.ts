@@ -43,6 +43,12 @@ export const settingsShape = {
   raidSharedEvidencePercent: whole('Raid shared device/address share', 1, 100),
   autoLockdown: z.boolean({ error: 'Auto-lockdown must be true or false' }),
   lockdownAction: choice('Lockdown action', ['limited', 'review']),
+  /** during a lockdown, Discord pauses invites to the server (Modify Guild Incident Actions; needs Manage Server) */
+  lockdownPauseInvites: z.boolean({ error: 'Pause invites during lockdown must be true or false' }),
+  /** during a lockdown, Discord also pauses direct messages between members who are not friends */
+  lockdownPauseDms: z.boolean({ error: 'Pause direct messages during lockdown must be true or false' }),
+  /** "Verified with Gatekeeper" as a Linked Role requirement (role-connection metadata; the /linked-roles sign-in) */
+  linkedRoles: z.boolean({ error: 'Linked Roles must be true or false' }),
   verifiedRole: discordName('Verified role'),
   limitedRole: discordName('Limited Access role'),
   unverifiedRole: discordName('Unverified role'),
@@ -86,6 +92,9 @@ export function defaultSettings(env: Env): OwnerSettings {
     raidSharedEvidencePercent: 30,
     autoLockdown: false,
     lockdownAction: 'limited',
+    lockdownPauseInvites: true,
+    lockdownPauseDms: false,
+    linkedRoles: false,
     verifiedRole: env.DISCORD_VERIFIED_ROLE,
     limitedRole: env.DISCORD_LIMITED_ROLE,
     unverifiedRole: env.DISCORD_UNVERIFIED_ROLE,

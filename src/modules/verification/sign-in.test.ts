@@ -22,6 +22,7 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
     },
     fetchIdentity: async () => ({ id: '123456789012345678', username: 'someone', globalName: null, avatarUrl: null, bot: false, createdAt: new Date(0) }),
     revokeToken: async () => undefined,
+    writeRoleConnection: async () => undefined,
   };
   return { oauth, calls };
 }

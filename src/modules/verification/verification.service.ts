@@ -133,13 +133,17 @@ export function createVerificationService(deps: {
    * Opens an OAuth state for its one use. What needs no database is answered at once: a state that
    * is not the one this session was given, or is forged or expired, is `refused`. Otherwise `useQuery`
    * is the write that uses it up, run by the callback's claim (callback-outcomes.repository.ts) in the
-   * same statement that takes the callback: it returns a row on the state's first use only.
+   * same statement that takes the callback: it returns a row on the state's first use only. `use` runs it
+   * alone (a sign-in with no stored outcome, such as Linked Roles).
    */
-  function openSignInState(state: string, sessionStateHash: string): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { useQuery: (executor: Executor) => SQLWrapper } {
+  function openSignInState(
+    state: string,
+    sessionStateHash: string,
+  ): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { useQuery: (executor: Executor) => SQLWrapper; use: (executor: Executor) => Promise<boolean> } {
     if (!state || hashToken(state) !== sessionStateHash) return { refused: 'state_mismatch' };
     const live = oneTimeTokens.open('oauth_state', state, deps.clock.now());
     if (!live) return { refused: 'state_replayed_or_expired' };
-    return { useQuery: live.useQuery };
+    return { useQuery: live.useQuery, use: live.use };
   }
 
   return {

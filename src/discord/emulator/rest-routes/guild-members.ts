@@ -40,7 +40,7 @@ const banBody = z.object({
   delete_message_seconds: discordInteger().pipe(z.number().min(0).max(604_800)).nullish(),
 });
 
-function auditReason(request: RouteContext): string | null {
+export function auditReason(request: RouteContext): string | null {
   const header = request.headers['x-audit-log-reason'];
   if (typeof header !== 'string') return null;
   try {

@@ -10,6 +10,16 @@ export interface LockdownStatus {
   held: number;
   heldMembers: { discordId: string; username: string; gateReason: string | null; verifiedAt: string }[];
   alarms: RaidAlarm[];
+  /** the pause Gatekeeper asked of Discord (invites, DMs, until when) and how its newest call went */
+  discordPause: {
+    invites: boolean;
+    dms: boolean;
+    until: string | null;
+    requestedAt: string | null;
+    call: { status: 'pending' | 'running' | 'done' | 'failed'; error: string | null; at: string } | null;
+  };
+  /** what a lockdown does, as the owner set it */
+  plan: { action: 'limited' | 'review'; pauseInvites: boolean; pauseDms: boolean };
 }
 
 export const lockdownKey = '/api/admin/lockdown';

@@ -15,6 +15,9 @@ export interface OwnerSettings {
   raidYoungAccountPercent: number;
   raidSharedEvidencePercent: number;
   autoLockdown: boolean;
+  lockdownPauseInvites: boolean;
+  lockdownPauseDms: boolean;
+  linkedRoles: boolean;
   lockdownAction: 'limited' | 'review';
   verifiedRole: string;
   limitedRole: string;

@@ -66,6 +66,20 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { key: 'raidSharedEvidencePercent', label: 'Shared device or address share (%)', kind: 'number', min: 1, max: 100 },
       { key: 'autoLockdown', label: 'Switch lockdown on automatically when the alarm is raised', kind: 'toggle' },
       { key: 'lockdownAction', label: 'During lockdown new verifications get', kind: 'choice', options: LIMITED_OR_REVIEW },
+      { key: 'lockdownPauseInvites', label: 'During lockdown, pause invites in Discord (the bot needs Manage Server)', kind: 'toggle' },
+      { key: 'lockdownPauseDms', label: 'During lockdown, also pause direct messages between members who are not friends', kind: 'toggle' },
+    ],
+  },
+  {
+    title: 'Linked Roles',
+    description: 'Lets a server role require "Verified with Gatekeeper" (Server Settings → Roles → the role → Links). Members connect from Discord\'s role menu.',
+    fields: [
+      {
+        key: 'linkedRoles',
+        label: 'Offer "Verified with Gatekeeper" as a Linked Role requirement',
+        kind: 'toggle',
+        hint: 'Set the Linked Roles Verification URL in the Developer Portal to this site\'s /linked-roles.',
+      },
     ],
   },
   {
