@@ -29,7 +29,7 @@ import type { WindowAttempt } from '../raid/raid.repository';
 import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from './button-outcome';
 import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
-import { discordPauseStatus, syncDiscordPause } from './discord-pause.repository';
+import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {

@@ -10,7 +10,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { createOutboxRepository } from '../outbox/outbox.repository';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from './discord-pause';
+import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from '../raid/discord-pause';
 import { readLockdown } from '../raid/lockdown.repository';
 
 jest.setTimeout(60_000);

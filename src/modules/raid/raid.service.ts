@@ -6,8 +6,8 @@ import type { LockdownState } from './lockdown-state';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 import { insertRaidAlarm } from './raid.repository';
-import type { PauseWish } from '../admission/discord-pause';
-import { syncDiscordPause } from '../admission/discord-pause.repository';
+import type { PauseWish } from './discord-pause';
+import { syncDiscordPause } from './discord-pause.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
 
