@@ -241,7 +241,9 @@ export function createServices(
         const linked = linkedRoles.problem();
         return linked ? { ...report, problems: [...report.problems, linked] } : report;
       },
-      standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }) },
+      standing: () => ({ token: guard.token.status(), invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } }),
+      waiting: () => outbox.parkedSummary(database.db),
+    },
   });
   const commandDeps = {
     database,

@@ -485,7 +485,19 @@ export async function measureRaid(
       note:
         `P4 ${store.kind} run B (Discord's windows ×${RUN_B_TIME_SCALE}): every ${CLICKER_EVERY}th visitor already in the guild (alts aside) clicked 'Complete Verification!' as soon as its website flow ended, ` +
         `while the raid's joins were queued: ${clicks.landed.length} roles landed, ${clicks.missed} missed (${clicks.unanswered} clicks unanswered within 3 s); slowest initial answer ${clicks.slowestAckMs} ms; ` +
-        `click to the reply's outcome (decision committed, roles queued) ${quantile([...clicks.answered].sort((x, y) => x - y), 0.95).toFixed(1)} s p95`,
+        `click to the reply's outcome: the next figure`,
+    });
+    const sortedAnswers = [...clicks.answered].sort((x, y) => x - y);
+    const answerP95 = quantile(sortedAnswers, 0.95);
+    results.push({
+      figure: "P4 raid: click to the reply's edit during the raid",
+      engine: store.kind,
+      value: sortedAnswers.length ? `${answerP95.toFixed(1)} s p95 (max ${sortedAnswers.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedAnswers, 0.5).toFixed(1)} s)` : 'no click answered',
+      target: 'p95 ≤ 5 s',
+      pass: sortedAnswers.length > 0 && answerP95 <= 5,
+      note:
+        `P4 ${store.kind} run B: the same clicks, timed until the member's ephemeral reply showed the outcome (the edit of the deferred reply, ` +
+        `or the reply itself), ${sortedAnswers.length} answered; beside click to role (${sortedClicks.length ? `${clickP95.toFixed(1)} s p95` : 'none landed'}) it shows whether the reply trails the role`,
     });
     const watch = createInvalidRequestWatch(emulator, b.product.url);
     const deadline = started + 15 * 60_000;

@@ -279,6 +279,8 @@ export const appeals = pgTable(
     decisionReason: text('decision_reason'),
     createdAt: createdAt(),
     decidedAt: ts('decided_at'),
+    /** on an approval: what it did (the alt links it dismissed, the status it cleared, the roles it changed), see AppealOutcome */
+    outcome: jsonb('outcome'),
   },
   (t) => [
     uniqueIndex('appeals_one_open_per_member_key')

@@ -110,8 +110,9 @@ describe('checkBotSetup', () => {
     input.roles.verified = { configured: 'Members', found: undefined };
     expect(checkBotSetup(input).map((p) => p.fix)).toEqual([
       'Create #verify-here, or set DISCORD_VERIFICATION_CHANNEL to an existing channel\'s name or id.',
-      'Create the role "Members", or set DISCORD_VERIFIED_ROLE to an existing role\'s name or id.',
+      'Set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to an existing role, or create a role named "Members" again.',
     ]);
+    expect(checkBotSetup(input)[1]!.problem).toBe('The Verified role "Members" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.');
   });
 });
 

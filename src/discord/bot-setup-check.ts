@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
-import { ROLE_SLOT_NAMES, roleSafetyProblems, type RoleProblem } from './role-safety';
+import { ROLE_SLOT_NAMES, roleSafetyProblems, roleSetting, type RoleProblem } from './role-safety';
 import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
 
 /**
@@ -85,7 +85,15 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
 
 function checkRole(input: SetupCheckInput, which: ManagedRole): SetupProblem[] {
   const { configured, found } = input.roles[which];
-  if (!found) return [{ problem: `The role "${configured}" does not exist.`, fix: `Create the role "${configured}", or set ${ROLE_SLOT_NAMES[which].env} to an existing role's name or id.`, area: `role:${which}` }];
+  if (!found) {
+    return [
+      {
+        problem: `The ${ROLE_SLOT_NAMES[which].label} role "${configured}" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.`,
+        fix: `Set ${roleSetting(which)} to an existing role, or create a role named "${configured}" again.`,
+        area: `role:${which}`,
+      },
+    ];
+  }
   return [];
 }
 

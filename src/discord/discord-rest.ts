@@ -1,10 +1,11 @@
-import { DefaultUserAgentAppendix, REST, type APIRequest, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { DefaultUserAgentAppendix, REST, RESTEvents, type APIRequest, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import type { Client } from 'discord.js';
 import { discordUserAgent } from '../discord-user-agent';
 import { BotTokenRejectedError } from './bot-token-health';
 import type { DiscordGuard } from './discord-guard';
 import { bucketRoute, createFirstCallGate, type FirstCallGate } from './first-call-gate';
 import { routeFamily } from './invalid-requests';
+import { isInteractionRoute } from './bot/interaction-rest';
 
 /**
  * Discord's global limit is 50 requests/s per bot, over all of its clients. The bot has two:
@@ -28,23 +29,41 @@ function isEssential(request: InternalRequest): boolean {
 export const restUserAgentAppendix = () => `${discordUserAgent()} ${DefaultUserAgentAppendix}`.trim();
 
 /**
- * @discordjs/rest with two changes: the first call on a route whose bucket it has not learnt
- * goes alone (`first-call-gate.ts` says why), and, with a guard, every call first passes
+ * @discordjs/rest with three changes: the first call on a route whose bucket it has not learnt
+ * goes alone (`first-call-gate.ts` says why); with a guard, every call first passes
  * the invalid-request budget gate and fails at once, unsent, while Discord rejects the bot
- * token. Everything else, the queues per bucket included, is the library's.
+ * token; interaction routes (the reply to an interaction, its edit) go through a client of
+ * their own with no global cap (`bot/interaction-rest.ts` says why). Everything else, the
+ * queues per bucket included, is the library's.
  */
 export class BotRest extends REST {
   readonly #gate: FirstCallGate;
   readonly #guard: DiscordGuard | undefined;
+  /** interaction routes' own client (interaction-rest.ts): no global cap, their answers reported as this client's */
+  readonly #interactions: REST;
 
   constructor(options: Partial<RESTOptions> = {}, guard?: DiscordGuard) {
     super(options);
     // relearn well before the client forgets a bucket left idle for its hashLifetime
     this.#gate = createFirstCallGate({ relearnAfterMs: this.options.hashLifetime / 2 });
     this.#guard = guard;
+    this.#interactions = new REST({ ...options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+    this.#interactions.on(RESTEvents.Response, (request, response) => this.emit(RESTEvents.Response, request, response));
+  }
+
+  override clearHashSweeper(): void {
+    super.clearHashSweeper();
+    this.#interactions.clearHashSweeper();
+  }
+
+  override clearHandlerSweeper(): void {
+    super.clearHandlerSweeper();
+    this.#interactions.clearHandlerSweeper();
   }
 
   override async queueRequest(request: InternalRequest): Promise<ResponseLike> {
+    // sent with the interaction's token: not the bot's global budget, nor its token's state
+    if (isInteractionRoute(request)) return this.#interactions.queueRequest(request);
     const guard = this.#guard;
     if (guard) {
       if (guard.token.rejected) throw new BotTokenRejectedError();

@@ -1,7 +1,7 @@
 import { createAppealsService } from '../modules/appeals/appeals.service';
 import { createMembersService } from '../modules/members/members.service';
 import type { GatekeeperHandle } from '../server';
-import { describeEngines, resetDatabase } from '../test-support/database';
+import { describeOnPgliteOnly, resetDatabase } from '../test-support/database';
 import { startTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';
 import { slashCommandKit } from '../test-support/slash-commands';
 
@@ -14,7 +14,7 @@ jest.setTimeout(120_000);
  * product's role changes a new role is given by hand, and every role given so far must
  * still be there after the next change.
  */
-describeEngines('roles given by hand survive every role change Gatekeeper makes', (getDatabase) => {
+describeOnPgliteOnly('roles given by hand survive every role change Gatekeeper makes', (getDatabase) => {
   let handle: GatekeeperHandle;
   let clock: { now(): Date };
   beforeAll(async () => {

@@ -49,7 +49,8 @@ export interface RoleSafetyInput {
   configured: Record<RoleSlot, string>;
 }
 
-const setting = (slot: RoleSlot) => `the ${ROLE_SLOT_NAMES[slot].label} role setting (dashboard Settings, or ${ROLE_SLOT_NAMES[slot].env})`;
+/** Where the owner changes a slot's role, in words: `the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE)`. */
+export const roleSetting = (slot: RoleSlot) => `the ${ROLE_SLOT_NAMES[slot].label} role setting (dashboard Settings, or ${ROLE_SLOT_NAMES[slot].env})`;
 const list = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
 /**
@@ -72,19 +73,19 @@ export function roleSafetyProblems(input: RoleSafetyInput): RoleProblem[] {
     if (!role) continue;
     if (role.id === guild.guildId) {
       const why = slot === 'staff' ? 'every member would be staff' : 'every member holds it already, so it cannot be given or taken';
-      problems.push({ problem: `The ${label} role is @everyone: ${why}.`, fix: `Set ${setting(slot)} to a role of its own.`, slots: [slot] });
+      problems.push({ problem: `The ${label} role is @everyone: ${why}.`, fix: `Set ${roleSetting(slot)} to a role of its own.`, slots: [slot] });
       continue;
     }
     if (slot === 'staff') continue;
     if (role.managed) {
-      problems.push({ problem: `The ${label} role "${role.name}" is managed by an integration or a bot: nobody can give it.`, fix: `Set ${setting(slot)} to an ordinary role.`, slots: [slot] });
+      problems.push({ problem: `The ${label} role "${role.name}" is managed by an integration or a bot: nobody can give it.`, fix: `Set ${roleSetting(slot)} to an ordinary role.`, slots: [slot] });
       continue;
     }
     const dangerous = permissionNames(BigInt(role.permissions) & DANGEROUS_PERMISSIONS);
     if (dangerous.length > 0) {
       problems.push({
         problem: `The ${label} role "${role.name}" carries ${list(dangerous)}: everyone Gatekeeper gives it would hold ${dangerous.length > 1 ? 'them' : 'it'}.`,
-        fix: `Server Settings → Roles → "${role.name}": turn off ${list(dangerous)}, or set ${setting(slot)} to a role without them.`,
+        fix: `Server Settings → Roles → "${role.name}": turn off ${list(dangerous)}, or set ${roleSetting(slot)} to a role without them.`,
         slots: [slot],
       });
     }

@@ -2,7 +2,8 @@
  * Appeals (docs/behaviour.md#appeals): the text rules and the response shapes the server
  * builds and the web pages read. Pure TypeScript: no DOM, no Node APIs.
  */
-import type { MemberStanding } from './member-badges';
+import type { ManualAltStatus, MemberStanding } from './member-badges';
+import { MEMBER_STATES } from './member-states';
 import type { UserRecord } from './admin-api';
 
 /** Longest appeal message a visitor may send, in characters (after trimming). */
@@ -68,7 +69,43 @@ export interface AppealEvidence {
   gateReason: string | null;
 }
 
-/** One open appeal in the staff queue. */
+/** The Discord roles Gatekeeper manages, by their slot. */
+export type AppealRole = 'verified' | 'limited' | 'unverified';
+
+/** The roles' names as the sandbox guild and the setup guide call them. */
+export const APPEAL_ROLE_NAMES: Record<AppealRole, string> = { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified' };
+
+/**
+ * What approving an appeal does (shown before, in the confirmation) and did (kept with the
+ * decided appeal): the alt links it dismisses as 'not the same person', the manual status it
+ * clears, whether it lifts Limited Access or a ban, and the roles it changes.
+ */
+export interface AppealOutcome {
+  dismissedLinks: { discordId: string; username: string; confidence: 'certain' | 'medium' | 'possible'; detectionMethod: string }[];
+  clearedManualStatus: ManualAltStatus | null;
+  liftsLimitedAccess: boolean;
+  liftsBan: boolean;
+  roles: { add: AppealRole[]; remove: AppealRole[] };
+}
+
+/** The outcome in sentences: 'will' before the approval (the confirmation), 'did' after (the appeal's history). */
+export function appealOutcomeLines(outcome: AppealOutcome, tense: 'will' | 'did'): string[] {
+  const will = tense === 'will';
+  const lines: string[] = [];
+  const links = outcome.dismissedLinks;
+  if (links.length > 0) {
+    const names = links.map((l) => `@${l.username} (${l.confidence})`).join(', ');
+    lines.push(`${will ? 'Dismisses' : 'Dismissed'} ${links.length === 1 ? 'the alt link' : `${links.length} alt links`} as not the same person: ${names}`);
+  } else lines.push(will ? 'Dismisses no alt links' : 'Dismissed no alt links');
+  if (outcome.clearedManualStatus) lines.push(`${will ? 'Clears' : 'Cleared'} the manual ${MEMBER_STATES[outcome.clearedManualStatus].label} status`);
+  if (outcome.liftsLimitedAccess) lines.push(`${will ? 'Lifts' : 'Lifted'} ${MEMBER_STATES.limited.label}`);
+  if (outcome.liftsBan) lines.push(`${will ? 'Lifts' : 'Lifted'} the ban from the button's denial, if there is one`);
+  const roles = (list: AppealRole[]) => list.map((r) => APPEAL_ROLE_NAMES[r]).join(', ');
+  lines.push(`Roles: ${will ? 'adds' : 'added'} ${roles(outcome.roles.add)}; ${will ? 'removes' : 'removed'} ${roles(outcome.roles.remove)}`);
+  return lines;
+}
+
+/** One appeal as staff see it: open in the queue, or decided in its history. */
 export interface StaffAppealView {
   id: number;
   message: string;
@@ -80,10 +117,33 @@ export interface StaffAppealView {
   createdAt: string;
   member: UserRecord;
   evidence: AppealEvidence;
+  /** null while open */
+  decidedAt: string | null;
+  decidedByName: string | null;
+  /** on a rejection: the reason the visitor reads */
+  decisionReason: string | null;
+  /** on an approval: what it did */
+  outcome: AppealOutcome | null;
 }
 
-/** GET /api/admin/appeals */
+export const APPEAL_LIST_STATUSES = ['open', 'decided'] as const;
+export type AppealListStatus = (typeof APPEAL_LIST_STATUSES)[number];
+
+/** GET /api/admin/appeals?status=open|decided: the open ones oldest first, or the decided ones newest decided first. */
 export interface AppealQueue {
   appeals: StaffAppealView[];
   open: number;
+}
+
+/** One of a member's appeals on their page (GET /api/admin/users/:discordId/appeals), newest first. */
+export interface MemberAppealView {
+  id: number;
+  status: AppealStatus;
+  standingAtFiling: AppealableStanding;
+  message: string;
+  createdAt: string;
+  decidedAt: string | null;
+  decidedByName: string | null;
+  decisionReason: string | null;
+  outcome: AppealOutcome | null;
 }

@@ -14,22 +14,20 @@ const m = buildBadgeSubject;
 
 describe('statusBadge (badge precedence, first match wins)', () => {
   const table: [string, Partial<BadgeSubject>, string, string][] = [
-    ['limited access, not linked', { status: 'limited_access' }, 'Unverified', 'neutral'],
-    ['limited access beats manual certain alt', { status: 'limited_access', manualAltStatus: 'certain_alt' }, 'Unverified', 'neutral'],
+    ['limited access, not linked', { status: 'limited_access' }, 'Limited Access', 'info'],
+    ['manual certain alt beats limited access', { status: 'limited_access', manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
     ['limited access but linked as alt', { status: 'limited_access', isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
     ['manual certain alt', { manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
     ['linked as alt', { isLinkedAsAlt: true }, 'Certain Alt', 'danger'],
     // staff reviewed the link and downgraded it: the override wins over detection
     ['staff suspected overrides a detected link', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['staff certain with a detected link', { isLinkedAsAlt: true, manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
-    ['limited access, link overridden by staff suspected', { status: 'limited_access', isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Unverified', 'neutral'],
+    ['limited access, link overridden by staff suspected', { status: 'limited_access', isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['linked, rules not confirmed', { isLinkedAsAlt: true, rulesConfirmed: false }, 'Certain Alt', 'danger'],
     ['manual suspected alt', { manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['suspected beats rules/alts', { manualAltStatus: 'suspected_alt', altsFound: 4 }, 'Suspected Alt', 'warning'],
     ['rules confirmed, no alts', {}, 'Verified', 'success'],
-    ['rules confirmed, one alt', { altsFound: 1 }, '1 Alt', 'warning'],
-    ['rules confirmed, two alts', { altsFound: 2 }, '2 Alts', 'danger'],
-    ['rules confirmed, seven alts', { altsFound: 7 }, '7 Alts', 'danger'],
+    ['rules confirmed, one alt: still Verified (the count is its own badge)', { altsFound: 1 }, 'Verified', 'success'],
     ['rules not confirmed', { rulesConfirmed: false }, 'Pending', 'neutral'],
     ['rules not confirmed with alts', { rulesConfirmed: false, altsFound: 3 }, 'Pending', 'neutral'],
   ];
@@ -65,7 +63,10 @@ describe('memberBadges (VPN and Nx badges)', () => {
     ['attempts without the flag show no VPN badge', { usedVpn: false, vpnAttempts: 5 }, ['Verified']],
     ['verified once: no Nx', { verificationCount: 1 }, ['Verified']],
     ['verified twice', { verificationCount: 2 }, ['Verified', '2x']],
-    ['all three', { status: 'limited_access', usedVpn: true, vpnAttempts: 2, verificationCount: 3 }, ['Unverified', 'VPN (2)', '3x']],
+    ['all three', { status: 'limited_access', usedVpn: true, vpnAttempts: 2, verificationCount: 3 }, ['Limited Access', 'VPN (2)', '3x']],
+    ['verified with one alt', { altsFound: 1 }, ['Verified', '1 Alt']],
+    ['verified with seven alts', { altsFound: 7 }, ['Verified', '7 Alts']],
+    ['alts of a pending member are not counted on the card', { rulesConfirmed: false, altsFound: 2 }, ['Pending']],
   ];
   it.each(table)('%s', (_name, overrides, labels) => {
     expect(memberBadges(m(overrides)).map((b) => b.label)).toEqual(labels);

@@ -1,8 +1,14 @@
 /**
  * The badges of a member card and the four list filters. One module for the
  * dashboard (web) and the server (which filters in SQL by the same definitions and is
- * tested against these predicates). Pure TypeScript: no DOM, no Node APIs, no imports.
+ * tested against these predicates). The words and colours of each standing come from the one
+ * vocabulary (member-states.ts). Pure TypeScript: no DOM, no Node APIs.
  */
+import { MEMBER_STATES, type BadgeTone, type MemberStanding } from './member-states';
+
+export type { MemberStanding } from './member-states';
+
+export type { BadgeTone } from './member-states';
 
 export type MemberStatus = 'verified' | 'limited_access';
 export type ManualAltStatus = 'suspected_alt' | 'certain_alt';
@@ -17,14 +23,13 @@ export interface BadgeSubject {
   usedVpn: boolean;
   vpnAttempts: number;
   verificationCount: number;
+  /** the member's open appeal, when they have one (lists and the detail page say so) */
+  openAppealId?: number;
 }
 
-/** success = green, warning = amber, danger = red (docs/behaviour.md#badges-on-a-member-card); neutral and info for the rest. */
-export type BadgeTone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';
-
 export interface MemberBadge {
-  /** status: the one precedence badge; vpn and repeat are the additional badges */
-  kind: 'status' | 'vpn' | 'repeat';
+  /** status: the member's standing; alts, vpn and repeat are the additional badges */
+  kind: 'status' | 'alts' | 'vpn' | 'repeat' | 'appeal';
   label: string;
   tone: BadgeTone;
 }
@@ -39,7 +44,6 @@ export interface MemberBadge {
  * downgraded it, so that member is suspected, not certain; a manual 'certain_alt' makes a
  * member certain with or without a link.
  */
-export type MemberStanding = 'certain_alt' | 'suspected_alt' | 'limited' | 'verified' | 'pending';
 
 export type StandingSubject = Pick<BadgeSubject, 'status' | 'rulesConfirmed' | 'manualAltStatus' | 'isLinkedAsAlt'>;
 
@@ -62,39 +66,34 @@ export function isCertainAlt(m: StandingSubject): boolean {
   return memberStanding(m) === 'certain_alt';
 }
 
-function altCountBadge(altsFound: number): MemberBadge {
-  if (altsFound <= 0) return { kind: 'status', label: 'Verified', tone: 'success' };
-  if (altsFound === 1) return { kind: 'status', label: '1 Alt', tone: 'warning' };
-  return { kind: 'status', label: `${altsFound} Alts`, tone: 'danger' };
-}
-
 /**
- * Badge precedence, first match wins (docs/behaviour.md#badges-on-a-member-card). "Linked as alt" in rules 1 and 2 is a link
- * that counts (linkCounts): a link staff overrode with a manual status reads as no link.
- * Rules 2 to 5 are the standing; rule 1 comes first so a Limited Access member without a
- * counting link reads 'Unverified' whatever their standing.
+ * The standing's badge: its label and colour from the vocabulary (MEMBER_STATES), so a state
+ * has one label wherever it is shown. "Linked as alt" is a link that counts (linkCounts): a
+ * link staff overrode with a manual status reads as no link.
  */
-export function statusBadge(m: BadgeSubject): MemberBadge {
-  if (m.status === 'limited_access' && !linkCounts(m)) return { kind: 'status', label: 'Unverified', tone: 'neutral' };
-  switch (memberStanding(m)) {
-    case 'certain_alt':
-      return { kind: 'status', label: 'Certain Alt', tone: 'danger' };
-    case 'suspected_alt':
-      return { kind: 'status', label: 'Suspected Alt', tone: 'warning' };
-    case 'verified':
-      return altCountBadge(m.altsFound);
-    case 'limited':
-      return { kind: 'status', label: 'Unverified', tone: 'neutral' };
-    case 'pending':
-      return { kind: 'status', label: 'Pending', tone: 'neutral' };
-  }
+export function statusBadge(m: StandingSubject): MemberBadge {
+  const state = MEMBER_STATES[memberStanding(m)];
+  return { kind: 'status', label: state.label, tone: state.tone };
 }
 
-/** The precedence badge, then a VPN badge (with the count above 1) and an 'Nx' badge above 1 verification. */
+/** How many alts a verified member has (docs/behaviour.md#badges-on-a-member-card): '1 Alt' amber, 'N Alts' red; none for 0. */
+export function altCountBadge(altsFound: number): MemberBadge | null {
+  if (altsFound <= 0) return null;
+  if (altsFound === 1) return { kind: 'alts', label: '1 Alt', tone: 'warning' };
+  return { kind: 'alts', label: `${altsFound} Alts`, tone: 'danger' };
+}
+
+/** A member who asked staff to review their standing and waits for an answer (docs/behaviour.md#appeals). */
+export const APPEAL_OPEN_BADGE: MemberBadge = { kind: 'appeal', label: 'Appeal open', tone: 'warning' };
+
+/** The standing badge, the alt count of a verified member, then a VPN badge (with the count above 1), an 'Nx' badge above 1 verification, and 'Appeal open'. */
 export function memberBadges(m: BadgeSubject): MemberBadge[] {
   const badges = [statusBadge(m)];
+  const alts = memberStanding(m) === 'verified' ? altCountBadge(m.altsFound) : null;
+  if (alts) badges.push(alts);
   if (m.usedVpn) badges.push({ kind: 'vpn', label: m.vpnAttempts > 1 ? `VPN (${m.vpnAttempts})` : 'VPN', tone: 'warning' });
   if (m.verificationCount > 1) badges.push({ kind: 'repeat', label: `${m.verificationCount}x`, tone: 'info' });
+  if (m.openAppealId !== undefined) badges.push(APPEAL_OPEN_BADGE);
   return badges;
 }
 
@@ -107,6 +106,17 @@ export const MEMBER_FILTER_LABELS: Record<MemberFilter, string> = {
   verified: 'Verified Only',
   unverified: 'Unverified Only',
   certain_alts: 'Certain Alts Only',
+};
+
+/**
+ * The list's heading per filter, before the count: the count is of the members the filter
+ * shows, so the heading names them ('Verified Users (N)' counts only verified members).
+ */
+export const MEMBER_LIST_HEADINGS: Record<MemberFilter, string> = {
+  all: 'All Users',
+  verified: 'Verified Users',
+  unverified: 'Unverified Users',
+  certain_alts: 'Certain Alts',
 };
 
 type FilterSubject = StandingSubject;

@@ -74,27 +74,39 @@ export async function createTestDatabase(engine: EngineKind = 'pglite'): Promise
   return database;
 }
 
+/** The body of a describe block for one engine, with a fresh database for the block. */
+function describeWithDatabase(name: string, engine: EngineKind, body: (getDatabase: () => Database, engine: EngineKind) => void): void {
+  describe(`${name} [${engine}]`, () => {
+    let database: Database | undefined;
+    beforeAll(async () => {
+      database = await createTestDatabase(engine);
+    });
+    body(() => {
+      if (!database) throw new Error('test database not ready');
+      return database;
+    }, engine);
+    // declared after the body's hooks so it runs after them (servers stop before the pool ends)
+    afterAll(async () => {
+      await database?.close();
+    });
+  });
+}
+
 /**
  * Runs a describe block once per engine of this pass (engine-pass.ts) with a fresh database for the block:
  * `describeEngines('members repository', (getDb) => { it(…, async () => { const { db } = getDb(); … }) })`.
  */
 export function describeEngines(name: string, body: (getDatabase: () => Database, engine: EngineKind) => void): void {
-  for (const engine of testEngines()) {
-    describe(`${name} [${engine}]`, () => {
-      let database: Database | undefined;
-      beforeAll(async () => {
-        database = await createTestDatabase(engine);
-      });
-      body(() => {
-        if (!database) throw new Error('test database not ready');
-        return database;
-      }, engine);
-      // declared after the body's hooks so it runs after them (servers stop before the pool ends)
-      afterAll(async () => {
-        await database?.close();
-      });
-    });
-  }
+  for (const engine of testEngines()) describeWithDatabase(name, engine, body);
+}
+
+/**
+ * `describeEngines` on PGlite only, for a file whose subject does not depend on the database engine
+ * (what Discord is sent, in what order; the SQL it runs is the same on both engines and is tested on both
+ * elsewhere). Such a file is left out of the `integration-postgres` project (scripts/jest/engine-projects.cjs).
+ */
+export function describeOnPgliteOnly(name: string, body: (getDatabase: () => Database, engine: EngineKind) => void): void {
+  describeWithDatabase(name, 'pglite', body);
 }
 
 const DATA_TABLES = [

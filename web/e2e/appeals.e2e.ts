@@ -2,7 +2,8 @@
  * Appeals end to end (Chromium, sandbox mode): a visitor flagged as a certain alt learns it on
  * the website and appeals, staff approve and the member gets the Verified role in the sandbox
  * guild; a Limited Access visitor appeals, staff reject, and the visitor, signing in with
- * Discord again from a fresh browser, reads the reason.
+ * Discord again from a fresh browser, reads the reason. Then staff find both under 'Decided', on
+ * the member's page and in the audit log, as sentences with names.
  */
 import type { Page } from 'playwright-core';
 import { seedStaffAccount } from '../../src/test-support/staff-test-kit';
@@ -13,12 +14,14 @@ jest.setTimeout(90_000);
 
 const STAFF = { username: 'appeal-mod', password: 'appeal-mod-password' };
 const PHONE = { width: 360, height: 780 };
+const NARROW = { width: 390, height: 844 };
 
 describe('appeals (Chromium, sandbox mode)', () => {
   const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
   beforeAll(async () => {
-    await seedStaffAccount(e2e().database.db, STAFF);
+    // a super admin, so the audit log can be read at the end
+    await seedStaffAccount(e2e().database.db, { ...STAFF, isSuperAdmin: true });
   });
 
   /** Screenshots of the page at 1280 px and at 360 px (phone), back to 1280 after. */
@@ -96,12 +99,13 @@ describe('appeals (Chromium, sandbox mode)', () => {
     const staff = await staffPage();
     await openQueue(staff, 1);
     const card = staff.getByRole('listitem').filter({ hasText: 'e2e-appeal-alt' }).first();
-    await visible(card.getByText('Certain Alt', { exact: true }));
+    await visible(card.getByRole('list', { name: 'Status' }).getByText('Certain Alt', { exact: true }));
     await visible(card.getByText(message, { exact: true }));
     await visible(card.getByText(/Certain link to e2e-appeal-main/));
     await bothWidths(staff, test, '04-staff-queue');
     await card.getByRole('button', { name: 'Approve' }).click();
-    await visible(staff.getByRole('alertdialog').getByText(/dismisses the alt links of e2e-appeal-alt/));
+    // before approving: what it will do, from the server
+    await visible(staff.getByRole('alertdialog').getByText('Dismisses the alt link as not the same person: @e2e-appeal-main (certain)', { exact: true }));
     await staff.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();
     await toast(staff, 'Appeal approved');
     await visible(staff.getByText('No open appeals', { exact: true }));
@@ -160,5 +164,49 @@ describe('appeals (Chromium, sandbox mode)', () => {
       [user.id],
     );
     expect(rows).toEqual([{ status: 'limited_access', attempts: 1 }]);
+  });
+
+  it('staff find the decided appeals under Decided, on the member page and in the audit log, at 1280 and 390 px', async () => {
+    const test = 'appeal-history';
+    const staff = await staffPage();
+    const alt = emulatorUser(e2e(), 'e2e-appeal-alt');
+    /** Both widths, each without sideways scrolling. */
+    async function look(step: string) {
+      for (const viewport of [{ width: 1280, height: 900 }, NARROW]) {
+        await staff.setViewportSize(viewport);
+        expect(await staff.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+        await screenshot(staff, test, `${step}-${viewport.width}`);
+      }
+      await staff.setViewportSize({ width: 1280, height: 900 });
+    }
+
+    await staff.goto(`${e2e().url}/admin/appeals`);
+    await heading(staff, 'Appeals');
+    await staff.getByRole('button', { name: 'Decided' }).click();
+    const decisions = staff.getByTestId('appeal-decision');
+    await visible(decisions.nth(1));
+    const texts = await decisions.allInnerTexts();
+    expect(texts[0]).toMatch(/^Rejected by appeal-mod on /);
+    expect(texts[1]).toMatch(/^Approved by appeal-mod on /);
+    expect(texts[1]).toContain('Dismissed the alt link as not the same person: @e2e-appeal-main (certain)');
+    await look('01-decided');
+
+    await staff.goto(`${e2e().url}/admin/user/${alt.id}`);
+    const history = await visible(staff.getByRole('list', { name: 'Appeals of this member' }));
+    expect(await history.innerText()).toMatch(/Approved by appeal-mod on /);
+    await look('02-member-page');
+
+    await staff.goto(`${e2e().url}/admin/audit?member=${alt.id}`);
+    await heading(staff, 'Audit Log');
+    const sentences = staff.getByTestId('audit-sentence');
+    await visible(sentences.first());
+    const read = await sentences.allInnerTexts();
+    expect(read.some((line) => /appeal-mod approved the appeal #\d+ of .*@e2e-appeal-alt/s.test(line))).toBe(true);
+    expect(read.some((line) => /appeal-mod dismissed every alt link of .*@e2e-appeal-alt\s*: not the same person/s.test(line))).toBe(true);
+    expect(read.some((line) => /@e2e-appeal-alt\s*appealed their standing \(Certain Alt\)/s.test(line))).toBe(true);
+    // no codes, no raw details
+    expect(await staff.getByText('appeal.approved').count()).toBe(0);
+    await visible(staff.getByRole('link', { name: /@e2e-appeal-alt/ }).first());
+    await look('03-audit-log');
   });
 });

@@ -41,7 +41,12 @@ describe('owner tools (Chromium, sandbox mode)', () => {
 
     await page.getByLabel('Minimum account age (days)').fill('-2');
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await visible(page.getByText('Minimum account age must be at least 0', { exact: true }));
+    // at the field, which takes the focus, and in a toast that shows wherever the page is scrolled
+    await visible(page.getByText('Minimum account age must be at least 0', { exact: true }).first());
+    await expect(page.getByLabel('Minimum account age (days)').getAttribute('aria-invalid')).resolves.toBe('true');
+    const focused = await page.evaluate<{ id: string | null; invalid: string | null }>("({ id: document.activeElement && document.activeElement.id, invalid: document.activeElement && document.activeElement.getAttribute('aria-invalid') })");
+    expect(focused).toEqual({ id: await page.getByLabel('Minimum account age (days)').getAttribute('id'), invalid: 'true' });
+    await toast(page, 'Not saved');
     await screenshot(page, test, 'refused');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, test, 'phone');

@@ -91,7 +91,7 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await heading(page, 'Admin Dashboard');
     await visible(page.getByText('Manage verified users and alt accounts', { exact: true }));
     await visible(page.getByText(`Signed in as ${OWNER.username}`));
-    await visible(page.getByRole('heading', { name: 'Verified Users (3)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (3)' }));
     for (const name of ['e2e-member', 'e2e-main-account', 'e2e-alt-account']) await visible(memberCard(name));
     // badge precedence: the alt is a red 'Certain Alt', the main account found one alt
     await visible(memberCard('e2e-alt-account').getByText('Certain Alt', { exact: true }));
@@ -105,16 +105,16 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     const test = 'staff-03-dashboard';
     await page.getByRole('combobox', { name: 'Filter users' }).click();
     await page.getByRole('option', { name: 'Certain Alts Only' }).click();
-    await visible(page.getByRole('heading', { name: 'Verified Users (1)' }));
+    await visible(page.getByRole('heading', { name: 'Certain Alts (1)' }));
     await visible(memberCard('e2e-alt-account'));
     expect(await memberCard('e2e-member').count()).toBe(0);
     await screenshot(page, test, 'certain-alts');
     await page.getByRole('combobox', { name: 'Filter users' }).click();
     await page.getByRole('option', { name: 'All Users' }).click();
-    await visible(page.getByRole('heading', { name: 'Verified Users (3)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (3)' }));
 
     await page.getByPlaceholder('Search by username or Discord ID...').fill('E2E-MEM');
-    await visible(page.getByRole('heading', { name: 'Verified Users (1)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (1)' }));
     await visible(memberCard('e2e-member'));
     expect(await memberCard('e2e-main-account').count()).toBe(0);
     await screenshot(page, test, 'search');
@@ -238,7 +238,7 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await screenshot(page, test, 'created');
 
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-    await visible(page.getByRole('heading', { name: 'Verified Users (4)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (4)' }));
     await visible(memberCard('e2e-manual-user'));
   });
 
@@ -323,7 +323,7 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await toast(page, 'User deleted');
     await hidden(dialog);
     await hidden(card);
-    await visible(page.getByRole('heading', { name: 'Verified Users (3)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (3)' }));
     await screenshot(page, test, 'deleted');
   });
 
@@ -336,7 +336,7 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     expect(await confirmText).toBe('Are you sure you want to permanently delete all records for e2e-alt-account? This action cannot be undone.');
     await toast(page, 'User deleted');
     await page.waitForURL(url('/admin'));
-    await visible(page.getByRole('heading', { name: 'Verified Users (2)' }));
+    await visible(page.getByRole('heading', { name: 'All Users (2)' }));
     expect(await memberCard('e2e-alt-account').count()).toBe(0);
   });
 

@@ -65,7 +65,7 @@ describe('staff view (Chromium, sandbox mode)', () => {
   }
 
   it.each([
-    ['limited', 'limited', ['Unverified', 'VPN (2)', '2x'], 'Limited Access after a VPN check (NordVPN)', 'Limited Access (VPN: NordVPN)', '2'],
+    ['limited', 'limited', ['Limited Access', 'VPN (2)', '2x'], 'Limited Access after a VPN check (NordVPN)', 'Limited Access (VPN: NordVPN)', '2'],
     ['certain-alt', 'certain', ['Certain Alt'], 'Shared device profile and address with @main-mary', 'Verified', '1'],
     ['suspected', 'suspected', ['Suspected Alt'], 'Marked suspected alt by staff', 'Verified', '1'],
     ['clean', 'clean', ['Verified'], 'Nothing flagged: no alt link, staff override or hold.', 'Verified', '1'],
@@ -84,7 +84,7 @@ describe('staff view (Chromium, sandbox mode)', () => {
     await page.goto(url('/admin'));
     const card = page.getByRole('link', { name: /limited-larry/ });
     await visible(card);
-    expect(await card.getByRole('list', { name: 'Status' }).getByRole('listitem').allInnerTexts()).toEqual(['Unverified', 'VPN (2)', '2x']);
+    expect(await card.getByRole('list', { name: 'Status' }).getByRole('listitem').allInnerTexts()).toEqual(['Limited Access', 'VPN (2)', '2x']);
   });
 
   it('Manual Entry: the required messages go once both fields are filled', async () => {

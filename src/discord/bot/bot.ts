@@ -9,7 +9,7 @@ import type { VerificationService } from '../../modules/verification/verificatio
 import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';
-import { GLOBAL_REQUESTS_PER_SECOND, guardGatewayClientRest, restUserAgentAppendix } from '../discord-rest';
+import { BotRest, GLOBAL_REQUESTS_PER_SECOND, guardGatewayClientRest, restUserAgentAppendix } from '../discord-rest';
 import type { DiscordGuard } from '../discord-guard';
 import { createInteractionDispatcher, type ButtonRoute, type CommandHandler } from './interaction-dispatcher';
 import { createLeaderLock } from './leader-lock';
@@ -123,6 +123,12 @@ export function createBot(deps: {
     const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient, userAgentAppendix: restUserAgentAppendix() } });
     unwatchRest?.();
     unwatchRest = deps.guard ? guardGatewayClientRest(next, deps.guard, deps.config.token) : undefined;
+    // answers to interactions (the reply, its edit) do not queue behind the bot's other calls (bot/interaction-rest.ts)
+    if (!deps.guard) {
+      next.rest.clearHashSweeper();
+      next.rest.clearHandlerSweeper();
+      next.rest = new BotRest(next.options.rest);
+    }
     client = next;
     next.on(Events.InteractionCreate, (interaction) => void dispatcher.dispatch(interaction));
     next.on(Events.Error, (error) => logger.error({ err: error }, 'gateway error'));

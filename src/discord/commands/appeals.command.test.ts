@@ -18,6 +18,10 @@ const appeal = (id: number): StaffAppealView => ({
     timestamp: new Date().toISOString(),
   },
   evidence: { links: { certain: 1, medium: 0 }, topLinks: [], vpnProvider: null, gateReason: null },
+  decidedAt: null,
+  decidedByName: null,
+  decisionReason: null,
+  outcome: null,
 });
 
 describe('/appeals reply', () => {
@@ -31,7 +35,7 @@ describe('/appeals reply', () => {
     const lines = reply.content.split('\n');
     expect(lines[0]).toBe('📨 12 open appeals, oldest first:');
     expect(lines.slice(1, 1 + APPEALS_LISTED)).toHaveLength(APPEALS_LISTED);
-    expect(lines[1]).toBe(`• #1 <@300000000000000001> (member1): Certain alt, filed <t:${Date.UTC(2026, 0, 1, 12) / 1000}:R>`);
+    expect(lines[1]).toBe(`• #1 <@300000000000000001> (member1): Certain Alt, filed <t:${Date.UTC(2026, 0, 1, 12) / 1000}:R>`);
     expect(lines.at(-1)).toBe('…and 2 more on the dashboard.');
     expect(reply.content).not.toContain('secret words');
   });

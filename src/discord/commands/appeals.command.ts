@@ -1,5 +1,5 @@
 import type { AppealQueue } from '../../shared/appeals';
-import type { MemberStanding } from '../../shared/member-badges';
+import { standingLabel } from '../../shared/member-states';
 import type { AppealsService } from '../../modules/appeals/appeals.service';
 import type { CommandHandler, HandlerReply } from '../bot/interaction-dispatcher';
 import { auditActorOfInteraction, recordCommandUse, type CommandWriteDeps } from './command-support';
@@ -7,21 +7,13 @@ import { auditActorOfInteraction, recordCommandUse, type CommandWriteDeps } from
 /** How many open appeals the reply names; the rest are counted. */
 export const APPEALS_LISTED = 10;
 
-const STANDING_WORDS: Record<MemberStanding, string> = {
-  certain_alt: 'Certain alt',
-  suspected_alt: 'Suspected alt',
-  limited: 'Limited Access',
-  verified: 'Verified',
-  pending: 'Pending',
-};
-
 /** The reply of `/appeals`: the oldest open appeals first, without their text (it stays on the dashboard). */
 export function appealsSummary(queue: AppealQueue, websiteUrl: string): HandlerReply {
   const link = { label: 'Open the Appeals queue', url: `${websiteUrl}/admin/appeals` };
   if (queue.open === 0) return { content: 'No open appeals.', links: [link] };
   const lines = queue.appeals.slice(0, APPEALS_LISTED).map((a) => {
     const filed = Math.floor(new Date(a.createdAt).getTime() / 1000);
-    return `• #${a.id} <@${a.member.discordId}> (${a.member.username}): ${STANDING_WORDS[a.standing]}, filed <t:${filed}:R>`;
+    return `• #${a.id} <@${a.member.discordId}> (${a.member.username}): ${standingLabel(a.standing)}, filed <t:${filed}:R>`;
   });
   const more = queue.open - lines.length;
   const heading = `📨 ${queue.open} open appeal${queue.open === 1 ? '' : 's'}, oldest first:`;

@@ -75,7 +75,7 @@ describe('privacySummary', () => {
     expect(text).not.toContain('older attempt');
     expect(text).not.toContain('f'.repeat(12));
     expect(text).not.toContain('n'.repeat(12));
-    expect(text).toContain('Alt-status set by staff: Suspected alt');
+    expect(text).toContain('Alt-status set by staff: Suspected Alt');
     expect(text).toContain('Staff notes: 7 (their text is internal to staff)');
     expect(text).toContain('staff marked this network as shared');
   });
@@ -155,7 +155,7 @@ describe('lookupSummary', () => {
   it('reads a linked member staff marked suspected as suspected, and says the override replaces the link', () => {
     const content = lookupSummary({ ...detail([alt(1, 'certain')]), manualAltStatus: 'suspected_alt' }, 'https://gate.example').content;
     expect(content).toContain('**Status:** Suspected Alt · VPN (3) · 12x');
-    expect(content).toContain('**Alt-status override:** Suspected alt (overrides the detected link: not a certain alt)');
+    expect(content).toContain('**Alt-status override:** Suspected Alt (overrides the detected link: not a certain alt)');
     expect(lookupSummary(detail([]), 'https://gate.example').content).toContain('**Alt-status override:** no override\n');
   });
 

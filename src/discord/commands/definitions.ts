@@ -7,6 +7,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
 import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.service';
+import { standingLabel } from '../../shared/member-states';
 
 /**
  * The slash commands, as typed data apart from their handlers.
@@ -72,8 +73,8 @@ export const altStatusCommand = {
       required: true,
       choices: [
         { name: 'No override', value: 'none' },
-        { name: 'Suspected alt', value: 'suspected' },
-        { name: 'Certain alt', value: 'certain' },
+        { name: standingLabel('suspected_alt'), value: 'suspected' },
+        { name: standingLabel('certain_alt'), value: 'certain' },
       ],
     },
   ],

@@ -70,7 +70,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(result.ephemeral).toBe(true);
       const lines = result.text.split('\n');
       expect(lines[0]).toBe(`**lookedup** <@${target.id}> · ID ${target.id}`);
-      expect(lines).toContain('**Status:** 3 Alts · VPN (2) · 3x');
+      expect(lines).toContain('**Status:** Verified · 3 Alts · VPN (2) · 3x');
       expect(lines).toContain('**Alt-status override:** no override');
       expect(lines).toContain('**Alts (3):**');
       expect(lines).toContain(`• Certain (1): <@${certain.discordId}> certainalt (same IP and device)`);
@@ -159,11 +159,11 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       const target = server.kit.newMember('overridden');
       await buildMember(db(), { discordId: target.id, username: 'overridden' });
 
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(`Alt status of <@${target.id}> (overridden) set to "Suspected alt".`);
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(`Alt status of <@${target.id}> (overridden) set to "Suspected Alt".`);
       expect((await member(target.id))!.manual_alt_status).toBe('suspected_alt');
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain('set to "Certain alt"');
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain('set to "Certain Alt"');
       expect((await member(target.id))!.manual_alt_status).toBe('certain_alt');
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(`<@${target.id}> (overridden) already has the alt status "Certain alt": nothing changed.`);
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(`<@${target.id}> (overridden) already has the alt status "Certain Alt": nothing changed.`);
       expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'none' })).text).toContain('set to "no override"');
       expect((await member(target.id))!.manual_alt_status).toBeNull();
 
@@ -174,7 +174,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
         ['member.alt_status', 'discord', { from: null, to: 'suspected_alt' }],
       ]);
       await server.kit.drain();
-      expect(server.kit.channelText('logs')).toContain(`set the alt status of <@${target.id}> to Suspected alt`);
+      expect(server.kit.channelText('logs')).toContain(`set the alt status of <@${target.id}> to Suspected Alt`);
     });
 
     it('is refused to a plain member', async () => {
@@ -219,7 +219,7 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(result.text).toContain('📨 2 open appeals, oldest first:');
       expect(result.text.indexOf('appealer-one')).toBeLessThan(result.text.indexOf('appealer-two'));
       expect(result.text).toContain('Limited Access');
-      expect(result.text).toContain('Certain alt');
+      expect(result.text).toContain('Certain Alt');
       expect(result.text).not.toContain('private words');
       expect(JSON.stringify(result)).toContain('/admin/appeals');
       const audit = (await listAudit(db(), { action: 'command.appeals' })).entries;

@@ -84,6 +84,8 @@ export interface DiscordEmulator {
   createRole(input: { name: string; permissions?: bigint; position?: number }): APIRole;
   /** Sets a role's permissions (a member's interaction `member.permissions` follows their roles). */
   setRolePermissions(role: string, permissions: bigint): void;
+  /** Deletes a role (by id or name) as an admin does in Discord: members lose it, GUILD_ROLE_DELETE is dispatched. */
+  deleteRole(role: string): void;
   createChannel(name: string): APITextChannel;
   /** Replaces a channel's permission overwrites (targets: a role by name or id, or a member by user id), dispatching CHANNEL_UPDATE. */
   setChannelOverwrites(channel: string, overwrites: Array<{ role?: string; userId?: string; allow?: bigint; deny?: bigint }>): void;
@@ -118,7 +120,7 @@ export interface DiscordEmulator {
     requestReconnect(): void;
     /** Sends op 9 INVALID_SESSION (false): the client must identify again. */
     invalidateSessions(): void;
-    readonly injected: { error500: number; hang: number; rate429: number };
+    readonly injected: Readonly<Record<Exclude<FaultMode, 'none'>, number>>;
     /** Discord answers 401 to the bot token from now on, on REST and the gateway (as after a reset in the Developer Portal). */
     revokeBotToken(): void;
     /** The bot token works again. */
@@ -296,6 +298,7 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       state.dispatch(GatewayDispatchEvents.GuildRoleCreate, { guild_id: state.guild.id, role });
       return role;
     },
+    deleteRole: (role) => state.deleteRole(resolveRole(role)),
     setRolePermissions(role, permissions) {
       const id = resolveRole(role);
       const updated = { ...state.requireRole(id), permissions: String(permissions) };

@@ -1,3 +1,4 @@
+import { DiscordAPIError } from '@discordjs/rest';
 import { Routes, type APIUser } from 'discord-api-types/v10';
 import { createDiscordEmulator, type DiscordEmulator } from './index';
 import { createEmulatorRest } from './emulator-clients';
@@ -63,5 +64,26 @@ describe('Discord emulator faults', () => {
     }
     expect((await token()).status).not.toBe(429);
     expect(emulator.faults.injected.rate429).toBe(2);
+  });
+
+  it("answers Discord's own 403 and 404 bodies on the matching route, then the real answer", async () => {
+    const member = emulator.state.findUserByName('sandbox-member')?.id ?? '';
+    const path = Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff'));
+    const bodies: unknown[] = [];
+    for (const mode of ['missingPermissions', 'unknownRole', 'unknownMember'] as const) {
+      emulator.faults.set(mode, { routes: /\/roles\//, count: 1 });
+      const failed = await rest().put(path).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(DiscordAPIError);
+      bodies.push({ status: (failed as DiscordAPIError).status, ...(failed as DiscordAPIError).rawError });
+    }
+    expect(bodies).toEqual([
+      { status: 403, message: 'Missing Permissions', code: 50013 },
+      { status: 404, message: 'Unknown Role', code: 10011 },
+      { status: 404, message: 'Unknown Member', code: 10007 },
+    ]);
+    expect(emulator.state.memberRoleNames(member)).not.toContain('Staff');
+    await rest().put(path);
+    expect(emulator.state.memberRoleNames(member)).toContain('Staff');
+    expect(emulator.faults.injected).toMatchObject({ missingPermissions: 1, unknownRole: 1, unknownMember: 1 });
   });
 });

@@ -7,7 +7,7 @@ import { checkRequestBody, checkRequestHead } from './openapi-check/request-chec
 import { isFromProduct, maskedPath, type OpenApiViolation } from './openapi-check/violations';
 import type { RateLimiter } from './rate-limiter';
 import { parseRequestBody } from './request-body';
-import { methodNotAllowed, notFound, RestError, unauthorized } from './rest-error';
+import { methodNotAllowed, missingPermissions, notFound, RestError, unauthorized, unknownMember, unknownRole } from './rest-error';
 import { majorParameter, matchRoute, type RequestAuth, type RouteDefinition, type RouteResult } from './rest-router';
 
 /** Oldest request-log entries are dropped past this, so a long-running sandbox does not grow without bound. */
@@ -138,6 +138,12 @@ export function createRestHandler(deps: RestServerDeps) {
     if (fault === 'error500') {
       log(500, route.path, bucketKey);
       send(res, 500, { message: '500: Internal Server Error', code: 0 });
+      return;
+    }
+    const answer = fault === 'missingPermissions' ? missingPermissions() : fault === 'unknownRole' ? unknownRole() : fault === 'unknownMember' ? unknownMember() : null;
+    if (answer) {
+      log(answer.status, route.path, bucketKey);
+      send(res, answer.status, answer.body);
       return;
     }
     if (fault === 'rate429') {

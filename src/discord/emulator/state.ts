@@ -332,6 +332,15 @@ export class EmulatorState {
     return member;
   }
 
+  /** Deletes a role as a server admin does in Discord: gone from the guild and from every member who held it. */
+  deleteRole(roleId: string): void {
+    this.requireRole(roleId);
+    if (roleId === this.guild.id) throw new Error('@everyone cannot be deleted');
+    this.guild.roles.delete(roleId);
+    for (const member of this.guild.members.values()) member.roles = member.roles.filter((id) => id !== roleId);
+    this.dispatch(GatewayDispatchEvents.GuildRoleDelete, { guild_id: this.guild.id, role_id: roleId });
+  }
+
   removeMember(userId: string): void {
     this.requireMember(userId);
     this.guild.members.delete(userId);

@@ -23,3 +23,10 @@ export function nextRetryDelayMs(attempt: number, random: () => number = Math.ra
   const base = Math.min(5_000 * 2 ** Math.max(attempt - 1, 0), 30 * 60 * 1000);
   return Math.round(base * (0.8 + random() * 0.4));
 }
+
+/** The wait a 429 asked for (its body's `retry_after`, in seconds), in ms; null for any other failure. */
+export function retryAfterMs(error: unknown): number | null {
+  if (!(error instanceof DiscordAPIError) || error.status !== 429) return null;
+  const seconds = (error.rawError as { retry_after?: unknown }).retry_after;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : null;
+}

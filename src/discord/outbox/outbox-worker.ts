@@ -16,8 +16,8 @@ import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
 import { createDiscordActions } from './discord-actions';
 import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
-import { classifyDiscordError, nextRetryDelayMs } from './outbox-errors';
-import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole } from './failure-advice';
+import { classifyDiscordError, nextRetryDelayMs, retryAfterMs } from './outbox-errors';
+import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole, needsOwnerFix, problemsFor, waitingForFixMessage } from './failure-advice';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
 
@@ -40,6 +40,8 @@ const IDLE_CLAIM_GAP_MS = 100;
  * not full waits, at most this long, so quiet hours see their lines a few seconds late.
  */
 export const LOG_LINGER_MS = 5000;
+/** How often the actions parked for a fix are checked against the self-check (one self-check, no call per action). */
+export const PARK_RECHECK_MS = 60_000;
 
 export interface OutboxWorkerStats {
   done: number;
@@ -49,6 +51,8 @@ export interface OutboxWorkerStats {
   invalidRequests: number;
   /** actions sent back to the queue with their attempt given back (token rejected, rate limited) */
   givenBack: number;
+  /** actions parked until the owner fixes what Discord refused them for (a permission, a deleted role) */
+  parked: number;
 }
 
 /**
@@ -88,8 +92,13 @@ export function createOutboxWorker(deps: {
    * lines wait
    */
   guard?: Pick<DiscordGuard, 'token' | 'gate'>;
-  /** the permission self-check's current problems, to name the fix when Discord answers 403 */
+  /**
+   * the permission self-check's problems, checked afresh: names the fix when Discord refuses an action for
+   * the server's setup (the action is then parked), and tells when a parked action can go on
+   */
   setupProblems?: () => Promise<SetupProblem[]>;
+  /** how often parked actions are checked against the self-check (default a minute) */
+  parkRecheckMs?: number;
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
   /** revokes a joined member's access token in the background (token-revocation.ts) */
   revokeAccessToken?: (accessToken: string) => void;
@@ -98,7 +107,8 @@ export function createOutboxWorker(deps: {
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 10;
-  const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0 };
+  const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
+  const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
   const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -148,38 +158,90 @@ export function createOutboxWorker(deps: {
   }
 
   /**
-   * Why an action failed, in words that tell the owner what to fix: a 403 names the
-   * permission or role order (from the self-check), a deleted managed role says so.
-   * Both are permanent: retrying cannot help until the owner acts, and staff retry from the
-   * dashboard then.
+   * Why an action failed, in words that tell the owner what to fix. Discord refused it for the
+   * server's setup (403 Missing Permissions, a configured role Unknown or gone): a fresh self-check
+   * names the problem and its fix, and the action is parked (it waits, untried, until the
+   * self-check no longer names it: recheckParked). A 403 the self-check cannot explain (the
+   * member's own highest role is above the bot's) fails with that advice; staff retry it.
    */
-  async function explain(entry: Claimed, error: unknown): Promise<{ message: string; permanent: boolean } | null> {
-    if (isMissingPermission(error)) {
-      const problems = deps.setupProblems ? await deps.setupProblems().catch(() => []) : [];
-      return { message: missingPermissionMessage(entry, error as DiscordAPIError, problems), permanent: true };
-    }
+  async function explain(entry: Claimed, error: unknown, checked?: Promise<SetupProblem[]>): Promise<{ message: string; park: boolean } | null> {
+    if (!needsOwnerFix(error)) return null;
     if (isUnknownRole(error)) deps.directory.forget(); // its cached role ids are stale: read them again
+    const problems = await (checked ?? problemsNow());
+    const relevant = problemsFor(entry, problems);
+    if (relevant.length > 0) return { message: waitingForFixMessage(error, relevant), park: true };
+    if (isMissingPermission(error)) return { message: missingPermissionMessage(entry, error as DiscordAPIError, problems), park: false };
     const role = await missingRole(entry, error, (r) => deps.directory.roleId(r));
-    if (role) return { message: deletedRoleMessage(role), permanent: true };
+    if (role) return { message: deletedRoleMessage(role), park: false };
     return null;
   }
 
-  async function settle(entry: Claimed, error: unknown): Promise<void> {
+  /** The self-check's problems, checked afresh (none without a self-check, or when it cannot run). */
+  function problemsNow(): Promise<SetupProblem[]> {
+    return deps.setupProblems ? deps.setupProblems().catch(() => []) : Promise.resolve([]);
+  }
+
+  /** Messages of parked actions already logged (one warning per problem, not per action). */
+  const parkedNotes = new Set<string>();
+
+  async function park(entry: Claimed, message: string): Promise<void> {
+    await persist(() => deps.outbox.park(deps.database.db, entry.id, message));
+    stats.parked++;
+    if (!parkedNotes.has(message)) {
+      parkedNotes.add(message);
+      deps.logger.warn({ kind: entry.kind }, `Discord action waits for the owner: ${message}`);
+    }
+    deps.onFinished?.(entry, 'retry');
+  }
+
+  /**
+   * Makes the parked actions whose problem the self-check no longer names due again (the owner
+   * gave the permission back, chose another role, …). No call to Discord per action: one self-check.
+   */
+  async function recheckParked(): Promise<number> {
+    if (!deps.setupProblems) return 0;
+    const parked = await deps.outbox.listParked(deps.database.db);
+    if (parked.length === 0) return 0;
+    const problems = await deps.setupProblems();
+    const fixed = parked.filter((entry) => problemsFor(entry, problems).length === 0);
+    if (fixed.length === 0) return 0;
+    deps.directory.forget(); // a role chosen again, or created again, has a new id
+    const released = await deps.outbox.releaseParked(deps.database.db, fixed.map((entry) => entry.id));
+    parkedNotes.clear();
+    deps.logger.info({ released }, 'Discord actions waiting for a fix go on: the self-check no longer names their problem');
+    return released;
+  }
+  let lastParkCheck = 0;
+  /** recheckParked at most every `parkRecheckMs` (from the poll) */
+  function maybeRecheckParked(): void {
+    if (Date.now() - lastParkCheck < parkRecheckMs) return;
+    lastParkCheck = Date.now();
+    void recheckParked()
+      .then((released) => {
+        if (released > 0 && !stopped) kick();
+      })
+      .catch(reportError);
+  }
+
+  /** Records a failed action: given back, parked, retried or failed. `checked`: a self-check already run for this error (shared by the lines of one log message). */
+  async function settle(entry: Claimed, error: unknown, checked?: Promise<SetupProblem[]>): Promise<void> {
     const absent = absentMemberLine(entry, error);
     if (absent) return settleAbsent(entry, absent);
     const failure = classifyDiscordError(error);
     if (failure.status && failure.status >= 400 && failure.status < 500) stats.invalidRequests++;
     // not the action's fault: back to the queue with its attempt, so no member's progress is lost
-    if (tokenRejected(error) || (deps.guard && failure.status === 429)) {
+    if (tokenRejected(error) || failure.status === 429) {
       const waiting = tokenRejected(error) ? 'waiting: Discord rejected the bot token' : `waiting: ${failure.message}`;
-      const retryAt = new Date(deps.clock.now().getTime() + (failure.status === 429 ? nextRetryDelayMs(1) : 0));
+      // a 429 that reached us (the REST client waits out the ones it can): again after the wait Discord asked for
+      const retryAt = new Date(deps.clock.now().getTime() + (failure.status === 429 ? (retryAfterMs(error) ?? nextRetryDelayMs(1)) : 0));
       await persist(() => deps.outbox.giveBack(deps.database.db, entry.id, waiting, retryAt));
       stats.givenBack++;
       deps.onFinished?.(entry, 'retry');
       return;
     }
-    const advice = await explain(entry, error).catch(() => null);
-    if (advice) Object.assign(failure, { message: advice.message, kind: advice.permanent ? 'permanent' : failure.kind });
+    const advice = await explain(entry, error, checked).catch(() => null);
+    if (advice?.park) return park(entry, advice.message);
+    if (advice) Object.assign(failure, { message: advice.message, kind: 'permanent' });
     const retryAt = failure.kind === 'permanent' ? null : new Date(deps.clock.now().getTime() + nextRetryDelayMs(entry.attempts));
     const result = await persist(() => deps.outbox.markFailed(deps.database.db, entry.id, failure.message, { retryAt }));
     if (result === 'failed') {
@@ -240,7 +302,9 @@ export function createOutboxWorker(deps: {
       try {
         await actions.postMessage(message.body);
       } catch (error) {
-        for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error);
+        // one self-check explains the refusal for every line, not one check (four calls to Discord) per line
+        const checked = needsOwnerFix(error) ? problemsNow() : undefined;
+        for (const entry of messages.slice(i).flatMap((m) => m.entries)) await settle(entry, error, checked);
         return;
       }
       // a message of 60 lines was 60 statements one after another on PGlite's one connection
@@ -392,8 +456,11 @@ export function createOutboxWorker(deps: {
 
   return {
     stats,
+    /** releases the parked actions whose problem is fixed now, rather than at the next check; how many */
+    recheckParked,
     /** processes everything due now, and what becomes claimable as it finishes (tests, drills) */
     async drain(): Promise<void> {
+      await recheckParked();
       for (;;) {
         const { started } = await fill();
         if (started === 0) flushLogs(true); // nothing more to wait for: post what is held
@@ -404,7 +471,10 @@ export function createOutboxWorker(deps: {
     start() {
       if (!stopped) return;
       stopped = false;
-      timer = setInterval(kick, pollMs);
+      timer = setInterval(() => {
+        maybeRecheckParked();
+        kick();
+      }, pollMs);
       kick();
     },
     /**

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { AppealsService } from '../../modules/appeals/appeals.service';
+import { NotFound } from '../../errors';
+import { APPEAL_LIST_STATUSES } from '../../shared/appeals';
+import { discordIdParams } from './admin-members.schema';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';
@@ -11,6 +14,8 @@ const rejectBody = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : 'Expected a JSON object') },
 );
 
+const listQuery = z.object({ status: z.enum(APPEAL_LIST_STATUSES, { error: 'Status must be open or decided' }).default('open') });
+
 /** The Appeals queue and its decisions, for every staff member (docs/behaviour.md#appeals). */
 export function adminAppealsRoutes(deps: { appeals: AppealsService }): StaffRoute[] {
   return [
@@ -19,8 +24,34 @@ export function adminAppealsRoutes(deps: { appeals: AppealsService }): StaffRout
       path: '/admin/appeals',
       access: 'staff',
       handlers: [
-        async (_req, res) => {
-          res.json(await deps.appeals.queue());
+        validate(listQuery, 'query'),
+        async (req, res) => {
+          res.json(await deps.appeals.queue(validated(req, listQuery, 'query').status));
+        },
+      ],
+    },
+    {
+      method: 'get',
+      path: '/admin/appeals/:id/preview',
+      access: 'staff',
+      handlers: [
+        validate(idParams, 'params'),
+        async (req, res) => {
+          // what approving would do now, for the confirmation (404 unknown, 409 decided)
+          res.json(await deps.appeals.preview(validated(req, idParams, 'params').id));
+        },
+      ],
+    },
+    {
+      method: 'get',
+      path: '/admin/users/:discordId/appeals',
+      access: 'staff',
+      handlers: [
+        validate(discordIdParams, 'params'),
+        async (req, res) => {
+          const appeals = await deps.appeals.ofMember(validated(req, discordIdParams, 'params').discordId);
+          if (!appeals) throw NotFound('User');
+          res.json({ appeals });
         },
       ],
     },
@@ -42,9 +73,9 @@ export function adminAppealsRoutes(deps: { appeals: AppealsService }): StaffRout
         validate(idParams, 'params'),
         async (req, res) => {
           const { id } = validated(req, idParams, 'params');
-          const { next } = await deps.appeals.approve(currentStaff(res), id);
-          // what happens next, said the same way as in the logs channel
-          res.json({ success: true, next });
+          const { next, outcome } = await deps.appeals.approve(currentStaff(res), id);
+          // what happens next, said the same way as in the logs channel, and what the approval did
+          res.json({ success: true, next, outcome });
         },
       ],
     },

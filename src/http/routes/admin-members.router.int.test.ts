@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { OutboxPort } from '../../modules/outbox/outbox.types';
+import { memberStanding, statusBadge } from '../../shared/member-badges';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
@@ -259,6 +260,18 @@ describeEngines('admin member routes', (getDatabase) => {
       expect(res.status).toBe(500);
       expect((await get('/api/admin/users/100000000000000051')).body.verificationStatus).toBe('pending');
       expect(await auditCount('member.manual_verify')).toBe(0);
+    });
+
+    it('a member verified by hand reads Verified everywhere, not Pending', async () => {
+      // signed in on the website but never confirmed the rules: Pending until staff verify by hand
+      await buildMember(getDatabase().db, { discordId: '100000000000000053', rulesConfirmed: false });
+      expect(statusBadge((await get('/api/admin/users/100000000000000053')).body).label).toBe('Pending');
+      expect((await post('/api/admin/users/100000000000000053/manual-verify')).status).toBe(200);
+      const detail = (await get('/api/admin/users/100000000000000053')).body;
+      expect(memberStanding(detail)).toBe('verified');
+      expect(statusBadge(detail).label).toBe('Verified');
+      const verified = await get('/api/admin/users?filter=verified');
+      expect(verified.body.users.map((u: { discordId: string }) => u.discordId)).toContain('100000000000000053');
     });
 
     it('answers 404 for an unknown member', async () => {

@@ -67,6 +67,11 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     count: () => request(kit.app).get('/api/admin/appeals/count').set('Cookie', staffCookie),
     approve: (id: number | string) => request(kit.app).post(`/api/admin/appeals/${id}/approve`).set('Cookie', staffCookie).send({}),
     reject: (id: number | string, body: unknown) => request(kit.app).post(`/api/admin/appeals/${id}/reject`).set('Cookie', staffCookie).send(body as object),
+    decided: () => request(kit.app).get('/api/admin/appeals?status=decided').set('Cookie', staffCookie),
+    preview: (id: number | string) => request(kit.app).get(`/api/admin/appeals/${id}/preview`).set('Cookie', staffCookie),
+    ofMember: (discordId: string) => request(kit.app).get(`/api/admin/users/${discordId}/appeals`).set('Cookie', staffCookie),
+    member: (discordId: string) => request(kit.app).get(`/api/admin/users/${discordId}`).set('Cookie', staffCookie),
+    list: () => request(kit.app).get('/api/admin/users?filter=all&limit=50').set('Cookie', staffCookie),
   };
   const rows = async <T>(query: string, params: unknown[] = []) => (await getDatabase().query<T>(query, params)).rows;
 
@@ -101,7 +106,7 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const audit = await rows<{ action: string; actor_type: string }>(`select action, actor_type from audit_log where action like 'appeal.%' order by id`);
     expect(audit).toEqual([{ action: 'appeal.filed', actor_type: 'visitor' }, { action: 'appeal.rejected', actor_type: 'staff' }]);
     const logLines = await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`);
-    expect(logLines.map((l) => l.text)).toEqual([expect.stringContaining('asked staff to review their Limited Access'), expect.stringContaining('rejected by staff member Mod')]);
+    expect(logLines.map((l) => l.text)).toEqual([expect.stringContaining('asked staff to review their standing (Limited Access)'), expect.stringContaining('rejected by staff member Mod')]);
     // the visitor's words stay out of the append-only log and the logs channel
     expect(JSON.stringify(await rows('select details from audit_log'))).not.toContain('train wifi');
     expect(JSON.stringify(logLines)).not.toContain('train wifi');
@@ -144,8 +149,30 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const [appeal] = (await staff.queue()).body.appeals;
     expect(appeal.evidence.links).toEqual({ certain: 1, medium: 0 });
     expect(appeal.evidence.topLinks).toEqual([{ discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both', why: expect.stringMatching(/\(certain\)$/) }]);
+
+    // the open appeal shows on the member's page and in the list
+    expect((await staff.member(alt.discordId)).body.openAppealId).toBe(appeal.id);
+    const listed = (await staff.list()).body.users as { discordId: string; openAppealId?: number }[];
+    expect(listed.find((u) => u.discordId === alt.discordId)?.openAppealId).toBe(appeal.id);
+    expect(listed.find((u) => u.discordId === main.discordId)).not.toHaveProperty('openAppealId');
+
+    // before approving, staff see what it will do; looking changes nothing
+    const link = { discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both' };
+    const plan = { dismissedLinks: [link], clearedManualStatus: null, liftsLimitedAccess: false, liftsBan: true, roles: { add: ['verified'], remove: ['unverified', 'limited'] } };
+    const frozen = await counts();
+    expect((await staff.preview(appeal.id).expect(200)).body).toEqual(plan);
+    expect(await counts()).toEqual(frozen);
+
     const approved = await staff.approve(appeal.id);
     expect(approved.status).toBe(200);
+    // after it, what it did: in the answer, and kept with the decided appeal
+    expect(approved.body.outcome).toEqual(plan);
+    const [decided] = (await staff.decided().expect(200)).body.appeals;
+    expect(decided).toMatchObject({ id: appeal.id, status: 'approved', decidedByName: TEAM.mod.username, decisionReason: null, outcome: plan, decidedAt: expect.any(String) });
+    const history = (await staff.ofMember(alt.discordId).expect(200)).body.appeals;
+    expect(history).toEqual([expect.objectContaining({ id: appeal.id, status: 'approved', standingAtFiling: 'certain_alt', decidedByName: TEAM.mod.username, outcome: plan })]);
+    expect((await staff.member(alt.discordId)).body).not.toHaveProperty('openAppealId');
+    expect((await staff.preview(appeal.id)).status).toBe(409);
     expect((await v.get()).body.standing).toBe('verified');
     // denied at the button: a ban the certain-alt action may have made is lifted before the role change
     expect(await rows(`select kind from discord_outbox where kind in ('unban', 'update_roles') order by id`)).toEqual([{ kind: 'unban' }, { kind: 'update_roles' }]);
@@ -158,6 +185,31 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const actions = (await rows<{ action: string }>(`select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`)).map((r) => r.action);
     expect(actions).toEqual(['appeal.filed', 'member.alt_link_dismiss', 'appeal.approved']);
     expect((await staff.queue()).body).toEqual({ appeals: [], open: 0 });
+  });
+
+  it('keeps a rejected appeal in the decided list and the member history, with who, when and why', async () => {
+    const member = await buildMember(getDatabase().db, { status: 'limited_access', username: 'roamer' });
+    const v = await visitorOf(member.discordId);
+    await v.post({ message: 'Train wifi.' }).expect(201);
+    const [appeal] = (await staff.queue()).body.appeals;
+    expect((await staff.preview(appeal.id)).body).toMatchObject({ dismissedLinks: [], liftsLimitedAccess: true, liftsBan: false });
+    await staff.reject(appeal.id, { reason: 'A known VPN exit.' }).expect(200);
+    expect((await staff.queue()).body.appeals).toEqual([]);
+    const [decided] = (await staff.decided()).body.appeals;
+    expect(decided).toMatchObject({ id: appeal.id, status: 'rejected', decidedByName: TEAM.mod.username, decisionReason: 'A known VPN exit.', outcome: null, member: { discordId: member.discordId } });
+    expect((await staff.ofMember(member.discordId)).body.appeals).toEqual([expect.objectContaining({ status: 'rejected', decisionReason: 'A known VPN exit.', message: 'Train wifi.' })]);
+  });
+
+  it.each([
+    ['an unknown list status', () => staff.queue().query({ status: 'closed' }), 400],
+    ['a preview of an appeal that does not exist', () => staff.preview(987654), 404],
+    ['a preview with a bad id', () => staff.preview('abc'), 400],
+    ['the appeals of a member that does not exist', () => staff.ofMember('100000000000000999'), 404],
+    ['the appeals of a bad Discord ID', () => staff.ofMember('bob'), 400],
+  ])('answers %s with a JSON error', async (_name, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
   });
 
   describe('bad input: a clear 4xx with a JSON error, nothing written', () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { describeEngines } from '../../test-support/database';
+import { describeOnPgliteOnly } from '../../test-support/database';
 import { useTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 
 jest.setTimeout(60_000);
@@ -10,7 +10,7 @@ jest.setTimeout(60_000);
  * sign-in asks for `identify` only and its token is revoked once read. A revocation that fails
  * never fails the join.
  */
-describeEngines('OAuth tokens: least scopes, revoked after use', (getDatabase) => {
+describeOnPgliteOnly('OAuth tokens: least scopes, revoked after use', (getDatabase) => {
   const server = useTestGatekeeper(getDatabase);
   const emulator = () => server.handle.discord.emulator!;
   afterEach(() => emulator().faults.set('none'));

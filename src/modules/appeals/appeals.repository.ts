@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { appeals, members } from '../../db/schema';
-import type { AppealableStanding, AppealStatus } from '../../shared/appeals';
+import type { AppealableStanding, AppealOutcome, AppealStatus } from '../../shared/appeals';
 import { toMember, type Member } from '../members/members.repository';
+
+export { openAppealIdsOf } from '../members/open-appeals.repository';
 
 export interface Appeal {
   id: number;
@@ -15,6 +17,13 @@ export interface Appeal {
   decisionReason: string | null;
   createdAt: Date;
   decidedAt: Date | null;
+  /** jsonb, written only by decideAppeal as an AppealOutcome */
+  outcome: unknown;
+}
+
+/** The stored outcome, or null (open, rejected, or approved before outcomes were kept). */
+export function outcomeOf(appeal: Appeal): AppealOutcome | null {
+  return appeal.outcome !== null && typeof appeal.outcome === 'object' ? (appeal.outcome as AppealOutcome) : null;
 }
 
 /**
@@ -46,12 +55,12 @@ export async function findAppealForDecision(ex: Executor, id: number): Promise<{
 export async function decideAppeal(
   ex: Executor,
   id: number,
-  decision: { status: Exclude<AppealStatus, 'open'>; staffId: number | null; staffName: string; reason: string | null },
+  decision: { status: Exclude<AppealStatus, 'open'>; staffId: number | null; staffName: string; reason: string | null; outcome?: AppealOutcome },
   now: Date,
 ): Promise<boolean> {
   const rows = await ex
     .update(appeals)
-    .set({ status: decision.status, decidedByStaffId: decision.staffId, decidedByName: decision.staffName, decisionReason: decision.reason, decidedAt: now })
+    .set({ status: decision.status, decidedByStaffId: decision.staffId, decidedByName: decision.staffName, decisionReason: decision.reason, outcome: decision.outcome ?? null, decidedAt: now })
     .where(and(eq(appeals.id, id), eq(appeals.status, 'open')))
     .returning({ id: appeals.id });
   return rows.length === 1;
@@ -67,6 +76,23 @@ export async function listOpenAppeals(ex: Executor, limit: number): Promise<{ ap
     .orderBy(asc(appeals.createdAt), asc(appeals.id))
     .limit(limit);
   return rows.map((r) => ({ appeal: r.appeal, member: toMember(r.member) }));
+}
+
+/** The decided appeals with their members, newest decided first (appeals_decided_at_status_idx). */
+export async function listDecidedAppeals(ex: Executor, limit: number): Promise<{ appeal: Appeal; member: Member }[]> {
+  const rows = await ex
+    .select({ appeal: appeals, member: members })
+    .from(appeals)
+    .innerJoin(members, eq(members.id, appeals.memberId))
+    .where(isNotNull(appeals.decidedAt))
+    .orderBy(desc(appeals.decidedAt), desc(appeals.id))
+    .limit(limit);
+  return rows.map((r) => ({ appeal: r.appeal, member: toMember(r.member) }));
+}
+
+/** Every appeal of one member, newest first (appeals_member_id_idx). */
+export async function listAppealsOfMember(ex: Executor, memberId: number): Promise<Appeal[]> {
+  return ex.select().from(appeals).where(eq(appeals.memberId, memberId)).orderBy(desc(appeals.createdAt), desc(appeals.id));
 }
 
 export async function countOpenAppeals(ex: Executor): Promise<number> {

@@ -4,8 +4,21 @@ import type { Clock } from '../../clock';
 import { countsAsAlt, describeAltEvidence } from '../../shared/alt-evidence-words';
 import type { Database } from '../../db/client';
 import { AppError, BadRequest, Conflict, NotFound } from '../../errors';
-import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX, checkAppealText, isAppealable, type AppealEvidence, type AppealQueue, type StaffAppealView, type VisitorAppealState } from '../../shared/appeals';
+import {
+  APPEAL_MESSAGE_MAX,
+  APPEAL_REASON_MAX,
+  checkAppealText,
+  isAppealable,
+  type AppealEvidence,
+  type AppealListStatus,
+  type AppealOutcome,
+  type AppealQueue,
+  type MemberAppealView,
+  type StaffAppealView,
+  type VisitorAppealState,
+} from '../../shared/appeals';
 import { memberStanding } from '../../shared/member-badges';
+import { standingLabel } from '../../shared/member-states';
 import { listAltsForMember } from '../alts';
 import { appendAudit } from '../audit/audit.repository';
 import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
@@ -13,7 +26,8 @@ import { toUserRecord } from '../members/member-views';
 import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listOpenAppeals, type Appeal } from './appeals.repository';
+import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listAppealsOfMember, listDecidedAppeals, listOpenAppeals, outcomeOf, type Appeal } from './appeals.repository';
+import type { MemberAlt } from '../alts';
 
 /**
  * Dismisses the alt links that make a member a certain alt ('not the same person'; the
@@ -65,7 +79,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
       // the message stays out of the append-only log and the logs channel: retention must be able to delete it
       await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their ${standing === 'limited' ? 'Limited Access' : 'denial (certain alt)'}: appeal #${inserted.id} is in the dashboard's Appeals queue.`, card: { for: 'appeal', discordId, appealId: inserted.id } });
+      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.`, card: { for: 'appeal', discordId, appealId: inserted.id } });
       return inserted;
     });
     deps.nudgeOutbox?.();
@@ -92,9 +106,13 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     };
   }
 
-  /** The open appeals, oldest first, each with the member's badges and the evidence behind the standing. */
-  async function queue(): Promise<AppealQueue> {
-    const [rows, open] = await Promise.all([listOpenAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
+  /**
+   * The open appeals, oldest first, or the decided ones, newest decided first: each with the
+   * member's badges, the evidence behind the standing, and for a decided one who decided, when,
+   * why (a rejection's reason) and what an approval did.
+   */
+  async function queue(status: AppealListStatus = 'open'): Promise<AppealQueue> {
+    const [rows, open] = await Promise.all([status === 'open' ? listOpenAppeals(db, APPEAL_QUEUE_LIMIT) : listDecidedAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
     const appeals: StaffAppealView[] = [];
     for (const { appeal, member } of rows) {
       appeals.push({
@@ -104,11 +122,38 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         standingAtFiling: appeal.standing,
         standing: memberStanding(member),
         createdAt: appeal.createdAt.toISOString(),
-        member: toUserRecord(member),
+        member: { ...toUserRecord(member), ...(appeal.status === 'open' ? { openAppealId: appeal.id } : {}) },
         evidence: await evidenceOf(member),
+        decidedAt: appeal.decidedAt?.toISOString() ?? null,
+        decidedByName: appeal.decidedByName,
+        decisionReason: appeal.decisionReason,
+        outcome: outcomeOf(appeal),
       });
     }
     return { appeals, open };
+  }
+
+  /** A member's appeals for their page, newest first; null when there is no such member. */
+  async function ofMember(discordId: string): Promise<MemberAppealView[] | null> {
+    const member = await findMemberByDiscordId(db, discordId);
+    if (!member) return null;
+    return (await listAppealsOfMember(db, member.id)).map((a) => ({
+      id: a.id,
+      status: a.status,
+      standingAtFiling: a.standing,
+      message: a.message,
+      createdAt: a.createdAt.toISOString(),
+      decidedAt: a.decidedAt?.toISOString() ?? null,
+      decidedByName: a.decidedByName,
+      decisionReason: a.decisionReason,
+      outcome: outcomeOf(a),
+    }));
+  }
+
+  /** What approving this open appeal would do now (the confirmation shows it). 404 unknown, 409 decided. */
+  async function preview(appealId: number): Promise<AppealOutcome> {
+    const { member } = await openForDecision(appealId);
+    return planApproval(member, await listAltsForMember(db, member.id));
   }
 
   async function openForDecision(appealId: number) {
@@ -122,9 +167,10 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
    * Approves: a certain alt's links are dismissed (and a manual 'certain alt' cleared), Limited
    * Access is lifted, and the Verified role is granted through the outbox. 409 when decided.
    */
-  async function approve(actor: MemberActor, appealId: number): Promise<{ discordId: string; next: string }> {
+  async function approve(actor: MemberActor, appealId: number): Promise<{ discordId: string; next: string; outcome: AppealOutcome }> {
     const before = await openForDecision(appealId);
-    if (before.member.isLinkedAsAlt && memberStanding(before.member) === 'certain_alt') {
+    const plan = planApproval(before.member, await listAltsForMember(db, before.member.id));
+    if (plan.dismissedLinks.length > 0) {
       // its own transaction (the members service's rule); a retry after a failure finds the links already gone
       await deps.altLinks.dismissAllAltLinks(actor, before.member.discordId, `Appeal #${appealId} approved`);
     }
@@ -138,7 +184,9 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       const after = { ...member, manualAltStatus: member.manualAltStatus === 'certain_alt' ? null : member.manualAltStatus, status: 'verified' as const };
       if (memberStanding(after) === 'certain_alt') throw Conflict('The alt links of this member could not be dismissed: nothing changed');
       await markManuallyVerified(tx, member.id, now);
-      await decideAppeal(tx, appealId, { status: 'approved', ...staffOf(actor), reason: null }, now);
+      // what it did: the links dismissed above, and what this transaction changes
+      const outcome: AppealOutcome = { ...planApproval(member, []), dismissedLinks: plan.dismissedLinks };
+      await decideAppeal(tx, appealId, { status: 'approved', ...staffOf(actor), reason: null, outcome }, now);
       const discordId = member.discordId;
       // Denied at the button: the certain-alt action may have banned them, so the ban is lifted
       // first (no ban is fine). A kicked or banned member is not in the server: the role change
@@ -163,7 +211,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         },
         now,
       );
-      return { discordId, next };
+      return { discordId, next, outcome };
     });
     deps.nudgeOutbox?.();
     if (deps.logger) logAppealDecided(deps.logger, { discordId: result.discordId, appealId, decision: 'approved', by: actorLabel(actor) });
@@ -191,7 +239,26 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     return result;
   }
 
-  return { visitorState, file, queue, openCount: () => countOpenAppeals(db), approve, reject };
+  return { visitorState, file, queue, ofMember, preview, openCount: () => countOpenAppeals(db), approve, reject };
+}
+
+/**
+ * What approving does to this member (docs/behaviour.md#appeals): a member linked as a certain
+ * alt has every link that counts dismissed ('not the same person', either direction: the members
+ * service's dismissAllAltLinks), a manual 'certain alt' is cleared, Limited Access is lifted, a
+ * ban from the button's denial is lifted, and the Verified role replaces Unverified and Limited
+ * Access. `alts` are the member's links as listAltsForMember gives them.
+ */
+export function planApproval(member: Member, alts: readonly MemberAlt[]): AppealOutcome {
+  const dismissesLinks = member.isLinkedAsAlt && memberStanding(member) === 'certain_alt';
+  const counting = dismissesLinks ? alts.filter((a) => a.dismissal === null && countsAsAlt(a.confidence)) : [];
+  return {
+    dismissedLinks: counting.map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
+    clearedManualStatus: member.manualAltStatus === 'certain_alt' ? 'certain_alt' : null,
+    liftsLimitedAccess: member.status === 'limited_access',
+    liftsBan: member.guildAccess === 'denied',
+    roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/client';
+import { withAuditNames } from './audit-names.repository';
 import { listAudit, verifyAuditChainSinceCheckpoint, type AuditQuery } from './audit.repository';
 
-/** The audit log as super admins read it: one page, newest first, with the hash chain's verdict. */
+/** The audit log as super admins read it: one page, newest first, each entry with the names its sentence uses, and the hash chain's verdict. */
 export function createAuditLogService(deps: { database: Database }) {
   async function page(query: AuditQuery) {
     const { db } = deps.database;
@@ -10,7 +11,7 @@ export function createAuditLogService(deps: { database: Database }) {
     // checkpoint are walked here, the hourly job walks the whole chain
     const chain = await verifyAuditChainSinceCheckpoint(db);
     const found = await listAudit(db, query);
-    return { entries: found.entries, nextCursor: found.nextCursor, chain };
+    return { entries: await withAuditNames(db, found.entries), nextCursor: found.nextCursor, chain };
   }
   return { page };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { splitHashInputAtTime, type AuditHashInput } from './audit-hash';
@@ -154,18 +154,28 @@ export interface AuditQuery {
   actor?: string;
   action?: string;
   target?: string;
+  /** a member's Discord ID: entries about them (the target) or by them (a visitor or Discord actor) */
+  member?: string;
+  /** entries at or after this time */
+  from?: Date;
+  /** entries before this time */
+  to?: Date;
   /** id of the last row of the previous page */
   before?: number;
   limit?: number;
 }
 
-/** Newest first, filtered by actor (id or name), action and target. */
+/** Newest first, filtered by actor (id or name), action, target, member and time. */
 export async function listAudit(executor: Executor, query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
   const filters: SQL[] = [];
   if (query.actor) filters.push(sql`(${auditLog.actorId} = ${query.actor} or lower(${auditLog.actorName}) = lower(${query.actor}))`);
   if (query.action) filters.push(eq(auditLog.action, query.action));
   if (query.target) filters.push(eq(auditLog.targetId, query.target));
+  // two index scans (audit_log_target_idx, audit_log_actor_idx) joined by the planner
+  if (query.member) filters.push(sql`(${auditLog.targetId} = ${query.member} or (${auditLog.actorId} = ${query.member} and ${auditLog.actorType} in ('visitor', 'discord')))`);
+  if (query.from) filters.push(gte(auditLog.at, query.from));
+  if (query.to) filters.push(lt(auditLog.at, query.to));
   if (query.before) filters.push(lt(auditLog.id, query.before));
   const rows = await executor
     .select()

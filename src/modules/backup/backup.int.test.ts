@@ -150,16 +150,14 @@ describe('backup and restore of the embedded database', () => {
     it('the commands answer one line and exit non-zero', async () => {
       const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'test' };
       const tsx = path.join(ROOT, 'node_modules/.bin/tsx');
-      const restore = await run(tsx, [path.join(ROOT, 'scripts/restore.ts'), good], { env }).then(
-        () => null,
-        (error: { code: number; stderr: string }) => error,
-      );
+      const refused = (error: { code: number; stderr: string }) => error;
+      // two independent refusals: their start-ups (tsx compiling the sources) overlap
+      const [restore, backup] = await Promise.all([
+        run(tsx, [path.join(ROOT, 'scripts/restore.ts'), good], { env }).then(() => null, refused),
+        run(tsx, [path.join(ROOT, 'scripts/backup.ts'), path.join(good, 'x.backup')], { env }).then(() => null, refused),
+      ]);
       expect(restore?.code).toBe(1);
       expect(restore?.stderr).toBe(`gatekeeper: restore refused: Gatekeeper is running on ${dataDir}: stop it before restoring\n`);
-      const backup = await run(tsx, [path.join(ROOT, 'scripts/backup.ts'), path.join(good, 'x.backup')], { env }).then(
-        () => null,
-        (error: { code: number; stderr: string }) => error,
-      );
       expect(backup?.code).toBe(1);
       expect(backup?.stderr).toMatch(/^gatekeeper: backup failed: cannot write to .*good\.backup: (ENOTDIR|EEXIST)\n$/);
     }, 60_000);

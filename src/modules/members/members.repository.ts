@@ -233,9 +233,13 @@ export async function setManualAltStatus(executor: Executor, id: number, manualA
   await executor.update(members).set({ manualAltStatus, updatedAt: now }).where(eq(members.id, id));
 }
 
-/** Manual verification: full access in Discord (and the Limited Access outcome lifted). */
+/**
+ * Manual verification: full access in Discord (and the Limited Access outcome lifted). Staff
+ * vouch for the member, so it counts as the rules confirmed and the member reads Verified
+ * everywhere (not Pending); the time of the member's own agreement stays as it was.
+ */
 export async function markManuallyVerified(executor: Executor, id: number, now: Date): Promise<void> {
-  await executor.update(members).set({ guildAccess: 'verified', status: 'verified', updatedAt: now }).where(eq(members.id, id));
+  await executor.update(members).set({ guildAccess: 'verified', status: 'verified', rulesConfirmed: true, updatedAt: now }).where(eq(members.id, id));
 }
 
 /**

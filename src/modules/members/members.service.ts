@@ -6,6 +6,8 @@ import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../s
 import type { Logger } from '../../logger';
 import { logDenied, logVerified } from '../../operator-events';
 import { actedFromCard, appendAudit } from '../audit/audit.repository';
+import { openAppealIdsOf } from './open-appeals.repository';
+import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
@@ -73,11 +75,17 @@ function linkAuditDetails(link: LinkForReview, extra: Record<string, unknown> = 
 }
 
 /** The alt-status override in words (logs channel, slash command replies). */
-export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: 'Suspected alt', certain_alt: 'Certain alt' };
+/** A manual alt status in words: the label of the standing it sets (MEMBER_STATES). */
+export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: standingLabel('suspected_alt'), certain_alt: standingLabel('certain_alt') };
 
 export type { UserListPage } from '../../shared/admin-api';
 /** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */
 export { decodeMemberCursor } from './members.repository';
+
+/** A record with its open appeal's id, when there is one (the 'Appeal open' badge). */
+function withOpenAppeal(record: UserRecord, openAppealId: number | undefined): UserRecord {
+  return openAppealId === undefined ? record : { ...record, openAppealId };
+}
 
 /** What staff do with member records from the dashboard (docs/behaviour.md#staff-screens). */
 export function createMembersService(deps: MembersServiceDeps) {
@@ -85,18 +93,20 @@ export function createMembersService(deps: MembersServiceDeps) {
 
   async function list(query: { search?: string; filter: MemberFilter; limit: number; cursor?: MemberCursor }): Promise<UserListPage> {
     const { page, count } = await listWithTotal(db, query);
-    return { users: page.members.map(toUserRecord), total: count.total, totalIsExact: count.exact, totalIsCapped: count.capped, nextCursor: page.nextCursor };
+    const openAppeals = await openAppealIdsOf(db, page.members.map((m) => m.id));
+    return { users: page.members.map((m) => withOpenAppeal(toUserRecord(m), openAppeals.get(m.id))), total: count.total, totalIsExact: count.exact, totalIsCapped: count.capped, nextCursor: page.nextCursor };
   }
 
   async function detail(discordId: string): Promise<UserDetail> {
     const member = await findMemberByDiscordId(db, discordId);
     if (!member) throw NotFound(USER_NOT_FOUND);
-    const [notes, alts, components, evidence, sharedNetwork] = await Promise.all([
+    const [notes, alts, components, evidence, sharedNetwork, openAppeals] = await Promise.all([
       listNotes(db, member.id),
       listAltsForMember(db, member.id),
       latestFingerprintComponents(db, member.id),
       listAttemptSummaries(db, member.id),
       findSharedNetwork(db, member.networkHash),
+      openAppealIdsOf(db, [member.id]),
     ]);
     const admission = member.gateAction ? { action: member.gateAction, reason: member.gateReason ?? null } : null;
     const strongest = strongestCountingLink(alts, member.isLinkedAsAlt);
@@ -112,7 +122,7 @@ export function createMembersService(deps: MembersServiceDeps) {
     });
     const everVerified = member.verificationCount > 0;
     return {
-      ...toUserRecord(member),
+      ...withOpenAppeal(toUserRecord(member), openAppeals.get(member.id)),
       creationDate: snowflakeCreationDate(member.discordId),
       fingerprint: member.fingerprintHash,
       fingerprintComponents: components,

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, sql, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, or, sql, isNull, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { discordOutbox, OUTBOX_KINDS, OUTBOX_PRIORITIES } from '../../db/schema';
 import { sealSecret } from './sealed-secret';
@@ -133,6 +133,20 @@ function raiseWaitingActions(executor: Executor, discordIds: readonly string[], 
     );
 }
 
+/**
+ * When a parked action is due: never, until released. An action Discord refused for a reason only the owner
+ * can fix (a permission the bot lacks, a configured role deleted in Discord) waits, pending, with this as
+ * its next attempt, so the claim passes over it; `releaseParked` makes it due once the self-check no longer
+ * names the problem. Kept as a date, not a column, so parking needs no change to the table.
+ */
+export const PARKED_UNTIL = new Date('9999-01-01T00:00:00.000Z');
+
+/** The parked actions' reasons, each with how many wait for it (for the dashboard). */
+export interface ParkedSummary {
+  count: number;
+  reasons: { message: string; count: number }[];
+}
+
 export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date }) {
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
@@ -201,6 +215,53 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
         .update(discordOutbox)
         .set({ status: 'pending', attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, lockedUntil: null, lastError: note.slice(0, 500), nextAttemptAt: retryAt, updatedAt: deps.now() })
         .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'running')));
+    },
+
+    /**
+     * Parks a claimed action until the owner fixes what Discord refused it for (PARKED_UNTIL): back to
+     * pending with its attempt given back (the failure is the server's setup, not the action's), `note`
+     * saying what to fix.
+     */
+    async park(executor: Executor, id: number, note: string): Promise<void> {
+      await executor
+        .update(discordOutbox)
+        .set({ status: 'pending', attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, lockedUntil: null, lastError: note.slice(0, 500), nextAttemptAt: PARKED_UNTIL, updatedAt: deps.now() })
+        .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'running')));
+    },
+
+    /** The parked actions, oldest first (at most `limit`). */
+    async listParked(executor: Executor, limit = 500): Promise<OutboxEntry[]> {
+      const rows = await executor
+        .select()
+        .from(discordOutbox)
+        .where(and(eq(discordOutbox.status, 'pending'), gte(discordOutbox.nextAttemptAt, PARKED_UNTIL)))
+        .orderBy(discordOutbox.id)
+        .limit(limit);
+      return rows.map(toEntry);
+    },
+
+    /** Makes parked actions due now (their problem is fixed); returns how many. */
+    async releaseParked(executor: Executor, ids: readonly number[]): Promise<number> {
+      if (ids.length === 0) return 0;
+      const now = deps.now();
+      const rows = await executor
+        .update(discordOutbox)
+        .set({ nextAttemptAt: now, updatedAt: now })
+        .where(and(sql`${discordOutbox.id} = any(${idArray([...ids])})`, eq(discordOutbox.status, 'pending'), gte(discordOutbox.nextAttemptAt, PARKED_UNTIL)))
+        .returning({ id: discordOutbox.id });
+      return rows.length;
+    },
+
+    /** How many actions are parked, by reason (most first). */
+    async parkedSummary(executor: Executor): Promise<ParkedSummary> {
+      const rows = await executor
+        .select({ message: discordOutbox.lastError, count: sql<number>`count(*)::int` })
+        .from(discordOutbox)
+        .where(and(eq(discordOutbox.status, 'pending'), gte(discordOutbox.nextAttemptAt, PARKED_UNTIL)))
+        .groupBy(discordOutbox.lastError)
+        .orderBy(sql`count(*) desc`);
+      const reasons = rows.map((r) => ({ message: r.message ?? '', count: Number(r.count) }));
+      return { count: reasons.reduce((n, r) => n + r.count, 0), reasons };
     },
 
     /** Schedules another try, or ends in 'failed' (visible to staff) when out of attempts or permanent. */

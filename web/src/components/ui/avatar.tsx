@@ -7,9 +7,10 @@ export function avatarInitials(name: string | null | undefined): string {
   return letters ? letters.toUpperCase() : '?';
 }
 
-export type AvatarSize = 'sm' | 'md' | 'lg' | 'xl';
+export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
 
 const sizeClasses: Record<AvatarSize, string> = {
+  xs: 'size-5 text-[0.5rem]',
   sm: 'size-8 text-xs',
   md: 'size-10 text-sm',
   lg: 'size-16 text-xl',

@@ -1,17 +1,9 @@
 import useSWRInfinite, { type SWRInfiniteKeyLoader } from 'swr/infinite';
 import { fetcher } from '@/lib/api';
+import type { AuditEntryView } from '@shared/audit-sentence';
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actorType: 'staff' | 'discord' | 'system' | 'visitor';
-  actorId: string | null;
-  actorName: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  details: Record<string, unknown>;
-}
+/** One entry with the names its sentence uses (src/shared/audit-sentence.ts). */
+export type AuditEntry = AuditEntryView;
 
 export interface AuditChain {
   verified: boolean;
@@ -26,11 +18,16 @@ export interface AuditPage {
   chain: AuditChain;
 }
 
+/** The audit page's filters: a staff name or ID, an action code, a member's Discord ID, and a first and last day (YYYY-MM-DD). */
 export interface AuditFilters {
   actor: string;
   action: string;
-  target: string;
+  member: string;
+  from: string;
+  to: string;
 }
+
+export const AUDIT_FILTER_NAMES = ['actor', 'action', 'member', 'from', 'to'] as const satisfies readonly (keyof AuditFilters)[];
 
 export const AUDIT_PATH = '/api/admin/audit';
 export const AUDIT_PAGE_SIZE = 50;
@@ -39,7 +36,7 @@ export function auditLogKey(filters: AuditFilters): SWRInfiniteKeyLoader<AuditPa
   return (pageIndex, previousPage) => {
     if (pageIndex > 0 && !previousPage?.nextCursor) return null;
     const params = new URLSearchParams();
-    for (const name of ['actor', 'action', 'target'] as const) {
+    for (const name of AUDIT_FILTER_NAMES) {
       const value = filters[name].trim();
       if (value) params.set(name, value);
     }

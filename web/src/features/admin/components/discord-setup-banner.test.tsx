@@ -24,6 +24,18 @@ describe('DiscordSetupBanner', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('In #logs the bot lacks "View Channel". Edit #logs → Permissions.');
   });
 
+  it('lists the Discord actions waiting for a fix, each reason with its count', async () => {
+    const message = 'Waiting for a fix (404 10011: Unknown Role): The Verified role "Verified" does not exist in Discord (deleted or renamed). Fix: Set the Verified role setting.';
+    mockFetch({
+      [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], waiting: { count: 3, reasons: [{ message, count: 3 }] } } },
+    });
+    renderBanner();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('3 Discord actions are waiting for a fix on your Discord server');
+    expect(alert).toHaveTextContent('Nothing is lost');
+    expect(alert).toHaveTextContent(`3 × ${message}`);
+  });
+
   it('shows nothing when the server is set up right', async () => {
     const fetchMock = mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [] } } });
     renderBanner();

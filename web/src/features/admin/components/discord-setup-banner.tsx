@@ -10,6 +10,8 @@ export interface DiscordSetupReport {
   token?: { status: 'ok' | 'rejected'; since: string | null; nextProbeAt: string | null; fix: string | null } | null;
   /** invalid answers (401, 403, 429) Discord counted in its 10-minute window, against its limit, and whether the product is holding its calls back for it */
   invalidRequests?: { total: number; limit: number; budget: 'open' | 'slowed' | 'paused' } | null;
+  /** Discord actions (roles, joins, log lines) waiting until the owner fixes what Discord refused them for, by reason */
+  waiting?: { count: number; reasons: { message: string; count: number }[] } | null;
 }
 
 export const DISCORD_SETUP_PATH = '/api/admin/discord-setup';
@@ -17,7 +19,7 @@ export const DISCORD_SETUP_PATH = '/api/admin/discord-setup';
 /** The bot's token rejected by Discord: all Discord work waits, nothing is lost, and what to do. */
 function TokenRejected({ token }: { token: NonNullable<DiscordSetupReport['token']> }) {
   return (
-    <section role="alert" aria-labelledby="discord-token-title" className="mb-6 rounded-lg border border-red-500/60 bg-red-500/10 p-4 text-sm">
+    <section role="alert" aria-labelledby="discord-token-title" className="mb-6 rounded-lg border border-red-500/60 bg-red-500/10 p-4 text-sm break-words">
       <h2 id="discord-token-title" className="mb-2 font-semibold">
         Discord rejected the bot token: all Discord work is paused
       </h2>
@@ -41,7 +43,7 @@ export function DiscordSetupBanner() {
     <>
       {data.token?.status === 'rejected' ? <TokenRejected token={data.token} /> : null}
       {nearingLimit ? (
-        <section role="alert" aria-labelledby="discord-invalid-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
+        <section role="alert" aria-labelledby="discord-invalid-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
           <h2 id="discord-invalid-title" className="mb-2 font-semibold">
             Discord refused {nearingLimit.total.toLocaleString()} requests in the last 10 minutes
           </h2>
@@ -52,13 +54,14 @@ export function DiscordSetupBanner() {
         </section>
       ) : null}
       {data.problems.length > 0 ? <SetupProblems problems={data.problems} /> : null}
+      {data.waiting && data.waiting.count > 0 ? <WaitingActions waiting={data.waiting} /> : null}
     </>
   );
 }
 
 function SetupProblems({ problems }: { problems: DiscordSetupReport['problems'] }) {
   return (
-    <section role="alert" aria-labelledby="discord-setup-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
+    <section role="alert" aria-labelledby="discord-setup-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
       <h2 id="discord-setup-title" className="mb-2 font-semibold">
         The bot cannot do everything it needs on your Discord server
       </h2>
@@ -66,6 +69,29 @@ function SetupProblems({ problems }: { problems: DiscordSetupReport['problems'] 
         {problems.map((item) => (
           <li key={item.problem}>
             <span className="font-medium">{item.problem}</span> <span className="text-muted">{item.fix}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Discord actions parked until the owner's fix: nothing is lost, each reason with how many wait for it. */
+function WaitingActions({ waiting }: { waiting: NonNullable<DiscordSetupReport['waiting']> }) {
+  const actions = waiting.count === 1 ? '1 Discord action is' : `${waiting.count.toLocaleString()} Discord actions are`;
+  return (
+    <section role="alert" aria-labelledby="discord-waiting-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
+      <h2 id="discord-waiting-title" className="mb-2 font-semibold">
+        {actions} waiting for a fix on your Discord server
+      </h2>
+      <p className="mb-2">
+        {waiting.count === 1 ? 'Discord refused it' : 'Discord refused them'} for the {waiting.reasons.length === 1 ? 'reason' : 'reasons'} below. Nothing is lost:{' '}
+        {waiting.count === 1 ? 'it goes' : 'they go'} out by {waiting.count === 1 ? 'itself' : 'themselves'} within a minute of the fix.
+      </p>
+      <ul className="flex list-disc flex-col gap-2 pl-5">
+        {waiting.reasons.map((reason) => (
+          <li key={reason.message}>
+            <span className="font-medium">{reason.count.toLocaleString()} ×</span> {reason.message}
           </li>
         ))}
       </ul>

@@ -2,7 +2,7 @@ import { memberBadges, type BadgeSubject, type BadgeTone } from '@shared/member-
 import { Badge, type BadgeColor } from '@/components/ui/badge';
 
 /** Colours (docs/behaviour.md#badges-on-a-member-card): green for 0 alts, amber for 1, red for 2+ and Certain Alt. */
-const toneColors: Record<BadgeTone, BadgeColor> = {
+export const BADGE_TONE_COLORS: Record<BadgeTone, BadgeColor> = {
   success: 'green',
   warning: 'amber',
   danger: 'red',
@@ -16,7 +16,7 @@ export function MemberBadgeList({ member }: { member: BadgeSubject }) {
     <ul className="flex flex-wrap gap-1.5" aria-label="Status">
       {memberBadges(member).map((badge) => (
         <li key={badge.kind}>
-          <Badge color={toneColors[badge.tone]} data-kind={badge.kind}>
+          <Badge color={BADGE_TONE_COLORS[badge.tone]} data-kind={badge.kind}>
             {badge.label}
           </Badge>
         </li>

@@ -41,7 +41,7 @@ async function openPanel(name: RegExp | string = /^Shared Networks/): Promise<HT
 describe('dashboard: Shared Networks panel', () => {
   it('starts collapsed with the count, and lists each network with its details', async () => {
     setup({ body: [household, school] });
-    expect(await screen.findByRole('heading', { name: 'Verified Users (1)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (1)' })).toBeInTheDocument();
     const panel = await openPanel('Shared Networks (2)');
     expect(within(panel).getByText(/do not count as alt evidence/)).toBeInTheDocument();
     const rows = within(within(panel).getByRole('list', { name: 'Shared networks' })).getAllByRole('listitem');

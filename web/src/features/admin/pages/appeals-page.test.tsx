@@ -2,7 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
-import type { AppealQueue } from '../api/appeals';
+import type { AppealOutcome, AppealQueue } from '../api/appeals';
+
+const plan: AppealOutcome = {
+  dismissedLinks: [{ discordId: '300000000000000001', username: 'main', confidence: 'certain', detectionMethod: 'both' }],
+  clearedManualStatus: null,
+  liftsLimitedAccess: false,
+  liftsBan: true,
+  roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+};
 import { buildUser, staffSession } from '../test-support/admin-fixtures';
 
 let fetchMock: FetchMock;
@@ -25,6 +33,10 @@ const queue: AppealQueue = {
         vpnProvider: null,
         gateReason: null,
       },
+      decidedAt: null,
+      decidedByName: null,
+      decisionReason: null,
+      outcome: null,
     },
   ],
 };
@@ -38,7 +50,8 @@ describe('appeals page', () => {
   it("lists the appeal with the member's badges, evidence and the message as text", async () => {
     setup({ 'GET /api/admin/appeals': { body: queue } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Appeals' })).toBeInTheDocument();
-    expect(await screen.findByText('Certain Alt')).toBeInTheDocument();
+    // the badge and the standing line read the same label
+    expect(await screen.findAllByText('Certain Alt')).toHaveLength(2);
     expect(screen.getByText('Linked to main (300000000000000001): same device model, shown by no other member; same internet address (certain)')).toBeInTheDocument();
     // the visitor's words are text, never markup
     expect(screen.getByText('<script>alert(1)</script> it is me')).toBeInTheDocument();
@@ -65,21 +78,46 @@ describe('appeals page', () => {
   });
 
   it('approves after the confirmation, and shows a 409 as an error toast', async () => {
-    setup({ 'GET /api/admin/appeals': { body: queue }, 'POST /api/admin/appeals/7/approve': { status: 409, body: { error: 'This appeal has already been decided' } } });
+    setup({ 'GET /api/admin/appeals': { body: queue }, 'GET /api/admin/appeals/7/preview': { body: plan }, 'POST /api/admin/appeals/7/approve': { status: 409, body: { error: 'This appeal has already been decided' } } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Approve' }));
     const dialog = await screen.findByRole('alertdialog');
-    expect(dialog).toHaveTextContent('This dismisses the alt links of flagged (300000000000000003) and grants the Verified role.');
+    // before approving: which alt links it dismisses and which roles change
+    const preview = await within(dialog).findByTestId('approval-preview');
+    expect(within(preview).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Dismisses the alt link as not the same person: @main (certain)',
+      "Lifts the ban from the button's denial, if there is one",
+      'Roles: adds Verified; removes Unverified, Limited Access',
+    ]);
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.getAllByText('This appeal has already been decided').length).toBeGreaterThan(0));
   });
 
   it('after approving, says what happens next in the server\'s words (the member may not be in the server)', async () => {
     const next = 'They get the Verified role now if they are in the server. If they were removed (kicked, or banned: the ban is lifted) or left, they rejoin by verifying again on the website, and that join gives them the Verified role.';
-    setup({ 'GET /api/admin/appeals': { body: queue }, 'POST /api/admin/appeals/7/approve': { body: { success: true, next } } });
+    setup({ 'GET /api/admin/appeals': { body: queue }, 'GET /api/admin/appeals/7/preview': { body: plan }, 'POST /api/admin/appeals/7/approve': { body: { success: true, next, outcome: plan } } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Approve' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(screen.getAllByText(next).length).toBeGreaterThan(0));
+    // after it: what it did, then what happens next
+    await waitFor(() => expect(screen.getAllByText((text) => text.startsWith('Dismissed the alt link as not the same person: @main (certain)') && text.endsWith(next)).length).toBeGreaterThan(0));
+  });
+
+  it("lists decided appeals under 'Decided' with who decided, when, why and what it did", async () => {
+    const decided: AppealQueue = {
+      open: 0,
+      appeals: [
+        { ...queue.appeals[0]!, id: 8, status: 'approved', decidedAt: '2026-01-02T09:30:00.000Z', decidedByName: 'owner', outcome: plan },
+        { ...queue.appeals[0]!, id: 6, status: 'rejected', decidedAt: '2026-01-01T15:00:00.000Z', decidedByName: 'Mod', decisionReason: 'Same card as main' },
+      ],
+    };
+    setup({ 'GET /api/admin/appeals': { body: queue }, 'GET /api/admin/appeals?status=decided': { body: decided } });
+    const user = userEvent.setup();
+    await screen.findByText('Open appeals (1)');
+    await user.click(screen.getByRole('button', { name: 'Decided' }));
+    const decisions = await screen.findAllByTestId('appeal-decision');
+    expect(decisions[0]).toHaveTextContent(/^Approved by owner on .*Dismissed the alt link as not the same person: @main \(certain\)/);
+    expect(decisions[1]).toHaveTextContent(/^Rejected by Mod on .*Reason: Same card as main/);
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { APPEAL_REASON_MAX, checkAppealText } from '@shared/appeals';
-import type { MemberStanding } from '@shared/member-badges';
+import { APPEAL_REASON_MAX, appealOutcomeLines, checkAppealText, type AppealListStatus } from '@shared/appeals';
+import { standingLabel } from '@shared/member-states';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -12,33 +12,43 @@ import { PageShell } from '@/components/ui/page-shell';
 import { Textarea } from '@/components/ui/textarea';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
-import { useAppealDecisions, useAppealQueue, type StaffAppealView } from '../api/appeals';
+import { useAppealDecisions, useAppealQueue, useApprovalPreview, type StaffAppealView } from '../api/appeals';
 import { AdminPageHeader } from '../components/admin-page-header';
+import { AppealDecision } from '../components/appeal-decision';
 import { MemberBadgeList } from '../components/member-badge-list';
 import { formatDateTime } from '../format-date';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
-const STANDING_LABELS: Record<MemberStanding, string> = {
-  certain_alt: 'Certain alt',
-  suspected_alt: 'Suspected alt',
-  limited: 'Limited Access',
-  verified: 'Verified',
-  pending: 'Pending',
-};
+const LIST_TABS: { status: AppealListStatus; label: string }[] = [
+  { status: 'open', label: 'Open' },
+  { status: 'decided', label: 'Decided' },
+];
 
-/** /admin/appeals (all staff): the open appeals, oldest first; approve, or reject with a reason the visitor sees. */
+/**
+ * /admin/appeals (all staff): the open appeals, oldest first (approve, or reject with a reason the
+ * visitor sees), or under 'Decided' the decided ones, newest first, with who decided, when, why and
+ * what an approval did.
+ */
 export default function AppealsPage() {
-  const { data, error, mutate } = useAppealQueue();
+  const [status, setStatus] = useState<AppealListStatus>('open');
+  const { data, error, mutate } = useAppealQueue(status);
   useSignInRedirect(error);
   return (
     <PageShell width="lg">
       <AdminPageHeader title="Appeals" subtitle="Requests from denied and Limited Access visitors, oldest first" back />
+      <div role="group" aria-label="Which appeals" className="mb-6 inline-flex gap-1 self-start rounded-lg bg-surface-sunken/60 p-1">
+        {LIST_TABS.map((tab) => (
+          <Button key={tab.status} size="sm" variant={status === tab.status ? 'primary' : 'ghost'} aria-pressed={status === tab.status} onClick={() => setStatus(tab.status)}>
+            {tab.label}
+          </Button>
+        ))}
+      </div>
       {data ? (
         data.appeals.length === 0 ? (
-          <p className="py-10 text-center text-muted">No open appeals</p>
+          <p className="py-10 text-center text-muted">{status === 'open' ? 'No open appeals' : 'No decided appeals'}</p>
         ) : (
           <>
-            <h2 className="mb-4 text-lg font-semibold">Open appeals ({data.open})</h2>
+            <h2 className="mb-4 text-lg font-semibold">{status === 'open' ? `Open appeals (${data.open})` : 'Decided appeals, newest first'}</h2>
             <ul className="flex flex-col gap-4">
               {data.appeals.map((appeal) => (
                 <AppealCard key={appeal.id} appeal={appeal} />
@@ -56,6 +66,25 @@ export default function AppealsPage() {
         </p>
       )}
     </PageShell>
+  );
+}
+
+/** The confirmation's body: what approving will do, read from the server when the dialog opens. */
+function ApprovalPreview({ appealId, open }: { appealId: number; open: boolean }) {
+  const { data, error } = useApprovalPreview(appealId, open);
+  if (error) return <p className="text-sm text-danger">{apiErrorMessage(error, 'Could not read what approving would do.')}</p>;
+  if (!data) return <p className="text-sm text-muted">Checking what approving will do...</p>;
+  return (
+    <div className="flex flex-col gap-1 text-sm" data-testid="approval-preview">
+      <p className="font-medium text-heading">Approving will:</p>
+      <ul className="list-disc pl-5">
+        {appealOutcomeLines(data, 'will').map((line) => (
+          <li key={line} className="break-words">
+            {line}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -86,8 +115,9 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
   const approve = async () => {
     setApproving(true);
     try {
-      const next = await decisions.approve(appeal.id);
-      toast({ title: 'Appeal approved', description: next ?? `${member.username} gets the Verified role.` });
+      const { next, outcome } = await decisions.approve(appeal.id);
+      const did = outcome ? appealOutcomeLines(outcome, 'did').join('. ') : null;
+      toast({ title: 'Appeal approved', description: [did, next].filter(Boolean).join('. ') || `${member.username} gets the Verified role.` });
     } catch (error) {
       if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
       throw error;
@@ -134,8 +164,8 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="text-muted">Standing</dt>
             <dd>
-              {STANDING_LABELS[appeal.standing]}
-              {appeal.standing !== appeal.standingAtFiling ? ` (was ${STANDING_LABELS[appeal.standingAtFiling]} when filed)` : ''}
+              {standingLabel(appeal.standing)}
+              {appeal.standing !== appeal.standingAtFiling ? ` (was ${standingLabel(appeal.standingAtFiling)} when filed)` : ''}
             </dd>
             <dt className="text-muted">Evidence</dt>
             <dd>
@@ -151,7 +181,9 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
             {/* the visitor's words, shown as text: React escapes them, never markup */}
             <blockquote className="rounded-md bg-surface-sunken/60 p-3 text-sm break-words whitespace-pre-wrap">{appeal.message}</blockquote>
           </div>
-          {rejecting ? (
+          {appeal.status !== 'open' ? (
+            <AppealDecision appeal={appeal} />
+          ) : rejecting ? (
             <div className="flex flex-col gap-2">
               <Label htmlFor={`reject-reason-${appeal.id}`}>Reason (the visitor sees it)</Label>
               <Textarea
@@ -190,16 +222,14 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
         open={confirmOpen}
         onOpenChange={setConfirmOpen}
         title="Approve appeal"
-        description={
-          appeal.standing === 'certain_alt'
-            ? `This dismisses the alt links of ${member.username} (${member.discordId}) and grants the Verified role.`
-            : `This lifts Limited Access for ${member.username} (${member.discordId}) and grants the Verified role.`
-        }
+        description={`The appeal of ${member.username} (${member.discordId}).`}
         confirmLabel="Approve"
         pendingLabel="Approving..."
         pending={approving}
         onConfirm={approve}
-      />
+      >
+        <ApprovalPreview appealId={appeal.id} open={confirmOpen} />
+      </ConfirmDialog>
     </li>
   );
 }

@@ -47,7 +47,7 @@ describe('admin dashboard', () => {
     expect(screen.getByRole('combobox', { name: 'Filter users' })).toHaveTextContent('All Users');
     expect(await screen.findByText('Loading...')).toBeInTheDocument();
     answer({ body: listPage([alice, bob, carol]) });
-    expect(await screen.findByRole('heading', { name: 'Verified Users (3)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (3)' })).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
 
     const link = screen.getByRole('link', { name: /^alice/ });
@@ -61,33 +61,34 @@ describe('admin dashboard', () => {
   it('renders the badges from the shared module, with their colours', async () => {
     const users = [alice, bob, carol, dave, erin, frank, gina];
     setup({ [`GET ${usersUrl()}`]: { body: listPage(users) } });
-    await screen.findByRole('heading', { name: 'Verified Users (7)' });
+    await screen.findByRole('heading', { name: 'All Users (7)' });
     for (const user of users) {
       expect(badgeLabels(user.username)).toEqual(memberBadges(user).map((badge) => badge.label));
     }
     const colour = (username: string, label: string) => within(card(username)).getByText(label).getAttribute('data-color');
     expect(colour('alice', 'Verified')).toBe('green');
     expect(colour('bob', '1 Alt')).toBe('amber');
+    expect(colour('dave', 'Limited Access')).toBe('blue');
     expect(colour('erin', '4 Alts')).toBe('red');
     expect(colour('carol', 'Certain Alt')).toBe('red');
     expect(colour('frank', 'Suspected Alt')).toBe('amber');
-    expect(badgeLabels('bob')).toEqual(['1 Alt', 'VPN (3)', '2x']);
+    expect(badgeLabels('bob')).toEqual(['Verified', '1 Alt', 'VPN (3)', '2x']);
     expect(badgeLabels('carol')).toEqual(['Certain Alt', 'VPN']);
-    expect(badgeLabels('dave')).toEqual(['Unverified']);
+    expect(badgeLabels('dave')).toEqual(['Limited Access']);
     expect(badgeLabels('gina')).toEqual(['Pending']);
   });
 
   it("says 'No users found' for an empty result", async () => {
     setup({ [`GET ${usersUrl()}`]: { body: listPage([]) } });
     expect(await screen.findByText('No users found')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Verified Users (0)' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'All Users (0)' })).toBeInTheDocument();
   });
 
   it('searches on the server once typing pauses', async () => {
     setup({ [`GET ${usersUrl({ search: 'bob' })}`]: { body: listPage([bob]) } });
-    await screen.findByRole('heading', { name: 'Verified Users (3)' });
+    await screen.findByRole('heading', { name: 'All Users (3)' });
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search users' }), 'bob');
-    expect(await screen.findByRole('heading', { name: 'Verified Users (1)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (1)' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /^alice/ })).not.toBeInTheDocument();
     const searches = fetchMock.calls.filter((call) => call.path.includes('search='));
     expect(searches.map((call) => call.path)).toEqual([usersUrl({ search: 'bob' })]);
@@ -95,11 +96,11 @@ describe('admin dashboard', () => {
 
   it('filters on the server', async () => {
     setup({ [`GET ${usersUrl({ filter: 'certain_alts' })}`]: { body: listPage([carol]) } });
-    await screen.findByRole('heading', { name: 'Verified Users (3)' });
+    await screen.findByRole('heading', { name: 'All Users (3)' });
     await userEvent.click(screen.getByRole('combobox', { name: 'Filter users' }));
     expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['All Users', 'Verified Only', 'Unverified Only', 'Certain Alts Only']);
     await userEvent.click(screen.getByRole('option', { name: 'Certain Alts Only' }));
-    expect(await screen.findByRole('heading', { name: 'Verified Users (1)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Certain Alts (1)' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /^carol/ })).toBeInTheDocument();
   });
 
@@ -108,7 +109,7 @@ describe('admin dashboard', () => {
       [`GET ${usersUrl()}`]: { body: listPage([alice, bob], { total: 3, nextCursor: 'page-2' }) },
       [`GET ${usersUrl({ cursor: 'page-2' })}`]: { body: listPage([carol], { total: 3 }) },
     });
-    await screen.findByRole('heading', { name: 'Verified Users (3)' });
+    await screen.findByRole('heading', { name: 'All Users (3)' });
     expect(screen.queryByRole('link', { name: /^carol/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('link', { name: /^carol/ })).toBeInTheDocument();
@@ -117,12 +118,12 @@ describe('admin dashboard', () => {
 
   it('marks an estimated total as approximate', async () => {
     setup({ [`GET ${usersUrl()}`]: { body: listPage([alice], { total: 1234567, totalIsExact: false, nextCursor: 'x' }) } });
-    expect(await screen.findByRole('heading', { name: 'Verified Users (~1,234,567)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (~1,234,567)' })).toBeInTheDocument();
   });
 
   it('shows a capped total as a lower bound', async () => {
     setup({ [`GET ${usersUrl()}`]: { body: listPage([alice], { total: 1000, totalIsExact: false, totalIsCapped: true, nextCursor: 'x' }) } });
-    expect(await screen.findByRole('heading', { name: 'Verified Users (1,000+)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (1,000+)' })).toBeInTheDocument();
   });
 
   it('offers a retry when the list cannot be loaded', async () => {
@@ -131,7 +132,7 @@ describe('admin dashboard', () => {
     expect(await screen.findByText('Could not load users')).toBeInTheDocument();
     up = true;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('heading', { name: 'Verified Users (1)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'All Users (1)' })).toBeInTheDocument();
   });
 
   it('sends a 401 from the user list to /admin/login', async () => {
@@ -165,7 +166,7 @@ describe('admin dashboard', () => {
 
   it('logs out and goes to the login page', async () => {
     setup({ 'POST /api/staff/logout': { body: { success: true } } });
-    await screen.findByRole('heading', { name: 'Verified Users (3)' });
+    await screen.findByRole('heading', { name: 'All Users (3)' });
     await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
     expect(fetchMock.callsTo('POST', '/api/staff/logout')).toHaveLength(1);
@@ -178,7 +179,7 @@ describe('admin dashboard', () => {
 
     it('is reachable by keyboard and shown on focus as well as on hover', async () => {
       setup();
-      await screen.findByRole('heading', { name: 'Verified Users (3)' });
+      await screen.findByRole('heading', { name: 'All Users (3)' });
       const button = deleteButton('alice');
       expect(button.className).toContain('group-hover:opacity-100');
       expect(button.className).toContain('focus-visible:opacity-100');
@@ -193,7 +194,7 @@ describe('admin dashboard', () => {
         [`GET ${usersUrl()}`]: () => ({ body: listPage(++listCalls === 1 ? [alice, bob] : [bob]) }),
         'POST /api/privacy/delete': { body: { success: true } },
       });
-      await screen.findByRole('heading', { name: 'Verified Users (2)' });
+      await screen.findByRole('heading', { name: 'All Users (2)' });
       await userEvent.click(deleteButton('alice'));
       const dialog = screen.getByRole('alertdialog', { name: 'Delete Verification Record' });
       await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -201,14 +202,14 @@ describe('admin dashboard', () => {
       expect(await screen.findByText('The verification record has been removed.')).toBeInTheDocument();
       expect(screen.getByText('User deleted')).toBeInTheDocument();
       expect(fetchMock.callsTo('POST', '/api/privacy/delete')[0]?.body).toEqual({ discordId: alice.discordId });
-      expect(await screen.findByRole('heading', { name: 'Verified Users (1)' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'All Users (1)' })).toBeInTheDocument();
       expect(screen.queryByRole('link', { name: /^alice/ })).not.toBeInTheDocument();
       expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     });
 
     it('sends nothing when cancelled', async () => {
       setup({ 'POST /api/privacy/delete': { body: { success: true } } });
-      await screen.findByRole('heading', { name: 'Verified Users (3)' });
+      await screen.findByRole('heading', { name: 'All Users (3)' });
       await userEvent.click(deleteButton('bob'));
       await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -217,7 +218,7 @@ describe('admin dashboard', () => {
 
     it("shows the 'Error' toast when the delete fails", async () => {
       setup({ 'POST /api/privacy/delete': { status: 500, body: { error: 'boom' } } });
-      await screen.findByRole('heading', { name: 'Verified Users (3)' });
+      await screen.findByRole('heading', { name: 'All Users (3)' });
       await userEvent.click(deleteButton('bob'));
       await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
       expect(await screen.findByText('Failed to delete user record.')).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { MEMBER_FILTER_LABELS, MEMBER_FILTERS, type MemberFilter } from '@shared/member-badges';
+import { MEMBER_FILTER_LABELS, MEMBER_FILTERS, MEMBER_LIST_HEADINGS, type MemberFilter } from '@shared/member-badges';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -149,7 +149,7 @@ export default function DashboardPage() {
 
       <section aria-labelledby="users-heading" aria-busy={isValidating}>
         <h2 id="users-heading" className="mb-4 flex items-center gap-2 text-lg font-semibold">
-          Verified Users{firstPage ? ` (${formatTotal(firstPage)})` : ''}
+          {MEMBER_LIST_HEADINGS[filter]}{firstPage ? ` (${formatTotal(firstPage)})` : ''}
           {isValidating && pages ? <Spinner className="text-sm text-muted" label={null} /> : null}
         </h2>
 

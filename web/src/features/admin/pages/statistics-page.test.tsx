@@ -58,7 +58,7 @@ describe('statistics page', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Statistics' })).toBeInTheDocument();
     expect(await screen.findByText('Verified: 5')).toBeInTheDocument();
-    expect(screen.getByText('Limited access: 2')).toBeInTheDocument();
+    expect(screen.getByText('Limited Access: 2')).toBeInTheDocument();
     expect(screen.getByText('Denied (alt): 1')).toBeInTheDocument();
     expect(screen.getByText('Pending review: 4')).toBeInTheDocument();
     expect(screen.getByText('Medium: 3')).toBeInTheDocument();
@@ -72,11 +72,11 @@ describe('statistics page', () => {
     await waitFor(() => expect(charts).toHaveLength(5));
     const verifications = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome'))!;
     expect(verifications.canvas).toHaveAttribute('role', 'img');
-    expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited access: 2, Denied: 1, Denied (alt): 1, Pending review: 4');
+    expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited Access: 2, Denied: 1, Denied (alt): 1, Pending review: 4');
     expect(verifications.config.data.labels).toEqual(['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07']);
     expect(verifications.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
       ['Verified', [5, 0, 0, 0, 0, 0, 0]],
-      ['Limited access', [0, 2, 0, 0, 0, 0, 0]],
+      ['Limited Access', [0, 2, 0, 0, 0, 0, 0]],
       ['Denied', [1, 0, 0, 0, 0, 0, 0]],
       ['Denied (alt)', [0, 1, 0, 0, 0, 0, 0]],
       ['Pending review', [0, 4, 0, 0, 0, 0, 0]],
@@ -86,7 +86,7 @@ describe('statistics page', () => {
     expect(providers.config.data.labels).toEqual(['NordVPN']);
     // the text alternative: the same numbers in a table, days with nothing left out
     const table = screen.getByRole('table', { name: 'Verifications per day by outcome' });
-    expect(within(table).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayVerifiedLimited accessDeniedDenied (alt)Pending review', '2025-03-0150100', '2025-03-0202014']);
+    expect(within(table).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayVerifiedLimited AccessDeniedDenied (alt)Pending review', '2025-03-0150100', '2025-03-0202014']);
 
     await userEvent.click(screen.getByRole('button', { name: '30 days' }));
     expect(await screen.findByText('Verified: 40')).toBeInTheDocument();

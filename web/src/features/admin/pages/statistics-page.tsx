@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { MEMBER_STATES } from '@shared/member-states';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';
@@ -12,8 +13,8 @@ import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 
 /** Each verification under one key (docs/behaviour.md#statistics): denied as an alt and held for review come out of the others. */
 const OUTCOMES = [
-  { key: 'verified', label: 'Verified', tone: 'success' },
-  { key: 'limited_access', label: 'Limited access', tone: 'warning' },
+  { key: 'verified', label: MEMBER_STATES.verified.label, tone: 'success' },
+  { key: 'limited_access', label: MEMBER_STATES.limited.label, tone: 'warning' },
   { key: 'denied', label: 'Denied', tone: 'danger' },
   { key: 'denied_alt', label: 'Denied (alt)', tone: 'link' },
   { key: 'pending', label: 'Pending review', tone: 'muted' },

@@ -5,6 +5,7 @@ import { useUserDetail } from '../api/members';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { AdminManagement } from '../components/user-detail/admin-management';
 import { AltAccountsSection } from '../components/user-detail/alt-accounts-section';
+import { AppealsSection } from '../components/user-detail/appeals-section';
 import { DoubleCounterData, DoubleCounterFingerprint } from '../components/user-detail/double-counter-sections';
 import { WeakEvidenceSection, weakEvidenceOf } from '../components/user-detail/weak-evidence-section';
 import { IdentitySection } from '../components/user-detail/identity-section';
@@ -42,6 +43,7 @@ Check your connection and try again.
     body = (
       <div className="flex flex-col gap-6">
         <StandingHeader user={user} />
+        <AppealsSection discordId={user.discordId} />
         <IdentitySection user={user} />
         <DoubleCounterData user={user} />
         <DoubleCounterFingerprint user={user} />

@@ -25,7 +25,7 @@ describe('StandingHeader', () => {
   it('a Limited Access member with two VPN attempts: the card’s badges, the provider and the reason', () => {
     expect(
       standing({ status: 'limited_access', rulesConfirmed: false, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', verificationStatus: 'limited', verificationCount: 1, standingReason: 'Limited Access after a VPN check (NordVPN)' }),
-    ).toEqual({ badges: ['Unverified', 'VPN (2)'], reason: 'Limited Access after a VPN check (NordVPN)', status: 'Limited Access (VPN: NordVPN)', verifications: '1', first: '2026-11-01T09:00:00.000Z' });
+    ).toEqual({ badges: ['Limited Access', 'VPN (2)'], reason: 'Limited Access after a VPN check (NordVPN)', status: 'Limited Access (VPN: NordVPN)', verifications: '1', first: '2026-11-01T09:00:00.000Z' });
   });
 
   it('a certain alt says so, and why', () => {

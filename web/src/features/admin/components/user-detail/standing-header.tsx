@@ -1,3 +1,5 @@
+import { memberStanding } from '@shared/member-badges';
+import { MEMBER_STATES } from '@shared/member-states';
 import type { UserDetail } from '../../api/members';
 import { formatDateTime } from '../../format-date';
 import { MemberBadgeList } from '../member-badge-list';
@@ -39,6 +41,9 @@ export function StandingHeader({ user }: { user: UserDetail }) {
     <DetailSection title="Standing">
       <div className="flex flex-col gap-4" data-testid="standing">
         <MemberBadgeList member={user} />
+        <p className="-mt-2 text-sm text-muted" data-testid="standing-explanation">
+          {MEMBER_STATES[memberStanding(user)].explanation}
+        </p>
         <p className="text-base font-medium text-heading" data-testid="standing-reason">
           {user.standingReason ?? 'Nothing flagged: no alt link, staff override or hold.'}
         </p>
