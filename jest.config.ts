@@ -74,9 +74,9 @@ const config: Config = {
       roots: ['<rootDir>/web/src'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       setupFilesAfterEnv: ['<rootDir>/web/src/test/setup.ts'],
-      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts', '^@/(.*)$': '<rootDir>/web/src/$1', ...preactForReact },
+      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts', '^@/(.*)$': '<rootDir>/web/src/$1', '^@shared/(.*)$': '<rootDir>/src/shared/$1', ...preactForReact },
       transform: {
-        '^.+\\.tsx?$': tsJest({ jsx: 'react-jsx', module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, isolatedModules: true, target: 'ES2022', baseUrl: '<rootDir>/web/src', paths: { '@/*': ['*'] } }),
+        '^.+\\.tsx?$': tsJest({ jsx: 'react-jsx', module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, isolatedModules: true, target: 'ES2022', baseUrl: '<rootDir>/web/src', paths: { '@/*': ['*'], '@shared/*': ['../../src/shared/*'] } }),
       },
     },
     {

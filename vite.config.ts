@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const webRoot = fileURLToPath(new URL('./web', import.meta.url));
+const sharedRoot = fileURLToPath(new URL('./src/shared', import.meta.url));
 const apiServer = 'http://127.0.0.1:3000';
 // Everything the Express process answers itself; the rest is the SPA.
 const proxy = Object.fromEntries(['/api', '/oauth', '/healthz', '/readyz'].map((prefix) => [prefix, { target: apiServer }]));
@@ -51,7 +52,7 @@ export default defineConfig(({ command, mode }) => {
   return {
     root: webRoot,
     plugins: [react(), tailwindcss(), chunkModulesManifest()],
-    resolve: { alias: [{ find: /^@\//, replacement: `${webRoot}/src/` }, ...(usePreact ? preactAliases : [])] },
+    resolve: { alias: [{ find: /^@\//, replacement: `${webRoot}/src/` }, { find: /^@shared\//, replacement: `${sharedRoot}/` }, ...(usePreact ? preactAliases : [])] },
     build: {
       // The server serves this folder in `npm start`; keep the path in sync with it.
       outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),

@@ -54,7 +54,7 @@ import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
-import { wantsDiscordPause } from './modules/admission/discord-pause';
+import { wantsDiscordPause } from './modules/raid/discord-pause';
 import { createLinkedRolesRegistration, type LinkedRolesRegistration } from './discord/linked-roles-registration';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';

@@ -4,7 +4,9 @@
  * tested against these predicates). The words and colours of each standing come from the one
  * vocabulary (member-states.ts). Pure TypeScript: no DOM, no Node APIs.
  */
-import { MEMBER_STATES, type BadgeTone } from './member-states';
+import { MEMBER_STATES, type BadgeTone, type MemberStanding } from './member-states';
+
+export type { MemberStanding } from './member-states';
 
 export type { BadgeTone } from './member-states';
 
@@ -42,7 +44,6 @@ export interface MemberBadge {
  * downgraded it, so that member is suspected, not certain; a manual 'certain_alt' makes a
  * member certain with or without a link.
  */
-export type MemberStanding = 'certain_alt' | 'suspected_alt' | 'limited' | 'verified' | 'pending';
 
 export type StandingSubject = Pick<BadgeSubject, 'status' | 'rulesConfirmed' | 'manualAltStatus' | 'isLinkedAsAlt'>;
 

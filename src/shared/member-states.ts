@@ -5,7 +5,8 @@
  * bot's log lines, the appeals queue and the statistics page all read their words from here,
  * so a state reads the same wherever staff meet it. Pure TypeScript: no DOM, no Node APIs.
  */
-import type { MemberStanding } from './member-badges';
+/** A member's standing: the one state the badges, the list and the button are read from. */
+export type MemberStanding = 'certain_alt' | 'suspected_alt' | 'limited' | 'verified' | 'pending';
 
 /** success = green, warning = amber, danger = red (docs/behaviour.md#badges-on-a-member-card); neutral and info for the rest. */
 export type BadgeTone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';

@@ -6,7 +6,6 @@ import {
   type APIModalInteractionResponseCallbackData,
   type InteractionType,
 } from 'discord-api-types/v10';
-import type { EmulatorState } from './state';
 
 /** One interaction the emulator delivered and everything the bot answered to it. */
 export interface InteractionRecord {
@@ -98,12 +97,17 @@ function hasAnswered(record: InteractionRecord): boolean {
   }
 }
 
+/** The part of the emulator's state the wait listens to (kept narrow so this file does not import state.ts). */
+export interface ChangeSource {
+  onChange(listener: () => void): () => void;
+}
+
 /**
  * Resolves once the bot has answered and gone quiet for `settleMs`, or with `failed` when no callback came within the
  * acknowledgement window, or when a deferred answer never arrived within `timeoutMs`.
  */
 export function waitForInteractionResult(
-  state: EmulatorState,
+  state: ChangeSource,
   record: InteractionRecord,
   ackTimeoutMs: number,
   options: WaitOptions = {},

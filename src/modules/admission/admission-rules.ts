@@ -1,4 +1,7 @@
 import { snowflakeDate } from '../../shared/discord-snowflake';
+import type { LockdownState } from '../raid/lockdown-state';
+
+export { LOCKDOWN_OFF, type LockdownState } from '../raid/lockdown-state';
 
 /**
  * The admission rules that can stop a completed verification short of full access:
@@ -37,15 +40,6 @@ export function decideAgeGate(discordId: string, now: Date, policy: { accountAge
     reason: `Discord account is ${days} day${days === 1 ? '' : 's'} old; this server requires ${policy.accountAgeMinDays}`,
   };
 }
-
-export interface LockdownState {
-  on: boolean;
-  reason: string | null;
-  since: string | null;
-  by: string | null;
-}
-
-export const LOCKDOWN_OFF: LockdownState = { on: false, reason: null, since: null, by: null };
 
 export function decideLockdownGate(lockdown: LockdownState, policy: { lockdownAction: GateAction }): Gate | null {
   if (!lockdown.on) return null;

@@ -12,7 +12,7 @@ import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
-import { findMemberByDiscordId } from '../verification/verification.repository';
+import { findMemberByDiscordId } from '../members/member-row.repository';
 import {
   admissionStateFrom,
   admissionStateQuery,
@@ -27,9 +27,9 @@ import {
 } from './admission.repository';
 import type { WindowAttempt } from '../raid/raid.repository';
 import { createPreviousDayCount } from '../raid/previous-day-count';
-import { decideButtonOutcome } from '../verification/button-outcome';
-import { readLockdown, writeLockdown } from './lockdown.repository';
-import { discordPauseStatus, syncDiscordPause } from './discord-pause.repository';
+import { decideButtonOutcome } from './button-outcome';
+import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
+import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {

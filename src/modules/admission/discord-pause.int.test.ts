@@ -10,8 +10,8 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { createOutboxRepository } from '../outbox/outbox.repository';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from './discord-pause';
-import { readLockdown } from './lockdown.repository';
+import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from '../raid/discord-pause';
+import { readLockdown } from '../raid/lockdown.repository';
 
 jest.setTimeout(60_000);
 

@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { appeals, members } from '../../db/schema';
 import type { AppealableStanding, AppealOutcome, AppealStatus } from '../../shared/appeals';
 import { toMember, type Member } from '../members/members.repository';
+
+export { openAppealIdsOf } from '../members/open-appeals.repository';
 
 export interface Appeal {
   id: number;
@@ -91,13 +93,6 @@ export async function listDecidedAppeals(ex: Executor, limit: number): Promise<{
 /** Every appeal of one member, newest first (appeals_member_id_idx). */
 export async function listAppealsOfMember(ex: Executor, memberId: number): Promise<Appeal[]> {
   return ex.select().from(appeals).where(eq(appeals.memberId, memberId)).orderBy(desc(appeals.createdAt), desc(appeals.id));
-}
-
-/** Which of these members have an open appeal, and its id (appeals_one_open_per_member_key). */
-export async function openAppealIdsOf(ex: Executor, memberIds: number[]): Promise<Map<number, number>> {
-  if (memberIds.length === 0) return new Map();
-  const rows = await ex.select({ memberId: appeals.memberId, id: appeals.id }).from(appeals).where(and(eq(appeals.status, 'open'), inArray(appeals.memberId, memberIds)));
-  return new Map(rows.map((r) => [Number(r.memberId), Number(r.id)]));
 }
 
 export async function countOpenAppeals(ex: Executor): Promise<number> {

@@ -8,7 +8,7 @@ import { createAltDetectionService } from '../alts/alt-detection.service';
 import { altLinkRepository } from '../alts/alt-links.repository';
 import { device, visit } from '../alts/test-support/alt-factories';
 import { createOutboxRepository } from '../outbox/outbox.repository';
-import { decideButtonOutcome } from '../verification/button-outcome';
+import { decideButtonOutcome } from '../admission/button-outcome';
 import { createAltDetector } from '../verification/alt-detector';
 import type { ActingStaff, DiscordStaff } from './member-actor';
 import { ALT_LINK_ALREADY_DISMISSED, ALT_LINK_NOT_DISMISSED, createMembersService } from './members.service';

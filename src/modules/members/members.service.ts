@@ -6,7 +6,7 @@ import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../s
 import type { Logger } from '../../logger';
 import { logDenied, logVerified } from '../../operator-events';
 import { actedFromCard, appendAudit } from '../audit/audit.repository';
-import { openAppealIdsOf } from '../appeals/appeals.repository';
+import { openAppealIdsOf } from './open-appeals.repository';
 import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';

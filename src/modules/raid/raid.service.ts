@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { appendAudit } from '../audit/audit.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
-import type { LockdownState } from '../admission/admission-rules';
-import { readLockdown, writeLockdown } from '../admission/lockdown.repository';
+import type { LockdownState } from './lockdown-state';
+import { readLockdown, writeLockdown } from './lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 import { insertRaidAlarm } from './raid.repository';
-import type { PauseWish } from '../admission/discord-pause';
-import { syncDiscordPause } from '../admission/discord-pause.repository';
+import type { PauseWish } from './discord-pause';
+import { syncDiscordPause } from './discord-pause.repository';
 
 const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' };
 

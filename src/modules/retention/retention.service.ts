@@ -5,6 +5,9 @@ import { recomputeAltCounters } from '../alts/alt-links.repository';
 import { eraseMembers } from '../members/member-erase.repository';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
 import { upkeepEmbedded } from './embedded-upkeep';
+import { DAY_MS } from '../members/retention-expiry';
+
+export { retentionExpiry } from '../members/retention-expiry';
 
 export interface PurgeCounts {
   members: number;
@@ -22,16 +25,10 @@ export interface PurgeCounts {
   sharedNetworks: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The retention cut-off: data last touched before it is purged. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);
-}
-
-/** When data last touched at `at` falls behind the cut-off (the hourly purge deletes it within the hour after). */
-export function retentionExpiry(at: Date, retentionDays: number): Date {
-  return new Date(at.getTime() + retentionDays * DAY_MS);
 }
 
 /**

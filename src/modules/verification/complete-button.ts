@@ -8,7 +8,7 @@ import { listAltsForMember } from '../alts/alt-links.repository';
 import { strongestCountingLink } from '../members/standing-reason';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { decideButtonOutcome, type ButtonOutcome } from './button-outcome';
+import { decideButtonOutcome, type ButtonOutcome } from '../admission/button-outcome';
 import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
 import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';

@@ -8,7 +8,8 @@ import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
 import type { ManualAltStatus } from '../../shared/member-badges';
 import type { WindowAttempt } from '../raid/raid.repository';
 
-export type MemberRow = typeof members.$inferSelect;
+export { findMemberByDiscordId, type MemberRow } from '../members/member-row.repository';
+
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
 
 export interface VerifiedIdentity {
@@ -182,10 +183,6 @@ export async function recordSignIn(
   };
 }
 
-export async function findMemberByDiscordId(executor: Executor, discordId: string): Promise<MemberRow | undefined> {
-  const [row] = await executor.select().from(members).where(eq(members.discordId, discordId));
-  return row;
-}
 
 /**
  * Whether a sign-in's transaction was kept: the attempt it wrote (this member's, stamped with the

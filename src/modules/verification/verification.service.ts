@@ -35,16 +35,9 @@ import {
   type SignInAttemptColumns,
   type VerifiedIdentity,
 } from './verification.repository';
+import type { DetectedAlt } from './detected-alt';
 
-export interface DetectedAlt {
-  /** the other account of the link */
-  discordId: string;
-  username: string;
-  confidence: 'certain' | 'medium' | 'possible';
-  detectionMethod: string;
-  /** whether the member being verified is the alt (newer) side */
-  memberIsAlt: boolean;
-}
+export type { DetectedAlt } from './detected-alt';
 
 /** The operator's log lines for a committed website verification: how it ended, and each alt it found that counts. */
 function logWebsiteEnding(logger: Logger, input: { discordId: string; ended: WebsiteEnding; alts: readonly DetectedAlt[]; vpnProvider: string | null }): void {

@@ -1,6 +1,6 @@
 import type { LogCard } from '../outbox/outbox.types';
 import type { VpnCheckResult } from '../vpn/vpn.types';
-import type { DetectedAlt } from './verification.service';
+import type { DetectedAlt } from './detected-alt';
 
 /**
  * How a website verification really ended, first match wins: the member is a certain alt

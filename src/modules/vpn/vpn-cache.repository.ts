@@ -2,19 +2,9 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { vpnCache } from '../../db/schema';
-import type { VpnVerdict } from './vpn.types';
+import type { CachedVpnVerdict } from './vpn.types';
 
-/** A provider verdict remembered by IP hash, so a raid from one address asks the provider once. */
-export interface CachedVpnVerdict {
-  ipHash: string;
-  verdict: VpnVerdict;
-  provider: string | null;
-  countryCode: string | null;
-  /** what produced it, e.g. 'proxycheck' */
-  source: string;
-  checkedAt: Date;
-  expiresAt: Date;
-}
+export type { CachedVpnVerdict } from './vpn.types';
 
 type Row = typeof vpnCache.$inferSelect;
 

@@ -1,5 +1,4 @@
 import type { VPN_VERDICTS } from '../../db/schema';
-import type { CachedVpnVerdict } from './vpn-cache.repository';
 
 export type VpnVerdict = (typeof VPN_VERDICTS)[number];
 
@@ -28,3 +27,15 @@ export interface VpnCheckResult {
 export type VpnFailurePolicy = 'allow' | 'limited' | 'deny';
 
 export type VpnOutcome = 'verified' | 'limited_access' | 'denied';
+
+/** A provider verdict remembered by IP hash, so a raid from one address asks the provider once. */
+export interface CachedVpnVerdict {
+  ipHash: string;
+  verdict: VpnVerdict;
+  provider: string | null;
+  countryCode: string | null;
+  /** what produced it, e.g. 'proxycheck' */
+  source: string;
+  checkedAt: Date;
+  expiresAt: Date;
+}

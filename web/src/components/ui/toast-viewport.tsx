@@ -1,7 +1,7 @@
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 import { CloseIcon } from './icons';
-import { TOAST_DURATION, type ToastItem } from './toast';
+import { TOAST_DURATION, type ToastItem } from './toast-types';
 
 export interface ToastViewportProps {
   toasts: readonly ToastItem[];

@@ -1,19 +1,10 @@
 import { Component, createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY, type ToastItem, type ToastOptions, type ToastPlacement } from './toast-types';
 
 // The Radix renderer loads with the first toast: most visitors never see one, so it stays out of their bundle.
 const ToastViewport = lazy(() => import('./toast-viewport'));
 
-/** At most one toast is visible… */
-export const TOAST_LIMIT = 1;
-/** …and a dismissed toast is removed from the list after 1,000,000 ms. */
-export const TOAST_REMOVE_DELAY = 1_000_000;
-/** How long a toast stays before it closes itself. */
-export const TOAST_DURATION = 5_000;
-
-export type ToastVariant = 'default' | 'destructive';
-
-/** Where the toast shows: bottom right (full width on phones), or at the top when that would cover what the user just used. */
-export type ToastPlacement = 'top' | 'bottom';
+export * from './toast-types';
 
 /**
  * The corner a bottom toast takes: the viewport's rightmost 400 px (max-w-sm and its padding;
@@ -30,22 +21,6 @@ export function toastPlacementFor(control: { right: number; bottom: number } | n
   if (!control || viewport.height <= 0) return 'bottom';
   const inCorner = control.right > viewport.width - TOAST_ZONE.width && control.bottom > viewport.height - TOAST_ZONE.height;
   return inCorner ? 'top' : 'bottom';
-}
-
-export interface ToastOptions {
-  title?: ReactNode;
-  description?: ReactNode;
-  variant?: ToastVariant;
-  /** Milliseconds before it closes itself (default TOAST_DURATION). */
-  duration?: number;
-  /** Default: away from the control last pressed or focused (toastPlacementFor). */
-  placement?: ToastPlacement;
-}
-
-export interface ToastItem extends ToastOptions {
-  id: string;
-  open: boolean;
-  placement: ToastPlacement;
 }
 
 export interface ToastHandle {

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { DEFAULT_RETENTION_DAYS } from '../../../../src/shared/policy';
+import { DEFAULT_RETENTION_DAYS } from '@shared/policy';
 
 /** GET /api/config. `sandbox` and `sandboxDiscordUrl` are present when the server runs in sandbox mode. */
 export interface PublicConfig {

@@ -1,4 +1,4 @@
-import type { FingerprintData } from '../../../../src/shared/fingerprint';
+import type { FingerprintData } from '@shared/fingerprint';
 import { apiRequest } from '@/lib/api';
 
 export interface ConsentTokenResponse {

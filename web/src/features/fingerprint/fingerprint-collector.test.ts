@@ -4,7 +4,7 @@ import {
   FINGERPRINT_LIMITS,
   fingerprintPreimage,
   type FingerprintData,
-} from '../../../../src/shared/fingerprint';
+} from '@shared/fingerprint';
 import { collectFingerprint, hashFingerprint } from './fingerprint-collector';
 import { AUDIO_TIMEOUT_MS, PROBED_FONTS } from './fingerprint-components';
 

@@ -3,7 +3,7 @@ import {
   fingerprintPreimage,
   totalFailureFingerprint,
   type FingerprintData,
-} from '../../../../src/shared/fingerprint';
+} from '@shared/fingerprint';
 import { sha256Hex } from '@/lib/sha256';
 import {
   collectAudio,

@@ -3,7 +3,7 @@
  * catch their own failures and answer a fallback marker; the simple descriptors throw,
  * which makes the whole collection fail (every field 'error').
  */
-import { FINGERPRINT_LIMITS, type FingerprintFallbackMarker } from '../../../../src/shared/fingerprint';
+import { FINGERPRINT_LIMITS, type FingerprintFallbackMarker } from '@shared/fingerprint';
 import { sha256Hex } from '@/lib/sha256';
 
 /** The 13 probed fonts (docs/behaviour.md#limits-and-constants): common across Windows, macOS, Linux, Android and iOS, so their presence discriminates. */

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { MemberStanding } from '../../../../src/shared/member-badges';
+import type { MemberStanding } from '@shared/member-badges';
 
 /** GET /api/verification/vpn-status */
 export interface VpnStatus {

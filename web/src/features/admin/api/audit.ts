@@ -1,6 +1,6 @@
 import useSWRInfinite, { type SWRInfiniteKeyLoader } from 'swr/infinite';
 import { fetcher } from '@/lib/api';
-import type { AuditEntryView } from '../../../../../src/shared/audit-sentence';
+import type { AuditEntryView } from '@shared/audit-sentence';
 
 /** One entry with the names its sentence uses (src/shared/audit-sentence.ts). */
 export type AuditEntry = AuditEntryView;

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
-import type { RaidAlarm } from '../../../../../src/shared/admin-api';
+import type { RaidAlarm } from '@shared/admin-api';
 
 export type { RaidAlarm };
 

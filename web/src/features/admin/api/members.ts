@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import useSWRInfinite, { type SWRInfiniteKeyLoader } from 'swr/infinite';
-import type { DiscordUserLookupResult, ManualEntryPayload, UserDetail, UserListPage } from '../../../../../src/shared/admin-api';
-import type { ManualAltStatus, MemberFilter } from '../../../../../src/shared/member-badges';
+import type { DiscordUserLookupResult, ManualEntryPayload, UserDetail, UserListPage } from '@shared/admin-api';
+import type { ManualAltStatus, MemberFilter } from '@shared/member-badges';
 import { apiRequest, fetcher } from '@/lib/api';
 
 export type {
@@ -18,8 +18,8 @@ export type {
   UserDetail,
   UserListPage,
   UserRecord,
-} from '../../../../../src/shared/admin-api';
-export { FINGERPRINT_COMPONENTS } from '../../../../../src/shared/admin-api';
+} from '@shared/admin-api';
+export { FINGERPRINT_COMPONENTS } from '@shared/admin-api';
 
 export const USERS_PATH = '/api/admin/users';
 /** Fills whole rows of the 1 → 2 → 3 → 4 column grid. */

@@ -1,4 +1,4 @@
-import { appealOutcomeLines, type AppealOutcome, type AppealStatus } from '../../../../../src/shared/appeals';
+import { appealOutcomeLines, type AppealOutcome, type AppealStatus } from '@shared/appeals';
 import { formatDateTime } from '../format-date';
 
 /** Who decided a decided appeal, when, why (a rejection) and what an approval did. */

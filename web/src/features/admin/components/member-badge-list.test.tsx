@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import type { BadgeSubject } from '../../../../../src/shared/member-badges';
+import type { BadgeSubject } from '@shared/member-badges';
 import { buildUser } from '../test-support/admin-fixtures';
 import { MemberBadgeList } from './member-badge-list';
 

@@ -1,4 +1,4 @@
-import { memberBadges, type BadgeSubject, type BadgeTone } from '../../../../../src/shared/member-badges';
+import { memberBadges, type BadgeSubject, type BadgeTone } from '@shared/member-badges';
 import { Badge, type BadgeColor } from '@/components/ui/badge';
 
 /** Colours (docs/behaviour.md#badges-on-a-member-card): green for 0 alts, amber for 1, red for 2+ and Certain Alt. */

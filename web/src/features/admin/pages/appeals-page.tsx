@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { APPEAL_REASON_MAX, appealOutcomeLines, checkAppealText, type AppealListStatus } from '../../../../../src/shared/appeals';
-import { standingLabel } from '../../../../../src/shared/member-states';
+import { APPEAL_REASON_MAX, appealOutcomeLines, checkAppealText, type AppealListStatus } from '@shared/appeals';
+import { standingLabel } from '@shared/member-states';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { AUDIT_ACTIONS } from '../../../../../src/shared/audit-actions';
-import { auditActionLabel, auditSentence, memberRefText, type AuditMemberRef, type AuditPart } from '../../../../../src/shared/audit-sentence';
+import { AUDIT_ACTIONS } from '@shared/audit-actions';
+import { auditActionLabel, auditSentence, memberRefText, type AuditMemberRef, type AuditPart } from '@shared/audit-sentence';
 import { Alert } from '@/components/ui/alert';
 import { Avatar } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';

@@ -7,7 +7,7 @@ import { PageShell } from '@/components/ui/page-shell';
 import { TextField } from '@/components/ui/text-field';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
-import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT } from '../../../../../src/shared/staff-account';
+import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT } from '@shared/staff-account';
 import { changeOwnPassword } from '../api/staff';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { useAdminSession } from '../hooks/use-admin-session';

@@ -9,7 +9,7 @@ import { useStaffActions } from '../api/staff';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { useAdminSession } from '../hooks/use-admin-session';
 import { useStaffCreation } from '../hooks/use-staff-creation';
-import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
+import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '@shared/staff-account';
 
 /** Back to the dashboard 1.5 s after the account is created. */
 export const RETURN_DELAY_MS = 1500;

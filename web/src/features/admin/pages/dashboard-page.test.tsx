@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { memberBadges } from '../../../../../src/shared/member-badges';
+import { memberBadges } from '@shared/member-badges';
 import { heldRoute, mockFetch, type FetchMock, type MockRoute } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import { buildUser, listPage, staffSession, superAdminSession, usersUrl } from '../test-support/admin-fixtures';

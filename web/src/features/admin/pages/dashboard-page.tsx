@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { MEMBER_FILTER_LABELS, MEMBER_FILTERS, MEMBER_LIST_HEADINGS, type MemberFilter } from '../../../../../src/shared/member-badges';
+import { MEMBER_FILTER_LABELS, MEMBER_FILTERS, MEMBER_LIST_HEADINGS, type MemberFilter } from '@shared/member-badges';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
-import type { ManualAltStatus, MemberStatus } from '../../../../../src/shared/member-badges';
+import type { ManualAltStatus, MemberStatus } from '@shared/member-badges';
 import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';

@@ -14,7 +14,7 @@ import { useAdminSession } from '../hooks/use-admin-session';
 import { useSignInRedirect } from '../hooks/use-sign-in-redirect';
 import { useStaffCreation } from '../hooks/use-staff-creation';
 import { LoadError } from '@/components/ui/load-error';
-import { USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
+import { USERNAME_MAX_LENGTH } from '@shared/staff-account';
 
 /** /admin/staff (super admins): create staff, change passwords, grant or revoke super admin, delete. */
 export default function StaffManagementPage() {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MEMBER_STATES } from '../../../../../src/shared/member-states';
+import { MEMBER_STATES } from '@shared/member-states';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';

@@ -3,7 +3,7 @@ import type { UserDetail, UserListPage, UserRecord } from '../api/members';
 import { USERS_PAGE_SIZE } from '../api/members';
 import type { StaffSession } from '../api/session';
 import type { StaffAccount } from '../api/staff';
-import { buildBadgeSubject } from '../../../../../src/shared/test-support/member-fixtures';
+import { buildBadgeSubject } from '@shared/test-support/member-fixtures';
 
 /** Fixtures and small helpers for the staff screens' tests. */
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { APPEAL_MESSAGE_MAX, checkAppealText, type VisitorAppealView } from '../../../../../src/shared/appeals';
+import { APPEAL_MESSAGE_MAX, checkAppealText, type VisitorAppealView } from '@shared/appeals';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CheckIcon, WarningIcon } from '@/components/ui/icons';

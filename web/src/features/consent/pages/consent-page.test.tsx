@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { FingerprintData } from '../../../../../src/shared/fingerprint';
+import type { FingerprintData } from '@shared/fingerprint';
 import { collectFingerprint } from '@/features/fingerprint/fingerprint-collector';
 import { navigateToUrl } from '@/lib/navigation';
 import { mockFetch, type FetchMock } from '@/test/fetch-mock';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { MINIMUM_AGE, MINIMUM_AGE_EU } from '../../../../../src/shared/policy';
+import { MINIMUM_AGE, MINIMUM_AGE_EU } from '@shared/policy';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { LIMITED_ACCESS_CHANNELS, MINIMUM_AGE, MINIMUM_AGE_EU, PRIVACY_REQUEST_RESPONSE_DAYS } from '../../../../../src/shared/policy';
+import { LIMITED_ACCESS_CHANNELS, MINIMUM_AGE, MINIMUM_AGE_EU, PRIVACY_REQUEST_RESPONSE_DAYS } from '@shared/policy';
 import { useRetentionDays } from '@/features/config/api';
 import { LegalPage, LegalSection } from '../components/legal-page';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { LIABILITY_CAP_USD, LIMITED_ACCESS_CHANNELS, MINIMUM_AGE, MINIMUM_AGE_EU, TERMS_CHANGE_NOTICE_DAYS } from '../../../../../src/shared/policy';
+import { LIABILITY_CAP_USD, LIMITED_ACCESS_CHANNELS, MINIMUM_AGE, MINIMUM_AGE_EU, TERMS_CHANGE_NOTICE_DAYS } from '@shared/policy';
 import { LegalPage, LegalSection } from '../components/legal-page';
 
 export function TermsPage() {

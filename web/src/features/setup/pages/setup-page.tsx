@@ -6,7 +6,7 @@ import { CenteredCardPage } from '@/components/ui/page-shell';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError, apiErrorMessage } from '@/lib/api';
 import { useCreateOwnerAccount, useSetupAvailability } from '../api';
-import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '../../../../../src/shared/staff-account';
+import { isPasswordTooShort, PASSWORD_LENGTH_HINT, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH } from '@shared/staff-account';
 
 type SetupState = { phase: 'idle' } | { phase: 'loading' } | { phase: 'success'; username: string } | { phase: 'error'; message: string };
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { LIMITED_ACCESS_CHANNELS } from '../../../../../src/shared/policy';
+import { LIMITED_ACCESS_CHANNELS } from '@shared/policy';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { WarningIcon } from '@/components/ui/icons';

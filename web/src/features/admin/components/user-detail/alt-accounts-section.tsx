@@ -6,7 +6,7 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
-import { countsAsAlt } from '../../../../../../src/shared/alt-evidence-words';
+import { countsAsAlt } from '@shared/alt-evidence-words';
 import { FINGERPRINT_COMPONENTS, useUserActions, type AltEntry } from '../../api/members';
 import { AltLinkItem } from './alt-link-item';
 import { DetailSection } from './detail-section';

@@ -3,7 +3,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { SimpleTooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
-import { describeAltEvidence } from '../../../../../../src/shared/alt-evidence-words';
+import { describeAltEvidence } from '@shared/alt-evidence-words';
 import type { AltConfidence, AltEntry } from '../../api/members';
 import { formatDate } from '../../format-date';
 import { describeDetectionMethod } from './fingerprint-labels';

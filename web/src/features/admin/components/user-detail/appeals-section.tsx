@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { APPEAL_OPEN_BADGE } from '../../../../../../src/shared/member-badges';
-import { standingLabel } from '../../../../../../src/shared/member-states';
+import { APPEAL_OPEN_BADGE } from '@shared/member-badges';
+import { standingLabel } from '@shared/member-states';
 import { Badge } from '@/components/ui/badge';
 import { useMemberAppeals, type MemberAppealView } from '../../api/appeals';
 import { formatDateTime } from '../../format-date';

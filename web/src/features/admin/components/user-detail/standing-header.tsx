@@ -1,5 +1,5 @@
-import { memberStanding } from '../../../../../../src/shared/member-badges';
-import { MEMBER_STATES } from '../../../../../../src/shared/member-states';
+import { memberStanding } from '@shared/member-badges';
+import { MEMBER_STATES } from '@shared/member-states';
 import type { UserDetail } from '../../api/members';
 import { formatDateTime } from '../../format-date';
 import { MemberBadgeList } from '../member-badge-list';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Avatar } from '@/components/ui/avatar';
-import { countsAsAlt, describeAltEvidence, WEAK_EVIDENCE_HEADING } from '../../../../../../src/shared/alt-evidence-words';
+import { countsAsAlt, describeAltEvidence, WEAK_EVIDENCE_HEADING } from '@shared/alt-evidence-words';
 import type { AltEntry } from '../../api/members';
 import { DetailSection } from './detail-section';
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { LOCKDOWN_OFF, type LockdownState } from './admission-rules';
+import { LOCKDOWN_OFF, type LockdownState } from './lockdown-state';
 
 /** The lockdown switch: one row of the `settings` table, read inside the transaction that uses it. */
 const LOCKDOWN_KEY = 'lockdown';
