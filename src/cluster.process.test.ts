@@ -109,6 +109,8 @@ describeOn('postgres')('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       DATABASE_URL: withDatabase(serverUrl!, name),
       DATABASE_POOL_MAX: '4',
       WEB_CONCURRENCY: '2',
+      // request lines are written at debug: they show which worker answered
+      LOG_LEVEL: 'debug',
       DISCORD_BOT_TOKEN: emulator.application.botToken,
       DISCORD_CLIENT_ID: emulator.application.clientId,
       DISCORD_CLIENT_SECRET: emulator.application.clientSecret,

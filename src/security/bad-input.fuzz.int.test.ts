@@ -25,8 +25,9 @@ const MEMBER_ID = '300000000000000001';
 /** Writes a route makes by design, whatever the input. */
 const ALLOWED_WRITES: Record<string, string[]> = {
   // issuing a consent token or an OAuth state writes nothing (they are signed); only a use is recorded.
-  // The state is spent even when the code exchange then fails (single use)
-  'GET /oauth/callback': ['one_time_tokens'],
+  // The state is spent even when the code exchange then fails (single use), and the callback's outcome is
+  // kept (a hash of state and code) so that the same callback again, on any process, lands on the same result
+  'GET /oauth/callback': ['one_time_tokens', 'sign_in_callbacks'],
   'POST /api/staff/login': ['login_throttle', 'audit_log', 'staff'],
   'POST /api/staff/logout': ['staff', 'audit_log'],
   // the first read of a day (an hour) that is over counts it into the statistics' stored counts

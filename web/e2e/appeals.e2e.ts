@@ -101,7 +101,8 @@ describe('appeals (Chromium, sandbox mode)', () => {
     const card = staff.getByRole('listitem').filter({ hasText: 'e2e-appeal-alt' }).first();
     await visible(card.getByRole('list', { name: 'Status' }).getByText('Certain Alt', { exact: true }));
     await visible(card.getByText(message, { exact: true }));
-    await visible(card.getByText(/Certain link to e2e-appeal-main/));
+    // the link named with why it was made and how strong it is
+    await visible(card.getByText(/^Linked to e2e-appeal-main \(\d+\): same browser.*\(certain\)$/));
     await bothWidths(staff, test, '04-staff-queue');
     await card.getByRole('button', { name: 'Approve' }).click();
     // before approving: what it will do, from the server
