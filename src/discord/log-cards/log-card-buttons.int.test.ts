@@ -95,7 +95,7 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     await buildMember(db(), { discordId: user.id, username: 'appealer', status: 'limited_access', guildAccess: 'limited' });
     const { appeals } = services();
     await appeals.file(user.id, 'I was on my school network.');
-    const message = await latestCard(`📨 <@${user.id}> asked staff to review their Limited Access: appeal #${(await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id} is in the dashboard's Appeals queue.`);
+    const message = await latestCard(`📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${(await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id} is in the dashboard's Appeals queue.`);
     expect(buttonsOf(message).map((b) => ('label' in b ? b.label : ''))).toEqual(['Approve appeal', 'Reject appeal', 'Dashboard']);
     const appealId = Number(customId(message, 'approve').split(':')[4]);
     await appeals.reject({ kind: 'discord', discordId: kit().staffId, username: 'sandbox-staff' }, appealId, 'No.');
@@ -111,7 +111,7 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     const { appeals } = services();
     await appeals.file(user.id, 'Please.');
     const id = (await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id;
-    const message = await latestCard(`📨 <@${user.id}> asked staff to review their Limited Access: appeal #${id} is in the dashboard's Appeals queue.`);
+    const message = await latestCard(`📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${id} is in the dashboard's Appeals queue.`);
     const result = await click(kit().staffId, message, 'reject');
     expect(result.text).toBe(`❌ Appeal rejected: appeal #${id} of <@${user.id}>.`);
     expect((await appeals.visitorState(user.id))?.appeal).toMatchObject({ status: 'rejected', reason: CARD_REJECT_REASON });

@@ -27,7 +27,8 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
         .filter((layer) => layer.route?.stack.some((s) => s.handle === limiter))
         .flatMap((layer) => Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map((m) => `${m.toUpperCase()} ${prefix}${String(layer.route!.path)}`)),
     );
-    expect(limited.sort()).toEqual([...VISITOR_FLOW_REQUESTS, 'GET /oauth/appeal'].sort());
+    // the appeal sign-in and the Linked Roles sign-in start a Discord sign-in as the flow does
+    expect(limited.sort()).toEqual([...VISITOR_FLOW_REQUESTS, 'GET /oauth/appeal', 'GET /linked-roles'].sort());
     // every one of them is a route the product mounts
     expect(mountedRoutes(handle).map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining([...VISITOR_FLOW_REQUESTS]));
   });

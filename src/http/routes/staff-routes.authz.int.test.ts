@@ -60,6 +60,7 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /admin/users': { path: '/api/admin/users?filter=all&limit=10', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'GET /admin/users/:discordId/appeals': { path: `/api/admin/users/${MEMBER}/appeals`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /privacy/delete': { path: '/api/privacy/delete', body: { discordId: MEMBER }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /admin/users/:discordId/notes': { path: `/api/admin/users/${MEMBER}/notes`, body: { note: 'Checked by hand' }, anonymous: 401, staff: 201, superAdmin: 201, owner: 201 },
   'PATCH /admin/users/:discordId/alt-status': {
@@ -112,6 +113,8 @@ const MATRIX: Record<string, Row> = {
   'GET /admin/statistics': { path: '/api/admin/statistics?days=7', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/appeals': { path: '/api/admin/appeals', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/appeals/count': { path: '/api/admin/appeals/count', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  // what approving would do: any staff may ask (an appeal that does not exist is a 404, whoever asks)
+  'GET /admin/appeals/:id/preview': { path: '/api/admin/appeals/999/preview', anonymous: 401, staff: 404, superAdmin: 404, owner: 404 },
   // appeal 1 is MEMBER's open appeal (see seed)
   'POST /admin/appeals/:id/approve': { path: '/api/admin/appeals/1/approve', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'POST /admin/appeals/:id/reject': { path: '/api/admin/appeals/1/reject', body: { reason: 'The link is right.' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },

@@ -4,17 +4,14 @@ import { altLinks, appeals, auditLog, members } from '../../db/schema';
 import { memberStanding } from '../../shared/member-badges';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember } from '../../test-support/factories';
-import { altCandidateRepository } from './alt-candidates.repository';
-import { createAltDetectionService } from './alt-detection.service';
-import { altLinkRepository } from './alt-links.repository';
 import { RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
-import { device, evidenceOf, memberByDiscordId, visit } from './test-support/alt-factories';
+import { device, evidenceOf, memberByDiscordId } from './test-support/alt-factories';
+import { RARITY } from './alt-scoring';
 
 const MINUTE = 60_000;
 
 describeEngines('alt link re-scoring', (getDatabase) => {
   const clock = createManualClock(new Date('2026-02-01T10:00:00Z'));
-  const service = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
   const db = () => getDatabase().db;
   const at = () => {
     clock.advance(MINUTE);
@@ -32,17 +29,36 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     return member;
   };
 
-  /** Two members linked medium while the phone profile was rare, then four more members showing it. */
+  /**
+   * Two members on two networks linked medium by an earlier rule while their phone profile was rare (today the
+   * same fingerprint elsewhere is never more than possible), then four more members showing the profile.
+   */
   const linkedWhileRare = async () => {
-    await visit(db(), service, { discordId: '100', ip: '192.0.2.10', fingerprint: phone, at: at() });
-    const second = await visit(db(), service, { discordId: '200', ip: '203.0.113.20', fingerprint: phone, at: at() });
-    expect(second.result.alts).toEqual([expect.objectContaining({ confidence: 'medium', detectionMethod: 'fingerprint' })]);
+    const main = await buildMember(db(), { discordId: '100', createdAt: at(), altsFound: 1 });
+    await buildAttempt(db(), main.id, { ...evidenceOf('192.0.2.10', phone), createdAt: clock.now() });
+    const alt = await buildMember(db(), { discordId: '200', createdAt: at(), altsFound: 1 });
+    await buildAttempt(db(), alt.id, { ...evidenceOf('203.0.113.20', phone), createdAt: clock.now() });
+    await buildLink(db(), main.id, alt.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { fingerprintMatch: true, fingerprintShared: 0 } });
     // four strangers on four other networks show the same stock phone profile
     for (const ip of ['10.1.0.1', '10.2.0.1', '10.3.0.1', '10.4.0.1']) await storedVisit(ip);
   };
 
+  /** Members enough to judge rarity (the new-server prior): the job re-scores only on such a server. */
+  const fillServer = () =>
+    getDatabase().query(`insert into members (discord_id, username) select (900000000000000000 + g)::text, 'filler' || g from generate_series(1, $1::int) as g`, [RARITY.membersToJudgeRarity]);
+
   beforeEach(async () => {
     await resetDatabase(getDatabase());
+    await fillServer();
+  });
+
+  it('leaves every link as detection made it while the server is too small to judge rarity', async () => {
+    await getDatabase().exec(`delete from members where username like 'filler%'`);
+    await linkedWhileRare();
+    const before = await linkRows();
+    expect(await rescore()).toMatchObject({ scanned: 0, changed: 0, passComplete: true, tooFewMembers: true });
+    expect(await linkRows()).toEqual(before);
+    expect(await memberByDiscordId(db(), '200')).toMatchObject({ altsFound: 1 });
   });
 
   it('downgrades a link made while a device profile was rare, with an audit line saying why, and recounts both members', async () => {
@@ -86,12 +102,13 @@ describeEngines('alt link re-scoring', (getDatabase) => {
   });
 
   it('brings the evidence of an unchanged tier up to date without an audit line', async () => {
-    await visit(db(), service, { discordId: '100', ip: '192.0.2.10', fingerprint: phone, at: at() });
-    await visit(db(), service, { discordId: '200', ip: '203.0.113.20', fingerprint: phone, at: at() });
-    await storedVisit('10.9.0.1');
+    // two devices on one home address: possible (the address alone), stored when 30 others were counted there
+    const main = await storedVisit('192.0.2.70', device('desk'));
+    const alt = await storedVisit('192.0.2.70', device('other'));
+    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 30 } });
     expect(await rescore()).toMatchObject({ changed: 0, refreshed: 1 });
-    expect((await linkRows())[0]).toMatchObject({ confidence: 'medium' });
-    expect((await linkRows())[0]!.evidence).toMatchObject({ fingerprintShared: 1 });
+    expect((await linkRows())[0]).toMatchObject({ confidence: 'possible' });
+    expect((await linkRows())[0]!.evidence).toMatchObject({ ipMatch: true, addressShared: 0 });
     expect(await rescoreAudit()).toHaveLength(0);
   });
 

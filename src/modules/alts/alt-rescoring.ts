@@ -7,7 +7,7 @@ import { describeAltEvidence } from '../../shared/alt-evidence-words';
 import { appendAudit } from '../audit/audit.repository';
 import { candidateProbe, findAltCandidates, scoringContext, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 import { recomputeAltCounters } from './alt-links.repository';
-import { confidenceRank, isStrongerScore, scoreCandidate, type AltConfidence, type AltScore, type AttemptSignals, type ScoringContext } from './alt-scoring';
+import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfidence, type AltScore, type AttemptSignals, type ScoringContext } from './alt-scoring';
 
 /**
  * Re-scoring of stored alt links: the rarity of a shared value changes after two members are
@@ -66,6 +66,11 @@ export interface RescoreResult {
   unscorable: number;
   /** the pass reached the last link (the next run starts again from the first) */
   passComplete: boolean;
+  /**
+   * the server holds fewer than RARITY.membersToJudgeRarity members: rarity cannot be judged yet (the
+   * new-server prior), so the job left every link as its detection made it
+   */
+  tooFewMembers?: boolean;
 }
 
 interface LinkRow {
@@ -266,9 +271,21 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
 const RETRYABLE = new Set(['40P01', '40001']);
 
 /** Re-scores stored links batch by batch from the saved cursor, until the pass ends or maxBatches ran. */
+/**
+ * Whether the server holds enough members to judge how rare a value is (the new-server prior,
+ * RARITY.membersToJudgeRarity). A stored attempt does not keep whether its profile looked like a
+ * stock phone, so below that size a re-score would judge every profile stock and could not tell a
+ * household's two phones from one device: the job then leaves the links as detection made them.
+ */
+async function rarityCanBeJudged(executor: Executor): Promise<boolean> {
+  const rows = await selectRows<{ members: number }>(executor, sql`select count(*)::int as members from (select 1 from members limit ${RARITY.membersToJudgeRarity}) as m`);
+  return Number(rows[0]?.members ?? 0) >= RARITY.membersToJudgeRarity;
+}
+
 export async function rescoreAltLinks(deps: { database: Database; clock: Clock }, options: RescoreOptions = {}): Promise<RescoreResult> {
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RESCORE_BATCH_SIZE));
   const total: RescoreResult = { batches: 0, scanned: 0, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: false };
+  if (!(await rarityCanBeJudged(deps.database.db))) return { ...total, passComplete: true, tooFewMembers: true };
   while (options.maxBatches === undefined || total.batches < options.maxBatches) {
     const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize), { states: RETRYABLE, baseDelayMs: 50 });
     total.batches++;
