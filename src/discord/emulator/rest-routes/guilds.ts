@@ -27,6 +27,12 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
   const guildUpdated = () => state.dispatch(GatewayDispatchEvents.GuildUpdate, toApiGuild(state));
   const audit = (request: RouteContext, action: 'guild_incident_actions' | 'guild_update') =>
     state.auditLog.push({ action, targetId: state.guild.id, changes: { ...((request.body ?? {}) as Record<string, unknown>) }, at: context.now(), reason: auditReason(request) });
+  /** A guild change: the guild must exist and the bot must have Manage Server; returns the request body. */
+  const guildChange = (call: RouteContext): unknown => {
+    requireGuild(context, call.params.guildId);
+    requireBotPermission(context, PermissionFlagsBits.ManageGuild);
+    return call.body;
+  };
   return [
     {
       // Modify Guild Incident Actions: needs Manage Server; a field left out keeps its value, null lifts it
@@ -35,10 +41,7 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
       auth: 'bot',
       bucket: 'guilds',
       handle: (call) => {
-        const { params, body } = call;
-        requireGuild(context, params.guildId);
-        requireBotPermission(context, PermissionFlagsBits.ManageGuild);
-        const request = (body ?? {}) as Record<string, unknown>;
+        const request = (guildChange(call) ?? {}) as Record<string, unknown>;
         const now = context.now();
         const incidents = state.guild.incidents;
         const invites = 'invites_disabled_until' in request ? incidentUntil('invites_disabled_until', request.invites_disabled_until, now) : incidents.invites_disabled_until;
@@ -56,10 +59,7 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
       auth: 'bot',
       bucket: 'guilds',
       handle: (call) => {
-        const { params, body } = call;
-        requireGuild(context, params.guildId);
-        requireBotPermission(context, PermissionFlagsBits.ManageGuild);
-        const level = (body as { verification_level?: number | null } | undefined)?.verification_level;
+        const level = (guildChange(call) as { verification_level?: number | null } | undefined)?.verification_level;
         if (typeof level === 'number') state.guild.verificationLevel = level;
         audit(call, 'guild_update');
         guildUpdated();
