@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { GatewayDispatchEvents, OverwriteType, type APIMessage, type APIRole, type APITextChannel, type APIUser } from 'discord-api-types/v10';
 import type { Logger } from 'pino';
-import type { Clock } from '../../clock';
 import type { EmulatorContext } from './context';
 import { makeRole, makeTextChannel } from './entity-factory';
 import { FaultInjector, type FaultMode, type FaultOptions } from './faults';
@@ -31,6 +30,11 @@ import { handleSandboxView, sandboxChannelPath } from './sandbox-view';
 import { createApplication, seedState, type SeedName } from './seed';
 import type { EmulatorState } from './state';
 
+/** Where the emulator reads the time for OAuth2 expiry: any object with `now()` (a test's movable clock). */
+export interface EmulatorClock {
+  now(): Date;
+}
+
 export interface DiscordEmulatorOptions {
   /** 0 (default) = a random free port. */
   port?: number;
@@ -52,7 +56,7 @@ export interface DiscordEmulatorOptions {
   /** HELLO heartbeat interval (default 41250 ms, as Discord). */
   heartbeatIntervalMs?: number;
   /** Clock for OAuth2 code and token expiry (rate limits and interactions use real time, as the client does). */
-  clock?: Clock;
+  clock?: EmulatorClock;
   /** Where unexpected emulator errors go (silent by default), and requests that depart from Discord's OpenAPI description (warnings; undocumented fields at debug). */
   logger?: Logger;
   /** Check every REST request against Discord's OpenAPI description (default true; `openapiViolations` lists what was found). */

@@ -4,7 +4,7 @@ import type { FaultInjector } from './faults';
 import type { InvalidRequestLimit } from './invalid-request-limit';
 import { findAccessToken } from './oauth';
 import { checkRequestBody, checkRequestHead } from './openapi-check/request-check';
-import { isFromProduct, maskedPath, type OpenApiViolation } from './openapi-check/violations';
+import { maskedPath, type OpenApiViolation } from './openapi-check/violations';
 import type { RateLimiter } from './rate-limiter';
 import { parseRequestBody } from './request-body';
 import { methodNotAllowed, missingPermissions, notFound, RestError, unauthorized, unknownMember, unknownRole } from './rest-error';
@@ -112,7 +112,7 @@ export function createRestHandler(deps: RestServerDeps) {
     const spec = onViolation && segments ? checkRequestHead({ method, segments, query, headers: req.headers }) : null;
     const reportProblems = (found: { problems: string[]; notes: string[] }) => {
       if (onViolation && (found.problems.length > 0 || found.notes.length > 0)) {
-        onViolation({ method, path: spec?.located?.template ?? maskedPath(segments ?? []), problems: found.problems, notes: found.notes, fromProduct: isFromProduct(req.headers['user-agent']) });
+        onViolation({ method, path: spec?.located?.template ?? maskedPath(segments ?? []), problems: found.problems, notes: found.notes, userAgent: req.headers['user-agent'] ?? '' });
       }
     };
     if (spec) reportProblems(spec);

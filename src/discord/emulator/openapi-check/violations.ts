@@ -1,5 +1,3 @@
-import { PRODUCT_TOKEN } from '../../../discord-user-agent';
-
 /** One request the emulator received that Discord's OpenAPI description does not allow. */
 export interface OpenApiViolation {
   method: string;
@@ -9,8 +7,8 @@ export interface OpenApiViolation {
   problems: string[];
   /** Undocumented query parameters and body fields: Discord ignores them, so they are logged and kept, not failed on. */
   notes: string[];
-  /** Sent by the product's own clients (its User-Agent names the product), not by a test probing the emulator. */
-  fromProduct: boolean;
+  /** The sender's User-Agent ('' when none): a test guard tells its own application's requests from a test's probes by it. */
+  userAgent: string;
 }
 
 export type OpenApiViolationSink = (violation: OpenApiViolation) => void;
@@ -20,7 +18,7 @@ const SINK = Symbol.for('gatekeeper.discordEmulator.openapiViolationSink');
 type SinkHolder = { [SINK]?: OpenApiViolationSink };
 
 /**
- * Tests install one (`src/test-support/openapi-guard.ts`); without one, violations are only
+ * Tests install one (Gatekeeper's: `src/test-support/openapi-guard.ts`); without one, violations are only
  * logged and kept on the emulator. Returns the sink it replaced, to put back.
  */
 export function setOpenApiViolationSink(sink: OpenApiViolationSink | null): OpenApiViolationSink | null {
@@ -32,10 +30,6 @@ export function setOpenApiViolationSink(sink: OpenApiViolationSink | null): Open
 
 export function reportToSink(violation: OpenApiViolation): void {
   (globalThis as SinkHolder)[SINK]?.(violation);
-}
-
-export function isFromProduct(userAgent: string | string[] | undefined): boolean {
-  return typeof userAgent === 'string' && userAgent.includes(PRODUCT_TOKEN);
 }
 
 /** A path for logs: segments that could be tokens (long, or not plain ids and words) are masked. */
