@@ -19,7 +19,7 @@ import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import type { Logger } from './logger';
-import type { RateLimitOption } from './discord/emulator';
+import type { RateLimitOption } from './discord-emulator';
 import { loadOrCreateIpHashKey } from './modules/network';
 import { loadOrCreateSecret } from './secrets';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { DiscordEmulator } from '../../src/discord/emulator';
+import type { DiscordEmulator } from '../../src/discord-emulator';
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import type { FingerprintData } from '../../src/shared/fingerprint';
 

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
 import { ROLE_SLOT_NAMES, roleSafetyProblems, roleSetting, type RoleProblem } from './role-safety';
-import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
 
 /**
  * What the bot needs, and why:

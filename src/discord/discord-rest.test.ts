@@ -1,7 +1,6 @@
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from '@discordjs/rest';
-import { createDiscordEmulator, type DiscordEmulator } from './emulator';
-import { createEmulatorRest } from './emulator/emulator-clients';
+import { createDiscordEmulator, createEmulatorRest, type DiscordEmulator } from '../discord-emulator';
 import { createBotRest, GLOBAL_REQUESTS_PER_SECOND } from './discord-rest';
 
 describe('the bot’s share of Discord’s global limit', () => {

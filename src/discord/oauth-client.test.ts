@@ -2,7 +2,7 @@ import { DiscordAPIError, REST } from '@discordjs/rest';
 import { Routes, type RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { createDiscordOAuth } from './oauth-client';
 import type { OutboundFetch } from '../outbound-http';
-import { createDiscordEmulator } from './emulator';
+import { createDiscordEmulator } from '../discord-emulator';
 
 /** A Discord that answers the token endpoint with the given status and rate-limit scope. */
 function discordAnswering(status: number, scope: string | null, log: string[]): OutboundFetch {

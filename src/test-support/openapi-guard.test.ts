@@ -1,5 +1,5 @@
 import { discordUserAgent } from '../discord-user-agent';
-import { createDiscordEmulator } from '../discord/emulator';
+import { createDiscordEmulator } from '../discord-emulator';
 import { takeProductViolationReport } from './openapi-guard';
 
 describe('the OpenAPI guard', () => {

@@ -1,5 +1,5 @@
 import { PRODUCT_TOKEN } from '../discord-user-agent';
-import { setOpenApiViolationSink, type OpenApiViolation } from '../discord/emulator/openapi-check/violations';
+import { setOpenApiViolationSink, type OpenApiViolation } from '../discord-emulator';
 
 /**
  * Fails the test during which the product sent the Discord emulator a request that Discord's

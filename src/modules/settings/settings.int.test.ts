@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { createDiscordEmulator, createEmulatorRest } from '../../discord/emulator';
+import { createDiscordEmulator, createEmulatorRest } from '../../discord-emulator';
 import { createGuildNamesCheck, createSettingsService, settingsFor } from './index';
 
 describeEngines('owner settings', (getDatabase) => {

@@ -12,7 +12,7 @@ import {
   type GuildMemberFlags,
 } from 'discord-api-types/v10';
 import { makeUser } from './entity-factory';
-import { canManageRole, computeBasePermissions, computeChannelPermissions, highestRolePosition, type GuildPermissionContext } from '../permissions';
+import { canManageRole, computeBasePermissions, computeChannelPermissions, highestRolePosition, type GuildPermissionContext } from './permissions';
 import type { InteractionRecord } from './interaction-record';
 import type { OAuthStore } from './oauth';
 import { generateSnowflake } from './snowflake';

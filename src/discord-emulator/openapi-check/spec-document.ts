@@ -29,9 +29,9 @@ export interface SpecDocument {
 /** The vendored description and its supplement live in the sources (`src/…/openapi`), found from here or from dist/. */
 function openapiDirectory(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'src', 'discord', 'emulator', 'openapi');
+    const candidate = path.join(dir, 'src', 'discord-emulator', 'openapi');
     if (fs.existsSync(path.join(candidate, 'discord-openapi.json.gz'))) return candidate;
-    if (path.dirname(dir) === dir) throw new Error('Discord emulator: the vendored OpenAPI description (src/discord/emulator/openapi) is missing');
+    if (path.dirname(dir) === dir) throw new Error('Discord emulator: the vendored OpenAPI description (src/discord-emulator/openapi) is missing');
   }
 }
 
