@@ -4,7 +4,11 @@
  * population and scored window, each rule's links counted, under each account-age
  * assumption (ACCOUNT_AGE_ASSUMPTIONS in p8-population.ts: 'base', then 'pessimistic'):
  *
- *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only]
+ *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only] [--sitting]
+ *
+ * --sitting generates the population with the timing assumption of the same name
+ * (TIMING_ASSUMPTIONS) and measures the experiment's rules on the time between two attempts
+ * (SITTING_RULES), with the bound over every rule that reads the time too.
  *
  * --ceiling adds the ceiling's budget table and the evidence classes of the same-device
  * pairs the rule leaves below medium; --misses lists those pairs by how they were made.
@@ -19,9 +23,9 @@ import crypto from 'node:crypto';
 import { ALT_RULES, HIGH_ENTROPY_COMPONENTS, RARITY, scoreCandidate, type AltRule, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents, looksStock } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
-import { ceilingSummary, describeSignature, evidenceClasses, recallCeiling, strangersNeeded } from './p8-ceiling';
+import { ceilingSummary, describeSignature, evidenceClasses, recallCeiling, strangersNeeded, type CeilingSignature } from './p8-ceiling';
 import { badgeTier, formatQuality, pairKey, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
-import { ACCOUNT_AGE_ASSUMPTIONS, generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type AccountAgeAssumption, type Population } from './p8-population';
+import { ACCOUNT_AGE_ASSUMPTIONS, SITTING_MS, TIMING_ASSUMPTIONS, generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type AccountAgeAssumption, type Population } from './p8-population';
 import { populationSummary } from './p8-verdicts';
 
 interface StoredAttempt extends AttemptSignals {
@@ -102,12 +106,41 @@ function storedAttempts(population: Population): StoredAttempt[] {
     const { ipHash, networkHash } = hashIp(ipKey, a.ip);
     const { hardwareHash: _hardware, ...components } = hashFingerprintComponents(a.fingerprint);
     const tokenHash = crypto.createHmac('sha256', tokenKey).update(a.profileToken).digest('hex');
-    return { index: a.index, ipHash, networkHash, fingerprintHash: computeFingerprintHash(a.fingerprint), ...components, tokenHash, browserTokenHash: tokenHash, accountCreatedMs: a.createdMs, stockProfile: looksStock(a.fingerprint) };
+    return { index: a.index, ipHash, networkHash, fingerprintHash: computeFingerprintHash(a.fingerprint), ...components, tokenHash, browserTokenHash: tokenHash, accountCreatedMs: a.createdMs, attemptedAtMs: a.atMs, stockProfile: looksStock(a.fingerprint) };
   });
 }
 
+/** The experiment's rules on the time between two attempts (not in the product: see SITTING_RULES). */
+type SittingRule = 'address-fingerprint-same-sitting' | 'address-same-machine-same-sitting';
+
 /** One verdict of the replay, with the rule that decided it. */
-export type RuledVerdict = PairVerdict & { rule: AltRule };
+export type RuledVerdict = PairVerdict & { rule: AltRule | SittingRule };
+
+/**
+ * EXPERIMENT, not product rules: the time between two attempts from one address (item "new
+ * evidence"), as medium, tried on the pairs the product's rule leaves below medium. One
+ * sitting is within the hour (SITTING_MS: an alt made to join alongside its main verifies
+ * right after it); the rules are the two ways one device shows on one address when its
+ * storage is gone: the same fingerprint (a fresh profile, a Chromium private window), or the
+ * same machine settings and a device component (a second browser, a Safari or Firefox private
+ * window). Chosen from what one device looks like, before measuring; the population's timing
+ * (TIMING_ASSUMPTIONS) is a stated assumption, printed with its pessimistic variant.
+ */
+const SITTING_RULES: { rule: SittingRule; holds: (x: StoredAttempt, y: StoredAttempt) => boolean }[] = [
+  { rule: 'address-fingerprint-same-sitting', holds: (x, y) => x.fingerprintHash === y.fingerprintHash },
+  {
+    rule: 'address-same-machine-same-sitting',
+    holds: (x, y) =>
+      (['screenHash', 'timezoneHash', 'languageHash', 'platformHash'] as const).every((k) => x[k] !== null && x[k] === y[k]) &&
+      HIGH_ENTROPY_COMPONENTS.some((c) => x[`${c}Hash`] !== null && x[`${c}Hash`] === y[`${c}Hash`]),
+  },
+];
+
+function sittingRule(population: Population, x: StoredAttempt, y: StoredAttempt): SittingRule | null {
+  if (x.ipHash === null || x.ipHash !== y.ipHash) return null;
+  if (Math.abs(population.accounts[x.index]!.atMs - population.accounts[y.index]!.atMs) >= SITTING_MS) return null;
+  return SITTING_RULES.find((r) => r.holds(x, y))?.rule ?? null;
+}
 
 /**
  * Replays the population in time order; from `evaluateFrom` on, each new attempt is judged
@@ -115,7 +148,7 @@ export type RuledVerdict = PairVerdict & { rule: AltRule };
  * would read (the token, address, fingerprint, network, and a component at most two
  * members show), with the account ages and the server's size as the product sees them.
  */
-export function replay(population: Population, evaluateFrom: number): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
+export function replay(population: Population, evaluateFrom: number, options: { sitting?: boolean } = {}): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
   const attempts = storedAttempts(population);
   const memory: Memory = { members: new AnonymitySets(), networks: new AnonymitySets(), byKey: new Map() };
   const verdicts: RuledVerdict[] = [];
@@ -130,7 +163,9 @@ export function replay(population: Population, evaluateFrom: number): { verdicts
       for (const i of candidates) {
         const y = attempts[i]!;
         const score = scoreCandidate(x, y, { sharedNetwork: false, counts, attemptAtMs: account.atMs });
-        if (score.confidence) verdicts.push({ a: y.index, b: x.index, confidence: score.confidence, rule: score.rule! });
+        const sitting = options.sitting && score.confidence !== 'certain' && score.confidence !== 'medium' ? sittingRule(population, x, y) : null;
+        if (sitting) verdicts.push({ a: y.index, b: x.index, confidence: 'medium', rule: sitting });
+        else if (score.confidence) verdicts.push({ a: y.index, b: x.index, confidence: score.confidence, rule: score.rule! });
       }
     }
     remember(memory, x);
@@ -147,7 +182,7 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
     const current = best.get(k);
     if (!current || rank[v.confidence] > rank[current.confidence]) best.set(k, v);
   }
-  const rows = new Map<AltRule, { tier: Tier; sameDevice: number; otherAlt: number; strangers: number }>();
+  const rows = new Map<AltRule | SittingRule, { tier: Tier; sameDevice: number; otherAlt: number; strangers: number }>();
   for (const v of best.values()) {
     const row = rows.get(v.rule) ?? { tier: v.confidence, sameDevice: 0, otherAlt: 0, strangers: 0 };
     const kind = pairKind(population.accounts[v.a]!, population.accounts[v.b]!);
@@ -157,7 +192,7 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
     rows.set(v.rule, row);
   }
   const lines = ['  per rule (best verdict per pair): tier, same-device alts / other alts / strangers, precision'];
-  for (const rule of ALT_RULES) {
+  for (const rule of [...ALT_RULES, ...SITTING_RULES.map((r) => r.rule)]) {
     const row = rows.get(rule);
     if (row) lines.push(`    ${rule.padEnd(36)} ${row.tier.padEnd(8)} ${row.sameDevice} / ${row.otherAlt} / ${row.strangers}   ${pct((row.sameDevice + row.otherAlt) / (row.sameDevice + row.otherAlt + row.strangers))}`);
   }
@@ -165,10 +200,10 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
 }
 
 /** The badge tier's figures (certain+medium) and the ceiling's bound at the same number of false links. */
-function badgeSummary(population: Population, evaluateFrom: number, verdicts: readonly PairVerdict[]): string {
+function badgeSummary(population: Population, evaluateFrom: number, verdicts: readonly PairVerdict[], signature: CeilingSignature = 'product'): string {
   const q = verdictQuality(population, verdicts, evaluateFrom);
   const badge = badgeTier(q);
-  const ceiling = ceilingSummary(population, evaluateFrom, badge.falseLinks, 0.95);
+  const ceiling = ceilingSummary(population, evaluateFrom, badge.falseLinks, 0.95, signature);
   return (
     `  badge tier (certain+medium): precision ${pct(badge.precision, 2)} (${badge.links - badge.falseLinks}/${badge.links}), ` +
     `${badge.falsePer10k.toFixed(1)} false alt badges per 10k legitimate members, same-device recall ${pct(q.sameDeviceRecall.share)} (${q.sameDeviceRecall.found}/${q.sameDeviceRecall.pairs}); ` +
@@ -210,19 +245,31 @@ function main() {
     return i >= 0 ? Number(process.argv[i + 1]) : fallback;
   };
   for (const accountAge of Object.keys(ACCOUNT_AGE_ASSUMPTIONS) as AccountAgeAssumption[]) {
-    const population = generatePopulation({ people: arg('--people', 25_000), seed: arg('--seed', 8), accountAge });
+    const population = generatePopulation({ people: arg('--people', 25_000), seed: arg('--seed', 8), accountAge, timing: process.argv.includes('--sitting') ? accountAge : undefined });
     const evaluateFrom = Math.max(0, population.accounts.length - arg('--scored', 3_000));
-    process.stdout.write(`P8 replay, account ages '${accountAge}' ${JSON.stringify(ACCOUNT_AGE_ASSUMPTIONS[accountAge])}: ${populationSummary(population)}\nscored: accounts ${evaluateFrom}–${population.accounts.length - 1}\n`);
+    process.stdout.write(`P8 replay, assumptions '${accountAge}': account ages ${JSON.stringify(ACCOUNT_AGE_ASSUMPTIONS[accountAge])}, timing ${JSON.stringify(TIMING_ASSUMPTIONS[accountAge])}: ${populationSummary(population)}\nscored: accounts ${evaluateFrom}–${population.accounts.length - 1}\n`);
     const started = Date.now();
     const { verdicts, attempts } = replay(population, evaluateFrom);
     process.stdout.write(`${formatQuality("the product's scoreCandidate, every candidate (no 50-candidate window)", verdictQuality(population, verdicts, evaluateFrom))}\n`);
     process.stdout.write(`${badgeSummary(population, evaluateFrom, verdicts)}\n${ruleTable(population, verdicts)}\n`);
+    if (process.argv.includes('--sitting')) {
+      const withSitting = replay(population, evaluateFrom, { sitting: true }).verdicts;
+      process.stdout.write(`with the time between two attempts (experiment: SITTING_RULES as medium; the bound's signature adds "within the hour")\n`);
+      process.stdout.write(`${badgeSummary(population, evaluateFrom, withSitting, 'with-sitting')}\n${ruleTable(population, withSitting)}\n`);
+      for (const budget of [0, 100, 300]) process.stdout.write(`  any rule with the time, ≤ ${budget} false links per 10k: at most ${pct(boundAt(population, evaluateFrom, budget))}\n`);
+    }
     if (process.argv.includes('--misses')) process.stdout.write(`${diagnose(population, evaluateFrom, verdicts, attempts)}\n`);
     process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     if (process.argv.includes('--ceiling')) process.stdout.write(`\n${ceilingReport(population, evaluateFrom, verdicts)}\n`);
     process.stdout.write('\n');
     if (process.argv.includes('--base-only')) break;
   }
+}
+
+/** The most same-device recall any rule reading the time as well reaches with `per10k` false links per 10k legitimate members. */
+function boundAt(population: Population, evaluateFrom: number, per10k: number): number {
+  const evidence = evidenceClasses(population, evaluateFrom, 'with-sitting');
+  return recallCeiling(evidence.classes, evidence.sameDevicePairs, (per10k * evidence.people) / 10_000);
 }
 
 /**

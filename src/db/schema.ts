@@ -142,6 +142,13 @@ export const verificationAttempts = pgTable(
      * the members table; null when the member's id is not a snowflake (never young).
      */
     accountCreatedAt: ts('account_created_at'),
+    /**
+     * The profile looked like a stock phone at consent (`looksStock`, judged from the collected
+     * values, which are never stored): the new-server prior reads it when re-scoring links on a
+     * server too small to judge rarity. Null for attempts stored before it was kept and for Limited
+     * Access (nothing kept): unknown, which the prior treats as stock.
+     */
+    stockProfile: boolean('stock_profile'),
     createdAt: createdAt(),
   },
   (t) => [

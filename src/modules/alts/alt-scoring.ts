@@ -44,8 +44,8 @@ export type AttemptSignals = {
   accountCreatedMs?: number | null;
   /**
    * the new attempt only: its profile looks like a stock phone (`looksStock`, judged from the
-   * collected values at consent, never stored); absent or null when unknown, which the
-   * new-server prior treats as stock
+   * collected values at consent, which are never stored; the attempt keeps this verdict, for
+   * re-scoring); absent or null when unknown, which the new-server prior treats as stock
    */
   stockProfile?: boolean | null;
 } & Pick<FingerprintComponentHashes, ComparedHashKey>;
