@@ -139,7 +139,7 @@ export interface LogPost {
  * Who a post pings: nobody, or (a post carrying an alarm line, with an alarm role set) that role
  * alone, named in the content. Mentions in the lines themselves are shown, never pinged.
  */
-export function postMentions(alarm: boolean, pingRole: string | null): { content: string; allowed_mentions: APIAllowedMentions } {
+function postMentions(alarm: boolean, pingRole: string | null): { content: string; allowed_mentions: APIAllowedMentions } {
   if (!alarm || !pingRole) return { content: '', allowed_mentions: { parse: [] } };
   return { content: roleMention(pingRole), allowed_mentions: { parse: [], roles: [pingRole] } };
 }
