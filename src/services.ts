@@ -140,6 +140,7 @@ export function createServices(
     members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
     websiteUrl: options.websiteUrl,
+    alarmPingRole: () => live().alarmPingRole,
     clock,
     logger: logger.child({ role: 'outbox' }),
     guard,

@@ -67,6 +67,9 @@ main { padding: 16px 24px; }
 input[type=number] { width: 100%; padding: 10px; border-radius: 4px; border: 0; background: var(--bg3); color: var(--text); font: inherit; }
 .invocation { font-size: 13px; margin-bottom: 2px; }
 .mention-time { background: rgb(255 255 255 / .06); border-radius: 3px; padding: 0 2px; }
+.mention-role { background: rgb(88 101 242 / .3); color: #c9cdfb; border-radius: 3px; padding: 0 2px; }
+.pinged { border-left: 2px solid #f0b232; padding-left: 10px; background: rgb(240 178 50 / .08); }
+.pinged-note { color: #f0b232; font-size: 12px; margin-top: 4px; }
 @media (max-width: 640px) {
   .layout { grid-template-columns: 1fr; min-height: 0; }
   nav.sidebar { display: flex; flex-wrap: wrap; gap: 2px; }

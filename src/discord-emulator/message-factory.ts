@@ -29,7 +29,14 @@ const messageBodySchema = z.looseObject({
   components: z.array(z.looseObject({ type: z.number().int() })).max(40).nullish(),
   flags: discordInteger().nullish(),
   tts: z.boolean().nullish(),
-  allowed_mentions: z.looseObject({}).nullish(),
+  allowed_mentions: z
+    .looseObject({
+      parse: z.array(z.enum(['users', 'roles', 'everyone'])).nullish(),
+      users: z.array(z.string()).max(100).nullish(),
+      roles: z.array(z.string()).max(100).nullish(),
+      replied_user: z.boolean().nullish(),
+    })
+    .nullish(),
   message_reference: z.looseObject({ message_id: z.string().optional() }).nullish(),
   attachments: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })).nullish(),
 });
@@ -42,6 +49,15 @@ export interface MessageBody {
   flags?: number | null;
   tts?: boolean | null;
   message_reference?: { message_id?: string } | null;
+  /** who the content may ping; absent, every mention pings */
+  allowed_mentions?: AllowedMentions | null;
+}
+
+export interface AllowedMentions {
+  parse?: ('users' | 'roles' | 'everyone')[] | null;
+  users?: string[] | null;
+  roles?: string[] | null;
+  replied_user?: boolean | null;
 }
 
 export interface UploadedFile {
@@ -55,6 +71,7 @@ export function parseMessageBody(body: unknown, options: { requireContent: boole
   const parsed = parseBody(messageBodySchema, body);
   // The schema checks the fields we enforce; the nested embed/component shapes are Discord's own types, passed through as sent.
   const message = parsed as MessageBody;
+  if (message.allowed_mentions) checkAllowedMentions(message.allowed_mentions);
   if (message.embeds) checkEmbedsTotal(message.embeds);
   if (message.components) validateComponents(message.components, message.flags ?? 0);
   const empty = !message.content && !message.embeds?.length && !message.components?.length && !options.files?.length;
@@ -62,6 +79,15 @@ export function parseMessageBody(body: unknown, options: { requireContent: boole
     throw new RestError(400, { message: 'Cannot send an empty message', code: RESTJSONErrorCodes.CannotSendAnEmptyMessage });
   }
   return message;
+}
+
+/** Discord refuses a kind both parsed and listed by id ("parse: users" with "users"). */
+function checkAllowedMentions(allowed: AllowedMentions): void {
+  for (const kind of ['users', 'roles'] as const) {
+    if (allowed.parse?.includes(kind) && allowed[kind]?.length) {
+      throw fieldError('allowed_mentions', 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE', `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`);
+    }
+  }
 }
 
 /** Discord's limit for all of a message's embeds together: title, description, field names and values, footer and author text. */
@@ -110,12 +136,23 @@ function checkCustomId(seen: Set<string>, customId: string | undefined, path: st
   seen.add(customId);
 }
 
-function mentionedUsers(state: EmulatorState, content: string): APIUser[] {
-  const ids = [...content.matchAll(/<@!?(\d{17,20})>/g)].map((match) => match[1] ?? '');
-  return [...new Set(ids)].flatMap((id) => {
-    const record = state.users.get(id);
-    return record ? [record.user] : [];
-  });
+/**
+ * Who a message's content pings, as Discord records it on the message: without allowed_mentions every
+ * mention in the content; with it, only the kinds in `parse` and the users and roles listed by id
+ * (and mentioned in the content). Mentions inside embeds never ping.
+ */
+function pingedBy(state: EmulatorState, content: string, allowed: AllowedMentions | null | undefined): Pick<APIMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
+  const may = (kind: 'users' | 'roles', id: string) => !allowed || Boolean(allowed.parse?.includes(kind)) || Boolean(allowed[kind]?.includes(id));
+  const userIds = [...new Set([...content.matchAll(/<@!?(\d{17,20})>/g)].map((match) => match[1] ?? ''))].filter((id) => may('users', id));
+  const roleIds = [...new Set([...content.matchAll(/<@&(\d{17,20})>/g)].map((match) => match[1] ?? ''))].filter((id) => may('roles', id));
+  return {
+    mentions: userIds.flatMap((id) => {
+      const record = state.users.get(id);
+      return record ? [record.user] : [];
+    }),
+    mention_roles: roleIds,
+    mention_everyone: /@(everyone|here)\b/.test(content) && (!allowed || Boolean(allowed.parse?.includes('everyone'))),
+  };
 }
 
 export function createMessage(
@@ -150,9 +187,7 @@ export function createMessage(
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     tts: input.body.tts ?? false,
-    mention_everyone: content.includes('@everyone'),
-    mentions: mentionedUsers(state, content),
-    mention_roles: [...content.matchAll(/<@&(\d{17,20})>/g)].map((match) => match[1] ?? ''),
+    ...pingedBy(state, content, input.body.allowed_mentions),
     attachments,
     embeds: input.body.embeds ?? [],
     pinned: false,
@@ -174,7 +209,7 @@ export function editMessage(state: EmulatorState, message: APIMessage, body: Mes
   const edited: APIMessage = { ...message, edited_timestamp: new Date().toISOString() };
   if (body.content !== undefined) {
     edited.content = body.content ?? '';
-    edited.mentions = mentionedUsers(state, edited.content);
+    Object.assign(edited, pingedBy(state, edited.content, body.allowed_mentions));
   }
   if (body.embeds !== undefined) edited.embeds = body.embeds ?? [];
   if (body.components !== undefined) edited.components = body.components ?? [];

@@ -41,12 +41,14 @@ function renderTimestamp(seconds: string, style: string | undefined): string {
   return `<time class="mention-time" datetime="${at.toISOString()}" title="${escapeHtml(at.toUTCString())}">${escapeHtml(text)}</time>`;
 }
 
+const roleName = (state: EmulatorState, id: string) => state.guild.roles.get(id)?.name ?? 'deleted-role';
+
 /** Escaped content with Discord's mentions resolved to names, timestamps formatted, **bold**, `code` and [links](https://…). */
 export function renderContent(state: EmulatorState, content: string): RawHtml {
   let out = escapeHtml(content);
   out = out.replace(/&lt;t:(-?\d{1,13})(?::([tTdDfFR]))?&gt;/g, (_, seconds: string, style: string | undefined) => renderTimestamp(seconds, style));
   out = out.replace(/&lt;@!?(\d{17,20})&gt;/g, (_, id: string) => `<b>@${escapeHtml(state.users.get(id)?.user.username ?? 'unknown-user')}</b>`);
-  out = out.replace(/&lt;@&amp;(\d{17,20})&gt;/g, (_, id: string) => `<b>@${escapeHtml(state.guild.roles.get(id)?.name ?? 'deleted-role')}</b>`);
+  out = out.replace(/&lt;@&amp;(\d{17,20})&gt;/g, (_, id: string) => `<b class="mention-role">@${escapeHtml(roleName(state, id))}</b>`);
   out = out.replace(/&lt;#(\d{17,20})&gt;/g, (_, id: string) => `<b>#${escapeHtml(state.guild.channels.get(id)?.name ?? 'unknown')}</b>`);
   out = out.replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>');
   out = out.replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -137,7 +139,9 @@ export function renderMessage(state: EmulatorState, message: APIMessage, channel
   const loading = ((message.flags ?? 0) & MessageFlags.Loading) !== 0;
   const components = (message.components ?? []) as ComponentNode[];
   const time = new Date(message.timestamp);
-  return html`<article class="message ${ephemeral ? 'ephemeral' : ''}" aria-label="Message from ${name}" data-message-id="${message.id}">
+  // the roles the message pinged (its allowed_mentions let them): highlighted as Discord does for their members
+  const pinged = (message.mention_roles ?? []).map((id) => `@${roleName(state, id)}`);
+  return html`<article class="message ${ephemeral ? 'ephemeral' : ''} ${pinged.length > 0 ? 'pinged' : ''}" aria-label="Message from ${name}" data-message-id="${message.id}">
 <div class="avatar" aria-hidden="true">${name.slice(0, 2).toUpperCase()}</div>
 <div>
 ${renderInvocation(state, message)}
@@ -150,5 +154,6 @@ ${components.length > 0
   : ''}
 ${message.attachments.map((file) => html`<div class="muted">📎 ${file.filename}</div>`)}
 ${ephemeral ? html`<div class="ephemeral-note">Only you can see this</div>` : ''}
+${pinged.length > 0 ? html`<div class="pinged-note">Pinged ${pinged.join(', ')}</div>` : ''}
 </div></article>`;
 }

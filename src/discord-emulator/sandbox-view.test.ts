@@ -77,6 +77,28 @@ describe('sandbox web view', () => {
     expect(other).not.toContain('You are <strong>verified</strong>!');
   });
 
+  it('records who a message pinged by its allowed_mentions, and marks the message that pinged a role', async () => {
+    const staff = emulator.guild.roleId('Staff');
+    const logs = emulator.guild.channelId('logs');
+    const channel = client.channels.cache.get(logs) as TextChannel;
+    const pinging = await channel.send({ content: `<@&${staff}> raid`, allowedMentions: { parse: [], roles: [staff] } });
+    const quiet = await channel.send({ content: `<@&${staff}> no ping <@${memberId}>`, allowedMentions: { parse: [] } });
+    const stored = (id: string) => emulator.state.messages(logs).find((m) => m.id === id)!;
+    expect([stored(pinging.id).mention_roles, stored(pinging.id).mentions]).toEqual([[staff], []]);
+    expect([stored(quiet.id).mention_roles, stored(quiet.id).mentions]).toEqual([[], []]);
+
+    const page = await (await get(`/sandbox/channels/${logs}`)).text();
+    const article = (id: string) => {
+      const at = page.indexOf(`data-message-id="${id}"`);
+      return page.slice(page.lastIndexOf('<article', at), page.indexOf('</article>', at));
+    };
+    expect(article(pinging.id)).toContain('<b class="mention-role">@Staff</b>');
+    expect(article(pinging.id)).toMatch(/class="message\s+pinged"/);
+    expect(article(pinging.id)).toContain('Pinged @Staff');
+    expect(article(quiet.id)).toContain('<b class="mention-role">@Staff</b>');
+    expect(article(quiet.id)).not.toContain('Pinged');
+  });
+
   it('explains what went wrong instead of failing silently', async () => {
     const noIdentity = await post(`/sandbox/channels/${channelId}/click`, { message_id: '1', custom_id: 'verify' });
     expect(decodeURIComponent(noIdentity.headers.get('location') ?? '')).toContain('Choose who you are first.');

@@ -40,6 +40,8 @@ export function createDiscordActions(deps: {
   members?: GuildMemberCache;
   /** the site's address, for the cards' links to the dashboard */
   websiteUrl: string;
+  /** the role that posts of alarms ping (planLogPosts), read at each post */
+  alarmPingRole?: () => string | null;
   /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
   revokeAccessToken?: (accessToken: string) => void;
 }) {
@@ -110,7 +112,7 @@ export function createDiscordActions(deps: {
     learnChange(userId, give ? { give: [roleId], take: [] } : { give: [], take: [roleId] });
   }
 
-  /** One message in the logs channel (planLogPosts: text or cards; mentions shown, nobody pinged). */
+  /** One message in the logs channel (planLogPosts: text or cards; mentions shown, only the alarm role pinged). */
   async function postMessage(body: RESTPostAPIChannelMessageJSONBody): Promise<void> {
     const channelId = await directory.channelId('logs');
     await rest.post(Routes.channelMessages(channelId), { body });
@@ -118,7 +120,7 @@ export function createDiscordActions(deps: {
 
   /** Posts log lines (as the outbox holds them) in as few messages as they fit. */
   async function postLog(lines: LogLine[]): Promise<void> {
-    for (const post of planLogPosts(lines, deps.websiteUrl)) await postMessage(post.body);
+    for (const post of planLogPosts(lines, deps.websiteUrl, deps.alarmPingRole?.() ?? null)) await postMessage(post.body);
   }
 
   /**

@@ -75,6 +75,8 @@ export function createOutboxWorker(deps: {
   sealKey: Buffer;
   /** the site's address, for the log cards' links to the dashboard */
   websiteUrl: string;
+  /** the role that posts of alarms (a certain alt, a raid alarm) ping, read at each post; none: nobody is pinged */
+  alarmPingRole?: () => string | null;
   /** what the bot saw of members' roles (shared with the bot when both run in this process) */
   members?: GuildMemberCache;
   clock: Clock;
@@ -109,7 +111,7 @@ export function createOutboxWorker(deps: {
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
   const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, alarmPingRole: deps.alarmPingRole, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -326,7 +328,7 @@ export function createOutboxWorker(deps: {
     if (lingerTimer) clearTimeout(lingerTimer);
     lingerTimer = undefined;
     if (postingLogs > 0 || heldLogs.length === 0) return;
-    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl);
+    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl, deps.alarmPingRole?.() ?? null);
     const waited = Date.now() - heldLogs[0]!.takenAt;
     const send = all || waited >= logLingerMs ? packed : packed.slice(0, -1);
     if (send.length === 0) {

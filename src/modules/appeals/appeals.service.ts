@@ -19,7 +19,7 @@ import {
 } from '../../shared/appeals';
 import { memberStanding } from '../../shared/member-badges';
 import { standingLabel } from '../../shared/member-states';
-import { listAltsForMember } from '../alts';
+import { listAltsForMember, listAltsForMembers } from '../alts';
 import { appendAudit } from '../audit/audit.repository';
 import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
 import { toUserRecord } from '../members/member-views';
@@ -87,9 +87,10 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     return appealView(appeal);
   }
 
-  async function evidenceOf(member: Member): Promise<AppealEvidence> {
+  /** The evidence behind a member's standing, from their links (listAltsForMember's). */
+  function evidenceOf(member: Member, memberAlts: readonly MemberAlt[]): AppealEvidence {
     // a dismissed link ('not the same person') is no evidence any more, and a possible one never accuses
-    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
+    const alts = memberAlts.filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
     const links = { certain: 0, medium: 0 };
     for (const alt of alts) if (alt.confidence !== 'possible') links[alt.confidence] += 1;
     return {
@@ -113,6 +114,8 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
    */
   async function queue(status: AppealListStatus = 'open'): Promise<AppealQueue> {
     const [rows, open] = await Promise.all([status === 'open' ? listOpenAppeals(db, APPEAL_QUEUE_LIMIT) : listDecidedAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
+    // every member's links in one statement, however long the queue
+    const altsOf = await listAltsForMembers(db, rows.map((r) => r.member.id));
     const appeals: StaffAppealView[] = [];
     for (const { appeal, member } of rows) {
       appeals.push({
@@ -123,7 +126,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         standing: memberStanding(member),
         createdAt: appeal.createdAt.toISOString(),
         member: { ...toUserRecord(member), ...(appeal.status === 'open' ? { openAppealId: appeal.id } : {}) },
-        evidence: await evidenceOf(member),
+        evidence: evidenceOf(member, altsOf.get(member.id) ?? []),
         decidedAt: appeal.decidedAt?.toISOString() ?? null,
         decidedByName: appeal.decidedByName,
         decisionReason: appeal.decisionReason,

@@ -44,7 +44,7 @@ function toStoredAction(action: DiscordAction, key: Buffer) {
     case 'unban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
-      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}) }, sealedSecret: null };
+      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}), ...(action.alarm ? { alarm: true } : {}) }, sealedSecret: null };
     case 'incident_actions':
       return { kind: action.kind, discordId: null, payload: { invitesDisabledUntil: action.invitesDisabledUntil, dmsDisabledUntil: action.dmsDisabledUntil, reason: action.reason }, sealedSecret: null };
   }

@@ -51,7 +51,8 @@ type DiscordActionBody =
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
   /** Lifts a ban (an approved appeal of a member the certain-alt action banned); no ban is fine. */
   | { kind: 'unban'; discordId: string; reason: string }
-  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string; card?: LogCard }
+  /** `alarm`: a certain alt or a raid alarm, whose post pings the server's alarm role when one is set (log-card-message.ts) */
+  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string; card?: LogCard; alarm?: true }
   /** Modify Guild Incident Actions: the lockdown's pause of invites and DMs in Discord (null lifts it) */
   | { kind: 'incident_actions'; invitesDisabledUntil: string | null; dmsDisabledUntil: string | null; reason: string };
 

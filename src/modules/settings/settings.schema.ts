@@ -24,6 +24,13 @@ const discordName = (name: string) =>
     .min(1, `${name} cannot be empty`)
     .max(100, `${name} must be at most 100 characters`);
 
+/** A role given by its id (a snowflake), as Discord's mention `<@&id>` needs it. */
+const roleId = (name: string) =>
+  z
+    .string({ error: `${name} must be a role id` })
+    .trim()
+    .regex(/^\d{17,20}$/, `${name} must be a role id (17 to 20 digits)`);
+
 export const settingsShape = {
   retentionDays: whole('Retention days', 1, 3650),
   vpnCheckFailure: choice('VPN check failure policy', ['allow', 'limited', 'deny']),
@@ -55,6 +62,8 @@ export const settingsShape = {
   staffRole: discordName('Staff role'),
   verificationChannel: discordName('Verification channel'),
   logsChannel: discordName('Logs channel'),
+  /** the role pinged by the #logs posts of a certain alt and of a raid alarm; null pings nobody */
+  alarmPingRole: roleId('Role to ping').nullable(),
 };
 
 export const settingsSchema = z.object(settingsShape);
@@ -101,6 +110,7 @@ export function defaultSettings(env: Env): OwnerSettings {
     staffRole: env.DISCORD_STAFF_ROLE,
     verificationChannel: env.DISCORD_VERIFICATION_CHANNEL,
     logsChannel: env.DISCORD_LOGS_CHANNEL,
+    alarmPingRole: null,
   };
 }
 

@@ -278,6 +278,8 @@ export function createVerificationService(deps: {
                 discordId,
                 text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
                 card: { for: 'alt' as const, discordId: other, mainId: main },
+                // a certain alt pings the alarm role, when the server set one
+                ...(alt.confidence === 'certain' ? { alarm: true as const } : {}),
               };
             }),
         ];

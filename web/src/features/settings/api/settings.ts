@@ -25,6 +25,8 @@ export interface OwnerSettings {
   staffRole: string;
   verificationChannel: string;
   logsChannel: string;
+  /** the role pinged by the #logs posts of a certain alt and of a raid alarm (a role id); null pings nobody */
+  alarmPingRole: string | null;
 }
 export type SettingKey = keyof OwnerSettings;
 

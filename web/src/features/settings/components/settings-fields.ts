@@ -5,7 +5,9 @@ export type SettingField =
   | { key: SettingKey; label: string; kind: 'number'; min: number; max: number; unit?: string; hint?: string }
   | { key: SettingKey; label: string; kind: 'choice'; options: readonly { value: string; label: string }[]; hint?: string }
   | { key: SettingKey; label: string; kind: 'toggle'; hint?: string }
-  | { key: SettingKey; label: string; kind: 'text'; hint?: string };
+  | { key: SettingKey; label: string; kind: 'text'; hint?: string }
+  /** a Discord id, or empty for none (sent as null) */
+  | { key: SettingKey; label: string; kind: 'optionalId'; hint?: string };
 
 export interface SettingGroup {
   title: string;
@@ -94,12 +96,24 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { key: 'logsChannel', label: 'Logs channel', kind: 'text' },
     ],
   },
+  {
+    title: 'Alerts',
+    description: 'Who the #logs channel pings when it matters. Every other post pings nobody.',
+    fields: [
+      {
+        key: 'alarmPingRole',
+        label: 'Role to ping for certain alts and raid alarms (role id)',
+        kind: 'optionalId',
+        hint: 'Empty pings nobody. Copy the id from Server Settings → Roles → ⋯ → Copy Role ID (Developer Mode on). Discord pings it only if it allows anyone to @mention it, or the bot has "Mention @everyone, @here and All Roles".',
+      },
+    ],
+  },
 ];
 
 export type Draft = Record<SettingKey, string | boolean>;
 
 export function draftOf(settings: OwnerSettings): Draft {
-  return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value)])) as Draft;
+  return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value ?? '')])) as Draft;
 }
 
 /** The fields whose draft differs from what applies now, typed for the request. */
@@ -108,16 +122,31 @@ export function changedFields(draft: Draft, settings: OwnerSettings): Partial<Ow
   for (const group of SETTING_GROUPS) {
     for (const field of group.fields) {
       const value = draft[field.key];
-      // numbers are sent as typed (the server names a value that is not a whole number)
-      const typed = field.kind === 'number' ? (String(value).trim() === '' ? value : Number(value)) : field.kind === 'text' ? String(value).trim() : value;
+      const typed = typedValue(field, value);
       if (typed !== settings[field.key]) change[field.key] = typed;
     }
   }
   return change as Partial<OwnerSettings>;
 }
 
+/** A draft value as the request sends it. */
+function typedValue(field: SettingField, value: string | boolean): unknown {
+  switch (field.kind) {
+    // numbers are sent as typed (the server names a value that is not a whole number)
+    case 'number':
+      return String(value).trim() === '' ? value : Number(value);
+    case 'text':
+      return String(value).trim();
+    case 'optionalId':
+      return String(value).trim() || null;
+    default:
+      return value;
+  }
+}
+
 export function displayValue(field: SettingField, value: OwnerSettings[SettingKey]): string {
   if (field.kind === 'toggle') return value ? 'on' : 'off';
+  if (field.kind === 'optionalId') return value === null || value === '' ? 'none' : String(value);
   if (field.kind === 'choice') return field.options.find((o) => o.value === value)?.label ?? String(value);
   return String(value);
 }

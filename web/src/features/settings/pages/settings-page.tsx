@@ -200,11 +200,12 @@ function SettingInput(props: {
       id={id}
       label={field.label}
       value={String(value)}
-      inputMode={field.kind === 'number' ? 'numeric' : undefined}
+      inputMode={field.kind === 'number' || field.kind === 'optionalId' ? 'numeric' : undefined}
       type={field.kind === 'number' ? 'number' : 'text'}
       min={field.kind === 'number' ? field.min : undefined}
       max={field.kind === 'number' ? field.max : undefined}
-      maxLength={field.kind === 'text' ? 100 : undefined}
+      maxLength={field.kind === 'text' ? 100 : field.kind === 'optionalId' ? 20 : undefined}
+      placeholder={field.kind === 'optionalId' ? 'None' : undefined}
       disabled={disabled}
       error={error}
       hint={hint}
