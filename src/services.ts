@@ -12,6 +12,7 @@ import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { routeFamily } from './discord/invalid-requests';
+import { createRoleConnectionUpdates } from './discord/role-connection-updates';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
@@ -146,6 +147,7 @@ export function createServices(
     setupProblems: async () => (await setupMonitor.run()).problems,
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
     revokeAccessToken: tokenRevoker.revoke,
+    roleConnections: createRoleConnectionUpdates({ database, oauth, sealKey: ctx.secrets.outboxKey, logger: logger.child({ role: 'linked-roles' }), now: () => clock.now() }),
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
@@ -169,6 +171,7 @@ export function createServices(
     // consent tokens and OAuth states are held by the browser like the session cookie, and signed with its key
     tokenKey: Buffer.from(ctx.secrets.sessionKeys[0]!, 'utf8'),
     nudgeOutbox,
+    linkedRoles: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey },
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
   });

@@ -1,5 +1,5 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { RESTJSONErrorCodes, Routes, type GuildVerificationLevel, type RESTPatchAPIGuildJSONBody, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
@@ -7,6 +7,7 @@ import type { GuildDirectory } from '../guild-directory';
 import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-message';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { isGuildMember, roleCallsFor, type RoleCalls } from './member-roles';
+import type { RoleConnectionUpdates } from '../role-connection-updates';
 
 /** Discord's "Unknown Member": the user is not (or no longer) in the guild. */
 function isUnknownMember(error: unknown): boolean {
@@ -42,6 +43,8 @@ export function createDiscordActions(deps: {
   websiteUrl: string;
   /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
   revokeAccessToken?: (accessToken: string) => void;
+  /** Linked Roles: writes a member's role connection with their own grant (role-connection-updates.ts) */
+  roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
 }) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
@@ -173,6 +176,15 @@ export function createDiscordActions(deps: {
       case 'incident_actions': {
         const body: RESTPutAPIGuildIncidentActionsJSONBody = { invites_disabled_until: (payload.invitesDisabledUntil as string | null) ?? null, dms_disabled_until: (payload.dmsDisabledUntil as string | null) ?? null };
         await rest.put(`/guilds/${guildId}/incident-actions`, { body, reason });
+        return;
+      }
+      case 'role_connection':
+        // without the Linked Roles updater (a process that does not run them) there is nothing to write with
+        if (!deps.roleConnections) throw new Error('role connections are not updated by this process');
+        return deps.roleConnections.run(userId, entry.sealedSecret);
+      case 'verification_level': {
+        const body: RESTPatchAPIGuildJSONBody = { verification_level: payload.level as GuildVerificationLevel };
+        await rest.patch(Routes.guild(guildId), { body, reason });
         return;
       }
     }

@@ -15,6 +15,7 @@ import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
 import { createDiscordActions } from './discord-actions';
+import type { RoleConnectionUpdates } from '../role-connection-updates';
 import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
 import { classifyDiscordError, nextRetryDelayMs, retryAfterMs } from './outbox-errors';
 import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole, needsOwnerFix, problemsFor, waitingForFixMessage } from './failure-advice';
@@ -102,6 +103,8 @@ export function createOutboxWorker(deps: {
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
   /** revokes a joined member's access token in the background (token-revocation.ts) */
   revokeAccessToken?: (accessToken: string) => void;
+  /** Linked Roles: the role_connection actions (role-connection-updates.ts) */
+  roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
 }) {
   const batchSize = deps.batchSize ?? 100;
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
@@ -109,7 +112,7 @@ export function createOutboxWorker(deps: {
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
   const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken, roleConnections: deps.roleConnections });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -279,7 +282,8 @@ export function createOutboxWorker(deps: {
     for (const entry of entries) {
       // the join's access token is revoked only once the join is recorded: a process that dies
       // between Discord's answer and the record runs the join again, and needs the token for it
-      if (entry.kind === 'add_guild_member') actions.revokeUsedToken(entry.sealedSecret);
+      // a token that is also the member's Linked Roles grant lives on (role_connection_grants)
+      if (entry.kind === 'add_guild_member' && entry.payload.keepToken !== true) actions.revokeUsedToken(entry.sealedSecret);
       stats.done++;
       deps.onFinished?.(entry, 'done');
     }

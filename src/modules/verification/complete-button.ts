@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { Logger } from '../../logger';
 import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -83,6 +84,8 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`), priority: 'interactive' }, denied);
         } else await deps.outbox.enqueue(tx, denied);
       }
+      // Linked Roles: the member's connection follows (verified, or not)
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }));
