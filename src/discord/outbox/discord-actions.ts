@@ -1,5 +1,5 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type GuildVerificationLevel, type RESTPatchAPIGuildJSONBody, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { openSecret } from '../../modules/outbox/sealed-secret';
@@ -8,6 +8,7 @@ import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-mes
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { isGuildMember, roleCallsFor, type RoleCalls } from './member-roles';
 import type { RoleConnectionUpdates } from '../role-connection-updates';
+import type { VerificationLevelCall } from '../lockdown-verification-level-call';
 
 /** Discord's "Unknown Member": the user is not (or no longer) in the guild. */
 function isUnknownMember(error: unknown): boolean {
@@ -45,6 +46,8 @@ export function createDiscordActions(deps: {
   revokeAccessToken?: (accessToken: string) => void;
   /** Linked Roles: writes a member's role connection with their own grant (role-connection-updates.ts) */
   roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
+  /** the lockdown's verification level (lockdown-verification-level-call.ts) */
+  verificationLevel?: Pick<VerificationLevelCall, 'run'>;
 }) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
@@ -182,11 +185,9 @@ export function createDiscordActions(deps: {
         // without the Linked Roles updater (a process that does not run them) there is nothing to write with
         if (!deps.roleConnections) throw new Error('role connections are not updated by this process');
         return deps.roleConnections.run(userId, entry.sealedSecret);
-      case 'verification_level': {
-        const body: RESTPatchAPIGuildJSONBody = { verification_level: payload.level as GuildVerificationLevel };
-        await rest.patch(Routes.guild(guildId), { body, reason });
-        return;
-      }
+      case 'verification_level':
+        if (!deps.verificationLevel) throw new Error('the verification level is not changed by this process');
+        return deps.verificationLevel.run(typeof payload.raiseTo === 'number' ? payload.raiseTo : null, reason);
     }
   }
 

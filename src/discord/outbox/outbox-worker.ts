@@ -16,6 +16,7 @@ import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
 import { createDiscordActions } from './discord-actions';
 import type { RoleConnectionUpdates } from '../role-connection-updates';
+import type { VerificationLevelCall } from '../lockdown-verification-level-call';
 import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
 import { classifyDiscordError, nextRetryDelayMs, retryAfterMs } from './outbox-errors';
 import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole, needsOwnerFix, problemsFor, waitingForFixMessage } from './failure-advice';
@@ -24,6 +25,7 @@ type Claimed = OutboxEntry & { sealedSecret: string | null };
 
 /** The logs channel's line for an action that failed for good. */
 export function failedActionLine(entry: Pick<OutboxEntry, 'kind' | 'discordId'>, message: string): string {
+  if (entry.kind === 'verification_level') return `❗ Could not change the server's verification level for the lockdown: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper.`;
   if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
   return `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${message}. Staff can retry it from the dashboard.`;
 }
@@ -105,6 +107,8 @@ export function createOutboxWorker(deps: {
   revokeAccessToken?: (accessToken: string) => void;
   /** Linked Roles: the role_connection actions (role-connection-updates.ts) */
   roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
+  /** the lockdown's verification level (lockdown-verification-level-call.ts) */
+  verificationLevel?: Pick<VerificationLevelCall, 'run'>;
 }) {
   const batchSize = deps.batchSize ?? 100;
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
@@ -112,7 +116,7 @@ export function createOutboxWorker(deps: {
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
   const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken, roleConnections: deps.roleConnections });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken, roleConnections: deps.roleConnections, verificationLevel: deps.verificationLevel });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 

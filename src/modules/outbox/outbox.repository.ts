@@ -51,7 +51,7 @@ function toStoredAction(action: DiscordAction, key: Buffer) {
       // a deletion's refresh token is sealed with this same key already (role_connection_grants)
       return { kind: action.kind, discordId: action.discordId, payload: {}, sealedSecret: action.sealedRefreshToken ?? null };
     case 'verification_level':
-      return { kind: action.kind, discordId: null, payload: { level: action.level, reason: action.reason }, sealedSecret: null };
+      return { kind: action.kind, discordId: null, payload: { raiseTo: action.raiseTo, reason: action.reason }, sealedSecret: null };
   }
 }
 

@@ -61,8 +61,8 @@ type DiscordActionBody =
    * the connection with and revoke.
    */
   | { kind: 'role_connection'; discordId: string; sealedRefreshToken?: string }
-  /** Modify Guild's verification level: raised during a lockdown, put back after it */
-  | { kind: 'verification_level'; level: number; reason: string };
+  /** Modify Guild's verification level: raised to `raiseTo` during a lockdown; null puts the previous level back after it */
+  | { kind: 'verification_level'; raiseTo: number | null; reason: string };
 
 export type OutboxStatus = 'pending' | 'running' | 'done' | 'failed';
 
