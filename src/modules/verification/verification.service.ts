@@ -340,8 +340,9 @@ export function createVerificationService(deps: {
       // would do (the same confirmation, audited once more), and saves them the error
       const confirmed = await retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
       // Linked Roles: the confirmation can make the member verified; their connection follows. Its own
-      // statement after the confirmation, which stands whatever becomes of it (the button queues another)
-      if (confirmed) {
+      // statement after the confirmation, which stands whatever becomes of it (the button queues another);
+      // none at all while Linked Roles are off (the confirmation stays one statement)
+      if (confirmed && deps.linkedRoles?.enabled) {
         await queueRoleConnectionUpdate(deps.database.db, deps.outbox, discordId).then(
           (queued) => queued && deps.nudgeOutbox?.(),
           (error: unknown) => deps.logger.warn({ err: error, discordId }, 'Linked Roles: the role connection update after the rules confirmation was not queued'),
