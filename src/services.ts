@@ -12,6 +12,8 @@ import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { routeFamily } from './discord/invalid-requests';
+import { createVerificationLevelCall } from './discord/lockdown-verification-level-call';
+import { createRoleConnectionUpdates } from './discord/role-connection-updates';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
@@ -54,7 +56,7 @@ import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
-import { wantsDiscordPause } from './modules/raid/discord-pause';
+import { wantsDiscordLevers } from './modules/raid/discord-pause';
 import { createLinkedRolesRegistration, type LinkedRolesRegistration } from './discord/linked-roles-registration';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
@@ -115,7 +117,7 @@ export function createServices(
     get logsChannel() { return live().logsChannel; },
   };
   const directory = createGuildDirectory(rest, guildNames);
-  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordPause(live()); }, logger: logger.child({ role: 'setup-check' }) });
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordLevers(live()); }, logger: logger.child({ role: 'setup-check' }) });
   // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
   const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
@@ -147,6 +149,8 @@ export function createServices(
     setupProblems: async () => (await setupMonitor.run()).problems,
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
     revokeAccessToken: tokenRevoker.revoke,
+    verificationLevel: createVerificationLevelCall({ rest, database, guildId: discord.guildId, logger: logger.child({ role: 'lockdown' }), now: () => clock.now() }),
+    roleConnections: createRoleConnectionUpdates({ database, oauth, sealKey: ctx.secrets.outboxKey, logger: logger.child({ role: 'linked-roles' }), now: () => clock.now() }),
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
@@ -170,6 +174,7 @@ export function createServices(
     // consent tokens and OAuth states are held by the browser like the session cookie, and signed with its key
     tokenKey: Buffer.from(ctx.secrets.sessionKeys[0]!, 'utf8'),
     nudgeOutbox,
+    linkedRoles: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey },
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
   });

@@ -10,7 +10,7 @@ import { toApiGuild } from './guild-object';
 import { createMessage } from './message-factory';
 import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type ClickButtonInput, type SlashCommandInput } from './interaction-driver';
 import type { InteractionResult, WaitOptions } from './interaction-record';
-import { approveAuthorizationRequest, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
+import { approveAuthorizationRequest, revokeUserGrants, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
 import { handleAuthorizePage } from './oauth-authorize-page';
 import { InvalidRequestLimit, resolveInvalidRequestLimit, type InvalidRequestLimitOption } from './invalid-request-limit';
 import { RateLimiter, resolveRateLimits, type RateLimitOption } from './rate-limiter';
@@ -114,6 +114,11 @@ export interface DiscordEmulator {
    * sandbox sign-in form does: the code and the app's `state` that Discord's redirect back carries.
    */
   authorizeAs(userId: string, authorizeUrl: string | URL): { code: string; state: string };
+  /**
+   * The user removes the application from their Authorized Apps: every access and refresh token of
+   * theirs for it stops working (API calls answer 401; a refresh, 400 invalid_grant). Returns how many grants went.
+   */
+  revokeGrant(userId: string): number;
   clickButton(input: ClickButtonInput, wait?: WaitOptions): Promise<InteractionResult>;
   runSlashCommand(input: SlashCommandInput, wait?: WaitOptions): Promise<InteractionResult>;
   faults: {
@@ -371,6 +376,7 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       const code = approveAuthorizationRequest(state.oauth, context.oauthApp, userId, authorizationRequestFrom(params), context.now());
       return { code, state: params.get('state') ?? '' };
     },
+    revokeGrant: (userId) => revokeUserGrants(state.oauth, context.oauthApp.clientId, userId),
     clickButton,
     runSlashCommand,
     faults: {

@@ -123,6 +123,23 @@ describe('Discord emulator OAuth2', () => {
     expect((await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${first.access_token}` } })).status).toBe(401);
     expect((await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${second.access_token}` } })).status).toBe(200);
     expect((await oauthError(exchange(emulator, { grant_type: 'refresh_token', refresh_token: first.refresh_token, ...client() }))).status).toBe(400);
+    // the rotated refresh token works once, and is itself used up by its refresh
+    const third = await exchange(emulator, { grant_type: 'refresh_token', refresh_token: second.refresh_token, ...client() });
+    expect((await oauthError(exchange(emulator, { grant_type: 'refresh_token', refresh_token: second.refresh_token, ...client() }))).status).toBe(400);
+    expect(third.refresh_token).not.toBe(second.refresh_token);
+    // each stored token record is its own: a refresh does not copy the old token's id into the new record
+    expect(emulator.state.oauth.refreshTokens.get(third.refresh_token)?.token).toBe(third.refresh_token);
+    expect(emulator.state.oauth.accessTokens.get(third.access_token)?.token).toBe(third.access_token);
+  });
+
+  it('a user who removes the app (revokeGrant): the access token answers 401, the refresh invalid_grant, as Discord does', async () => {
+    const tokens = await exchange(emulator, { grant_type: 'authorization_code', code: code(), redirect_uri: REDIRECT, ...client() });
+    expect(emulator.revokeGrant(userId)).toBeGreaterThanOrEqual(1);
+    expect((await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect(await oauthError(exchange(emulator, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...client() }))).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Invalid "refresh_token" in request.' },
+    });
   });
 
   describe('authorize page', () => {

@@ -163,7 +163,9 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function mintTokens(store: OAuthStore, grant: { userId: string; clientId: string; scopes: string[] }, now: number): RESTPostOAuth2AccessTokenResult {
+function mintTokens(store: OAuthStore, from: { userId: string; clientId: string; scopes: string[] }, now: number): RESTPostOAuth2AccessTokenResult {
+  // only the grant's fields: a refresh record passed in carries its own (old) `token`, which must not be copied
+  const grant = { userId: from.userId, clientId: from.clientId, scopes: from.scopes };
   const accessToken = randomToken();
   const refreshToken = randomToken();
   store.accessTokens.set(accessToken, { token: accessToken, ...grant, expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000, refreshToken });
@@ -230,6 +232,20 @@ function verifyPkce(code: AuthorizationCode, verifier: string | null): void {
   }
   const computed = createHash('sha256').update(verifier).digest('base64url');
   if (computed !== code.codeChallenge) throw oauthError(400, 'invalid_grant', 'Invalid "code_verifier" in request.');
+}
+
+/** The user deauthorizes the app: all their tokens for it go. Returns how many refresh tokens (grants) went. */
+export function revokeUserGrants(store: OAuthStore, clientId: string, userId: string): number {
+  let grants = 0;
+  for (const record of [...store.refreshTokens.values()]) {
+    if (record.userId !== userId || record.clientId !== clientId) continue;
+    store.refreshTokens.delete(record.token);
+    grants += 1;
+  }
+  for (const record of [...store.accessTokens.values()]) {
+    if (record.userId === userId && record.clientId === clientId) store.accessTokens.delete(record.token);
+  }
+  return grants;
 }
 
 /** POST /oauth2/token/revoke: always 200, as RFC 7009 asks, once the client is authenticated. */

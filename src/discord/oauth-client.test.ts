@@ -1,6 +1,6 @@
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import { Routes, type RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
-import { createDiscordOAuth } from './oauth-client';
+import { createDiscordOAuth, GrantRevokedError } from './oauth-client';
 import type { OutboundFetch } from '../outbound-http';
 import { createDiscordEmulator } from '../discord-emulator';
 
@@ -62,6 +62,25 @@ describe('the OAuth client against the emulator', () => {
       // a wrong client secret is refused, not taken for a revocation
       const wrong = createDiscordOAuth({ apiBase: emulator.apiBase, authorizeBase: emulator.url, clientId, clientSecret: 'nope' });
       await expect(wrong.revokeToken('anything')).rejects.toThrow(/401/);
+    } finally {
+      await emulator.close();
+    }
+  });
+  it('reads a grant the user removed (the emulator answers invalid_grant) as a revoked grant', async () => {
+    const emulator = await createDiscordEmulator({ rateLimits: false, redirectUris: [REDIRECT] });
+    try {
+      const { clientId, clientSecret } = emulator.application;
+      const userId = emulator.createUser({ username: 'removed-app' }).id;
+      const code = emulator.issueAuthorizationCode({ userId, clientId, redirectUri: REDIRECT, scope: 'identify role_connections.write' });
+      const oauth = createDiscordOAuth({ apiBase: emulator.apiBase, authorizeBase: emulator.url, clientId, clientSecret });
+      const tokens = await new REST({ api: emulator.apiBase, retries: 0 }).post(Routes.oauth2TokenExchange(), {
+        auth: false,
+        passThroughBody: true,
+        body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }) as RESTPostOAuth2AccessTokenResult;
+      expect(emulator.revokeGrant(userId)).toBeGreaterThanOrEqual(1);
+      await expect(oauth.refreshTokens(tokens.refresh_token)).rejects.toBeInstanceOf(GrantRevokedError);
     } finally {
       await emulator.close();
     }

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
+import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, VERIFY_SCOPES, VERIFY_WITH_LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import type { LinkedRolesRegistration } from '../../discord/linked-roles-registration';
 import { createLinkedRolesSignIn } from '../../modules/linked-roles/linked-roles-sign-in';
@@ -142,7 +142,9 @@ export function oauthRouter(deps: {
     const { token: state, tokenHash } = deps.verification.issueSignInState();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, oauth: { stateHash: tokenHash, verifier: pkce.verifier, at: now.getTime() } }));
-    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
+    // Linked Roles on: the member also grants the right to write their role connection ("Verified with Gatekeeper")
+    const linkedRolesOn = (deps.linkedRoles?.registration.state().state ?? 'off') !== 'off';
+    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: linkedRolesOn ? VERIFY_WITH_LINKED_ROLES_SCOPES : VERIFY_SCOPES }));
   });
 
   // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing

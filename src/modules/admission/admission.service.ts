@@ -30,6 +30,7 @@ import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from './button-outcome';
 import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
 import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
+import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid/lockdown-verification-level';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {
@@ -53,6 +54,8 @@ export interface LockdownPlan {
   action: OwnerSettings['lockdownAction'];
   pauseInvites: boolean;
   pauseDms: boolean;
+  /** the verification level a lockdown raises the server to (Discord's 0-4), null: left alone */
+  raiseVerificationLevel: number | null;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -196,14 +199,17 @@ export function createAdmissionService(deps: {
       heldMembers: Awaited<ReturnType<typeof listHeldMembers>>;
       alarms: Awaited<ReturnType<typeof recentRaidAlarms>>;
       discordPause: Awaited<ReturnType<typeof discordPauseStatus>>;
+      /** the server's verification level as the lockdown raised it (or put it back) */
+      verificationLevel: VerificationLevelStatus;
       /** what a lockdown does, from the settings: for the dashboard's explanation and its confirmation */
       plan: LockdownPlan;
     }> {
       const { db } = deps.database;
       const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
+      const verificationLevel = await verificationLevelStatus(db);
       const settings = deps.settings.snapshot();
-      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms };
-      return { lockdown, held, heldMembers, alarms, discordPause, plan };
+      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms, raiseVerificationLevel: levelOf(settings.lockdownVerificationLevel) };
+      return { lockdown, held, heldMembers, alarms, discordPause, verificationLevel, plan };
     },
 
     /**

@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -203,6 +204,8 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason },
         { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}` },
       );
+      // Linked Roles: verified again, and no longer flagged
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await appendAudit(
         tx,
         {

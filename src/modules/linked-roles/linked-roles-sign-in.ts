@@ -12,8 +12,10 @@ export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { 
  * URL (GET /linked-roles); they sign in with Discord (identify + role_connections.write, single-use
  * state bound to the session, PKCE), and Gatekeeper writes their role connection from their record:
  * verified, since when, not flagged as an alt. It verifies nobody and changes no record. The access
- * token is used for that one write and revoked at once (in the background): Gatekeeper keeps no
- * Discord token, so the connection is as of this sign-in (docs/behaviour.md, "Linked Roles").
+ * token is used for that one write and revoked at once (in the background): this sign-in keeps no
+ * token. What keeps a connection up to date after later decisions is the grant the verification
+ * sign-in keeps while Linked Roles are on (role-connection-grants.repository.ts; docs/behaviour.md,
+ * "Linked Roles").
  */
 export function createLinkedRolesSignIn(deps: {
   database: Database;

@@ -54,6 +54,8 @@ export const settingsShape = {
   lockdownPauseInvites: z.boolean({ error: 'Pause invites during lockdown must be true or false' }),
   /** during a lockdown, Discord also pauses direct messages between members who are not friends */
   lockdownPauseDms: z.boolean({ error: 'Pause direct messages during lockdown must be true or false' }),
+  /** during a lockdown, Discord's verification level is raised to this one and put back after it ('off': left alone; needs Manage Server) */
+  lockdownVerificationLevel: choice('Verification level during lockdown', ['off', 'medium', 'high', 'very_high']),
   /** "Verified with Gatekeeper" as a Linked Role requirement (role-connection metadata; the /linked-roles sign-in) */
   linkedRoles: z.boolean({ error: 'Linked Roles must be true or false' }),
   verifiedRole: discordName('Verified role'),
@@ -103,6 +105,7 @@ export function defaultSettings(env: Env): OwnerSettings {
     lockdownAction: 'limited',
     lockdownPauseInvites: true,
     lockdownPauseDms: false,
+    lockdownVerificationLevel: 'off',
     linkedRoles: false,
     verifiedRole: env.DISCORD_VERIFIED_ROLE,
     limitedRole: env.DISCORD_LIMITED_ROLE,

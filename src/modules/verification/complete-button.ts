@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { Logger } from '../../logger';
 import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -35,7 +36,7 @@ export interface ButtonResult {
  * and the audit row commit together. Nothing is written when the member has no record
  * or has not accepted the rules yet.
  */
-export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger }) {
+export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger; /** Linked Roles: while on, the button queues the member's role connection update */ linkedRoles?: { readonly enabled: boolean } }) {
   return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
     const { discordId } = user;
     // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
@@ -83,6 +84,8 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`), priority: 'interactive' }, denied);
         } else await deps.outbox.enqueue(tx, denied);
       }
+      // Linked Roles on: the member's connection follows (verified, or not)
+      if (deps.linkedRoles?.enabled) await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }));

@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate, saveGrantQuery, type RoleConnectionTokens } from '../outbox/role-connection-grants.repository';
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import { countsAsAlt } from '../../shared/alt-evidence-words';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
@@ -116,6 +117,8 @@ export function createVerificationService(deps: {
   tokenKey: Buffer;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
+  /** Linked Roles: whether they are on (a grant is kept only then) and the key grants are sealed with (the outbox's) */
+  linkedRoles?: { readonly enabled: boolean; sealKey: Buffer };
   /** counts outcomes (metrics) */
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
@@ -200,6 +203,8 @@ export function createVerificationService(deps: {
     async completeVerification(input: {
       identity: VerifiedIdentity;
       accessToken: string;
+      /** the sign-in's grant for the member's role connection (scope role_connections.write), when it asked for one */
+      roleConnectionGrant?: RoleConnectionTokens;
       vpn: VpnCheckResult;
       evidence: AttemptEvidence;
       alsoWrite?: (executor: Executor, ended: 'stored' | 'denied') => SQLWrapper;
@@ -257,15 +262,19 @@ export function createVerificationService(deps: {
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
+        // Linked Roles on and granted: the grant is kept (sealed) to write the member's role connection now and after later decisions
+        const grant = deps.linkedRoles?.enabled && input.roleConnectionGrant ? input.roleConnectionGrant : null;
         const writes = [
           ...admitted.writes,
+          ...(grant && deps.linkedRoles ? [saveGrantQuery(tx, deps.linkedRoles.sealKey, discordId, grant, now)] : []),
           ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []),
           ...vpnCacheWrite(tx, input.vpn),
           ...(input.alsoWrite ? [input.alsoWrite(tx, 'stored')] : []),
         ];
         const actions: DiscordAction[] = [
           ...admitted.actions,
-          { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
+          { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy), ...(grant ? { keepToken: true } : {}) },
+          ...(grant ? [{ kind: 'role_connection' as const, discordId }] : []),
           ...(outcomeLine ? [outcomeLine] : []),
           ...alts
             // weak evidence (possible) is never announced as an alt
@@ -331,7 +340,17 @@ export function createVerificationService(deps: {
       const now = deps.clock.now();
       // tried again when the database connection was lost: a second run is what the visitor's second click
       // would do (the same confirmation, audited once more), and saves them the error
-      return retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
+      const confirmed = await retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
+      // Linked Roles: the confirmation can make the member verified; their connection follows. Its own
+      // statement after the confirmation, which stands whatever becomes of it (the button queues another);
+      // none at all while Linked Roles are off (the confirmation stays one statement)
+      if (confirmed && deps.linkedRoles?.enabled) {
+        await queueRoleConnectionUpdate(deps.database.db, deps.outbox, discordId).then(
+          (queued) => queued && deps.nudgeOutbox?.(),
+          (error: unknown) => deps.logger.warn({ err: error, discordId }, 'Linked Roles: the role connection update after the rules confirmation was not queued'),
+        );
+      }
+      return confirmed;
     },
 
     findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),

@@ -3,6 +3,23 @@ import { formatDateTime } from '@/features/admin-shell';
 
 type Plan = LockdownStatus['plan'];
 type Pause = LockdownStatus['discordPause'];
+type Level = LockdownStatus['verificationLevel'];
+
+/** Discord's verification levels by number, as Server Settings → Safety Setup names them. */
+const LEVEL_NAMES = ['None', 'Low', 'Medium', 'High', 'Highest'] as const;
+export const levelName = (level: number | null) => (level === null ? 'unknown' : (LEVEL_NAMES[level] ?? String(level)));
+
+/** The banner's line about the verification level while the lockdown holds (null: not raised, nor asked). */
+export function verificationLevelLine(level: Level): { tone: 'ok' | 'waiting' | 'error'; text: string } | null {
+  if (level.want !== 'raise' || level.target === null) return null;
+  if (level.call?.status === 'failed') return { tone: 'error', text: `Discord refused to raise the verification level: ${level.call.error ?? 'no reason given'}. The lockdown still holds in Gatekeeper.` };
+  if (level.call?.status === 'done') {
+    return level.raisedTo === null
+      ? { tone: 'ok', text: `Verification level left as it was: the server already asks at least ${levelName(level.target)}.` }
+      : { tone: 'ok', text: `Verification level raised in Discord to ${levelName(level.raisedTo)} (was ${levelName(level.previous)}); put back when the lockdown ends.` };
+  }
+  return { tone: 'waiting', text: `Asking Discord to raise the verification level to ${levelName(level.target)}…` };
+}
 
 /** What Discord pauses, in words: "invites" / "invites and direct messages" (empty when nothing). */
 export function pausedThings(pause: { invites: boolean; dms: boolean }): string {
@@ -20,6 +37,7 @@ export function lockdownStartEffects(plan: Plan): string[] {
     paused
       ? `Discord pauses ${paused} for this server; Gatekeeper renews the pause every few hours while the lockdown lasts.`
       : 'Discord is not asked to pause invites or direct messages (Settings → Raid alarm).',
+    ...(plan.raiseVerificationLevel !== null ? [`Discord's verification level is raised to ${levelName(plan.raiseVerificationLevel)}, and put back when the lockdown ends.`] : []),
     'It lasts until staff end it, here or with /lockdown off.',
   ];
 }

@@ -18,8 +18,17 @@ export interface LockdownStatus {
     requestedAt: string | null;
     call: { status: 'pending' | 'running' | 'done' | 'failed'; error: string | null; at: string } | null;
   };
-  /** what a lockdown does, as the owner set it */
-  plan: { action: 'limited' | 'review'; pauseInvites: boolean; pauseDms: boolean };
+  /** the server's verification level as the lockdown raised it (Discord's 0-4) and how its newest call went */
+  verificationLevel: {
+    want: 'raise' | 'restore' | null;
+    target: number | null;
+    raisedTo: number | null;
+    previous: number | null;
+    restore: 'restored' | 'changed_by_staff' | null;
+    call: { status: 'pending' | 'running' | 'done' | 'failed'; error: string | null } | null;
+  };
+  /** what a lockdown does, as the owner set it (`raiseVerificationLevel`: the level it raises to, null: left alone) */
+  plan: { action: 'limited' | 'review'; pauseInvites: boolean; pauseDms: boolean; raiseVerificationLevel: number | null };
 }
 
 export const lockdownKey = '/api/admin/lockdown';

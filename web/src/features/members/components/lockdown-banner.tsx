@@ -7,7 +7,7 @@ import { useToast } from '@/components/ui/toast';
 import { apiErrorMessage } from '@/lib/api';
 import { releaseHeld, setLockdown, useLockdown } from '../api/lockdown';
 import { formatDate } from '@/features/admin-shell';
-import { alarmNumbers, discordPauseLine, lockdownEndEffects, lockdownStartEffects } from '../lockdown-text';
+import { alarmNumbers, discordPauseLine, lockdownEndEffects, lockdownStartEffects, verificationLevelLine } from '../lockdown-text';
 
 /** An alarm counts as current for an hour: the banner stays up that long. */
 const ALARM_SHOWN_MS = 60 * 60 * 1000;
@@ -55,6 +55,7 @@ export function LockdownBanner() {
   const alarmCurrent = alarm && Date.now() - new Date(alarm.raisedAt).getTime() < ALARM_SHOWN_MS;
   const { lockdown, held, plan, discordPause } = data;
   const pauseLine = lockdown.on ? discordPauseLine(discordPause) : null;
+  const levelLine = lockdown.on && data.verificationLevel ? verificationLevelLine(data.verificationLevel) : null;
   const confirm = async () => {
     if (pending?.kind === 'start') await run(() => setLockdown({ on: true, reason: reason.trim() || null }), 'Lockdown is on');
     else if (pending?.kind === 'end') await run(() => setLockdown({ on: false, release: pending.release }), pending.release ? 'Lockdown ended; held members released' : 'Lockdown ended; held members stay held');
@@ -79,6 +80,11 @@ export function LockdownBanner() {
           {pauseLine ? (
             <p className={pauseLine.tone === 'error' ? 'mt-1 font-medium text-danger' : 'mt-1'} data-testid="discord-pause">
               {pauseLine.text}
+            </p>
+          ) : null}
+          {levelLine ? (
+            <p className={levelLine.tone === 'error' ? 'mt-1 font-medium text-danger' : 'mt-1'} data-testid="verification-level">
+              {levelLine.text}
             </p>
           ) : null}
           <p className="mt-1">Held for review: {held}</p>

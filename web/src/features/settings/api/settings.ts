@@ -17,6 +17,7 @@ export interface OwnerSettings {
   autoLockdown: boolean;
   lockdownPauseInvites: boolean;
   lockdownPauseDms: boolean;
+  lockdownVerificationLevel: 'off' | 'medium' | 'high' | 'very_high';
   linkedRoles: boolean;
   lockdownAction: 'limited' | 'review';
   verifiedRole: string;

@@ -70,6 +70,18 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { key: 'lockdownAction', label: 'During lockdown new verifications get', kind: 'choice', options: LIMITED_OR_REVIEW },
       { key: 'lockdownPauseInvites', label: 'During lockdown, pause invites in Discord (the bot needs Manage Server)', kind: 'toggle' },
       { key: 'lockdownPauseDms', label: 'During lockdown, also pause direct messages between members who are not friends', kind: 'toggle' },
+      {
+        key: 'lockdownVerificationLevel',
+        label: "During lockdown, raise Discord's verification level to (the bot needs Manage Server)",
+        kind: 'choice',
+        options: [
+          { value: 'off', label: 'Off: leave it as it is' },
+          { value: 'medium', label: 'Medium: registered on Discord for 5 minutes' },
+          { value: 'high', label: 'High: a member of the server for 10 minutes' },
+          { value: 'very_high', label: 'Highest: a verified phone number' },
+        ],
+        hint: 'The level before the lockdown is put back when it ends, unless staff changed it meanwhile.',
+      },
     ],
   },
   {

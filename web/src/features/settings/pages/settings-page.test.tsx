@@ -23,6 +23,7 @@ const settings: OwnerSettings = {
   autoLockdown: false,
   lockdownPauseInvites: true,
   lockdownPauseDms: false,
+  lockdownVerificationLevel: 'off',
   linkedRoles: false,
   lockdownAction: 'limited',
   verifiedRole: 'Verified',
