@@ -11,6 +11,7 @@ import { openWorkerClient } from './pglite-worker-client';
 import { prepareWrites } from './postgres-prepared';
 import { installSqlRenderer } from './sql-render';
 import { schema } from './schema';
+import { takeTurn } from './request-turn';
 import { isStaffLane, STAFF_LANE_CONNECTIONS } from './staff-lane';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -208,11 +209,32 @@ class LanedPool extends pg.Pool {
     super(config);
   }
 
+  /** pg-pool's waiting list (3.x): checkouts waiting for a connection, served from the front */
+  private get waiting(): unknown[] {
+    return (this as unknown as { _pendingQueue: unknown[] })._pendingQueue;
+  }
+  /** waiting checkouts of requests already under way (request-turn.ts) */
+  private readonly underWay = new WeakSet<object>();
+
   // pg.Pool's overloads (promise or callback) pass through unchanged to whichever pool serves the lane
   override connect(...args: unknown[]): never {
-    const target = isStaffLane() ? this.staff : null;
+    if (isStaffLane()) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
+      return (this.staff.connect as (...a: any[]) => any).apply(this.staff, args) as never;
+    }
+    const ahead = takeTurn();
+    const before = this.waiting.length;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
-    return (target ? (target.connect as (...a: any[]) => any).apply(target, args) : (super.connect as (...a: any[]) => any).apply(this, args)) as never;
+    const result = (super.connect as (...a: any[]) => any).apply(this, args) as never;
+    // the checkout had to wait (it was added at the back, synchronously): a request under way goes
+    // behind the other requests under way, ahead of the new ones
+    if (ahead && this.waiting.length > before) {
+      const item = this.waiting.pop() as object;
+      const at = this.waiting.findIndex((other) => !this.underWay.has(other as object));
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, item);
+      this.underWay.add(item);
+    }
+    return result;
   }
 
   override query(...args: unknown[]): never {
