@@ -1,3 +1,4 @@
+import { keepConnectionsAlive } from './http/keep-alive';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -209,7 +210,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       server.removeAllListeners('request');
       server.on('request', app);
       const listening = server;
-      listening.keepAliveTimeout = 5_000;
+      keepConnectionsAlive(listening);
       stops.push(
         () =>
           new Promise<void>((resolve) => {
