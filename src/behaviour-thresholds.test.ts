@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ALT_RESCORE_BATCHES_PER_RUN } from './jobs/jobs';
+import { DEFAULT_CANDIDATE_LIMIT } from './modules/alts/alt-candidates.repository';
+import { RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE } from './modules/alts/alt-rescoring';
+import { ANONYMITY_COUNT_CAP, RARITY } from './modules/alts/alt-scoring';
+import { NETWORK_PREFIX_BITS } from './modules/network/ip-address';
+import { CONSENT_TOKEN_TTL_MS } from './modules/verification/verification.service';
+import { PASSWORD_MAX_BYTES } from './modules/staff/password';
+import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
+import { POOL_CHECKOUT_WAIT_MS } from './db/client';
+import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
+import { HOUR_MS, MINUTE_MS, SESSION_MAX_AGE_DAYS } from './shared/durations';
+import { DEFAULT_RETENTION_DAYS, MINIMUM_AGE, MINIMUM_AGE_EU } from './shared/policy';
+import { PASSWORD_MIN_LENGTH } from './shared/staff-account';
+import { DISMISS_REASON_MAX } from './shared/text-limits';
+import { STAFF_IDLE_TIMEOUT_MS } from './http/middleware/staff-session';
+import { CLASS_SIZE } from './http/middleware/visitor-limit';
+
+/**
+ * docs/behaviour.md is the one prose description of the product's rules: every figure it
+ * states is tied here to the constant the code uses, so the two cannot drift apart.
+ *
+ * A `tied` entry is a phrase of the doc holding one figure (digits, or a number word) and the
+ * constant it must equal, in the doc's unit. A `not a threshold` entry is a phrase whose figures
+ * are something else (a measured bench result, an example, an HTTP status, a step number): it
+ * says which, and no constant is compared. In the sections of COVERED_SECTIONS every figure
+ * written in digits must fall inside a phrase listed here, so a new number in them fails until
+ * it is tied (or said not to be a threshold). Digits that are part of a name (P8, IPv4, SHA-256,
+ * 1M) are names, not figures.
+ */
+
+type Tied = { section: string; text: string; tied: number };
+type NotThreshold = { section: string; text: string; notThreshold: 'measured' | 'example' | 'HTTP status' | 'step number' };
+type Figure = Tied | NotThreshold;
+
+const ALT = 'Alt detection';
+const LIMITS = 'Limits and constants';
+const SESSIONS = 'Staff, roles and sessions';
+
+/** Sections where every figure in digits must be listed below. */
+const COVERED_SECTIONS = [ALT];
+
+const FIGURES: Figure[] = [
+  // Alt detection: the candidate lookup
+  { section: ALT, text: 'at most 50 candidates', tied: DEFAULT_CANDIDATE_LIMIT },
+  { section: ALT, text: 'counted among the newest 64 records', tied: ANONYMITY_COUNT_CAP },
+  { section: ALT, text: '(so "64"', tied: ANONYMITY_COUNT_CAP },
+  { section: ALT, text: 'means "64 or more")', tied: ANONYMITY_COUNT_CAP },
+  { section: ALT, text: 'how many members the server holds (counted up to 1,000)', tied: RARITY.membersToJudgeRarity },
+  { section: ALT, text: 'a *rare* high-entropy component (at most one member besides the candidate', tied: RARITY.rareComponentOthers },
+  // the tiers
+  { section: ALT, text: 'while other members carried the token on at most 3 networks', tied: RARITY.browserTokenNetworks },
+  { section: ALT, text: 'or three of canvas, WebGL, audio and fonts equal', tied: RARITY.browserSameDeviceComponents },
+  { section: ALT, text: 'the same fingerprint no other member shows', tied: RARITY.certainFingerprintOthers },
+  { section: ALT, text: 'a device component at most one other member shows', tied: RARITY.rareComponentOthers },
+  { section: ALT, text: 'with at most 2 others showing it and a rare component', tied: RARITY.fingerprintElsewhereOthers },
+  { section: ALT, text: 'another component shown by at least 10 others', tied: RARITY.commonComponentOthers },
+  { section: ALT, text: 'with at most 2 others showing both there', tied: RARITY.sameAddressFingerprintOthers },
+  { section: ALT, text: 'on an uncrowded address (at most 10 others)', tied: RARITY.crowdedAddress },
+  { section: ALT, text: '(/24 for IPv4', tied: NETWORK_PREFIX_BITS.ipv4 },
+  { section: ALT, text: '/64 for IPv6)', tied: NETWORK_PREFIX_BITS.ipv6 },
+  { section: ALT, text: 'the last 3,000 of 29,808 accounts', notThreshold: 'measured' },
+  { section: ALT, text: 'the same fingerprint elsewhere 24 / 3 (88.9%', notThreshold: 'measured' },
+  { section: ALT, text: 'the same address and fingerprint 201 / 297', notThreshold: 'measured' },
+  { section: ALT, text: 'the same machine settings 22 / 27', notThreshold: 'measured' },
+  { section: ALT, text: 'a partial\nmatch 73 / 751', notThreshold: 'measured' },
+  { section: ALT, text: 'a rare component elsewhere 9 / 10', notThreshold: 'measured' },
+  { section: ALT, text: 'The medium rule that stays: 109 / 0', notThreshold: 'measured' },
+  // the browser token and rarity
+  { section: ALT, text: '(see the\n  visitor flow, step 2)', notThreshold: 'step number' },
+  { section: ALT, text: 'carried on more than 3 networks stops counting', tied: RARITY.browserTokenNetworks },
+  { section: ALT, text: 'A component is *rare* when at most one other member shows it', tied: RARITY.rareComponentOthers },
+  { section: ALT, text: 'on a server of 30,', notThreshold: 'example' },
+  { section: ALT, text: 'until the server holds **1,000 members**', tied: RARITY.membersToJudgeRarity },
+  { section: ALT, text: 'shown by 1 member in 26, the tenth by 1 in 192, the fiftieth by 1 in 621', notThreshold: 'measured' },
+  { section: ALT, text: 'On a server of 100 even', notThreshold: 'example' },
+  { section: ALT, text: 'like; with 1,000 members', tied: RARITY.membersToJudgeRarity },
+  // the account's age
+  { section: ALT, text: 'created at\n  most 7 days before it verified', tied: RARITY.youngAccountDays },
+  { section: ALT, text: '(60% of\n  alts made in the two days before they verify, 10% of members', notThreshold: 'measured' },
+  { section: ALT, text: 'was right 82% of the time in the links it added to the other rules (56 alts, 12\n  strangers, all 12', notThreshold: 'measured' },
+  { section: ALT, text: '9 another member', notThreshold: 'measured' },
+  { section: ALT, text: '3 a member new to Discord); under a pessimistic assumption (30% and 30%) 65%', notThreshold: 'measured' },
+  { section: ALT, text: 'finds\n55.5% of same-device alts', notThreshold: 'measured' },
+  { section: ALT, text: 'the bound with no wrong link is 69.6%', notThreshold: 'measured' },
+  // dismissing and re-scoring
+  { section: ALT, text: 'optional `reason` (at most 500\ncharacters)', tied: DISMISS_REASON_MAX },
+  { section: ALT, text: 'is refused (409)', notThreshold: 'HTTP status' },
+  { section: ALT, text: 'is 404;', notThreshold: 'HTTP status' },
+  { section: ALT, text: '"This device profile is shared by 214 other members"', notThreshold: 'example' },
+  { section: ALT, text: '"same device model as 214 other members on 180 networks (weak, not counted)"', notThreshold: 'example' },
+  { section: ALT, text: 'the newest three\nattempts of each member', tied: RESCORE_ATTEMPTS_PER_MEMBER },
+  { section: ALT, text: '200 at a time', tied: RESCORE_BATCH_SIZE },
+  { section: ALT, text: 'at most 50 batches per run', tied: ALT_RESCORE_BATCHES_PER_RUN },
+
+  // Limits and constants (the rows tied so far)
+  { section: LIMITS, text: '| retention default | 30 days |', tied: DEFAULT_RETENTION_DAYS },
+  { section: LIMITS, text: '| consent token | single use, 10 minutes |', tied: CONSENT_TOKEN_TTL_MS / MINUTE_MS },
+  { section: LIMITS, text: '| staff password | 8–', tied: PASSWORD_MIN_LENGTH },
+  { section: LIMITS, text: '–72 bytes', tied: PASSWORD_MAX_BYTES },
+  { section: LIMITS, text: 'the server enforces 8)', tied: PASSWORD_MIN_LENGTH },
+  { section: LIMITS, text: '| alt candidates per attempt | 50 |', tied: DEFAULT_CANDIDATE_LIMIT },
+  { section: LIMITS, text: '(the new-server prior) | 1,000 |', tied: RARITY.membersToJudgeRarity },
+  { section: LIMITS, text: 'created at most 7 days before it verifies', tied: RARITY.youngAccountDays },
+  { section: LIMITS, text: 'stops counting when other members carried it on more than 3 networks', tied: RARITY.browserTokenNetworks },
+  { section: LIMITS, text: 'relied on for | 15 minutes |', tied: GUILD_MEMBER_CACHE_MAX_AGE_MS / MINUTE_MS },
+  { section: LIMITS, text: '| minimum age of a visitor | 13', tied: MINIMUM_AGE },
+  { section: LIMITS, text: '(16 in the EU)', tied: MINIMUM_AGE_EU },
+  { section: LIMITS, text: '–1,000 characters, plain text; one open appeal', tied: APPEAL_MESSAGE_MAX },
+  { section: LIMITS, text: '–500 characters, plain text |', tied: APPEAL_REASON_MAX },
+  { section: LIMITS, text: '| visitor routes, per address without a session | 40 requests', tied: CLASS_SIZE },
+  { section: LIMITS, text: '(40 visitors ×', tied: CLASS_SIZE },
+  { section: LIMITS, text: '| 15 s, first come', tied: POOL_CHECKOUT_WAIT_MS / 1000 },
+  { section: LIMITS, text: '| appeal sign-in lifetime | 7 days', tied: SESSION_MAX_AGE_DAYS },
+  { section: SESSIONS, text: 'Idle timeout 12 hours', tied: STAFF_IDLE_TIMEOUT_MS / HOUR_MS },
+  { section: SESSIONS, text: 'absolute 7 days', tied: SESSION_MAX_AGE_DAYS },
+];
+
+const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'behaviour.md'), 'utf8');
+
+/** The text of a `## ` section, without its heading. */
+function section(title: string): string {
+  const start = doc.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`docs/behaviour.md has no section "${title}"`);
+  const body = doc.indexOf('\n', start + 1) + 1;
+  const next = doc.indexOf('\n## ', body);
+  return doc.slice(body, next < 0 ? undefined : next);
+}
+
+/** A figure in digits: not part of a name (P8, IPv4, SHA-256, 1M, p8-ceiling.ts). */
+const DIGITS = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?![\w-])/g;
+const WORDS: Record<string, number> = { no: 0, one: 1, two: 2, three: 3 };
+
+/** The one figure a tied phrase states: its only number in digits, else its only number word. */
+function statedFigure(text: string): number {
+  const digits = [...text.matchAll(DIGITS)].map((m) => Number(m[0].replace(/,/g, '')));
+  if (digits.length > 0) {
+    if (digits.length > 1) throw new Error(`"${text}" states ${digits.length} figures: give each its own phrase`);
+    return digits[0]!;
+  }
+  const words = text.toLowerCase().match(/\b(no|one|two|three)\b/g) ?? [];
+  if (words.length !== 1) throw new Error(`"${text}" states no single figure`);
+  return WORDS[words[0]!]!;
+}
+
+describe('docs/behaviour.md states the thresholds the code uses', () => {
+  it.each(FIGURES.filter((f): f is Tied => 'tied' in f).map((f) => [f.section, f.text, f.tied] as const))('%s: "%s" is %d', (title, text, value) => {
+    expect(section(title)).toContain(text);
+    expect(statedFigure(text)).toBe(value);
+  });
+
+  it.each(FIGURES.filter((f): f is NotThreshold => 'notThreshold' in f).map((f) => [f.section, f.text] as const))('%s: "%s" is still written', (title, text) => {
+    expect(section(title)).toContain(text);
+  });
+
+  it.each(COVERED_SECTIONS)('every figure in "%s" is tied to a constant or said not to be a threshold', (title) => {
+    const body = section(title);
+    const listed: Array<[number, number]> = [];
+    for (const figure of FIGURES.filter((f) => f.section === title)) {
+      for (let at = body.indexOf(figure.text); at >= 0; at = body.indexOf(figure.text, at + 1)) listed.push([at, at + figure.text.length]);
+    }
+    const unlisted = [...body.matchAll(DIGITS)]
+      .filter((m) => !listed.some(([from, to]) => m.index >= from && m.index + m[0].length <= to))
+      .map((m) => `${m[0]} in "…${body.slice(Math.max(0, m.index - 40), m.index + m[0].length + 20).replace(/\s+/g, ' ')}…"`);
+    expect(unlisted).toEqual([]);
+  });
+
+  it('the candidate lookup counts as far as the scoring assumes', () => {
+    const lookup = fs.readFileSync(path.join(__dirname, 'db', 'functions', 'find_alt_candidates.sql'), 'utf8');
+    const counted = [...lookup.matchAll(/desc, id desc limit (\d+)\) as/g)].map((m) => Number(m[1]));
+    expect(counted.length).toBeGreaterThan(0);
+    expect(new Set(counted)).toEqual(new Set([ANONYMITY_COUNT_CAP]));
+    expect(lookup).toContain(`(select 1 from members limit ${RARITY.membersToJudgeRarity})`);
+    const rareBranches = [...lookup.matchAll(/<= (\d+)/g)].map((m) => Number(m[1]));
+    expect(new Set(rareBranches)).toEqual(new Set([RARITY.rareComponentOthers + 1]));
+  });
+});
