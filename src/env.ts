@@ -21,7 +21,6 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
     .pipe(z.array(z.enum(values)).min(1));
 
 export const SERVICE_ROLES = ['web', 'bot', 'jobs'] as const;
-export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 /** Names Express's `trust proxy` understands for whole address ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -250,7 +250,3 @@ export function findAccessToken(store: OAuthStore, token: string, now: number): 
   }
   return record;
 }
-
-export function isOAuthError(error: unknown): error is RestError {
-  return error instanceof RestError && 'error' in error.body;
-}

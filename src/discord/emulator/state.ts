@@ -482,7 +482,3 @@ export type RequestFilter = { route?: string | RegExp; method?: string; token?: 
 export function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
-
-export function newId(at?: Date | number): string {
-  return generateSnowflake(at);
-}

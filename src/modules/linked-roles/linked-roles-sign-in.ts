@@ -53,5 +53,3 @@ export function createLinkedRolesSignIn(deps: {
     },
   };
 }
-
-export type LinkedRolesSignIn = ReturnType<typeof createLinkedRolesSignIn>;
