@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import type { UserDetail, UserListPage, UserRecord } from '../api/members';
 import { USERS_PAGE_SIZE } from '../api/members';
 import type { StaffSession } from '../api/session';
