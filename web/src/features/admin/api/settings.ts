@@ -1,32 +1,8 @@
 import useSWR from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
+import type { OwnerSettings, SettingKey } from '@shared/settings-contract';
 
-/** The owner's settings as the server applies them (GET/PUT /api/admin/settings). */
-export interface OwnerSettings {
-  retentionDays: number;
-  vpnCheckFailure: 'allow' | 'limited' | 'deny';
-  certainAltAction: 'none' | 'kick' | 'ban';
-  accountAgeMinDays: number;
-  accountAgeAction: 'limited' | 'review';
-  raidWindowMinutes: number;
-  raidMinVerifications: number;
-  raidRateFactor: number;
-  raidYoungAccountDays: number;
-  raidYoungAccountPercent: number;
-  raidSharedEvidencePercent: number;
-  autoLockdown: boolean;
-  lockdownPauseInvites: boolean;
-  lockdownPauseDms: boolean;
-  linkedRoles: boolean;
-  lockdownAction: 'limited' | 'review';
-  verifiedRole: string;
-  limitedRole: string;
-  unverifiedRole: string;
-  staffRole: string;
-  verificationChannel: string;
-  logsChannel: string;
-}
-export type SettingKey = keyof OwnerSettings;
+export type { OwnerSettings, SettingKey } from '@shared/settings-contract';
 
 export interface SettingsResponse {
   version: number;
