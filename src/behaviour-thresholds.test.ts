@@ -15,7 +15,15 @@ import { DEFAULT_RETENTION_DAYS, MINIMUM_AGE, MINIMUM_AGE_EU } from './shared/po
 import { PASSWORD_MIN_LENGTH } from './shared/staff-account';
 import { DISMISS_REASON_MAX } from './shared/text-limits';
 import { STAFF_IDLE_TIMEOUT_MS } from './http/middleware/staff-session';
-import { CLASS_SIZE } from './http/middleware/visitor-limit';
+import { ADDRESS_BUDGET, CLASS_SIZE, NEWCOMER_BUDGET, SESSION_BUDGET, VISITOR_FLOW_REQUESTS } from './http/middleware/visitor-limit';
+import { APPEAL_BUDGET } from './http/middleware/appeal-limit';
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from './http/middleware/errors';
+import { PENDING_RESULT_AFTER_EXCHANGE_MS } from './http/routes/pending-sign-ins';
+import { SIGN_IN_EXCHANGE_BUDGET_MS } from './modules/verification/sign-in';
+import { OAUTH_STATE_TTL_MS } from './modules/verification/verification.service';
+import { BROWSER_TOKEN_MAX_AGE_MS, generateBrowserToken } from './modules/browser-token/browser-token';
+import { FINGERPRINT_HASH_LENGTH, FINGERPRINT_LIMITS } from './shared/fingerprint';
+import { DAY_MS } from './shared/durations';
 
 /**
  * docs/behaviour.md is the one prose description of the product's rules: every figure it
@@ -23,7 +31,8 @@ import { CLASS_SIZE } from './http/middleware/visitor-limit';
  *
  * A `tied` entry is a phrase of the doc holding one figure (digits, or a number word) and the
  * constant it must equal, in the doc's unit. A `not a threshold` entry is a phrase whose figures
- * are something else (a measured bench result, an example, an HTTP status, a step number): it
+ * are something else (a measured bench result, an example, an HTTP status, a step number, the
+ * "1" of "1 every 10 minutes", the "1–" of a text that may not be empty): it
  * says which, and no constant is compared. In the sections of COVERED_SECTIONS every figure
  * written in digits must fall inside a phrase listed here, so a new number in them fails until
  * it is tied (or said not to be a threshold). Digits that are part of a name (P8, IPv4, SHA-256,
@@ -31,7 +40,7 @@ import { CLASS_SIZE } from './http/middleware/visitor-limit';
  */
 
 type Tied = { section: string; text: string; tied: number };
-type NotThreshold = { section: string; text: string; notThreshold: 'measured' | 'example' | 'HTTP status' | 'step number' };
+type NotThreshold = { section: string; text: string; notThreshold: 'measured' | 'example' | 'HTTP status' | 'step number' | 'a rate\'s unit' | 'not empty' };
 type Figure = Tied | NotThreshold;
 
 const ALT = 'Alt detection';
@@ -39,7 +48,18 @@ const LIMITS = 'Limits and constants';
 const SESSIONS = 'Staff, roles and sessions';
 
 /** Sections where every figure in digits must be listed below. */
-const COVERED_SECTIONS = [ALT];
+const COVERED_SECTIONS = [ALT, LIMITS];
+
+/** A constant the web app holds (a page's timing), read from its source: the server's tests do not load the web's modules. */
+function webConstant(file: string, name: string): number {
+  const source = fs.readFileSync(path.join(__dirname, '..', 'web', 'src', file), 'utf8');
+  const match = new RegExp(`export const ${name} = ([\\d_.]+);`).exec(source);
+  if (!match) throw new Error(`web/src/${file} has no numeric ${name}`);
+  return Number(match[1]!.replace(/_/g, ''));
+}
+
+const FLOW = VISITOR_FLOW_REQUESTS.length;
+const browserToken = generateBrowserToken();
 
 const FIGURES: Figure[] = [
   // Alt detection: the candidate lookup
@@ -94,7 +114,38 @@ const FIGURES: Figure[] = [
   { section: ALT, text: '200 at a time', tied: RESCORE_BATCH_SIZE },
   { section: ALT, text: 'at most 50 batches per run', tied: ALT_RESCORE_BATCHES_PER_RUN },
 
-  // Limits and constants (the rows tied so far)
+  // Limits and constants
+  { section: LIMITS, text: '| fingerprint hash | 32 hex characters', tied: FINGERPRINT_HASH_LENGTH },
+  { section: LIMITS, text: 'the first 32 of SHA-256', tied: FINGERPRINT_HASH_LENGTH },
+  { section: LIMITS, text: 'WebGL extension list cut to 100 characters', tied: FINGERPRINT_LIMITS.webglExtensions },
+  { section: LIMITS, text: 'audio sample to 50,', tied: FINGERPRINT_LIMITS.audioSample },
+  { section: LIMITS, text: 'user agent to 100;', tied: FINGERPRINT_LIMITS.userAgent },
+  { section: LIMITS, text: '13 fonts probed', tied: FINGERPRINT_LIMITS.fontsProbed },
+  { section: LIMITS, text: '| browser token | 32 random bytes', tied: Buffer.from(browserToken, 'base64url').length },
+  { section: LIMITS, text: '(43 base64url characters)', tied: browserToken.length },
+  { section: LIMITS, text: 'cookie `gk_browser` for one year', tied: BROWSER_TOKEN_MAX_AGE_MS / (365 * DAY_MS) },
+  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: webConstant('features/admin/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
+  { section: LIMITS, text: '| appeal message | 1–', notThreshold: 'not empty' },
+  { section: LIMITS, text: '| appeal rejection reason | 1–', notThreshold: 'not empty' },
+  { section: LIMITS, text: '| appeal rate limit | 3 tries in a row', tied: APPEAL_BUDGET.capacity },
+  { section: LIMITS, text: 'then 1 every', notThreshold: 'a rate\'s unit' },
+  { section: LIMITS, text: 'every 10 minutes |', tied: 1 / APPEAL_BUDGET.refillPerSecond / 60 },
+  { section: LIMITS, text: '| visitor routes, per address | 300 requests', tied: ADDRESS_BUDGET.capacity },
+  { section: LIMITS, text: '× 5 limited requests', tied: FLOW },
+  { section: LIMITS, text: '× 1.5)', tied: ADDRESS_BUDGET.capacity / (CLASS_SIZE * FLOW) },
+  { section: LIMITS, text: '), refilled in 5 minutes', tied: ADDRESS_BUDGET.capacity / ADDRESS_BUDGET.refillPerSecond / 60 },
+  { section: LIMITS, text: '(1 a second)', tied: ADDRESS_BUDGET.refillPerSecond },
+  { section: LIMITS, text: '| visitor routes, per browser session | 15 requests', tied: SESSION_BUDGET.capacity },
+  { section: LIMITS, text: '(3 flows)', tied: SESSION_BUDGET.capacity / FLOW },
+  { section: LIMITS, text: 'then 1 flow', tied: (SESSION_BUDGET.refillPerSecond * 60) / FLOW },
+  { section: LIMITS, text: '(5) a minute', tied: SESSION_BUDGET.refillPerSecond * 60 },
+  { section: LIMITS, text: 'requests, refilled in 5 minutes', tied: NEWCOMER_BUDGET.capacity / NEWCOMER_BUDGET.refillPerSecond / 60 },
+  { section: LIMITS, text: '(1 every', notThreshold: 'a rate\'s unit' },
+  { section: LIMITS, text: 'every 7.5 s)', tied: 1 / NEWCOMER_BUDGET.refillPerSecond },
+  { section: LIMITS, text: 'in the database 10 minutes', tied: OAUTH_STATE_TTL_MS / MINUTE_MS },
+  { section: LIMITS, text: 'in the process 2 minutes after the callback', tied: (SIGN_IN_EXCHANGE_BUDGET_MS + PENDING_RESULT_AFTER_EXCHANGE_MS) / MINUTE_MS },
+  { section: LIMITS, text: 'then 503 with', notThreshold: 'HTTP status' },
+  { section: LIMITS, text: '`Retry-After: 2`', tied: DATABASE_BUSY_RETRY_AFTER_SECONDS },
   { section: LIMITS, text: '| retention default | 30 days |', tied: DEFAULT_RETENTION_DAYS },
   { section: LIMITS, text: '| consent token | single use, 10 minutes |', tied: CONSENT_TOKEN_TTL_MS / MINUTE_MS },
   { section: LIMITS, text: '| staff password | 8–', tied: PASSWORD_MIN_LENGTH },
