@@ -10,6 +10,8 @@ import { PASSWORD_MAX_BYTES } from './modules/staff/password';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
+import { APPEAL_QUEUE_LIMIT } from './modules/appeals/appeals.service';
+import { APPEALS_LISTED } from './discord/commands/appeals.command';
 import { HOUR_MS, MINUTE_MS, SESSION_MAX_AGE_DAYS } from './shared/durations';
 import { DEFAULT_RETENTION_DAYS, MINIMUM_AGE, MINIMUM_AGE_EU } from './shared/policy';
 import { PASSWORD_MIN_LENGTH } from './shared/staff-account';
@@ -46,9 +48,10 @@ type Figure = Tied | NotThreshold;
 const ALT = 'Alt detection';
 const LIMITS = 'Limits and constants';
 const SESSIONS = 'Staff, roles and sessions';
+const APPEALS = 'Appeals';
 
 /** Sections where every figure in digits must be listed below. */
-const COVERED_SECTIONS = [ALT, LIMITS];
+const COVERED_SECTIONS = [ALT, LIMITS, APPEALS];
 
 /** A constant the web app holds (a page's timing), read from its source: the server's tests do not load the web's modules. */
 function webConstant(file: string, name: string): number {
@@ -113,6 +116,19 @@ const FIGURES: Figure[] = [
   { section: ALT, text: 'the newest three\nattempts of each member', tied: RESCORE_ATTEMPTS_PER_MEMBER },
   { section: ALT, text: '200 at a time', tied: RESCORE_BATCH_SIZE },
   { section: ALT, text: 'at most 50 batches per run', tied: ALT_RESCORE_BATCHES_PER_RUN },
+
+  // Appeals
+  { section: APPEALS, text: 'the verdict identifies the member for 7 days', tied: SESSION_MAX_AGE_DAYS },
+  { section: APPEALS, text: 'plain text, trimmed, 1 to', notThreshold: 'not empty' },
+  { section: APPEALS, text: 'to 1,000 characters, nothing', tied: APPEAL_MESSAGE_MAX },
+  { section: APPEALS, text: '"I <3 this" is text', notThreshold: 'example' },
+  { section: APPEALS, text: 'at most 3 tries in a row per member', tied: APPEAL_BUDGET.capacity },
+  { section: APPEALS, text: 'then one every 10', tied: 1 / APPEAL_BUDGET.refillPerSecond / 60 },
+  { section: APPEALS, text: 'needs a reason (plain text, 1 to', notThreshold: 'not empty' },
+  { section: APPEALS, text: 'to 500 characters) that', tied: APPEAL_REASON_MAX },
+  { section: APPEALS, text: 'already decided answers 409', notThreshold: 'HTTP status' },
+  { section: APPEALS, text: '`GET /api/admin/appeals?status=decided`, at most 100)', tied: APPEAL_QUEUE_LIMIT },
+  { section: APPEALS, text: '(at most 10 named, the rest counted)', tied: APPEALS_LISTED },
 
   // Limits and constants
   { section: LIMITS, text: '| fingerprint hash | 32 hex characters', tied: FINGERPRINT_HASH_LENGTH },
