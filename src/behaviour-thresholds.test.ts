@@ -6,7 +6,10 @@ import { RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE } from './modules/alts/
 import { ANONYMITY_COUNT_CAP, RARITY } from './modules/alts/alt-scoring';
 import { NETWORK_PREFIX_BITS } from './modules/network/ip-address';
 import { CONSENT_TOKEN_TTL_MS } from './modules/verification/verification.service';
-import { PASSWORD_MAX_BYTES } from './modules/staff/password';
+import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES } from './modules/staff/password';
+import { DEFAULT_LOGIN_THROTTLE } from './modules/staff/login-throttle';
+import { defaultHashThreads } from './modules/staff/password-pool';
+import { BUSY_RETRY_SECONDS } from './modules/staff/bounded-queue';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
@@ -34,15 +37,16 @@ import { DAY_MS } from './shared/durations';
  * A `tied` entry is a phrase of the doc holding one figure (digits, or a number word) and the
  * constant it must equal, in the doc's unit. A `not a threshold` entry is a phrase whose figures
  * are something else (a measured bench result, an example, an HTTP status, a step number, the
- * "1" of "1 every 10 minutes", the "1–" of a text that may not be empty): it
+ * "1" of "1 every 10 minutes", the "1–" of a text that may not be empty, an address): it
  * says which, and no constant is compared. In the sections of COVERED_SECTIONS every figure
  * written in digits must fall inside a phrase listed here, so a new number in them fails until
  * it is tied (or said not to be a threshold). Digits that are part of a name (P8, IPv4, SHA-256,
  * 1M) are names, not figures.
  */
 
-type Tied = { section: string; text: string; tied: number };
-type NotThreshold = { section: string; text: string; notThreshold: 'measured' | 'example' | 'HTTP status' | 'step number' | 'a rate\'s unit' | 'not empty' };
+/** `tied` is the phrase's one figure, or each figure in digits in the order written. */
+type Tied = { section: string; text: string; tied: number | readonly number[] };
+type NotThreshold = { section: string; text: string; notThreshold: 'measured' | 'example' | 'HTTP status' | 'step number' | 'a rate\'s unit' | 'not empty' | 'address' };
 type Figure = Tied | NotThreshold;
 
 const ALT = 'Alt detection';
@@ -51,17 +55,21 @@ const SESSIONS = 'Staff, roles and sessions';
 const APPEALS = 'Appeals';
 
 /** Sections where every figure in digits must be listed below. */
-const COVERED_SECTIONS = [ALT, LIMITS, APPEALS];
+const COVERED_SECTIONS = [ALT, LIMITS, APPEALS, SESSIONS];
 
-/** A constant the web app holds (a page's timing), read from its source: the server's tests do not load the web's modules. */
-function webConstant(file: string, name: string): number {
-  const source = fs.readFileSync(path.join(__dirname, '..', 'web', 'src', file), 'utf8');
-  const match = new RegExp(`export const ${name} = ([\\d_.]+);`).exec(source);
-  if (!match) throw new Error(`web/src/${file} has no numeric ${name}`);
+/**
+ * A numeric constant read from its source file: for the web app's (the server's tests do not load
+ * the web's modules) and a worker thread's (its module starts the thread's work when loaded).
+ */
+function sourceConstant(file: string, name: string): number {
+  const source = fs.readFileSync(path.join(__dirname, '..', file), 'utf8');
+  const match = new RegExp(`(?:export )?const ${name} = ([\\d_.]+);`).exec(source);
+  if (!match) throw new Error(`${file} has no numeric ${name}`);
   return Number(match[1]!.replace(/_/g, ''));
 }
 
 const FLOW = VISITOR_FLOW_REQUESTS.length;
+const { pair, client, global, account } = DEFAULT_LOGIN_THROTTLE;
 const browserToken = generateBrowserToken();
 
 const FIGURES: Figure[] = [
@@ -140,7 +148,7 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: '| browser token | 32 random bytes', tied: Buffer.from(browserToken, 'base64url').length },
   { section: LIMITS, text: '(43 base64url characters)', tied: browserToken.length },
   { section: LIMITS, text: 'cookie `gk_browser` for one year', tied: BROWSER_TOKEN_MAX_AGE_MS / (365 * DAY_MS) },
-  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: webConstant('features/admin/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
+  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: sourceConstant('web/src/features/admin/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
   { section: LIMITS, text: '| appeal message | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rejection reason | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rate limit | 3 tries in a row', tied: APPEAL_BUDGET.capacity },
@@ -180,8 +188,33 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: '(40 visitors ×', tied: CLASS_SIZE },
   { section: LIMITS, text: '| 15 s, first come', tied: POOL_CHECKOUT_WAIT_MS / 1000 },
   { section: LIMITS, text: '| appeal sign-in lifetime | 7 days', tied: SESSION_MAX_AGE_DAYS },
+
+  // Staff, roles and sessions
   { section: SESSIONS, text: 'Idle timeout 12 hours', tied: STAFF_IDLE_TIMEOUT_MS / HOUR_MS },
   { section: SESSIONS, text: 'absolute 7 days', tied: SESSION_MAX_AGE_DAYS },
+  { section: SESSIONS, text: 'refused (400', notThreshold: 'HTTP status' },
+  { section: SESSIONS, text: 'bcrypt, cost 12', tied: DEFAULT_BCRYPT_COST },
+  { section: SESSIONS, text: '8 to 72 bytes everywhere', tied: [PASSWORD_MIN_LENGTH, PASSWORD_MAX_BYTES] },
+  { section: SESSIONS, text: 'refuse with 429', notThreshold: 'HTTP status' },
+  { section: SESSIONS, text: "one address: 5 attempts per 15 minutes, then 15 minutes' block", tied: [pair.limit, pair.windowMs / MINUTE_MS, pair.blockMs / MINUTE_MS] },
+  { section: SESSIONS, text: 'for this username from your address. Try again in 15 minutes.', tied: pair.blockMs / MINUTE_MS },
+  { section: SESSIONS, text: "(a password spray): 20 per 15 minutes, then 15 minutes' block", tied: [client.limit, client.windowMs / MINUTE_MS, client.blockMs / MINUTE_MS] },
+  { section: SESSIONS, text: "('Too many failed sign-ins from your address. Try again in 15 minutes.')", tied: client.blockMs / MINUTE_MS },
+  { section: SESSIONS, text: "every address together: 100 failures per 5 minutes, then 5 minutes' block", tied: [global.limit, global.windowMs / MINUTE_MS, global.blockMs / MINUTE_MS] },
+  { section: SESSIONS, text: 'can still sign in. Try again in 5 minutes.', tied: global.blockMs / MINUTE_MS },
+  { section: SESSIONS, text: 'in the last 30 days (a known client)', tied: DEFAULT_LOGIN_THROTTLE.knownClientMs / DAY_MS },
+  { section: SESSIONS, text: '(over\n  50 attempts per 15 minutes from anywhere)', tied: [account.limit, account.windowMs / MINUTE_MS] },
+  { section: SESSIONS, text: 'after a fixed 3 s wait', tied: DEFAULT_LOGIN_THROTTLE.slowDownMs / 1000 },
+  { section: SESSIONS, text: 'one, at most 4,', tied: defaultHashThreads(64, 1) },
+  { section: SESSIONS, text: 'at least 1 each: 1 on a 2-CPU machine', tied: [defaultHashThreads(4, 8), defaultHashThreads(2, 1)] },
+  { section: SESSIONS, text: '(Linux: nice 5,', tied: sourceConstant('src/modules/staff/password-worker.ts', 'HASH_THREAD_NICE') },
+  { section: SESSIONS, text: 'an attempt gets 429', notThreshold: 'HTTP status' },
+  { section: SESSIONS, text: "Try again in 2 seconds.'\n  (`Retry-After: 2`)", tied: [BUSY_RETRY_SECONDS, BUSY_RETRY_SECONDS] },
+  { section: SESSIONS, text: 'throttled like sign-in: 5 per 15 minutes', tied: [pair.limit, pair.windowMs / MINUTE_MS] },
+  { section: SESSIONS, text: "then 429 'Too many wrong current passwords", notThreshold: 'HTTP status' },
+  { section: SESSIONS, text: "Try again in\n  15 minutes.' until the block ends", tied: pair.blockMs / MINUTE_MS },
+  { section: SESSIONS, text: '(127.0.0.1, [::1])', notThreshold: 'address' },
+  { section: SESSIONS, text: '(302, path and query kept)', notThreshold: 'HTTP status' },
 ];
 
 const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'behaviour.md'), 'utf8');
@@ -211,10 +244,16 @@ function statedFigure(text: string): number {
   return WORDS[words[0]!]!;
 }
 
+/** Every figure in digits a phrase states, in order. */
+function statedFigures(text: string): number[] {
+  return [...text.matchAll(DIGITS)].map((m) => Number(m[0].replace(/,/g, '')));
+}
+
 describe('docs/behaviour.md states the thresholds the code uses', () => {
-  it.each(FIGURES.filter((f): f is Tied => 'tied' in f).map((f) => [f.section, f.text, f.tied] as const))('%s: "%s" is %d', (title, text, value) => {
+  it.each(FIGURES.filter((f): f is Tied => 'tied' in f).map((f) => [f.section, f.text, f.tied] as const))('%s: "%s" is %p', (title, text, value) => {
     expect(section(title)).toContain(text);
-    expect(statedFigure(text)).toBe(value);
+    if (typeof value === 'number') expect(statedFigure(text)).toBe(value);
+    else expect(statedFigures(text)).toEqual(value);
   });
 
   it.each(FIGURES.filter((f): f is NotThreshold => 'notThreshold' in f).map((f) => [f.section, f.text] as const))('%s: "%s" is still written', (title, text) => {
