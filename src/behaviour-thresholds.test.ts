@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFER_AFTER_MS } from './discord/bot/interaction-dispatcher';
+import { VERIFY_DEFER_AFTER_MS } from './discord/bot/verify-button';
 import { ALT_RESCORE_BATCHES_PER_RUN, DISCORD_PAUSE_CHECK_MINUTES } from './jobs/jobs';
 import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS } from './modules/raid/discord-pause';
 import { DEFAULT_CANDIDATE_LIMIT } from './modules/alts/alt-candidates.repository';
@@ -57,9 +59,11 @@ const SESSIONS = 'Staff, roles and sessions';
 const APPEALS = 'Appeals';
 const PERSONAL_DATA = 'Personal data and retention';
 const LOCKDOWN = 'Lockdown and held members';
+const VPN = 'VPN and proxy detection';
+const BUTTON = 'The Discord button';
 
 /** Sections where every figure in digits must be listed below. */
-const COVERED_SECTIONS = [ALT, LIMITS, APPEALS, SESSIONS, PERSONAL_DATA, LOCKDOWN];
+const COVERED_SECTIONS = [ALT, LIMITS, APPEALS, SESSIONS, PERSONAL_DATA, LOCKDOWN, VPN, BUTTON];
 
 /**
  * A numeric constant read from its source file: for the web app's (the server's tests do not load
@@ -163,6 +167,23 @@ const FIGURES: Figure[] = [
   { section: LOCKDOWN, text: '`verified` 1 when', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: '`not_alt` 1', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: 'no record: 0 and 0', notThreshold: 'a field value' },
+
+  // VPN and proxy detection
+  { section: VPN, text: 'answered with HTTP 200 counts as a failure', notThreshold: 'HTTP status' },
+
+  // The Discord button
+  { section: BUTTON, text: '\n1. no record', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n2. rules not confirmed', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n3. a certain alt (the member\'s standing', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n4. Limited Access → only', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n5. otherwise → the Verified role', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n1. staff set the manual status `certain_alt`', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n2. staff set the manual status `suspected_alt`', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n3. status Limited Access → limited', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n4. rules confirmed → verified', notThreshold: 'step number' },
+  { section: BUTTON, text: '\n5. otherwise → pending', notThreshold: 'step number' },
+  { section: BUTTON, text: 'when the reply is not ready 0.5 s', tied: VERIFY_DEFER_AFTER_MS / 1000 },
+  { section: BUTTON, text: 'still running 1.5 s after Discord created it', tied: DEFER_AFTER_MS / 1000 },
 
   // Limits and constants
   { section: LIMITS, text: '| fingerprint hash | 32 hex characters', tied: FINGERPRINT_HASH_LENGTH },
