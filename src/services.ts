@@ -23,6 +23,7 @@ import { logRaidAlarm } from './operator-events';
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
+import { APPEAL_BUDGET } from './http/middleware/appeal-limit';
 import { createRateLimiter, waitInWords } from './http/middleware/rate-limit';
 import { createVisitorLimiter } from './http/middleware/visitor-limit';
 import { oauthRouter } from './http/routes/oauth.router';
@@ -203,10 +204,8 @@ export function createServices(
     const ip = resolveClientIp(req);
     return ip ? hashAddress(ctx.secrets.ipHashKey, ip) : 'unknown';
   };
-  // appeals: a few per member (or per address without a sign-in), then one every ten minutes
   const appealLimit = createRateLimiter({
-    capacity: 3,
-    refillPerSecond: 1 / 600,
+    ...APPEAL_BUDGET,
     key: (req) => {
       const discordId = readVisitor(req).appellant?.discordId ?? readVisitor(req).verified?.discordId;
       return discordId ? `member:${discordId}` : `ip:${ipKey(req)}`;

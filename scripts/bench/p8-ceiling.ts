@@ -2,6 +2,7 @@ import { COMPARED_COMPONENTS, HIGH_ENTROPY_COMPONENTS, RARITY } from '../../src/
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { STORED_FINGERPRINT_COMPONENTS } from '../../src/shared/fingerprint';
 import { SAME_DEVICE_KINDS, SITTING_MS, pairKind, type BenchAccount, type Population } from './p8-population';
+import { DAY_MS } from '../../src/shared/durations';
 
 /**
  * How far ANY rule could go on P8's population: an upper bound on same-device recall for a
@@ -61,7 +62,6 @@ export function countBucket(others: number): number {
   return 6;
 }
 const BUCKETS = 7;
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The highest share of `total` alt pairs any choice of classes links with at most

@@ -1,4 +1,5 @@
 import type { FingerprintData } from '../../src/shared/fingerprint';
+import { DAY_MS } from '../../src/shared/durations';
 
 /**
  * The labelled population of the verdict-quality figure (P8): people with one to three
@@ -176,7 +177,6 @@ export function zipfWeights(n: number, s: number): number[] {
   return Array.from({ length: n }, (_, k) => 1 / (k + 1) ** s);
 }
 
-const DAY_MS = 24 * 3600 * 1000;
 /** accounts verify over 29 days: every attempt stays inside a 30-day retention window */
 const SPAN_MS = 29 * DAY_MS;
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
-import { oauthError, RestError } from './rest-error';
+import { oauthError } from './rest-error';
 
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -265,8 +265,4 @@ export function findAccessToken(store: OAuthStore, token: string, now: number): 
     return undefined;
   }
   return record;
-}
-
-export function isOAuthError(error: unknown): error is RestError {
-  return error instanceof RestError && 'error' in error.body;
 }

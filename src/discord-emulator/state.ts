@@ -15,7 +15,6 @@ import { makeUser } from './entity-factory';
 import { canManageRole, computeBasePermissions, computeChannelPermissions, highestRolePosition, type GuildPermissionContext } from './permissions';
 import type { InteractionRecord } from './interaction-record';
 import type { OAuthStore } from './oauth';
-import { generateSnowflake } from './snowflake';
 import { unknownChannel, unknownMember, unknownRole, unknownUser } from './rest-error';
 
 export type DispatchData<T extends GatewayDispatchEvents> = Extract<GatewayDispatchPayload, { t: T }>['d'];
@@ -481,8 +480,4 @@ export type RequestFilter = { route?: string | RegExp; method?: string; token?: 
 
 export function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-export function newId(at?: Date | number): string {
-  return generateSnowflake(at);
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { deleteGrant, readGrant, saveGrant, tokensFrom, type RoleConnectionTokens } from '../modules/outbox/role-connection-grants.repository';
 import { roleConnectionFor } from '../modules/linked-roles/role-connection';
 import { openSecret } from '../modules/outbox/sealed-secret';
-import { findMemberByDiscordId } from '../modules/verification/verification.repository';
+import { findMemberRowByDiscordId } from '../modules/verification/verification.repository';
 import { GrantRevokedError, isRevokedGrant, type DiscordOAuth, type OAuthTokens } from './oauth-client';
 
 /** An access token this close to its end is renewed before use. */
@@ -33,7 +33,7 @@ export function createRoleConnectionUpdates(deps: { database: Database; oauth: D
   }
 
   async function connectionOf(discordId: string) {
-    const member = await findMemberByDiscordId(db, discordId);
+    const member = await findMemberRowByDiscordId(db, discordId);
     return roleConnectionFor(member, member?.username ?? discordId);
   }
 

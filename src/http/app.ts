@@ -14,6 +14,7 @@ import { securityHeaders } from './middleware/security-headers';
 import { configRouter, type PublicConfig } from './routes/config.router';
 import { healthRouter } from './routes/health.router';
 import { spaRouter } from './spa';
+import { SESSION_MAX_AGE_MS } from '../shared/durations';
 
 export interface AppDeps {
   logger: Logger;
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
       httpOnly: true,
       sameSite: 'lax',
       secure: deps.secureCookies,
-      maxAge: 7 * 24 * 60 * 60 * 1000,
+      maxAge: SESSION_MAX_AGE_MS,
     }),
   );
 

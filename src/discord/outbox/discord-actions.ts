@@ -195,5 +195,3 @@ export function createDiscordActions(deps: {
 
   return { run, postLog, postMessage, revokeUsedToken };
 }
-
-export type DiscordActions = ReturnType<typeof createDiscordActions>;

@@ -6,13 +6,14 @@ import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
-import { findMemberByDiscordId } from '../members/member-row.repository';
+import { findMemberRowByDiscordId } from '../members/member-row.repository';
 import {
   admissionStateFrom,
   admissionStateQuery,
@@ -99,7 +100,7 @@ export function createAdmissionService(deps: {
     const releasedBy = `released from review by ${actor.name ? `staff (${actor.name})` : 'staff'}`;
     for (const member of released) {
       const outcome = decideButtonOutcome(member);
-      if (outcome === 'verified') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`${releasedBy}, verified`) });
+      if (outcome === 'verified') roleChanges.push(grantVerified(member.discordId, auditLogReason(`${releasedBy}, verified`)));
       else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(`${releasedBy}, Limited Access`) });
       else continue;
       granted[outcome].push(member);
@@ -168,7 +169,7 @@ export function createAdmissionService(deps: {
   return {
     /** The admission rule that applied to a visitor's verification, with the words the success page shows; null when none did. */
     async visitorGate(discordId: string): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
-      const member = await findMemberByDiscordId(deps.database.db, discordId);
+      const member = await findMemberRowByDiscordId(deps.database.db, discordId);
       if (!member?.gateAction) return null;
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
     },

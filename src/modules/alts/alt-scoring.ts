@@ -1,23 +1,16 @@
 import type { ALT_CONFIDENCES } from '../../db/schema';
 import { COMPARED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { DAY_MS } from '../../shared/durations';
 
 /**
  * Alt-account scoring, pure: the one place that decides how sure we are that two
- * verification attempts came from one person. The rules in words, with why each tier is
- * what it is, are in docs/behaviour.md ("Alt detection"); `scoreCandidate` below names each
- * rule (`AltRule`) in the order it is tried.
- *
- * In short: certain and medium are the tiers that make an alt badge, so each of their rules
- * must be right at least nine times in ten on the labelled population of the P8 bench
- * (scripts/bench/p8-*.ts); evidence weaker than that is `possible`, shown to staff and never
- * counted. Evidence is weighed by its rarity (how many OTHER members show a value: the
- * AnonymityCounts the candidate lookup reads), until the server is too small for rarity to
- * mean anything (RARITY.membersToJudgeRarity): then a profile that looks like a stock phone
- * (`stockProfile`) is never rare. Whether the newer Discord account is young (its
- * snowflake's time, RARITY.youngAccountDays) is recorded with the evidence; no tier uses it.
- * On a network staff marked as shared the address and network matches do not count; only
- * device evidence and the browser token do.
+ * verification attempts came from one person. The rules in words, why each tier is what it
+ * is and what the bench measured are written once, in docs/behaviour.md ("Alt detection");
+ * src/behaviour-thresholds.test.ts checks every figure stated there against the constants here.
+ * Here: `scoreCandidate` tries the rules (`ALT_RULES`) in order and the first that holds
+ * decides; RARITY holds their thresholds; "others" in a count are members besides the two
+ * compared (AnonymityCounts, read by the candidate lookup, count members besides the attempt's own).
  */
 
 export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
@@ -58,7 +51,7 @@ export type AttemptSignals = {
  */
 export interface AnonymityCounts {
   fingerprint: number;
-  /** distinct networks (/24, /48) the other members showing the fingerprint were on */
+  /** distinct networks (/24 IPv4, /64 IPv6) the other members showing the fingerprint were on */
   fingerprintNetworks: number;
   address: number;
   /** members on this address with this fingerprint (counted among the candidates, which put them first) */
@@ -133,8 +126,6 @@ export const RARITY = {
    */
   membersToJudgeRarity: 1000,
 } as const;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The rules of `scoreCandidate`, in the order they are tried; the first that holds decides. */
 export const ALT_RULES = [

@@ -26,6 +26,7 @@ import { actorLabel, auditActorOf, type MemberActor } from '../members/member-ac
 import { toUserRecord } from '../members/member-views';
 import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listAppealsOfMember, listDecidedAppeals, listOpenAppeals, outcomeOf, type Appeal } from './appeals.repository';
 import type { MemberAlt } from '../alts';
@@ -201,7 +202,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       await deps.outbox.enqueue(
         tx,
         ...unban,
-        { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason },
+        grantVerified(discordId, reason),
         { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}` },
       );
       // Linked Roles: verified again, and no longer flagged
@@ -263,7 +264,7 @@ export function planApproval(member: Member, alts: readonly MemberAlt[]): Appeal
     clearedManualStatus: member.manualAltStatus === 'certain_alt' ? 'certain_alt' : null,
     liftsLimitedAccess: member.status === 'limited_access',
     liftsBan: member.guildAccess === 'denied',
-    roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+    roles: { add: [...VERIFIED_ROLE_CHANGE.add], remove: [...VERIFIED_ROLE_CHANGE.remove] },
   };
 }
 

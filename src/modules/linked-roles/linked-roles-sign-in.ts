@@ -1,7 +1,7 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import { hashToken } from '../verification/one-time-tokens.repository';
-import { findMemberByDiscordId } from '../verification/verification.repository';
+import { findMemberRowByDiscordId } from '../verification/verification.repository';
 import type { VerificationService } from '../verification/verification.service';
 import { roleConnectionFor } from './role-connection';
 
@@ -43,7 +43,7 @@ export function createLinkedRolesSignIn(deps: {
       }
       try {
         const identity = await deps.oauth.fetchIdentity(accessToken);
-        const member = await findMemberByDiscordId(deps.database.db, identity.id);
+        const member = await findMemberRowByDiscordId(deps.database.db, identity.id);
         const connection = roleConnectionFor(member, identity.globalName ?? identity.username);
         await deps.oauth.writeRoleConnection(accessToken, connection);
         return { kind: 'linked', verified: connection.metadata?.verified === '1' };
@@ -55,5 +55,3 @@ export function createLinkedRolesSignIn(deps: {
     },
   };
 }
-
-export type LinkedRolesSignIn = ReturnType<typeof createLinkedRolesSignIn>;

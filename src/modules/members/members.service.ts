@@ -10,6 +10,7 @@ import { actedFromCard, appendAudit } from '../audit/audit.repository';
 import { openAppealIdsOf } from './open-appeals.repository';
 import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import {
@@ -198,7 +199,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!member) throw NotFound(USER_NOT_FOUND);
       if (member.guildAccess === 'verified') throw Conflict(ALREADY_VERIFIED);
       await markManuallyVerified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`verified by staff (${actor.username})`) });
+      await deps.outbox.enqueue(tx, grantVerified(discordId, auditLogReason(`verified by staff (${actor.username})`)));
       await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
       await appendAudit(

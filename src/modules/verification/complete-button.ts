@@ -8,9 +8,10 @@ import { appendAudit } from '../audit/audit.repository';
 import { listAltsForMember } from '../alts/alt-links.repository';
 import { strongestCountingLink } from '../members/standing-reason';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from '../admission/button-outcome';
-import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
+import { findMemberRowByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
 import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 
@@ -41,7 +42,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
     const { discordId } = user;
     // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
     // harmless to repeat, and the transaction runs again only if its commit had not started
-    const member = await retryOnLostConnection(() => findMemberByDiscordId(deps.database.db, discordId));
+    const member = await retryOnLostConnection(() => findMemberRowByDiscordId(deps.database.db, discordId));
     const decided = decideButtonOutcome(member);
     if (decided === 'no_record' || decided === 'rules_pending' || !member) return { outcome: decided, vpnProvider: null, gateMessage: null };
     // an admission rule (lockdown, account age) can hold the member or keep them at Limited Access
@@ -59,7 +60,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
       if (outcome === 'verified') {
         await deps.outbox.enqueue(
           tx,
-          { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website'), priority: 'interactive' },
+          { ...grantVerified(discordId, auditLogReason('verified on the website')), priority: 'interactive' },
           { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.`, card: { for: 'member', discordId, verified: true } },
         );
       } else if (outcome === 'limited') {

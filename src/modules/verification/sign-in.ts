@@ -167,5 +167,3 @@ export function createSignInFlow(deps: {
 }
 
 const VPN_POLICY_DENIED: SignInResult = { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
-
-export type FinishSignIn = ReturnType<typeof createSignInFlow>;

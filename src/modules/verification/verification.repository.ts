@@ -8,7 +8,7 @@ import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
 import type { ManualAltStatus } from '../../shared/member-badges';
 import type { WindowAttempt } from '../raid/raid.repository';
 
-export { findMemberByDiscordId, type MemberRow } from '../members/member-row.repository';
+export { findMemberRowByDiscordId, type MemberRow } from '../members/member-row.repository';
 
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
 

@@ -21,12 +21,12 @@ import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
-import { linkCounts } from '../../shared/member-badges';
+import { isCertainAlt } from '../../shared/member-badges';
 import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEnding } from './website-outcome';
 import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
 import {
   confirmRulesAudited,
-  findMemberByDiscordId,
+  findMemberRowByDiscordId,
   recordAttemptEnding,
   recordSignIn,
   signInAttemptKept,
@@ -249,7 +249,7 @@ export function createVerificationService(deps: {
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
-        const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
+        const certainAlt = isCertainAlt({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
         const ending = { vpnOutcome: outcome, certainAlt, gate: gate?.action ?? null };
         const ended = websiteEnding(ending);
         endedAs = ended;
@@ -353,7 +353,7 @@ export function createVerificationService(deps: {
       return confirmed;
     },
 
-    findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
+    findMember: (discordId: string) => findMemberRowByDiscordId(deps.database.db, discordId),
 
     /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
     completeAtButton: createCompleteButton(deps),

@@ -60,8 +60,6 @@ export function usersUrl({ search, filter = 'all', cursor }: { search?: string; 
   return `/api/admin/users?${params.toString()}`;
 }
 
-export const location = () => screen.getByTestId('location').textContent;
-
 /** Lets a few rounds of mocked requests and their renders land. */
 export async function flush(rounds = 3): Promise<void> {
   for (let i = 0; i < rounds; i += 1) {

@@ -63,12 +63,6 @@ export const SettingsIcon = (props: SVGProps<SVGSVGElement>) => (
   </Icon>
 );
 
-export const ChartIcon = (props: SVGProps<SVGSVGElement>) => (
-  <Icon {...props}>
-    <path d="M3 3v18h18M7 16v-4M12 16V8M17 16v-7" />
-  </Icon>
-);
-
 export const KeyIcon = (props: SVGProps<SVGSVGElement>) => (
   <Icon {...props}>
     <circle cx="7.5" cy="15.5" r="5.5" />

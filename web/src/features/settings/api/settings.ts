@@ -1,35 +1,8 @@
 import useSWR from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
+import type { OwnerSettings, SettingKey } from '@shared/settings-contract';
 
-/** The owner's settings as the server applies them (GET/PUT /api/admin/settings). */
-export interface OwnerSettings {
-  retentionDays: number;
-  vpnCheckFailure: 'allow' | 'limited' | 'deny';
-  certainAltAction: 'none' | 'kick' | 'ban';
-  accountAgeMinDays: number;
-  accountAgeAction: 'limited' | 'review';
-  raidWindowMinutes: number;
-  raidMinVerifications: number;
-  raidRateFactor: number;
-  raidYoungAccountDays: number;
-  raidYoungAccountPercent: number;
-  raidSharedEvidencePercent: number;
-  autoLockdown: boolean;
-  lockdownPauseInvites: boolean;
-  lockdownPauseDms: boolean;
-  lockdownVerificationLevel: 'off' | 'medium' | 'high' | 'very_high';
-  linkedRoles: boolean;
-  lockdownAction: 'limited' | 'review';
-  verifiedRole: string;
-  limitedRole: string;
-  unverifiedRole: string;
-  staffRole: string;
-  verificationChannel: string;
-  logsChannel: string;
-  /** the role pinged by the #logs posts of a certain alt and of a raid alarm (a role id); null pings nobody */
-  alarmPingRole: string | null;
-}
-export type SettingKey = keyof OwnerSettings;
+export type { OwnerSettings, SettingKey } from '@shared/settings-contract';
 
 export interface SettingsResponse {
   version: number;

@@ -1,8 +1,9 @@
+import { SETTING_NUMBER_BOUNDS, type NumberSettingKey } from '@shared/settings-contract';
 import type { OwnerSettings, SettingKey } from '../api/settings';
 
 /** How the Settings page shows one setting. */
 export type SettingField =
-  | { key: SettingKey; label: string; kind: 'number'; min: number; max: number; unit?: string; hint?: string }
+  | { key: NumberSettingKey; label: string; kind: 'number'; min: number; max: number; unit?: string; hint?: string }
   | { key: SettingKey; label: string; kind: 'choice'; options: readonly { value: string; label: string }[]; hint?: string }
   | { key: SettingKey; label: string; kind: 'toggle'; hint?: string }
   | { key: SettingKey; label: string; kind: 'text'; hint?: string }
@@ -25,7 +26,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Verification policy',
     description: 'What happens to visitors and the data they leave.',
     fields: [
-      { key: 'retentionDays', label: 'Retention (days)', kind: 'number', min: 1, max: 3650, unit: 'days', hint: 'Visitor data older than this is deleted by the hourly purge.' },
+      { key: 'retentionDays', label: 'Retention (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.retentionDays, unit: 'days', hint: 'Visitor data older than this is deleted by the hourly purge.' },
       {
         key: 'vpnCheckFailure',
         label: 'When the VPN check fails',
@@ -52,7 +53,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Account-age gate',
     description: 'Discord accounts younger than the minimum do not get full access at once.',
     fields: [
-      { key: 'accountAgeMinDays', label: 'Minimum account age (days)', kind: 'number', min: 0, max: 3650, hint: '0 turns the gate off.' },
+      { key: 'accountAgeMinDays', label: 'Minimum account age (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.accountAgeMinDays, hint: '0 turns the gate off.' },
       { key: 'accountAgeAction', label: 'Younger accounts get', kind: 'choice', options: LIMITED_OR_REVIEW },
     ],
   },
@@ -60,12 +61,12 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Raid alarm and lockdown',
     description: 'The alarm compares the last minutes of verifications with the previous day.',
     fields: [
-      { key: 'raidWindowMinutes', label: 'Window (minutes)', kind: 'number', min: 1, max: 1440 },
-      { key: 'raidMinVerifications', label: 'Minimum verifications in the window', kind: 'number', min: 2, max: 100000 },
-      { key: 'raidRateFactor', label: 'Rate against the usual (×)', kind: 'number', min: 2, max: 1000, hint: 'The window against the average window of the previous 24 hours.' },
-      { key: 'raidYoungAccountDays', label: 'Young account: younger than (days)', kind: 'number', min: 1, max: 365 },
-      { key: 'raidYoungAccountPercent', label: 'Young accounts share (%)', kind: 'number', min: 1, max: 100 },
-      { key: 'raidSharedEvidencePercent', label: 'Shared device or address share (%)', kind: 'number', min: 1, max: 100 },
+      { key: 'raidWindowMinutes', label: 'Window (minutes)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidWindowMinutes },
+      { key: 'raidMinVerifications', label: 'Minimum verifications in the window', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidMinVerifications },
+      { key: 'raidRateFactor', label: 'Rate against the usual (×)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidRateFactor, hint: 'The window against the average window of the previous 24 hours.' },
+      { key: 'raidYoungAccountDays', label: 'Young account: younger than (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidYoungAccountDays },
+      { key: 'raidYoungAccountPercent', label: 'Young accounts share (%)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidYoungAccountPercent },
+      { key: 'raidSharedEvidencePercent', label: 'Shared device or address share (%)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidSharedEvidencePercent },
       { key: 'autoLockdown', label: 'Switch lockdown on automatically when the alarm is raised', kind: 'toggle' },
       { key: 'lockdownAction', label: 'During lockdown new verifications get', kind: 'choice', options: LIMITED_OR_REVIEW },
       { key: 'lockdownPauseInvites', label: 'During lockdown, pause invites in Discord (the bot needs Manage Server)', kind: 'toggle' },

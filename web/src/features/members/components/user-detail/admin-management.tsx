@@ -1,3 +1,4 @@
+import { STAFF_NOTE_MAX } from '@shared/text-limits';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ManualAltStatus } from '@shared/member-badges';
@@ -172,7 +173,7 @@ function AdminNotes({ user }: { user: UserDetail }) {
       <Textarea
         id={textareaId}
         value={note}
-        maxLength={5000}
+        maxLength={STAFF_NOTE_MAX}
         disabled={saving}
         onChange={(event) => setNote(event.target.value)}
         placeholder="Add a note about this user..."

@@ -1,3 +1,4 @@
+import { DISMISS_REASON_MAX } from '@shared/text-limits';
 import { useId, useState } from 'react';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Badge, type BadgeColor } from '@/components/ui/badge';
@@ -17,9 +18,6 @@ const verdictBadges: Record<ComponentVerdict, { label: string; color: BadgeColor
   different: { label: 'Different', color: 'red' },
   unavailable: { label: 'Unavailable', color: 'gray' },
 };
-
-/** The longest reason the server keeps for a dismissal. */
-const REASON_MAX = 500;
 
 /**
  * Identified Alternate Accounts of the member `discordId`: the open links that count
@@ -137,7 +135,7 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
       >
         <div className="flex flex-col gap-2">
           <Label htmlFor={reasonId}>Reason (optional)</Label>
-          <Textarea id={reasonId} value={reason} maxLength={REASON_MAX} disabled={dismissing} onChange={(event) => setReason(event.target.value)} placeholder="e.g. siblings on one home network" />
+          <Textarea id={reasonId} value={reason} maxLength={DISMISS_REASON_MAX} disabled={dismissing} onChange={(event) => setReason(event.target.value)} placeholder="e.g. siblings on one home network" />
         </div>
       </ConfirmDialog>
     </DetailSection>

@@ -1,6 +1,5 @@
 import type { DayCount } from '../../api/statistics';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '@shared/durations';
 
 /** Every UTC day of the period (YYYY-MM-DD), from its first day on: days without counts still get a bar of zero. */
 export function periodDays(from: string, periodDays: number): string[] {
