@@ -7,7 +7,7 @@ export { DISCORD_INVALID_REQUEST_BAN, type InvalidRequestLimitOption } from './i
 export type { AuditEntry, EmulatorState, MemberRecord, RequestFilter, RequestLogEntry, UserRecord } from './state';
 export { BOT_ROLE_PERMISSIONS, SANDBOX_CHANNELS, SANDBOX_ROLES, type SeedName } from './seed';
 export { sandboxChannelPath } from './sandbox-view';
-export { generateSnowflake, snowflakeTimestamp } from './snowflake';
+export { generateSnowflake } from './snowflake';
 export { createEmulatorRest, DEFAULT_TEST_INTENTS, emulatorClientOptions, loginEmulatorClient, realmSafeMakeRequest } from './emulator-clients';
 export { setOpenApiViolationSink, type OpenApiViolation, type OpenApiViolationSink } from './openapi-check/violations';
 export { computeBasePermissions, computeChannelPermissions, highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';

@@ -1,11 +1,6 @@
 /** Discord's epoch, 2015-01-01T00:00:00.000Z: a snowflake's top 42 bits count milliseconds since it. */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 
-/** Milliseconds since 1970 at which the snowflake was made. */
-export function snowflakeTimestamp(id: string): number {
-  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
-}
-
 let increment = 0n;
 
 /**

@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import { type UserDetail, type UserListPage, type UserRecord, USERS_PAGE_SIZE } from '@/features/members';
 import type { StaffSession } from '@/features/admin-shell';
 import type { StaffAccount } from '@/features/staff';
