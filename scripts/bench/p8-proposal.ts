@@ -4,7 +4,13 @@
  * population and scored window, each rule's links counted, under each account-age
  * assumption (ACCOUNT_AGE_ASSUMPTIONS in p8-population.ts: 'base', then 'pessimistic'):
  *
- *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only] [--sitting]
+ *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only] [--sitting] [--gap]
+ *
+ * --gap lists the evidence classes the bound takes with at most 0, 100 and 300 false links per
+ * 10k legitimate members (p8-ceiling.ts, best ratio first) that the badge tier (certain+medium)
+ * does not count, and the same classes grouped by what the pair shares without the counts (the
+ * evidence a rule blind to exact counts would see): whether the gap is a kind of evidence or
+ * the bound's fine split of it.
  *
  * --sitting generates the population with the timing assumption of the same name
  * (TIMING_ASSUMPTIONS) and measures the experiment's rules on the time between two attempts
@@ -23,7 +29,7 @@ import crypto from 'node:crypto';
 import { ALT_RULES, HIGH_ENTROPY_COMPONENTS, RARITY, scoreCandidate, type AltRule, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents, looksStock } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
-import { ceilingSummary, describeSignature, evidenceClasses, recallCeiling, strangersNeeded, type CeilingSignature } from './p8-ceiling';
+import { byRatio, ceilingSummary, describeSignature, evidenceClasses, recallCeiling, strangersNeeded, type CeilingSignature } from './p8-ceiling';
 import { badgeTier, formatQuality, pairKey, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
 import { ACCOUNT_AGE_ASSUMPTIONS, SITTING_MS, TIMING_ASSUMPTIONS, generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type AccountAgeAssumption, type Population } from './p8-population';
 import { populationSummary } from './p8-verdicts';
@@ -261,6 +267,7 @@ function main() {
     if (process.argv.includes('--misses')) process.stdout.write(`${diagnose(population, evaluateFrom, verdicts, attempts)}\n`);
     process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     if (process.argv.includes('--ceiling')) process.stdout.write(`\n${ceilingReport(population, evaluateFrom, verdicts)}\n`);
+    if (process.argv.includes('--gap')) process.stdout.write(`\n${gapReport(population, evaluateFrom, verdicts)}\n`);
     process.stdout.write('\n');
     if (process.argv.includes('--base-only')) break;
   }
@@ -295,6 +302,82 @@ function ceilingReport(population: Population, evaluateFrom: number, today: read
   const rows = [...missed].map(([code, kinds]) => ({ code, kinds, klass: classes.get(code)! })).sort((a, b) => a.klass.strangers * b.klass.alts - b.klass.strangers * a.klass.alts);
   lines.push('  same-device pairs the rule leaves below medium, by evidence class (missed; alts and strangers in the class):');
   for (const { code, kinds, klass } of rows) lines.push(`    ${[...kinds.values()].reduce((a, b) => a + b, 0)}; ${klass.alts} / ${klass.strangers}: ${describeSignature(code, 'product')} [${[...kinds].map(([how, n]) => `${n} ${how}`).join(', ')}]`);
+  return lines.join('\n');
+}
+
+/** What a pair shares without the counts or the account's age: the family of evidence classes a rule reading no counts sees as one. */
+function evidenceFamily(description: string): string {
+  return description
+    .replace(/^young account \+ /, '')
+    .replace(/\([^)]*\)/g, '')
+    .replace(/ \+ /g, '+');
+}
+
+/**
+ * The gap between the badge tier and the bound: the classes the bound takes (fewest
+ * strangers per alt first) within 0, 100 and 300 false links per 10k legitimate members, each
+ * with how many of its alts (and strangers) the tier counts; then the classes' families (the
+ * same shared values without counts or account age) with every pair of the family, taken or
+ * not, which says whether a rule could take the class without its neighbours.
+ */
+function gapReport(population: Population, evaluateFrom: number, today: readonly PairVerdict[]): string {
+  const inTier = new Set(today.filter((v) => v.confidence !== 'possible').map((v) => pairKey(v.a, v.b)));
+  const counted = new Map<number, { alts: number; strangers: number }>();
+  const count = (code: number, field: 'alts' | 'strangers') => {
+    const row = counted.get(code) ?? { alts: 0, strangers: 0 };
+    row[field]++;
+    counted.set(code, row);
+  };
+  const evidence = evidenceClasses(
+    population,
+    evaluateFrom,
+    'product',
+    (newer, older, code) => inTier.has(pairKey(newer.index, older.index)) && count(code, 'alts'),
+    (newer, older, code) => inTier.has(pairKey(newer.index, older.index)) && count(code, 'strangers'),
+  );
+  const per10k = evidence.people / 10_000;
+  const budgets = [0, 100, 300];
+  const takenAt = new Map<number, number>();
+  let spent = 0;
+  for (const c of byRatio(evidence.classes)) {
+    const budget = budgets.find((b) => spent + c.strangers <= b * per10k);
+    if (budget === undefined) break;
+    spent += c.strangers;
+    takenAt.set(c.code, budget);
+  }
+  const lines = [`gap: the classes the bound takes at 0 / 100 / 300 false links per 10k (${evidence.people} legitimate members, ${evidence.sameDevicePairs} same-device pairs), whole classes only`];
+  for (const b of budgets) {
+    const taken = evidence.classes.filter((c) => (takenAt.get(c.code) ?? Infinity) <= b);
+    const alts = taken.reduce((n, c) => n + c.alts, 0);
+    const tierAlts = taken.reduce((n, c) => n + (counted.get(c.code)?.alts ?? 0), 0);
+    lines.push(`  ≤ ${b} per 10k: ${taken.length} classes, ${alts} alts (${pct(alts / evidence.sameDevicePairs)}), ${taken.reduce((n, c) => n + c.strangers, 0)} strangers; the tier counts ${tierAlts} of those alts, misses ${alts - tierAlts} in ${taken.filter((c) => (counted.get(c.code)?.alts ?? 0) < c.alts).length} classes`);
+  }
+  lines.push('  classes the bound takes that the tier does not count whole: taken at (per 10k) | alts | strangers | precision | tier counts (alts, strangers) | signature');
+  const gapRows = byRatio(evidence.classes).filter((c) => takenAt.has(c.code) && (counted.get(c.code)?.alts ?? 0) < c.alts);
+  for (const c of gapRows) {
+    const tier = counted.get(c.code) ?? { alts: 0, strangers: 0 };
+    const counts = tier.alts === 0 ? 'no' : `part ${tier.alts}/${c.alts}`;
+    lines.push(`    ${String(takenAt.get(c.code)).padStart(3)} | ${String(c.alts).padStart(4)} | ${String(c.strangers).padStart(5)} | ${pct(c.alts / (c.alts + c.strangers)).padStart(6)} | ${counts.padEnd(10)} ${tier.strangers ? `(${tier.strangers} strangers)` : ''} | ${describeSignature(c.code, 'product')}`);
+  }
+  // the families of the gap's classes, over every class of the family
+  const families = new Map<string, { alts: number; strangers: number; gapAlts: number; tierAlts: number; tierStrangers: number; classes: number }>();
+  const gapFamilies = new Set(gapRows.map((c) => evidenceFamily(describeSignature(c.code, 'product'))));
+  for (const c of evidence.classes) {
+    const family = evidenceFamily(describeSignature(c.code, 'product'));
+    if (!gapFamilies.has(family)) continue;
+    const row = families.get(family) ?? { alts: 0, strangers: 0, gapAlts: 0, tierAlts: 0, tierStrangers: 0, classes: 0 };
+    row.alts += c.alts;
+    row.strangers += c.strangers;
+    row.classes++;
+    row.tierAlts += counted.get(c.code)?.alts ?? 0;
+    row.tierStrangers += counted.get(c.code)?.strangers ?? 0;
+    if (takenAt.has(c.code)) row.gapAlts += c.alts - (counted.get(c.code)?.alts ?? 0);
+    families.set(family, row);
+  }
+  lines.push('  the same gap by family (what the pair shares, without counts or account age), every class of the family: gap alts | alts | strangers | precision | tier counts (alts / strangers) | classes | family');
+  for (const [family, r] of [...families].sort((a, b) => b[1].gapAlts - a[1].gapAlts)) {
+    lines.push(`    ${String(r.gapAlts).padStart(4)} | ${String(r.alts).padStart(4)} | ${String(r.strangers).padStart(7)} | ${pct(r.alts / (r.alts + r.strangers)).padStart(6)} | ${r.tierAlts} / ${r.tierStrangers} | ${r.classes} | ${family}`);
+  }
   return lines.join('\n');
 }
 
