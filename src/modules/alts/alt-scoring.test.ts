@@ -13,6 +13,7 @@ import {
   type ComparedComponent,
   type DetectedAltMethod,
 } from './alt-scoring';
+import { RARE_COMPONENT_OTHERS } from '../../shared/alt-evidence-words';
 
 /**
  * Attempts are written as short specs: `ip`, `net`, `fp` name the hash values, `tok` the
@@ -164,6 +165,10 @@ describe('scoreCandidate', () => {
     expect(score.confidence).toBe(confidence);
     expect(score.detectionMethod).toBe(method);
     expect(score.evidence.sharedNetwork).toBe(shared);
+  });
+
+  it('words a rare component with the same threshold as scoring', () => {
+    expect(RARE_COMPONENT_OTHERS).toBe(RARITY.rareComponentOthers);
   });
 
   it('is symmetric in confidence', () => {
