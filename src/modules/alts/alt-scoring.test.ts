@@ -60,8 +60,8 @@ type Row = [label: string, candidate: Spec, shared: boolean, confidence: AltConf
 
 // the new attempt is attempt({}) (ip-A, net-A, fp-A, all components A) unless the row says otherwise.
 // Rows that said 'medium' and now say 'possible' changed with the tiers: medium makes an alt
-// badge, so only rules right at least nine times in ten on P8's labelled population stay
-// medium. Measured there (scripts/bench/p8-proposal.ts, alts / strangers linked): the same
+// badge, so the badge tier must be right at least nine times in ten on P8's labelled
+// population and each medium rule must say why its evidence is one device. Measured there (scripts/bench/p8-proposal.ts, alts / strangers linked): the same
 // fingerprint on a home address with its household (siblings' same-model phones) 201 / 297;
 // a home address with the same machine settings 22 / 27; a rare component from another place
 // with the same settings 9 / 10. They are evidence staff see, never a badge. The same rare
