@@ -4,7 +4,10 @@
  * population and scored window, each rule's links counted, under each account-age
  * assumption (ACCOUNT_AGE_ASSUMPTIONS in p8-population.ts: 'base', then 'pessimistic'):
  *
- *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only] [--sitting] [--gap]
+ *   npx tsx scripts/bench/p8-proposal.ts [--people 25000] [--scored 3000] [--seed 8] [--ceiling] [--misses] [--base-only] [--sitting] [--gap] [--noise]
+ *
+ * --noise measures the private-window experiment (noisedPrivateWindow) as medium, alone and
+ * with its guard.
  *
  * --gap lists the evidence classes the bound takes with at most 0, 100 and 300 false links per
  * 10k legitimate members (p8-ceiling.ts, best ratio first) that the badge tier (certain+medium)
@@ -118,9 +121,28 @@ function storedAttempts(population: Population): StoredAttempt[] {
 
 /** The experiment's rules on the time between two attempts (not in the product: see SITTING_RULES). */
 type SittingRule = 'address-fingerprint-same-sitting' | 'address-same-machine-same-sitting';
+/** The experiment's private-window rules (not in the product: see noisedPrivateWindow). */
+type NoiseRule = 'address-private-window' | 'address-private-window-alone';
 
 /** One verdict of the replay, with the rule that decided it. */
-export type RuledVerdict = PairVerdict & { rule: AltRule | SittingRule };
+export type RuledVerdict = PairVerdict & { rule: AltRule | SittingRule | NoiseRule };
+
+/**
+ * EXPERIMENT, not a product rule: a Safari or Firefox private window on one uncrowded address.
+ * Those windows add per-session noise to the canvas and audio read-outs and leave the rest, so
+ * the pair shows WebGL, fonts, screen, time zone, language and platform equal and canvas and
+ * audio both different; two devices equal in all the rest would draw the same canvas. The
+ * legitimate case: a household member's phone of the same model, one of the two in a private
+ * window. '--noise' measures it as medium ('address-private-window'), and with a guard chosen
+ * for that case ('address-private-window-alone'): medium only when the window matches exactly
+ * one member on the address, since with two same-model phones there it cannot say whose it is.
+ */
+function noisedPrivateWindow(x: StoredAttempt, y: StoredAttempt, counts: AnonymityCounts): boolean {
+  const equal = (k: 'webglHash' | 'fontsHash' | 'screenHash' | 'timezoneHash' | 'languageHash' | 'platformHash') => x[k] !== null && x[k] === y[k];
+  const differ = (k: 'canvasHash' | 'audioHash') => x[k] !== null && y[k] !== null && x[k] !== y[k];
+  const uncrowded = Math.max(counts.address - 1, 0) <= RARITY.crowdedAddress;
+  return x.ipHash !== null && x.ipHash === y.ipHash && uncrowded && differ('canvasHash') && differ('audioHash') && (['webglHash', 'fontsHash', 'screenHash', 'timezoneHash', 'languageHash', 'platformHash'] as const).every(equal);
+}
 
 /**
  * EXPERIMENT, not product rules: the time between two attempts from one address (item "new
@@ -154,7 +176,7 @@ function sittingRule(population: Population, x: StoredAttempt, y: StoredAttempt)
  * would read (the token, address, fingerprint, network, and a component at most two
  * members show), with the account ages and the server's size as the product sees them.
  */
-export function replay(population: Population, evaluateFrom: number, options: { sitting?: boolean } = {}): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
+export function replay(population: Population, evaluateFrom: number, options: { sitting?: boolean; noise?: 'any' | 'alone' } = {}): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
   const attempts = storedAttempts(population);
   const memory: Memory = { members: new AnonymitySets(), networks: new AnonymitySets(), byKey: new Map() };
   const verdicts: RuledVerdict[] = [];
@@ -166,11 +188,16 @@ export function replay(population: Population, evaluateFrom: number, options: { 
       for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`, ...rare]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
       // every earlier account is a member (VPN-flagged ones included), as the product's members table holds them
       const counts: AnonymityCounts = { ...productCounts(memory, x), members: Math.min(x.index, RARITY.membersToJudgeRarity) };
+      // every stored account is its own member here, so the noised window's candidates are its members
+      const noised = options.noise ? [...candidates].filter((i) => noisedPrivateWindow(x, attempts[i]!, counts)) : [];
       for (const i of candidates) {
         const y = attempts[i]!;
         const score = scoreCandidate(x, y, { sharedNetwork: false, counts, attemptAtMs: account.atMs });
-        const sitting = options.sitting && score.confidence !== 'certain' && score.confidence !== 'medium' ? sittingRule(population, x, y) : null;
+        const below = score.confidence !== 'certain' && score.confidence !== 'medium';
+        const sitting = options.sitting && below ? sittingRule(population, x, y) : null;
+        const noise = below && noised.includes(i) && (options.noise === 'any' || noised.length === 1);
         if (sitting) verdicts.push({ a: y.index, b: x.index, confidence: 'medium', rule: sitting });
+        else if (noise) verdicts.push({ a: y.index, b: x.index, confidence: 'medium', rule: options.noise === 'any' ? 'address-private-window' : 'address-private-window-alone' });
         else if (score.confidence) verdicts.push({ a: y.index, b: x.index, confidence: score.confidence, rule: score.rule! });
       }
     }
@@ -188,7 +215,7 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
     const current = best.get(k);
     if (!current || rank[v.confidence] > rank[current.confidence]) best.set(k, v);
   }
-  const rows = new Map<AltRule | SittingRule, { tier: Tier; sameDevice: number; otherAlt: number; strangers: number }>();
+  const rows = new Map<AltRule | SittingRule | NoiseRule, { tier: Tier; sameDevice: number; otherAlt: number; strangers: number }>();
   for (const v of best.values()) {
     const row = rows.get(v.rule) ?? { tier: v.confidence, sameDevice: 0, otherAlt: 0, strangers: 0 };
     const kind = pairKind(population.accounts[v.a]!, population.accounts[v.b]!);
@@ -198,7 +225,7 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
     rows.set(v.rule, row);
   }
   const lines = ['  per rule (best verdict per pair): tier, same-device alts / other alts / strangers, precision'];
-  for (const rule of [...ALT_RULES, ...SITTING_RULES.map((r) => r.rule)]) {
+  for (const rule of [...ALT_RULES, ...SITTING_RULES.map((r) => r.rule), 'address-private-window', 'address-private-window-alone'] as const) {
     const row = rows.get(rule);
     if (row) lines.push(`    ${rule.padEnd(36)} ${row.tier.padEnd(8)} ${row.sameDevice} / ${row.otherAlt} / ${row.strangers}   ${pct((row.sameDevice + row.otherAlt) / (row.sameDevice + row.otherAlt + row.strangers))}`);
   }
@@ -263,6 +290,13 @@ function main() {
       process.stdout.write(`with the time between two attempts (experiment: SITTING_RULES as medium; the bound's signature adds "within the hour")\n`);
       process.stdout.write(`${badgeSummary(population, evaluateFrom, withSitting, 'with-sitting')}\n${ruleTable(population, withSitting)}\n`);
       for (const budget of [0, 100, 300]) process.stdout.write(`  any rule with the time, ≤ ${budget} false links per 10k: at most ${pct(boundAt(population, evaluateFrom, budget))}\n`);
+    }
+    if (process.argv.includes('--noise')) {
+      for (const noise of ['any', 'alone'] as const) {
+        const withNoise = replay(population, evaluateFrom, { noise }).verdicts;
+        process.stdout.write(`with the private-window rule as medium (experiment, '${noise}': ${noise === 'any' ? 'every member it matches' : 'only when it matches one member on the address'})\n`);
+        process.stdout.write(`${badgeSummary(population, evaluateFrom, withNoise)}\n${ruleTable(population, withNoise)}\n`);
+      }
     }
     if (process.argv.includes('--misses')) process.stdout.write(`${diagnose(population, evaluateFrom, verdicts, attempts)}\n`);
     process.stdout.write(`(replayed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
