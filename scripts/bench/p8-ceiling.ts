@@ -95,8 +95,8 @@ export function strangersNeeded(classes: readonly EvidenceClass[], total: number
   return need > 1e-9 ? Infinity : strangers;
 }
 
-/** Classes holding alts, fewest strangers per alt first. */
-function byRatio(classes: readonly EvidenceClass[]): EvidenceClass[] {
+/** Classes holding alts, fewest strangers per alt first (the order the bound takes them in). */
+export function byRatio(classes: readonly EvidenceClass[]): EvidenceClass[] {
   return classes.filter((c) => c.alts > 0).sort((a, b) => a.strangers * b.alts - b.strangers * a.alts);
 }
 
@@ -139,7 +139,13 @@ const COMPARED = new Set<string>(COMPARED_COMPONENTS);
  * grouped by evidence signature. VPN-flagged visits keep no evidence and take no part, as
  * in the product.
  */
-export function evidenceClasses(population: Population, evaluateFrom: number, signature: CeilingSignature, onAlt?: (newer: BenchAccount, older: BenchAccount, code: number) => void): EvidenceClasses {
+export function evidenceClasses(
+  population: Population,
+  evaluateFrom: number,
+  signature: CeilingSignature,
+  onAlt?: (newer: BenchAccount, older: BenchAccount, code: number) => void,
+  onStranger?: (newer: BenchAccount, older: BenchAccount, code: number) => void,
+): EvidenceClasses {
   const values = new Interner();
   const seen = population.accounts.filter((a) => !a.vpn);
   const n = seen.length;
@@ -200,8 +206,10 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
         const ay = seen[y]!;
         const kind = pairKind(ay, ax);
         const entry = classes.get(code) ?? { code, alts: 0, strangers: 0 };
-        if (kind === null) entry.strangers++;
-        else if (SAME_DEVICE_KINDS.includes(kind)) {
+        if (kind === null) {
+          entry.strangers++;
+          onStranger?.(ax, ay, code);
+        } else if (SAME_DEVICE_KINDS.includes(kind)) {
           entry.alts++;
           sameDevicePairs++;
           onAlt?.(ax, ay, code);

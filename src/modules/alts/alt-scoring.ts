@@ -81,9 +81,8 @@ export const RARITY = {
   /** same address + same fingerprint is certain when at most this many other members show the fingerprint */
   certainFingerprintOthers: 0,
   /**
-   * same fingerprint elsewhere (with a rare component) is possible up to this many other
-   * members (a device that moved, or a household's same-model phones elsewhere: 24 alts to 3
-   * strangers in P8, 88.9%, under the nine in ten a badge needs)
+   * same fingerprint elsewhere (with a rare component) is medium up to this many other
+   * members: the device moved (see the rule 'rare-fingerprint-elsewhere')
    */
   fingerprintElsewhereOthers: 2,
   /**
@@ -349,7 +348,17 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both', 'address-rare-fingerprint');
   else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both', 'address-unique-device');
   else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both', 'address-rare-component');
-  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('possible', 'fingerprint', 'rare-fingerprint-elsewhere');
+  // One device that moved: a phone seen at home and then on cellular or a café's Wi-Fi, a
+  // laptop taken to campus. The whole fingerprint is equal, it shows a component at most one
+  // other member shows (a device's own rendering: installed fonts, a customised canvas, a rare
+  // model in a rare locale), and at most two other members show the fingerprint: no popular
+  // configuration matches this way. The legitimate case: two people with one rare stock
+  // model and the same locale on different networks (in P8, 3 of its 27 links, each between
+  // two households; 88.9%). On one address the rules above have decided already, so this
+  // rule links pairs on different networks: siblings on one household network with the same
+  // phone model, the false case the tiers exist to avoid, show a popular fingerprint there,
+  // which stays possible ('address-fingerprint').
+  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('medium', 'fingerprint', 'rare-fingerprint-elsewhere');
   else if (rareComponent && commonKind && sameMachineSettings) found('possible', 'fingerprint', 'rare-component-elsewhere');
   else if (addressDevice) found('possible', 'both', 'address-fingerprint');
   else if (ipCounts && !crowdedAddress && partialMatch) found('possible', 'both', 'home-partial');
