@@ -195,7 +195,7 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: '| browser token | 32 random bytes', tied: Buffer.from(browserToken, 'base64url').length },
   { section: LIMITS, text: '(43 base64url characters)', tied: browserToken.length },
   { section: LIMITS, text: 'cookie `gk_browser` for one year', tied: BROWSER_TOKEN_MAX_AGE_MS / (365 * DAY_MS) },
-  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: sourceConstant('web/src/features/admin/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
+  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: sourceConstant('web/src/features/staff/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
   { section: LIMITS, text: '| appeal message | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rejection reason | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rate limit | 3 tries in a row', tied: APPEAL_BUDGET.capacity },
