@@ -56,14 +56,6 @@ export function combineGates(...gates: (Gate | null)[]): Gate | null {
   };
 }
 
-/** What the 'Complete Verification!' button does for a gated member. */
-export function gateButtonOutcome<O extends string>(outcome: O | 'limited', member: { gateAction: GateAction | null }): O | 'limited' | 'held' {
-  if (outcome !== 'verified' && outcome !== 'limited') return outcome;
-  if (member.gateAction === 'review') return 'held';
-  if (member.gateAction === 'limited') return 'limited';
-  return outcome;
-}
-
 /** The words the visitor sees (website and button) for a gate. */
 export function gateMessage(gate: { gateAction: GateAction | null; gateReason: string | null }): string | null {
   if (gate.gateAction === 'review') return `Your verification is waiting for staff review: ${gate.gateReason ?? 'a server rule applies'}. You will be able to complete it once staff release it.`;

@@ -10,7 +10,7 @@ import { hashFingerprintComponents, type FingerprintComponentHashes } from '../f
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
 import type { OutboxPort } from '../outbox/outbox.types';
 import type { VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
-import { createCompleteButton, type CertainAltAction } from './complete-button';
+import { createButtonFlow, type CertainAltAction } from './button-flow';
 import { confirmRulesAudited, findMemberRowByDiscordId } from './verification.repository';
 import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import { createSignInFlow, type AdmissionPort, type AltDetector } from './sign-in-flow';
@@ -159,7 +159,7 @@ export function createVerificationService(deps: {
     findMember: (discordId: string) => findMemberRowByDiscordId(deps.database.db, discordId),
 
     /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
-    completeAtButton: createCompleteButton(deps),
+    completeAtButton: createButtonFlow(deps),
   };
 }
 
