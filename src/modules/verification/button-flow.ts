@@ -83,18 +83,18 @@ function records(decision: ButtonDecision): decision is Recorded {
  * where the engine allows). It runs again only if its commit had not started when the connection was lost.
  */
 async function recordDecision(deps: ButtonFlowDeps, input: { user: { discordId: string; username: string }; member: MemberRow; decision: Recorded; certainAltAction: CertainAltAction; now: Date }): Promise<void> {
-  const { user, member, decision, certainAltAction, now } = input;
+  const { user, member, decision: outcome, certainAltAction, now } = input;
   await retryWhileUncommitted<void>((committing) =>
     deps.database.db.transaction(async (tx) => {
-      await setGuildAccess(tx, member.id, decision === 'denied_alt' ? 'denied' : decision, now);
-      const main = decision === 'denied_alt' && certainAltAction !== 'none' ? await readMainOfAlt(tx, member) : null;
+      await setGuildAccess(tx, member.id, outcome === 'denied_alt' ? 'denied' : outcome, now);
+      const main = outcome === 'denied_alt' && certainAltAction !== 'none' ? await readMainOfAlt(tx, member) : null;
       // the member waits in front of the button for the role change (or the kick or ban): interactive, ahead of
       // bulk work such as a raid's joins; the log line is bulk. One INSERT for all (enqueue keeps the order)
-      const [first, ...rest] = buttonActions(user.discordId, member, decision, certainAltAction, main);
+      const [first, ...rest] = buttonActions(user.discordId, member, outcome, certainAltAction, main);
       await deps.outbox.enqueue(tx, first, ...rest);
       // Linked Roles on: the member's connection follows (verified, or not)
       if (deps.linkedRoles?.enabled) await queueRoleConnectionUpdate(tx, deps.outbox, user.discordId);
-      const audit = { actor: { type: 'discord' as const, id: user.discordId, name: user.username }, action: `button.${decision}`, targetType: 'member', targetId: user.discordId, details: { certainAltAction: decision === 'denied_alt' ? certainAltAction : undefined } };
+      const audit = { actor: { type: 'discord' as const, id: user.discordId, name: user.username }, action: `button.${outcome}`, targetType: 'member', targetId: user.discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }),
   );

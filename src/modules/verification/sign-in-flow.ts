@@ -139,7 +139,7 @@ export function createSignInFlow(deps: SignInFlowDeps) {
     const outcome = decideVpnOutcome(input.vpn, deps.vpnFailurePolicy);
     if (outcome === 'denied') return recordDenial(deps, input, now);
     const context: SignInContext = { ...input, now, outcome, usedVpn: isVpnVerdict(input.vpn.verdict), evidence: outcome === 'limited_access' ? NO_EVIDENCE : input.evidence };
-    const { result, ended } = await runUntilKept<SignedIn>(deps, context, (tx, committing) => signIn(deps, tx, context, committing));
+    const { result, ended } = await runUntilKept(deps, context);
     logWebsiteEnding(deps.logger, { discordId: input.identity.discordId, ended, alts: result.alts, vpnProvider: input.vpn.provider });
     deps.nudgeOutbox?.();
     deps.onCompleted?.(outcome);
@@ -190,9 +190,9 @@ async function recordDenial(deps: SignInFlowDeps, input: SignInInput, now: Date)
  * sending them to 'Verification Failed'; one lost while it commits is settled by reading whether its
  * attempt was kept (this member's, at this sign-in's time), and it runs again only if not.
  */
-function runUntilKept<T>(deps: SignInFlowDeps, context: SignInContext, transaction: (tx: Executor, committing: (value: T) => void) => Promise<T>): Promise<T> {
+function runUntilKept(deps: SignInFlowDeps, context: SignInContext): Promise<SignedIn> {
   const { discordId } = context.identity;
-  return retryWhileUncommitted<T>((committing) => retryOnConflict(() => deps.database.db.transaction((tx) => transaction(tx, committing))), {
+  return retryWhileUncommitted<SignedIn>((committing) => retryOnConflict(() => deps.database.db.transaction((tx) => signIn(deps, tx, context, committing))), {
     onRetry: (attempt, error) => deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
     wasKept: async () => {
       const kept = await signInAttemptKept(deps.database.db, discordId, context.now);
