@@ -1,5 +1,5 @@
 import { createManualClock } from '../../clock';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { createOutboxRepository } from '../outbox';
 import { parseEnv } from '../../env';
 import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';

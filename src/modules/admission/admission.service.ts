@@ -4,16 +4,16 @@ import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
-import { appendAudit, type AuditActor } from '../audit/audit.repository';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import { grantVerified } from '../outbox/grant-verified';
-import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
-import type { RaidReason } from '../raid/raid-rules';
-import { recentRaidAlarms } from '../raid/raid.repository';
+import { appendAudit, type AuditActor } from '../audit';
+import { auditLogReason } from '../outbox';
+import { grantVerified } from '../outbox';
+import type { DiscordAction, OutboxPort } from '../outbox';
+import { checkForRaid, raiseDiscordRaidAlarm } from '../raid';
+import type { RaidReason } from '../raid';
+import { recentRaidAlarms } from '../raid';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
-import { findMemberRowByDiscordId } from '../members/member-row.repository';
+import { findMemberRowByDiscordId } from '../members';
 import {
   admissionStateFrom,
   admissionStateQuery,
@@ -26,12 +26,12 @@ import {
   type AdmissionStateRow,
   type ReleasedMember,
 } from './admission.repository';
-import type { WindowAttempt } from '../raid/raid.repository';
-import { createPreviousDayCount } from '../raid/previous-day-count';
+import type { WindowAttempt } from '../raid';
+import { createPreviousDayCount } from '../raid';
 import { decideButtonOutcome } from './button-outcome';
-import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
-import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
-import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid/lockdown-verification-level';
+import { readLockdown, writeLockdown } from '../raid';
+import { discordPauseStatus, syncDiscordPause } from '../raid';
+import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid';
 
 /** The admission step's answer: the gate (null when no rule applies) and, for a gate, the staff log line that says so. */
 export interface AdmissionGate {

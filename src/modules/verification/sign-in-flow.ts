@@ -1,7 +1,7 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { countsAsAlt } from '../../shared/alt-evidence-words';
 import { isCertainAlt } from '../../shared/member-badges';
-import { saveGrantQuery, type RoleConnectionTokens } from '../outbox/role-connection-grants.repository';
+import { saveGrantQuery, type RoleConnectionTokens } from '../outbox';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { asLastStatement } from '../../db/last-statement';
@@ -9,14 +9,14 @@ import { sqlState } from '../../db/db-errors';
 import { retryOnConflict, retryWhileUncommitted } from '../../db/transaction-retry';
 import type { Logger } from '../../logger';
 import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
-import type { AdmissionGate, AdmissionRead, AdmissionReadQuery } from '../admission/admission.service';
-import { setMemberGate } from '../admission/admission.repository';
-import { appendAudit } from '../audit/audit.repository';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
-import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
-import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
+import type { AdmissionGate, AdmissionRead, AdmissionReadQuery } from '../admission';
+import { setMemberGate } from '../admission';
+import { appendAudit } from '../audit';
+import { auditLogReason } from '../outbox';
+import type { DiscordAction, OutboxPort } from '../outbox';
+import { saveCachedVerdictQuery } from '../vpn';
+import { decideVpnOutcome, isVpnVerdict } from '../vpn';
+import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn';
 import type { DetectedAlt } from './detected-alt';
 import {
   recordAttemptEnding,

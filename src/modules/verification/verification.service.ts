@@ -6,13 +6,13 @@ import { retryOnLostConnection } from '../../db/transaction-retry';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
 import { looksStock, verifyFingerprint, type FingerprintData } from '../fingerprint';
-import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint';
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
-import type { OutboxPort } from '../outbox/outbox.types';
-import type { VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
+import type { OutboxPort } from '../outbox';
+import type { VpnFailurePolicy, VpnOutcome } from '../vpn';
 import { createButtonFlow, type CertainAltAction } from './button-flow';
 import { confirmRulesAudited, findMemberRowByDiscordId } from './verification.repository';
-import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
+import { queueRoleConnectionUpdate } from '../outbox';
 import { createSignInFlow, type AdmissionPort, type AltDetector } from './sign-in-flow';
 
 export type { DetectedAlt } from './detected-alt';
