@@ -13,7 +13,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The button outcomes that write an audit row (`button.${outcome}` in complete-button.ts). */
+/** The button outcomes that write an audit row (`button.${outcome}` in button-flow.ts). */
 const AUDITED_BUTTON_OUTCOMES = ['verified', 'limited', 'denied_alt'];
 
 /**

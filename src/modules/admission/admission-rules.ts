@@ -1,8 +1,8 @@
 import { snowflakeDate } from '../../shared/discord-snowflake';
-import type { LockdownState } from '../raid/lockdown-state';
+import type { LockdownState } from '../raid';
 import { DAY_MS } from '../../shared/durations';
 
-export { LOCKDOWN_OFF, type LockdownState } from '../raid/lockdown-state';
+export { LOCKDOWN_OFF, type LockdownState } from '../raid';
 
 /**
  * The admission rules that can stop a completed verification short of full access:
@@ -54,14 +54,6 @@ export function combineGates(...gates: (Gate | null)[]): Gate | null {
     rules: applied.flatMap((g) => g.rules),
     reason: applied.map((g) => g.reason).join('; '),
   };
-}
-
-/** What the 'Complete Verification!' button does for a gated member. */
-export function gateButtonOutcome<O extends string>(outcome: O | 'limited', member: { gateAction: GateAction | null }): O | 'limited' | 'held' {
-  if (outcome !== 'verified' && outcome !== 'limited') return outcome;
-  if (member.gateAction === 'review') return 'held';
-  if (member.gateAction === 'limited') return 'limited';
-  return outcome;
 }
 
 /** The words the visitor sees (website and button) for a gate. */

@@ -1,5 +1,5 @@
 import { createManualClock } from '../../clock';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { createOutboxRepository } from '../outbox';
 import { parseEnv } from '../../env';
 import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
@@ -51,7 +51,7 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
    * One verification as the flow records it: the member, the attempt, then admission, in one
    * transaction. `readFirst`: as the website's flow does it, the admission read is made before
    * the attempt is written (in the sign-in's statement, whose snapshot cannot see it) and the
-   * attempt is handed over; the gate's writes run afterwards.
+   * attempt is handed over; the gate is written afterwards.
    */
   async function verify(at: Date, opts: { accountCreated?: Date; fingerprintHash?: string; ipHash?: string; readFirst?: boolean } = {}) {
     clock.set(at);
@@ -65,9 +65,9 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ memberId: member.id, discordId, fingerprintHash, ipHash })) : [];
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
-      const { gate, writes, actions } = await service.admitDeferred(tx, { member, now: at, read: { settings: read.settings, countedPreviousDay: read.countedPreviousDay, row } });
-      for (const write of writes) await write;
-      await outbox.enqueue(tx, ...actions);
+      const { gate, logLine } = await service.gate(tx, { member, now: at, read: read.read(row) });
+      await setMemberGate(tx, member.id, gate);
+      if (logLine) await outbox.enqueue(tx, logLine);
       return { member, gate };
     });
   }
@@ -283,8 +283,9 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       );
       const read = service.readQuery(at);
       const [row] = await selectRows<AdmissionStateRow>(db, read.query({ memberId: member.id, discordId: member.discordId, fingerprintHash: null, ipHash: null }));
-      await service.admitDeferred(db, { member, now: at, read: { settings: read.settings, countedPreviousDay: read.countedPreviousDay, row } });
-      return { counted: read.countedPreviousDay, used: Number(row?.previous_day), stored: stored!.n };
+      const admissionRead = read.read(row);
+      await service.gate(db, { member, now: at, read: admissionRead });
+      return { counted: admissionRead.countedPreviousDay, used: Number(row?.previous_day), stored: stored!.n };
     };
     const first = await dayBefore(NOW);
     expect(first).toEqual({ counted: true, used: first.stored, stored: first.stored });

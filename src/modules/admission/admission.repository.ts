@@ -2,10 +2,10 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { Gate, LockdownState } from './admission-rules';
-import type { MemberRow } from '../members/member-row.repository';
-import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid/raid.repository';
-import type { RaidPolicy, RaidWindow } from '../raid/raid-rules';
-import { lockdownFromValue, lockdownValueQuery } from '../raid/lockdown.repository';
+import type { MemberRow } from '../members';
+import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid';
+import type { RaidPolicy, RaidWindow } from '../raid';
+import { lockdownFromValue, lockdownValueQuery } from '../raid';
 import { idArray } from '../../db/id-array';
 
 /**

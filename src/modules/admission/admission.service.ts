@@ -1,19 +1,19 @@
 import type { Logger } from '../../logger';
 import { logLockdown } from '../../operator-events';
-import type { SQL, SQLWrapper } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
-import { appendAudit, type AuditActor } from '../audit/audit.repository';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import { grantVerified } from '../outbox/grant-verified';
-import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
-import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
-import type { RaidReason } from '../raid/raid-rules';
-import { recentRaidAlarms } from '../raid/raid.repository';
+import { appendAudit, type AuditActor } from '../audit';
+import { auditLogReason } from '../outbox';
+import { grantVerified } from '../outbox';
+import type { DiscordAction, OutboxPort } from '../outbox';
+import { checkForRaid, raiseDiscordRaidAlarm } from '../raid';
+import type { RaidReason } from '../raid';
+import { recentRaidAlarms } from '../raid';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
-import { findMemberRowByDiscordId } from '../members/member-row.repository';
+import { findMemberRowByDiscordId } from '../members';
 import {
   admissionStateFrom,
   admissionStateQuery,
@@ -26,20 +26,17 @@ import {
   type AdmissionStateRow,
   type ReleasedMember,
 } from './admission.repository';
-import type { WindowAttempt } from '../raid/raid.repository';
-import { createPreviousDayCount } from '../raid/previous-day-count';
+import type { WindowAttempt } from '../raid';
+import { createPreviousDayCount } from '../raid';
 import { decideButtonOutcome } from './button-outcome';
-import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
-import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
-import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid/lockdown-verification-level';
+import { readLockdown, writeLockdown } from '../raid';
+import { discordPauseStatus, syncDiscordPause } from '../raid';
+import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid';
 
-/** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
-export interface AdmissionDecision {
+/** The admission step's answer: the gate (null when no rule applies) and, for a gate, the staff log line that says so. */
+export interface AdmissionGate {
   gate: Gate | null;
-  /** the member's gate write, unrun (await it, or run it inside another statement) */
-  writes: (SQLWrapper & PromiseLike<unknown>)[];
-  /** Discord actions to queue first, in the caller's own insert */
-  actions: DiscordAction[];
+  logLine: DiscordAction | null;
 }
 
 /** The admission read made by the caller's statement (`readQuery`, which counted in the attempt that statement wrote): its row. */
@@ -48,6 +45,21 @@ export interface AdmissionRead {
   row: AdmissionStateRow | undefined;
   /** the statement counted the day before the window (rather than using a recent count: see `readQuery`) */
   countedPreviousDay: boolean;
+}
+
+/**
+ * The admission read as the caller's statement makes it: `query` is the read, built for the attempt that
+ * statement writes (counted in); `read` turns the row it gave back into the admission step's input.
+ */
+export interface AdmissionReadQuery {
+  query: (written: WindowAttempt) => SQL;
+  read: (row: unknown) => AdmissionRead;
+}
+
+/** The staff log line of a verification an admission rule gated. */
+function gateLogLine(discordId: string, gate: Gate): DiscordAction {
+  const what = gate.action === 'review' ? 'held for staff review' : 'given Limited Access';
+  return { kind: 'log_message', event: 'staff_action', discordId, text: `⏸️ <@${discordId}> was ${what}: ${gate.reason}.` };
 }
 
 /** What a lockdown does, as the owner set it. */
@@ -138,12 +150,11 @@ export function createAdmissionService(deps: {
   /**
    * The admission step of a verification, inside its transaction once its member and attempt
    * are written: the raid check, then the rules. It reads in one statement (raid window and
-   * lockdown), or takes that row from the caller's statement (`read`, see `readQuery`), and
-   * writes nothing itself on the usual path (no alarm): the gate's write and its
-   * log line come back for the caller to run in its own last statement, the log line queued
-   * before the caller's Discord actions.
+   * lockdown), or takes that row from the caller's statement (`read`, see `readQuery`). It
+   * writes only when the raid check raises an alarm; the member's gate is written by the caller
+   * (`setMemberGate`, in the statement it chooses), and the log line queued by it.
    */
-  async function admitDeferred(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionDecision> {
+  async function gate(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionGate> {
     const settings = input.read?.settings ?? deps.settings.snapshot();
     let row = input.read?.row;
     if (input.read) {
@@ -157,13 +168,8 @@ export function createAdmissionService(deps: {
     const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
-    const gate = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
-    const what = gate?.action === 'review' ? 'held for staff review' : 'given Limited Access';
-    return {
-      gate,
-      writes: [setMemberGate(tx, input.member.id, gate)],
-      actions: gate ? [{ kind: 'log_message', event: 'staff_action', discordId: input.member.discordId, text: `⏸️ <@${input.member.discordId}> was ${what}: ${gate.reason}.` }] : [],
-    };
+    const decided = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
+    return { gate: decided, logLine: decided ? gateLogLine(input.member.discordId, decided) : null };
   }
 
   return {
@@ -178,20 +184,24 @@ export function createAdmissionService(deps: {
      * The admission step's read with the settings it was made for, for the caller to run
      * inside its own statement, built for the attempt that statement writes (counted in).
      */
-    readQuery(now: Date): { settings: OwnerSettings; countedPreviousDay: boolean; query: (written: WindowAttempt) => SQL } {
+    readQuery(now: Date): AdmissionReadQuery {
       const settings = deps.settings.snapshot();
       const reusable = previousDay.reusable(now);
-      return { settings, countedPreviousDay: reusable === undefined, query: (written) => admissionStateQuery(now, settings, written, reusable) };
+      const countedPreviousDay = reusable === undefined;
+      return {
+        query: (written) => admissionStateQuery(now, settings, written, reusable),
+        read: (row) => ({ settings, countedPreviousDay, row: row as AdmissionStateRow | undefined }),
+      };
     },
 
-    admitDeferred,
+    gate,
 
-    /** The admission step with its writes run at once (see `admitDeferred`). */
+    /** The admission step with the gate written and its log line queued at once, each its own statement (see `gate`). */
     async admit(tx: Executor, input: { member: { id: number; discordId: string }; now: Date }): Promise<Gate | null> {
-      const { gate, writes, actions } = await admitDeferred(tx, input);
-      for (const write of writes) await write;
-      if (actions.length > 0) await deps.outbox.enqueue(tx, ...actions);
-      return gate;
+      const admitted = await gate(tx, input);
+      await setMemberGate(tx, input.member.id, admitted.gate);
+      if (admitted.logLine) await deps.outbox.enqueue(tx, admitted.logLine);
+      return admitted.gate;
     },
 
     async status(): Promise<{

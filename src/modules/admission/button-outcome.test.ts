@@ -1,4 +1,4 @@
-import { decideButtonOutcome, type ButtonMemberView } from './button-outcome';
+import { decideAtButton, decideButtonOutcome, type ButtonMemberView } from './button-outcome';
 import { MEMBER_FILTERS, MEMBER_FILTER_PREDICATES, memberStanding, statusBadge, type BadgeSubject, type MemberStanding } from '../../shared/member-badges';
 
 const member = (over: Partial<ButtonMemberView> = {}): ButtonMemberView => ({ status: 'verified', rulesConfirmed: true, manualAltStatus: null, isLinkedAsAlt: false, ...over });
@@ -17,6 +17,22 @@ describe('decideButtonOutcome', () => {
     ['verified', member(), 'verified'],
   ])('%s', (_name, input, expected) => {
     expect(decideButtonOutcome(input)).toBe(expected);
+  });
+});
+
+describe('decideAtButton: the standing, then the admission rule stored on the member', () => {
+  const gated = (over: Partial<ButtonMemberView>, gateAction: 'limited' | 'review' | null) => ({ ...member(over), gateAction });
+  it.each<[string, Parameters<typeof decideAtButton>[0], string]>([
+    ['no record', undefined, 'no_record'],
+    ['held member who has not confirmed the rules', gated({ rulesConfirmed: false }, 'review'), 'rules_pending'],
+    ['held for review', gated({}, 'review'), 'held'],
+    ['held for review on a VPN', gated({ status: 'limited_access' }, 'review'), 'held'],
+    ['kept at Limited Access by a rule', gated({}, 'limited'), 'limited'],
+    ['a certain alt is denied, whatever holds them', gated({ isLinkedAsAlt: true }, 'review'), 'denied_alt'],
+    ['no rule: the standing decides', gated({ status: 'limited_access' }, null), 'limited'],
+    ['no rule, verified', gated({}, null), 'verified'],
+  ])('%s', (_name, input, expected) => {
+    expect(decideAtButton(input)).toBe(expected);
   });
 });
 

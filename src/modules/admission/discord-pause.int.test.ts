@@ -7,11 +7,11 @@ import { parseEnv } from '../../env';
 import { silentLogger } from '../../logger';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { createOutboxRepository } from '../outbox';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from '../raid/discord-pause';
-import { readLockdown } from '../raid/lockdown.repository';
+import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from '../raid';
+import { readLockdown } from '../raid';
 
 jest.setTimeout(60_000);
 

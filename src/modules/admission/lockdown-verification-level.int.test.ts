@@ -8,9 +8,9 @@ import { parseEnv } from '../../env';
 import { silentLogger } from '../../logger';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
-import { createOutboxRepository } from '../outbox/outbox.repository';
-import { readLevelState } from '../raid/lockdown-verification-level';
-import { readLockdown } from '../raid/lockdown.repository';
+import { createOutboxRepository } from '../outbox';
+import { readLevelState } from '../raid';
+import { readLockdown } from '../raid';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { createManualClock } from '../../clock';
 import { altLinks, members } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { hashIp } from '../network/ip-hash';
+import { hashIp } from '../network';
 import { altCandidateRepository } from './alt-candidates.repository';
 import { createAltDetectionService } from './alt-detection.service';
 import { altLinkRepository, listAltsForMember, listLinkedMemberIds, recomputeAltCounters } from './alt-links.repository';

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
-import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import type { FingerprintComponentHashes } from '../fingerprint';
 import { accountCreatedMs } from '../../shared/discord-snowflake';
 import { buildAltCandidateQuery, candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup } from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';

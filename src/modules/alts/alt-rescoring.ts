@@ -4,7 +4,7 @@ import { selectRows, type Database, type Executor } from '../../db/client';
 import { idArray } from '../../db/id-array';
 import { retryOnSqlState } from '../../db/transaction-retry';
 import { describeAltEvidence } from '../../shared/alt-evidence-words';
-import { appendAudit } from '../audit/audit.repository';
+import { appendAudit } from '../audit';
 import { candidateProbe, findAltCandidates, scoringContext, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 import { recomputeAltCounters } from './alt-links.repository';
 import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfidence, type AltScore, type AttemptSignals, type ScoringContext } from './alt-scoring';

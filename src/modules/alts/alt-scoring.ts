@@ -1,6 +1,6 @@
 import type { ALT_CONFIDENCES } from '../../db/schema';
 import { COMPARED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
-import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import type { FingerprintComponentHashes } from '../fingerprint';
 import { DAY_MS } from '../../shared/durations';
 
 /**

@@ -54,3 +54,4 @@ export {
 } from './alt-links.repository';
 export { sharedNetworkRepository, isSharedNetwork, findSharedNetwork, markSharedNetwork, unmarkSharedNetwork, listSharedNetworks, type SharedNetwork, type SharedNetworkRepository } from './shared-networks.repository';
 export { findLinkOfMemberForUpdate, listCountingLinksOfMemberForUpdate, markLinksDismissed, markLinkReopened, type LinkForReview, type Dismisser } from './alt-link-dismissal.repository';
+export { device, visit } from './test-support/alt-factories';

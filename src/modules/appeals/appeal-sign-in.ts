@@ -1,7 +1,7 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
-import type { CallbackOutcomes } from '../verification/callback-outcomes.repository';
-import { hashToken } from '../verification/one-time-tokens.repository';
-import type { VerificationService } from '../verification/verification.service';
+import type { CallbackOutcomes } from '../verification';
+import { hashToken } from '../verification';
+import type { VerificationService } from '../verification';
 
 export type AppealSignInResult = { kind: 'identified'; discordId: string } | { kind: 'failed'; reason: string };
 

@@ -4,7 +4,7 @@ import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildLink, buildMember } from '../../test-support/factories';
 import { recordPostgresStatements } from '../../test-support/statement-counter';
 import { listAltsForMember, listAltsForMembers } from '../alts';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { createOutboxRepository } from '../outbox';
 import { createAppealsService } from './appeals.service';
 
 jest.setTimeout(60_000);

@@ -1,4 +1,4 @@
-import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
+import { queueRoleConnectionUpdate } from '../outbox';
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -21,13 +21,13 @@ import {
 import { memberStanding } from '../../shared/member-badges';
 import { standingLabel } from '../../shared/member-states';
 import { listAltsForMember, listAltsForMembers } from '../alts';
-import { appendAudit } from '../audit/audit.repository';
-import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
-import { toUserRecord } from '../members/member-views';
-import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox/grant-verified';
-import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
+import { appendAudit } from '../audit';
+import { actorLabel, auditActorOf, type MemberActor } from '../members';
+import { toUserRecord } from '../members';
+import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members';
+import { auditLogReason } from '../outbox';
+import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox';
+import type { DiscordAction, OutboxPort } from '../outbox';
 import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listAppealsOfMember, listDecidedAppeals, listOpenAppeals, outcomeOf, type Appeal } from './appeals.repository';
 import type { MemberAlt } from '../alts';
 

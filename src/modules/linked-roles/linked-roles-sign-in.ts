@@ -1,8 +1,8 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
-import { hashToken } from '../verification/one-time-tokens.repository';
-import { findMemberRowByDiscordId } from '../verification/verification.repository';
-import type { VerificationService } from '../verification/verification.service';
+import { hashToken } from '../verification';
+import { findMemberRowByDiscordId } from '../verification';
+import type { VerificationService } from '../verification';
 import { roleConnectionFor } from './role-connection';
 
 export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { kind: 'failed'; reason: string };

@@ -1,5 +1,5 @@
-import type { AuditActor } from '../audit/audit.repository';
-import { staffActor } from '../staff/staff-actor';
+import type { AuditActor } from '../audit';
+import { staffActor } from '../staff';
 
 /** A dashboard staff account acting (audit actor and note author). */
 export interface ActingStaff {

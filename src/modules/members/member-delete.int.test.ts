@@ -1,7 +1,7 @@
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { verifyAuditChain } from '../audit/audit.repository';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { verifyAuditChain } from '../audit';
+import { createOutboxRepository } from '../outbox';
 import { deleteMemberEverywhere } from './member-delete';
 
 const actor = { type: 'staff' as const, id: '9', name: 'Mod' };

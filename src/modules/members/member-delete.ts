@@ -1,7 +1,7 @@
-import type { OutboxPort } from '../outbox/outbox.types';
-import { takeGrantForDeletion } from '../outbox/role-connection-grants.repository';
-import { appendAudit, type AuditActor } from '../audit/audit.repository';
-import type { DiscardedOutbox } from '../outbox/outbox.repository';
+import type { OutboxPort } from '../outbox';
+import { takeGrantForDeletion } from '../outbox';
+import { appendAudit, type AuditActor } from '../audit';
+import type { DiscardedOutbox } from '../outbox';
 import { eraseMembers } from './member-erase.repository';
 
 export interface DeletedMember {

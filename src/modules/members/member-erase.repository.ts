@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { recomputeAltCounters } from '../alts';
-import { discardMembersOutbox, type DiscardedOutbox } from '../outbox/outbox.repository';
+import { discardMembersOutbox, type DiscardedOutbox } from '../outbox';
 import { idArray } from '../../db/id-array';
 
 /** Which members to erase: one Discord account, or everyone not seen since a date (retention). */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { isSharedNetwork } from '../alts';
-import type { OutboxPort } from '../outbox/outbox.types';
+import type { OutboxPort } from '../outbox';
 import { retentionExpiry } from './retention-expiry';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import { countMemberRecords, listStoredAttempts, type MemberRecordCounts, type StoredAttempt } from './member-privacy.repository';

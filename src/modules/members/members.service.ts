@@ -1,4 +1,4 @@
-import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
+import { queueRoleConnectionUpdate } from '../outbox';
 import type { UserListPage } from '../../shared/admin-api';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
@@ -6,12 +6,12 @@ import { Conflict, NotFound } from '../../errors';
 import { memberStanding, type ManualAltStatus, type MemberFilter } from '../../shared/member-badges';
 import type { Logger } from '../../logger';
 import { logDenied, logVerified } from '../../operator-events';
-import { actedFromCard, appendAudit } from '../audit/audit.repository';
+import { actedFromCard, appendAudit } from '../audit';
 import { openAppealIdsOf } from './open-appeals.repository';
 import { standingLabel } from '../../shared/member-states';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import { grantVerified } from '../outbox/grant-verified';
-import type { OutboxPort } from '../outbox/outbox.types';
+import { auditLogReason } from '../outbox';
+import { grantVerified } from '../outbox';
+import type { OutboxPort } from '../outbox';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import {
   findLinkOfMemberForUpdate,

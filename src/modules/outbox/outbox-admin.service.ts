@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { AppError, NotFound } from '../../errors';
-import { appendAudit } from '../audit/audit.repository';
-import type { StaffAccount } from '../staff/staff.repository';
-import { staffActor } from '../staff/staff-actor';
+import { appendAudit } from '../audit';
+import type { StaffAccount } from '../staff';
+import { staffActor } from '../staff';
 import type { OutboxRepository } from './outbox.repository';
 import type { OutboxEntry } from './outbox.types';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { auditLogReason } from '../outbox/audit-log-reason';
-import type { OutboxPort } from '../outbox/outbox.types';
+import { auditLogReason } from '../outbox';
+import type { OutboxPort } from '../outbox';
 import { syncVerificationLevel, type LockdownLevelChoice } from './lockdown-verification-level';
 import { incidentActionsBody, NO_DISCORD_PAUSE, pausedWhat, pauseFrom, pauseStep, type DiscordPause, type PauseWish } from './discord-pause';
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { selectRows } from '../../db/client';
 import { buildAttempt, buildMember, nextSnowflake } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { accountAgeDays } from '../admission/admission-rules';
+import { accountAgeDays } from '../admission';
 import type { RaidWindow } from './raid-rules';
 import { raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from './raid.repository';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { appendAudit } from '../audit/audit.repository';
-import type { OutboxPort } from '../outbox/outbox.types';
+import { appendAudit } from '../audit';
+import type { OutboxPort } from '../outbox';
 import type { LockdownState } from './lockdown-state';
 import { readLockdown, writeLockdown } from './lockdown.repository';
 import { evaluateRaid, raidAlarmText, type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';

@@ -3,8 +3,8 @@ import { createManualClock } from '../../clock';
 import { members, sharedNetworks, signInCallbacks, vpnCache } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
-import { listAudit } from '../audit/audit.repository';
-import { createOutboxRepository } from '../outbox/outbox.repository';
+import { listAudit } from '../audit';
+import { createOutboxRepository } from '../outbox';
 import { purgeExpired } from './retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;

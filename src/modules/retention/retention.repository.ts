@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { purgeDecidedAppealsBefore } from '../appeals/appeals.repository';
+import { purgeDecidedAppealsBefore } from '../appeals';
 import { DAY_MS } from '../../shared/durations';
 
 async function count(tx: Executor, query: ReturnType<typeof sql>): Promise<number> {

@@ -1,13 +1,13 @@
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
-import { appendAudit } from '../audit/audit.repository';
-import { recomputeAltCounters } from '../alts/alt-links.repository';
-import { eraseMembers } from '../members/member-erase.repository';
+import { appendAudit } from '../audit';
+import { recomputeAltCounters } from '../alts';
+import { eraseMembers } from '../members';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
 import { upkeepEmbedded } from './embedded-upkeep';
 import { DAY_MS } from '../../shared/durations';
 
-export { retentionExpiry } from '../members/retention-expiry';
+export { retentionExpiry } from '../members';
 
 export interface PurgeCounts {
   members: number;

@@ -3,7 +3,7 @@ import { retryOnConflict } from '../../db/transaction-retry';
 import type { Env } from '../../env';
 import { BadRequest } from '../../errors';
 import { ROLE_SLOT_NAMES, ROLE_SLOTS, roleSafetyProblems, type RoleProblem, type RoleSlot } from '../../discord/role-safety';
-import { appendAudit, type AuditActor } from '../audit/audit.repository';
+import { appendAudit, type AuditActor } from '../audit';
 import { lockStoredSettings, readStoredSettings, writeStoredSettings } from './settings.repository';
 import {
   CHANNEL_SETTING_KEYS,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors';
-import { appendAudit } from '../audit/audit.repository';
+import { appendAudit } from '../audit';
 import { clearOwnPasswordChecks, ownPasswordThrottleKey, takeOwnPasswordCheck, type LoginThrottlePolicy } from './login-throttle';
 import { passwordProblem, type PasswordHasher } from './password';
 import { setupCodeMatches, type SetupCodeStore } from './setup-code';

@@ -1,4 +1,4 @@
-import type { AuditActor } from '../audit/audit.repository';
+import type { AuditActor } from '../audit';
 
 /** How a staff member appears in the audit log. */
 export function staffActor(staff: { id: number; username: string }): AuditActor {

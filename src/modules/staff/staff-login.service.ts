@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
-import { appendAudit } from '../audit/audit.repository';
+import { appendAudit } from '../audit';
 import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type RefusingScope } from './login-throttle';
 import type { PasswordHasher } from './password';
 import { staffActor } from './staff-actor';

@@ -1,6 +1,6 @@
-import type { AltDetectionService } from '../alts/alt-detection.service';
-import { candidateLookupFrom, type LookupRow } from '../alts/alt-candidates.repository';
-import type { AltConfidence } from '../alts/alt-scoring';
+import type { AltDetectionService } from '../alts';
+import { candidateLookupFrom, type LookupRow } from '../alts';
+import type { AltConfidence } from '../alts';
 import type { AltDetector } from './verification.service';
 
 /**

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { members } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildMember } from '../../test-support/factories';
-import { listAudit, verifyAuditChain } from '../audit/audit.repository';
+import { listAudit, verifyAuditChain } from '../audit';
 import { confirmRulesAudited } from './verification.repository';
 
 describeEngines('confirming the rules (one statement with its audit row)', (getDatabase) => {

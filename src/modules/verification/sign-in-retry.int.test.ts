@@ -105,7 +105,7 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
     let lost = 0;
     const spy = jest.spyOn(db, 'transaction').mockImplementation(async (work, config) => {
       const value = await transaction(work, config);
-      if (lost === 0 && String(work).includes('recordSignIn')) {
+      if (lost === 0 && /\bsignIn\(deps, tx\b/.test(String(work))) {
         lost++;
         throw new Error('Failed query: commit', { cause: new Error('Connection terminated unexpectedly') });
       }

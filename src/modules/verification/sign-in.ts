@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
 import { OAuthExchangeError, type DiscordIdentity, type DiscordOAuth } from '../../discord/oauth-client';
 import { hashIp } from '../network';
-import type { VpnCheckResult } from '../vpn/vpn.types';
-import type { EarlyCacheRead } from '../vpn/vpn-check.service';
+import type { VpnCheckResult } from '../vpn';
+import type { EarlyCacheRead } from '../vpn';
 import type { SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { tokensFrom, type RoleConnectionTokens } from '../outbox/role-connection-grants.repository';
+import { tokensFrom, type RoleConnectionTokens } from '../outbox';
 import type { GivenConsent, SignInStateUse, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */

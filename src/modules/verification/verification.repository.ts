@@ -1,14 +1,14 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { auditAppendCall } from '../audit/audit.repository';
+import { auditAppendCall } from '../audit';
 import { members, verificationAttempts } from '../../db/schema';
-import { NO_COMPONENT_HASHES, type FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { NO_COMPONENT_HASHES, type FingerprintComponentHashes } from '../fingerprint';
 import type { IpHashes } from '../network';
-import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
+import type { VpnCheckResult, VpnOutcome } from '../vpn';
 import type { ManualAltStatus } from '../../shared/member-badges';
-import type { WindowAttempt } from '../raid/raid.repository';
+import type { WindowAttempt } from '../raid';
 
-export { findMemberRowByDiscordId, type MemberRow } from '../members/member-row.repository';
+export { findMemberRowByDiscordId, type MemberRow } from '../members';
 
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
 

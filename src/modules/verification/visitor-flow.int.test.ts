@@ -4,8 +4,8 @@ import { members, verificationAttempts } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../../server';
-import { listAudit } from '../audit/audit.repository';
-import { readStatistics } from '../statistics/statistics.repository';
+import { listAudit } from '../audit';
+import { readStatistics } from '../statistics';
 
 jest.setTimeout(60_000);
 

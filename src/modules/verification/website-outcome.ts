@@ -1,5 +1,5 @@
-import type { LogCard } from '../outbox/outbox.types';
-import type { VpnCheckResult } from '../vpn/vpn.types';
+import type { LogCard } from '../outbox';
+import type { VpnCheckResult } from '../vpn';
 import type { DetectedAlt } from './detected-alt';
 
 /**

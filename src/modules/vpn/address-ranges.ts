@@ -1,4 +1,4 @@
-import { parseIp } from '../network/ip-address';
+import { parseIp } from '../network';
 
 /**
  * Address lists the operator maintains (Tor exits, datacenter ranges). Format, one

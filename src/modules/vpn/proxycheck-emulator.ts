@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { normalizeIp } from '../network/ip-address';
+import { normalizeIp } from '../network';
 import { createAddressMatcher, parseAddressRange, type AddressMatcher } from './address-ranges';
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createManualClock } from '../../clock';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { hashIp } from '../network/ip-hash';
+import { hashIp } from '../network';
 import { createOfflineSignals, type OfflineSignals } from './offline-lists';
 import { createProxycheckClient } from './proxycheck.client';
 import { createProxycheckEmulator, SANDBOX_CLEAN_IP, SANDBOX_PROXY_IP, SANDBOX_VPN_IP, type ProxycheckEmulator } from './proxycheck-emulator';

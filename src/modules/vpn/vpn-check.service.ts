@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { Logger } from '../../logger';
-import { isNonPublicIp } from '../network/ip-address';
+import { isNonPublicIp } from '../network';
 import type { OfflineSignals, OfflineSignal } from './offline-lists';
 import { ProxycheckError, type ProxycheckAnswer, type ProxycheckClient, type ProxycheckFailureReason } from './proxycheck.client';
 import { isTimezoneMismatch } from './timezone-mismatch';

@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client';
 import { members, verificationAttempts } from '../../../db/schema';
 import type { FingerprintData } from '../../../shared/fingerprint';
-import { hashFingerprintComponents, NO_COMPONENT_HASHES } from '../../fingerprint/fingerprint-components';
-import { computeFingerprintHash } from '../../fingerprint/fingerprint-hash';
-import { looksStock } from '../../fingerprint/stock-profile';
-import { hashIp } from '../../network/ip-hash';
+import { hashFingerprintComponents, NO_COMPONENT_HASHES } from '../../fingerprint';
+import { computeFingerprintHash } from '../../fingerprint';
+import { looksStock } from '../../fingerprint';
+import { hashIp } from '../../network';
 import type { AltDetectionAttempt, AltDetectionService } from '../alt-detection.service';
 
 export const TEST_IP_KEY = Buffer.alloc(32, 9);

@@ -1,0 +1,5 @@
+/** The admission module, as the rest of the server uses it. */
+export { accountAgeDays, gateMessage } from './admission-rules';
+export { setMemberGate } from './admission.repository';
+export { type AdmissionGate, type AdmissionRead, type AdmissionReadQuery } from './admission.service';
+export { decideAtButton, decideButtonOutcome, type ButtonDecision } from './button-outcome';

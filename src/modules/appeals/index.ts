@@ -1,0 +1,2 @@
+/** The appeals module, as the rest of the server uses it. */
+export { purgeDecidedAppealsBefore } from './appeals.repository';

@@ -1,0 +1,2 @@
+/** The statistics module, as the rest of the server uses it. */
+export { readStatistics } from './statistics.repository';
