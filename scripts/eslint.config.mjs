@@ -35,23 +35,12 @@ export default tseslint.config(
       'gatekeeper/no-cycle': 'error',
       // the Discord emulator is a product of its own: entered only through its index, and it imports nothing of ours
       'gatekeeper/standalone-module': ['error', { dir: 'src/discord-emulator' }],
-      // enforced inside src/modules (below); callers elsewhere still import module internals (see README, Code layout)
-      'gatekeeper/module-entry': 'warn',
+      'gatekeeper/module-entry': 'error',
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^(\\.\\./){3,}', message: 'Climb at most two levels; use a path alias (@shared/*, @/*) or move the code closer.' }] },
       ],
     },
-  },
-  {
-    // one module enters another only through its index.ts
-    files: ['src/modules/**/*.{ts,tsx}'],
-    rules: { 'gatekeeper/module-entry': 'error' },
-  },
-  {
-    // server files three folders deep cannot reach src/ in two steps and there is no server-side alias yet
-    files: ['src/**/*.ts', 'scripts/**/*.ts'],
-    rules: { 'no-restricted-imports': 'warn' },
   },
   { files: ['scripts/**/*.{mjs,cjs}'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

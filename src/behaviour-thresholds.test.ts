@@ -3,22 +3,17 @@ import path from 'node:path';
 import { DEFER_AFTER_MS } from './discord/bot/interaction-dispatcher';
 import { VERIFY_DEFER_AFTER_MS } from './discord/bot/verify-button';
 import { ALT_RESCORE_BATCHES_PER_RUN, DISCORD_PAUSE_CHECK_MINUTES } from './jobs/jobs';
-import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS } from './modules/raid/discord-pause';
-import { DEFAULT_CANDIDATE_LIMIT } from './modules/alts/alt-candidates.repository';
-import { RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE } from './modules/alts/alt-rescoring';
-import { ANONYMITY_COUNT_CAP, RARITY } from './modules/alts/alt-scoring';
-import { NETWORK_PREFIX_BITS } from './modules/network/ip-address';
-import { CONSENT_TOKEN_TTL_MS } from './modules/verification/verification.service';
-import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES } from './modules/staff/password';
-import { DEFAULT_LOGIN_THROTTLE } from './modules/staff/login-throttle';
-import { defaultHashThreads } from './modules/staff/password-pool';
-import { BUSY_RETRY_SECONDS } from './modules/staff/bounded-queue';
+import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS } from './modules/raid';
+import { DEFAULT_CANDIDATE_LIMIT, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, ANONYMITY_COUNT_CAP, RARITY } from './modules/alts';
+import { NETWORK_PREFIX_BITS } from './modules/network';
+import { CONSENT_TOKEN_TTL_MS, SIGN_IN_EXCHANGE_BUDGET_MS, OAUTH_STATE_TTL_MS } from './modules/verification';
+import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, DEFAULT_LOGIN_THROTTLE, defaultHashThreads, BUSY_RETRY_SECONDS } from './modules/staff';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
-import { APPEAL_QUEUE_LIMIT } from './modules/appeals/appeals.service';
+import { APPEAL_QUEUE_LIMIT } from './modules/appeals';
 import { APPEALS_LISTED } from './discord/commands/appeals.command';
-import { HOUR_MS, MINUTE_MS, SESSION_MAX_AGE_DAYS } from './shared/durations';
+import { HOUR_MS, MINUTE_MS, SESSION_MAX_AGE_DAYS, DAY_MS } from './shared/durations';
 import { DEFAULT_RETENTION_DAYS, MINIMUM_AGE, MINIMUM_AGE_EU } from './shared/policy';
 import { PASSWORD_MIN_LENGTH } from './shared/staff-account';
 import { DISMISS_REASON_MAX } from './shared/text-limits';
@@ -27,11 +22,8 @@ import { ADDRESS_BUDGET, CLASS_SIZE, NEWCOMER_BUDGET, SESSION_BUDGET, VISITOR_FL
 import { APPEAL_BUDGET } from './http/middleware/appeal-limit';
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from './http/middleware/errors';
 import { PENDING_RESULT_AFTER_EXCHANGE_MS } from './http/routes/pending-sign-ins';
-import { SIGN_IN_EXCHANGE_BUDGET_MS } from './modules/verification/sign-in';
-import { OAUTH_STATE_TTL_MS } from './modules/verification/verification.service';
-import { BROWSER_TOKEN_MAX_AGE_MS, generateBrowserToken } from './modules/browser-token/browser-token';
+import { BROWSER_TOKEN_MAX_AGE_MS, generateBrowserToken } from './modules/browser-token';
 import { FINGERPRINT_HASH_LENGTH, FINGERPRINT_LIMITS } from './shared/fingerprint';
-import { DAY_MS } from './shared/durations';
 
 /**
  * docs/behaviour.md is the one prose description of the product's rules: every figure it

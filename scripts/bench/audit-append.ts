@@ -11,8 +11,8 @@ import crypto from 'node:crypto';
 import { openPostgres } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import { silentLogger } from '../../src/logger';
-import { startAuditSealer } from '../../src/modules/audit/audit-seal-schedule';
-import { appendAudit, verifyAuditChain } from '../../src/modules/audit/audit.repository';
+import { startAuditSealer } from '../../src/modules/audit';
+import { appendAudit, verifyAuditChain } from '../../src/modules/audit';
 import { adminUrlOf } from './engines';
 
 const serverUrl = process.env.BENCH_DATABASE_URL;

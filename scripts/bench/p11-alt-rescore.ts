@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { createManualClock } from '../../src/clock';
 import type { Database } from '../../src/db/client';
-import { RESCORE_BATCH_SIZE, RESCORE_CURSOR_KEY, rescoreAltLinks, type RescoreResult } from '../../src/modules/alts/alt-rescoring';
+import { RESCORE_BATCH_SIZE, RESCORE_CURSOR_KEY, rescoreAltLinks, type RescoreResult } from '../../src/modules/alts';
 import { recordPostgresStatements, type StatementLog } from '../../src/test-support/statement-counter';
 import { mb, ms, type FigureResult } from './results';
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../../src/clock';
 import type { Database } from '../../src/db/client';
-import { createStatisticsService } from '../../src/modules/statistics/statistics.service';
+import { createStatisticsService } from '../../src/modules/statistics';
 import { STATISTICS_PERIODS } from '../../src/shared/statistics';
 import { ms, summarize, type FigureResult } from './results';
 

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
-import type { ManagedRole } from '../modules/outbox/outbox.types';
+import type { ManagedRole } from '../modules/outbox';
 import { ROLE_SLOT_NAMES, roleSafetyProblems, roleSetting, type RoleProblem } from './role-safety';
 import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
 

@@ -1,6 +1,6 @@
 import type { REST } from '@discordjs/rest';
 import { Routes, type APIChannel, type APIGuild, type APIRole, type APIUser } from 'discord-api-types/v10';
-import type { ManagedRole } from '../modules/outbox/outbox.types';
+import type { ManagedRole } from '../modules/outbox';
 import { avatarUrlOf } from './oauth-client';
 
 export interface GuildNames {

@@ -1,5 +1,5 @@
-import { createAppealsService } from '../modules/appeals/appeals.service';
-import { createMembersService } from '../modules/members/members.service';
+import { createAppealsService } from '../modules/appeals';
+import { createMembersService } from '../modules/members';
 import type { GatekeeperHandle } from '../server';
 import { describeOnPgliteOnly, resetDatabase } from '../test-support/database';
 import { startTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';

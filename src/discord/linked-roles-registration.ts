@@ -1,7 +1,7 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import type { Logger } from '../logger';
-import { ROLE_CONNECTION_METADATA } from '../modules/linked-roles/role-connection';
+import { ROLE_CONNECTION_METADATA } from '../modules/linked-roles';
 import type { SetupProblem } from './bot-setup-check';
 
 /** A failed registration is tried again at the next use once this long has passed. */

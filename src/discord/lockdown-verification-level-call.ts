@@ -2,7 +2,7 @@ import type { REST } from '@discordjs/rest';
 import { Routes, type GuildVerificationLevel, type RESTGetAPIGuildResult, type RESTPatchAPIGuildJSONBody } from 'discord-api-types/v10';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
-import { levelName, readLevelState, writeLevelState } from '../modules/raid/lockdown-verification-level';
+import { levelName, readLevelState, writeLevelState } from '../modules/raid';
 
 /**
  * The outbox's verification_level action (Get Guild, then Modify Guild with the reason):

@@ -1,5 +1,5 @@
 import { createManualClock } from '../clock';
-import { createMembersService } from '../modules/members/members.service';
+import { createMembersService } from '../modules/members';
 import { describeEngines } from '../test-support/database';
 import { useTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';
 

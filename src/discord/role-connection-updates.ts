@@ -1,9 +1,8 @@
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
-import { deleteGrant, readGrant, saveGrant, tokensFrom, type RoleConnectionTokens } from '../modules/outbox/role-connection-grants.repository';
-import { roleConnectionFor } from '../modules/linked-roles/role-connection';
-import { openSecret } from '../modules/outbox/sealed-secret';
-import { findMemberRowByDiscordId } from '../modules/verification/verification.repository';
+import { deleteGrant, readGrant, saveGrant, tokensFrom, type RoleConnectionTokens, openSecret } from '../modules/outbox';
+import { roleConnectionFor } from '../modules/linked-roles';
+import { findMemberRowByDiscordId } from '../modules/members';
 import { GrantRevokedError, isRevokedGrant, type DiscordOAuth, type OAuthTokens } from './oauth-client';
 
 /** An access token this close to its end is renewed before use. */

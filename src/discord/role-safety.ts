@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
-import type { ManagedRole } from '../modules/outbox/outbox.types';
+import type { ManagedRole } from '../modules/outbox';
 import { findByNameOrId } from './guild-directory';
 import { highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Request } from 'express';
-import type { FingerprintComponentHashes } from '../modules/fingerprint/fingerprint-components';
+import type { FingerprintComponentHashes } from '../modules/fingerprint';
 
 /**
  * What the visitor flow keeps in the signed session cookie, under its own key so staff

@@ -1,9 +1,9 @@
 import type { Clock } from '../clock';
 import type { Database } from '../db/client';
-import { verifyAuditChain } from '../modules/audit/audit.repository';
-import { ALT_RESCORE_JOB, rescoreAltLinks } from '../modules/alts/alt-rescoring';
-import { runDailyBackup } from '../modules/backup/daily-backup';
-import { purgeExpired } from '../modules/retention/retention.service';
+import { verifyAuditChain } from '../modules/audit';
+import { ALT_RESCORE_JOB, rescoreAltLinks } from '../modules/alts';
+import { runDailyBackup } from '../modules/backup';
+import { purgeExpired } from '../modules/retention';
 import type { JobDefinition } from './scheduler';
 
 export const RETENTION_JOB = 'retention-purge';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { normalizeIp } from '../modules/network/ip-address';
+import { normalizeIp } from '../modules/network';
 
 const isLoopback = (address: string | null) => address !== null && (address === '::1' || address.startsWith('127.'));
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { openPostgres } from '../db/client';
-import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
+import { createMemorySetupCodeStore } from '../modules/staff';
 import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildFingerprint } from '../test-support/gatekeeper';

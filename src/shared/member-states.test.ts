@@ -1,6 +1,6 @@
 import { MEMBER_LIST_HEADINGS, memberBadges, memberStanding, statusBadge, type BadgeSubject, type MemberStanding } from './member-badges';
 import { MEMBER_STANDINGS, MEMBER_STATES, standingLabel } from './member-states';
-import { ALT_STATUS_WORDS } from '../modules/members/members.service';
+import { ALT_STATUS_WORDS } from '../modules/members';
 import { buildBadgeSubject } from './test-support/member-fixtures';
 
 /** Every combination of the fields the standing reads. */

@@ -6,7 +6,7 @@ import type { Database } from '../db/client';
 import { parseEnv } from '../env';
 import { silentLogger } from '../logger';
 import { computeFingerprintHash } from '../modules/fingerprint';
-import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
+import { createMemorySetupCodeStore } from '../modules/staff';
 import type { FingerprintData } from '../shared/fingerprint';
 import { startGatekeeper, type GatekeeperHandle, type StartOptions } from '../server';
 import { resetDatabase } from './database';

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import request from 'supertest';
 import type { Database } from '../db/client';
 import { silentLogger, type Logger } from '../logger';
-import { createMemorySetupCodeStore } from '../modules/staff/setup-code';
+import { createMemorySetupCodeStore } from '../modules/staff';
 import { startGatekeeper, type GatekeeperHandle } from '../server';
 import { TEST_START_OPTIONS, testServerEnv } from './gatekeeper';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { altLinkRepository } from '../../src/modules/alts/alt-links.repository';
+import { altLinkRepository } from '../../src/modules/alts';
 import { buildLink, buildMember } from '../../src/test-support/factories';
 import { seedTeam, TEAM } from '../../src/test-support/staff-test-kit';
 import { hidden, screenshot, SCREENSHOT_DIR, toast, useE2E, visible } from './harness';

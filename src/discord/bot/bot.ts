@@ -5,7 +5,7 @@ import type { APIIncidentsData } from 'discord-api-types/v10';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
-import type { VerificationService } from '../../modules/verification/verification.service';
+import type { VerificationService } from '../../modules/verification';
 import type { GuildDirectory } from '../guild-directory';
 import { learnFromGatewayEvent, type GuildMemberCache } from '../guild-member-cache';
 import type { BotSetupMonitor } from '../bot-setup-monitor';

@@ -1,5 +1,5 @@
 import type { ButtonInteraction } from 'discord.js';
-import type { VerificationService } from '../../modules/verification/verification.service';
+import type { VerificationService } from '../../modules/verification';
 import type { HandlerReply } from './interaction-dispatcher';
 
 export const VERIFY_BUTTON_ID = 'gatekeeper:verify';

@@ -1,6 +1,6 @@
 import type { AppealQueue } from '../../shared/appeals';
 import { standingLabel } from '../../shared/member-states';
-import type { AppealsService } from '../../modules/appeals/appeals.service';
+import type { AppealsService } from '../../modules/appeals';
 import type { CommandHandler, HandlerReply } from '../bot/interaction-dispatcher';
 import { auditActorOfInteraction, recordCommandUse, type CommandWriteDeps } from './command-support';
 

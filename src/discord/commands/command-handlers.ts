@@ -1,7 +1,5 @@
 import type { REST } from '@discordjs/rest';
-import type { MemberPrivacyService } from '../../modules/members/member-privacy.service';
-import type { MembersService } from '../../modules/members/members.service';
-import type { SharedNetworkService } from '../../modules/members/shared-network.service';
+import type { MemberPrivacyService, MembersService, SharedNetworkService } from '../../modules/members';
 import type { ButtonHandler, CommandHandler } from '../bot/interaction-dispatcher';
 import type { GuildDirectory } from '../guild-directory';
 import type { CommandWriteDeps } from './command-support';
@@ -12,8 +10,8 @@ import { privacyCommand, privacyDeleteButton, PRIVACY_DELETE_BUTTON } from './pr
 import { sharedNetworkCommand } from './shared-network.command';
 import { lockdownCommand } from './lockdown.command';
 import { appealsCommand } from './appeals.command';
-import type { AppealsService } from '../../modules/appeals/appeals.service';
-import type { AdmissionService } from '../../modules/admission/admission.service';
+import type { AppealsService } from '../../modules/appeals';
+import type { AdmissionService } from '../../modules/admission';
 
 export interface CommandHandlerDeps extends CommandWriteDeps {
   members: MembersService;

@@ -1,7 +1,4 @@
-import type { StoredAttempt } from '../../modules/members/member-privacy.repository';
-import type { StoredDataReport } from '../../modules/members/member-privacy.service';
-import type { Member } from '../../modules/members/members.repository';
-import type { AltEntry, UserDetail } from '../../modules/members/member-views';
+import type { StoredAttempt, StoredDataReport, Member, AltEntry, UserDetail } from '../../modules/members';
 import { lookupSummary } from './lookup-summary';
 import { privacySummary } from './privacy-summary';
 

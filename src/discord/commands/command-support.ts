@@ -2,9 +2,9 @@ import type { ChatInputCommandInteraction, User } from 'discord.js';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { isAppError } from '../../errors';
-import { appendAudit, type AuditActor } from '../../modules/audit/audit.repository';
-import type { DiscordStaff } from '../../modules/members/member-actor';
-import type { LogEvent, OutboxPort } from '../../modules/outbox/outbox.types';
+import { appendAudit, type AuditActor } from '../../modules/audit';
+import type { DiscordStaff } from '../../modules/members';
+import type { LogEvent, OutboxPort } from '../../modules/outbox';
 import { HandlerRefusal } from '../bot/interaction-dispatcher';
 
 /** What the command handlers share: the database, the time, and the queue of Discord actions. */

@@ -6,7 +6,7 @@ import {
   PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
-import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.service';
+import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members';
 import { standingLabel } from '../../shared/member-states';
 
 /**

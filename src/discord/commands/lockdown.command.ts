@@ -1,4 +1,4 @@
-import type { AdmissionService } from '../../modules/admission/admission.service';
+import type { AdmissionService } from '../../modules/admission';
 import { HandlerRefusal, type CommandHandler, type HandlerReply } from '../bot/interaction-dispatcher';
 import { auditActorOfInteraction } from './command-support';
 import { LOCKDOWN_REASON_MAX } from './definitions';

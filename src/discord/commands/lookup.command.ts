@@ -1,4 +1,4 @@
-import type { MembersService } from '../../modules/members/members.service';
+import type { MembersService } from '../../modules/members';
 import type { CommandHandler } from '../bot/interaction-dispatcher';
 import { auditActorOfInteraction, recordCommandUse, refuseOnDomainError, targetUser, type CommandWriteDeps } from './command-support';
 import { lookupSummary } from './lookup-summary';

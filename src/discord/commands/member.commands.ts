@@ -1,5 +1,5 @@
 import type { ManualAltStatus } from '../../shared/member-badges';
-import { ALREADY_VERIFIED, ALT_STATUS_UNCHANGED, ALT_STATUS_WORDS, NOT_VERIFIED, type MembersService } from '../../modules/members/members.service';
+import { ALREADY_VERIFIED, ALT_STATUS_UNCHANGED, ALT_STATUS_WORDS, NOT_VERIFIED, type MembersService } from '../../modules/members';
 import { HandlerRefusal, type CommandHandler } from '../bot/interaction-dispatcher';
 import { discordStaffOf, refuseOnDomainError, targetUser, who, type CommandWriteDeps } from './command-support';
 import { NOTE_MAX_LENGTH } from './definitions';

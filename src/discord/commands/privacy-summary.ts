@@ -1,6 +1,5 @@
-import { STORED_COMPONENTS, type StoredAttempt } from '../../modules/members/member-privacy.repository';
-import type { StoredDataReport } from '../../modules/members/member-privacy.service';
-import { ALT_STATUS_WORDS } from '../../modules/members/members.service';
+import { STORED_COMPONENTS, type StoredAttempt, ALT_STATUS_WORDS } from '../../modules/members';
+import type { StoredDataReport } from '../../modules/members';
 import { discordTime } from './lookup-summary';
 
 const OUTCOME_WORDS: Record<StoredAttempt['outcome'], string> = { verified: 'verified', limited_access: 'Limited Access (VPN)', denied: 'denied' };

@@ -1,5 +1,5 @@
 import type { ButtonInteraction } from 'discord.js';
-import type { MemberPrivacyService } from '../../modules/members/member-privacy.service';
+import type { MemberPrivacyService } from '../../modules/members';
 import { HandlerRefusal } from '../bot/interaction-dispatcher';
 import { privacyDeleteButton, PRIVACY_DELETE_BUTTON } from './privacy.command';
 

@@ -1,5 +1,5 @@
 import type { ButtonInteraction } from 'discord.js';
-import type { MemberPrivacyService } from '../../modules/members/member-privacy.service';
+import type { MemberPrivacyService } from '../../modules/members';
 import { HandlerRefusal, type ButtonHandler, type CommandHandler, type HandlerReply } from '../bot/interaction-dispatcher';
 import { recordCommandUse, type CommandWriteDeps } from './command-support';
 import { privacySummary } from './privacy-summary';

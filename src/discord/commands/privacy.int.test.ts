@@ -1,5 +1,5 @@
 import type { APIButtonComponentWithCustomId } from 'discord-api-types/v10';
-import { listAudit, verifyAuditChain } from '../../modules/audit/audit.repository';
+import { listAudit, verifyAuditChain } from '../../modules/audit';
 import { buildNote } from '../../test-support/factories';
 import { describeEngines } from '../../test-support/database';
 import { buildFingerprint, walkVisitorFlow } from '../../test-support/gatekeeper';

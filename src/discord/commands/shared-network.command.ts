@@ -1,4 +1,4 @@
-import { ALREADY_SHARED, NO_NETWORK_ON_RECORD, NOT_SHARED, SHARED_NETWORK_LABEL_MAX, type SharedNetworkService, type SharedNetworkView } from '../../modules/members/shared-network.service';
+import { ALREADY_SHARED, NO_NETWORK_ON_RECORD, NOT_SHARED, SHARED_NETWORK_LABEL_MAX, type SharedNetworkService, type SharedNetworkView } from '../../modules/members';
 import { HandlerRefusal, type CommandHandler, type HandlerReply } from '../bot/interaction-dispatcher';
 import { auditActorOfInteraction, discordStaffOf, recordCommandUse, refuseOnDomainError, targetUser, who, type CommandWriteDeps } from './command-support';
 import { discordTime } from './lookup-summary';

@@ -1,4 +1,4 @@
-import { listAudit } from '../../modules/audit/audit.repository';
+import { listAudit } from '../../modules/audit';
 import { describeEngines } from '../../test-support/database';
 import { buildFingerprint, walkVisitorFlow } from '../../test-support/gatekeeper';
 import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type ButtonStyle } from 'discord-api-types/v10';
-import { listAudit } from '../../modules/audit/audit.repository';
+import { listAudit } from '../../modules/audit';
 import { buildLink, buildMember } from '../../test-support/factories';
 import { describeEngines } from '../../test-support/database';
 import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';

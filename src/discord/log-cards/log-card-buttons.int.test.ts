@@ -1,9 +1,9 @@
 import { ButtonStyle, ComponentType, type APIMessage } from 'discord-api-types/v10';
 import { systemClock } from '../../clock';
-import { createAppealsService } from '../../modules/appeals/appeals.service';
-import { listAudit } from '../../modules/audit/audit.repository';
-import { ALREADY_REMOVED_FROM_CARD, createMembersService } from '../../modules/members/members.service';
-import type { LogCard } from '../../modules/outbox/outbox.types';
+import { createAppealsService } from '../../modules/appeals';
+import { listAudit } from '../../modules/audit';
+import { ALREADY_REMOVED_FROM_CARD, createMembersService } from '../../modules/members';
+import type { LogCard } from '../../modules/outbox';
 import { describeEngines } from '../../test-support/database';
 import { buildLink, buildMember } from '../../test-support/factories';
 import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';

@@ -3,8 +3,8 @@ import { ButtonStyle, ComponentType, Routes, type APIActionRowComponent, type AP
 import type { ButtonInteraction } from 'discord.js';
 import { isAppError } from '../../errors';
 import type { Logger } from '../../logger';
-import type { AppealsService } from '../../modules/appeals/appeals.service';
-import type { DiscordStaff, MembersService } from '../../modules/members/members.service';
+import type { AppealsService } from '../../modules/appeals';
+import type { DiscordStaff, MembersService } from '../../modules/members';
 import { HandlerRefusal, type ButtonRoute, type HandlerReply } from '../bot/interaction-dispatcher';
 import { decodeLogButton, HANDLED_ROOM, LOG_BUTTON_PREFIX, type LogAction, type LogButtonTarget } from './log-card-message';
 

@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIAllowedMentions, type APIButtonComponent, type APIEmbed, type RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
-import type { LogCard, LogEvent, OutboxEntry } from '../../modules/outbox/outbox.types';
+import type { LogCard, LogEvent, OutboxEntry } from '../../modules/outbox';
 import { MAX_MESSAGE, packLogMessages } from '../outbox/pack-log-messages';
 
 /**

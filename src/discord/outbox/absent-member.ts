@@ -1,6 +1,6 @@
 import { DiscordAPIError } from '@discordjs/rest';
 import { RESTJSONErrorCodes } from 'discord-api-types/v10';
-import type { OutboxEntry } from '../../modules/outbox/outbox.types';
+import type { OutboxEntry } from '../../modules/outbox';
 
 /**
  * A role change for someone Discord says is not in the server (Unknown Member: they left, or

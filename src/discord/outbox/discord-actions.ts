@@ -1,8 +1,7 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
 import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
-import { storedAuditLogReason } from '../../modules/outbox/audit-log-reason';
-import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
-import { openSecret } from '../../modules/outbox/sealed-secret';
+import { storedAuditLogReason, openSecret } from '../../modules/outbox';
+import type { ManagedRole, OutboxEntry } from '../../modules/outbox';
 import type { GuildDirectory } from '../guild-directory';
 import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-message';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';

@@ -1,6 +1,6 @@
 import { DiscordAPIError } from '@discordjs/rest';
 import { RESTJSONErrorCodes } from 'discord-api-types/v10';
-import type { ManagedRole, OutboxEntry } from '../../modules/outbox/outbox.types';
+import type { ManagedRole, OutboxEntry } from '../../modules/outbox';
 import type { SetupArea, SetupProblem } from '../bot-setup-check';
 import { RoleMissingError } from '../guild-directory';
 import { ROLE_SLOT_NAMES, roleSetting } from '../role-safety';

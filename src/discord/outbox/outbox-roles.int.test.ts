@@ -1,9 +1,8 @@
 import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
 import { discordOutbox } from '../../db/schema';
-import { fallbackAuditLogReason } from '../../modules/outbox/audit-log-reason';
-import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
-import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.types';
+import { fallbackAuditLogReason, createOutboxRepository } from '../../modules/outbox';
+import type { DiscordAction, OutboxEntry } from '../../modules/outbox';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';

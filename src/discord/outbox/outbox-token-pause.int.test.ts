@@ -1,6 +1,6 @@
 import { createManualClock } from '../../clock';
 import { silentLogger, type Logger } from '../../logger';
-import { createOutboxRepository } from '../../modules/outbox/outbox.repository';
+import { createOutboxRepository } from '../../modules/outbox';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createDiscordGuard } from '../discord-guard';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { Forbidden, Unauthorized } from '../../errors';
-import { findStaffById, type StaffAccount } from '../../modules/staff/staff.repository';
+import { findStaffById, type StaffAccount } from '../../modules/staff';
 import { HOUR_MS, SESSION_MAX_AGE_MS } from '../../shared/durations';
 
 /**

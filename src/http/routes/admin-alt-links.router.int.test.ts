@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { altLinkRepository } from '../../modules/alts/alt-links.repository';
+import { altLinkRepository } from '../../modules/alts';
 import { buildLink, buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';

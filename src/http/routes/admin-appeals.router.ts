@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppealsService } from '../../modules/appeals/appeals.service';
+import type { AppealsService } from '../../modules/appeals';
 import { NotFound } from '../../errors';
 import { APPEAL_LIST_STATUSES } from '../../shared/appeals';
 import { discordIdParams } from './admin-members.schema';

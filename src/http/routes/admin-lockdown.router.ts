@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AdmissionService } from '../../modules/admission/admission.service';
-import { staffActor } from '../../modules/staff/staff-actor';
+import type { AdmissionService } from '../../modules/admission';
+import { staffActor } from '../../modules/staff';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { OutboxPort } from '../../modules/outbox/outbox.types';
+import type { OutboxPort } from '../../modules/outbox';
 import { memberStanding, statusBadge } from '../../shared/member-badges';
 import { buildAttempt, buildLink, buildMember, buildNote } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';

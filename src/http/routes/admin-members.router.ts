@@ -1,4 +1,4 @@
-import type { MembersService } from '../../modules/members/members.service';
+import type { MembersService } from '../../modules/members';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { altLinkParams, altStatusBody, discordIdParams, dismissAltLinkBody, manualEntryBody, noteBody, privacyDeleteBody, userListQuery } from './admin-members.schema';

@@ -1,7 +1,7 @@
 import { DISMISS_REASON_MAX, STAFF_NOTE_MAX } from '../../shared/text-limits';
 import { z } from 'zod';
 import { MEMBER_FILTERS } from '../../shared/member-badges';
-import { decodeMemberCursor } from '../../modules/members/members.service';
+import { decodeMemberCursor } from '../../modules/members';
 
 /** Request shapes of the member routes, with the messages of docs/behaviour.md#validation-and-messages where one is defined. */
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { listAudit } from '../../modules/audit/audit.repository';
+import { listAudit } from '../../modules/audit';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OutboxAdminService } from '../../modules/outbox/outbox-admin.service';
+import type { OutboxAdminService } from '../../modules/outbox';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';

@@ -1,5 +1,5 @@
 import { settingsChangeSchema, type GuildNamesCheck, type SettingsService, type SettingsView } from '../../modules/settings';
-import { staffActor } from '../../modules/staff/staff-actor';
+import { staffActor } from '../../modules/staff';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';

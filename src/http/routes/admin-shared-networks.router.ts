@@ -1,4 +1,4 @@
-import type { SharedNetworkService } from '../../modules/members/shared-network.service';
+import type { SharedNetworkService } from '../../modules/members';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { discordIdParams } from './admin-members.schema';

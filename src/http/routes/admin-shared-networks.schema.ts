@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members/shared-network.service';
+import { SHARED_NETWORK_LABEL_MAX } from '../../modules/members';
 
 /** `POST /api/admin/users/:discordId/shared-network`: an optional short label ('school', 'family'). */
 export const sharedNetworkBody = z.object({

@@ -1,5 +1,4 @@
-import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
-import type { StaffAccount } from '../../modules/staff/staff.repository';
+import type { StaffAccountsService, StaffAccount } from '../../modules/staff';
 import { currentStaff, renewStaffSessionEpoch } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { createStaffBody, staffIdParams, staffManagementCreateBody, staffPasswordBody, superAdminBody } from './admin-staff.schema';

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { Unauthorized } from '../../errors';
-import type { AdmissionService } from '../../modules/admission/admission.service';
+import type { AdmissionService } from '../../modules/admission';
 import { readVisitor } from '../visitor-session';
 
 /**

@@ -6,9 +6,9 @@ import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-supp
 import { createRateLimiter } from '../middleware/rate-limit';
 import { writeVisitor } from '../visitor-session';
 import { appealRouter, APPEAL_SESSION_MAX_AGE_MS, SIGN_IN_AGAIN } from './appeal.router';
-import type { AppealsService } from '../../modules/appeals/appeals.service';
+import type { AppealsService } from '../../modules/appeals';
 import { APPEAL_MESSAGE_MAX } from '../../shared/appeals';
-import { eraseMembers } from '../../modules/members/member-erase.repository';
+import { eraseMembers } from '../../modules/members';
 
 /**
  * The visitor's appeal routes and the staff queue on a real database: every bad input is a

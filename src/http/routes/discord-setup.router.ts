@@ -2,7 +2,7 @@ import type { SetupReport } from '../../discord/bot-setup-monitor';
 import type { BotTokenStatus } from '../../discord/bot-token-health';
 import type { InvalidRequestsSnapshot } from '../../discord/invalid-requests';
 import type { BudgetState } from '../../discord/request-budget-gate';
-import type { ParkedSummary } from '../../modules/outbox/outbox.repository';
+import type { ParkedSummary } from '../../modules/outbox';
 import type { StaffRoute } from './staff-route-table';
 
 /** Whether Discord accepts the bot token, and how many invalid answers it drew in the window Discord counts. */

@@ -2,25 +2,21 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, VERIFY_SCOPES, VERIFY_WITH_LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import type { LinkedRolesRegistration } from '../../discord/linked-roles-registration';
-import { createLinkedRolesSignIn } from '../../modules/linked-roles/linked-roles-sign-in';
+import { createLinkedRolesSignIn } from '../../modules/linked-roles';
 import { htmlPage } from '../html-page';
 import { resolveClientIp } from '../../modules/network';
-import { createSignInFlow, parseSignInResult, SIGN_IN_EXCHANGE_BUDGET_MS, storedSignInResult, type SandboxNetworkPort, type SignInResult, type VpnCheckPort } from '../../modules/verification/sign-in';
-import { OAUTH_STATE_TTL_MS, type VerificationService } from '../../modules/verification/verification.service';
-import { createCallbackOutcomes, type CallbackClaim } from '../../modules/verification/callback-outcomes.repository';
-import type { Executor } from '../../db/client';
+import { createSignInFlow, parseSignInResult, SIGN_IN_EXCHANGE_BUDGET_MS, storedSignInResult, type SandboxNetworkPort, type SignInResult, type VpnCheckPort, OAUTH_STATE_TTL_MS, type VerificationService, createCallbackOutcomes, type CallbackClaim, hashToken } from '../../modules/verification';
 import { readVisitor, writeVisitor } from '../visitor-session';
 import { createPendingSignIns, PENDING_RESULT_AFTER_EXCHANGE_MS } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
-import { APPEAL_SIGN_IN_RUNNING_MS, createAppealSignIn, parseAppealSignInResult, type AppealSignInResult } from '../../modules/appeals/appeal-sign-in';
-import { hashToken } from '../../modules/verification/one-time-tokens.repository';
+import { APPEAL_SIGN_IN_RUNNING_MS, createAppealSignIn, parseAppealSignInResult, type AppealSignInResult } from '../../modules/appeals';
 
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
 
-export type { SandboxNetworkPort, VpnCheckPort } from '../../modules/verification/sign-in';
+export type { SandboxNetworkPort, VpnCheckPort } from '../../modules/verification';
 
 /**
  * One callback's state and code as one hash: the same callback again is recognised without

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SignInResult } from '../../modules/verification/sign-in';
+import type { SignInResult } from '../../modules/verification';
 
 /** Most sign-ins finishing at once in one process; past it a new one is refused as busy. */
 const MAX_PENDING = 5_000;

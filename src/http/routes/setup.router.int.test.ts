@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';
+import { createMemorySetupCodeStore } from '../../modules/staff';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, loginCookie, TEST_SETUP_CODE } from '../../test-support/staff-test-kit';
 

@@ -1,4 +1,4 @@
-import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
+import type { StaffAccountsService } from '../../modules/staff';
 import { validate } from '../middleware/validate';
 import { setupBody } from './staff-auth.schema';
 import { validated, type StaffRoute } from './staff-route-table';

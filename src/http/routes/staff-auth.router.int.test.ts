@@ -1,7 +1,5 @@
 import request from 'supertest';
-import { createBoundedQueue } from '../../modules/staff/bounded-queue';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../../modules/staff/login-throttle';
-import { inlineBcrypt, type BcryptRunner } from '../../modules/staff/password-pool';
+import { createBoundedQueue, DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, inlineBcrypt, type BcryptRunner } from '../../modules/staff';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 

@@ -1,8 +1,7 @@
 import type { Clock } from '../../clock';
 import { resolveClientIp } from '../../modules/network';
-import type { StaffAccountsService } from '../../modules/staff/staff-accounts.service';
-import type { StaffLoginService } from '../../modules/staff/staff-login.service';
-import { throttledError } from '../../modules/staff/throttle-wait';
+import type { StaffAccountsService, StaffLoginService } from '../../modules/staff';
+import { throttledError } from '../../modules/staff';
 import { currentStaff, endStaffSession, renewStaffSessionEpoch, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { loginBody, ownPasswordBody } from './staff-auth.schema';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG } from '../../modules/staff/password';
+import { PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG } from '../../modules/staff';
 import { isPasswordTooShort, PASSWORD_TOO_SHORT, USERNAME_MAX_LENGTH, USERNAME_TOO_LONG } from '../../shared/staff-account';
 
 /** Request bodies of /api/setup-admin and /api/staff/login. */

@@ -7,7 +7,7 @@ import { altCandidateRepository } from './alt-candidates.repository';
 import { createAltDetectionService } from './alt-detection.service';
 import { altLinkRepository, listAltsForMember, listLinkedMemberIds, recomputeAltCounters } from './alt-links.repository';
 import { sharedNetworkRepository } from './shared-networks.repository';
-import { device, memberByDiscordId, TEST_IP_KEY, visit } from './test-support/alt-factories';
+import { device, memberByDiscordId, TEST_IP_KEY, visit } from '../../test-support/alt-factories';
 
 const MINUTE = 60_000;
 

@@ -5,7 +5,7 @@ import { memberStanding } from '../../shared/member-badges';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember } from '../../test-support/factories';
 import { RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
-import { device, evidenceOf, memberByDiscordId } from './test-support/alt-factories';
+import { device, evidenceOf, memberByDiscordId } from '../../test-support/alt-factories';
 import { RARITY } from './alt-scoring';
 
 const MINUTE = 60_000;

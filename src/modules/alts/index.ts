@@ -54,4 +54,5 @@ export {
 } from './alt-links.repository';
 export { sharedNetworkRepository, isSharedNetwork, findSharedNetwork, markSharedNetwork, unmarkSharedNetwork, listSharedNetworks, type SharedNetwork, type SharedNetworkRepository } from './shared-networks.repository';
 export { findLinkOfMemberForUpdate, listCountingLinksOfMemberForUpdate, markLinksDismissed, markLinkReopened, type LinkForReview, type Dismisser } from './alt-link-dismissal.repository';
-export { device, visit } from './test-support/alt-factories';
+export { ALT_RESCORE_JOB, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
+export type { RescoreResult } from './alt-rescoring';

@@ -6,7 +6,7 @@ import { memberBadges, statusBadge } from '../../shared/member-badges';
 import { altCandidateRepository } from '../alts';
 import { createAltDetectionService } from '../alts';
 import { altLinkRepository } from '../alts';
-import { device, visit } from '../alts';
+import { device, visit } from '../../test-support/alt-factories';
 import { createOutboxRepository } from '../outbox';
 import { decideButtonOutcome } from '../admission';
 import { createAltDetector } from '../verification';

@@ -8,3 +8,5 @@ export { createPreviousDayCount } from './previous-day-count';
 export { type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
 export { alarmStandingQuery, raidWindowFrom, raidWindowQuery, recentRaidAlarms, type RaidWindowRow, type WindowAttempt } from './raid.repository';
 export { checkForRaid, raiseDiscordRaidAlarm } from './raid.service';
+export { DISCORD_PAUSE_LIMIT_MS, wantsDiscordLevers } from './discord-pause';
+export { levelName, writeLevelState } from './lockdown-verification-level';

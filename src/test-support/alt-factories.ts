@@ -1,12 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../../db/client';
-import { members, verificationAttempts } from '../../../db/schema';
-import type { FingerprintData } from '../../../shared/fingerprint';
-import { hashFingerprintComponents, NO_COMPONENT_HASHES } from '../../fingerprint';
-import { computeFingerprintHash } from '../../fingerprint';
-import { looksStock } from '../../fingerprint';
-import { hashIp } from '../../network';
-import type { AltDetectionAttempt, AltDetectionService } from '../alt-detection.service';
+import type { Executor } from '../db/client';
+import { members, verificationAttempts } from '../db/schema';
+import type { FingerprintData } from '../shared/fingerprint';
+import { computeFingerprintHash, hashFingerprintComponents, looksStock, NO_COMPONENT_HASHES } from '../modules/fingerprint';
+import { hashIp } from '../modules/network';
+import type { AltDetectionAttempt, AltDetectionService } from '../modules/alts';
 
 export const TEST_IP_KEY = Buffer.alloc(32, 9);
 
