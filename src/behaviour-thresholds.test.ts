@@ -32,6 +32,10 @@ import { OAUTH_STATE_TTL_MS } from './modules/verification/verification.service'
 import { BROWSER_TOKEN_MAX_AGE_MS, generateBrowserToken } from './modules/browser-token/browser-token';
 import { FINGERPRINT_HASH_LENGTH, FINGERPRINT_LIMITS } from './shared/fingerprint';
 import { DAY_MS } from './shared/durations';
+import { STAFF_LANE_CONNECTIONS } from './db/staff-lane';
+import { KEEP_ALIVE_MS } from './http/keep-alive';
+import { ACCOUNT_AGE_ASSUMPTIONS, TIMING_ASSUMPTIONS } from '../scripts/bench/p8-population';
+import { P8_BADGE_TARGETS } from '../scripts/bench/p8-verdicts';
 
 /**
  * docs/behaviour.md is the one prose description of the product's rules: every figure it
@@ -99,13 +103,16 @@ const FIGURES: Figure[] = [
   { section: ALT, text: 'on an uncrowded address (at most 10 others)', tied: RARITY.crowdedAddress },
   { section: ALT, text: '(/24 for IPv4', tied: NETWORK_PREFIX_BITS.ipv4 },
   { section: ALT, text: '/64 for IPv6)', tied: NETWORK_PREFIX_BITS.ipv6 },
+  { section: ALT, text: 'right at least nine times in ten', tied: [P8_BADGE_TARGETS.precision * 10, 10] },
+  { section: ALT, text: 'at most 300 wrong badges', tied: P8_BADGE_TARGETS.falsePer10k },
+  { section: ALT, text: 'per 10,000 legitimate\nmembers', notThreshold: 'a rate\'s unit' },
   { section: ALT, text: 'the last 3,000 of 29,808 accounts', notThreshold: 'measured' },
-  { section: ALT, text: 'the same fingerprint elsewhere 24 / 3 (88.9%', notThreshold: 'measured' },
-  { section: ALT, text: 'the same address and fingerprint 201 / 297', notThreshold: 'measured' },
+  { section: ALT, text: "rules 109 / 0 (the same address and a rare component) and 24 / 3 (the same fingerprint elsewhere,\n88.9%", notThreshold: 'measured' },
+  { section: ALT, text: 'fingerprint 201 / 297', notThreshold: 'measured' },
   { section: ALT, text: 'the same machine settings 22 / 27', notThreshold: 'measured' },
-  { section: ALT, text: 'a partial\nmatch 73 / 751', notThreshold: 'measured' },
-  { section: ALT, text: 'a rare component elsewhere 9 / 10', notThreshold: 'measured' },
-  { section: ALT, text: 'The medium rule that stays: 109 / 0', notThreshold: 'measured' },
+  { section: ALT, text: 'a partial match 73 / 751', notThreshold: 'measured' },
+  { section: ALT, text: 'elsewhere 9 / 10', notThreshold: 'measured' },
+  { section: ALT, text: 'links 31 / 12, and 11 of the 12 are', notThreshold: 'measured' },
   // the browser token and rarity
   { section: ALT, text: '(see the\n  visitor flow, step 2)', notThreshold: 'step number' },
   { section: ALT, text: 'carried on more than 3 networks stops counting', tied: RARITY.browserTokenNetworks },
@@ -117,18 +124,29 @@ const FIGURES: Figure[] = [
   { section: ALT, text: 'like; with 1,000 members', tied: RARITY.membersToJudgeRarity },
   // the account's age
   { section: ALT, text: 'created at\n  most 7 days before it verified', tied: RARITY.youngAccountDays },
-  { section: ALT, text: '(60% of\n  alts made in the two days before they verify, 10% of members', notThreshold: 'measured' },
+  { section: ALT, text: '(60% of', tied: ACCOUNT_AGE_ASSUMPTIONS.base.madeForIt * 100 },
+  { section: ALT, text: 'two days before they verify, 10% of members', tied: ACCOUNT_AGE_ASSUMPTIONS.base.newToDiscord * 100 },
   { section: ALT, text: 'was right 82% of the time in the links it added to the other rules (56 alts, 12\n  strangers, all 12', notThreshold: 'measured' },
   { section: ALT, text: '9 another member', notThreshold: 'measured' },
-  { section: ALT, text: '3 a member new to Discord); under a pessimistic assumption (30% and 30%) 65%', notThreshold: 'measured' },
-  { section: ALT, text: 'finds\n55.5% of same-device alts', notThreshold: 'measured' },
-  { section: ALT, text: 'the bound with no wrong link is 69.6%', notThreshold: 'measured' },
+  { section: ALT, text: '3 a member new to Discord)', notThreshold: 'measured' },
+  { section: ALT, text: '(30% and 30%)', tied: [ACCOUNT_AGE_ASSUMPTIONS.pessimistic.madeForIt * 100, ACCOUNT_AGE_ASSUMPTIONS.pessimistic.newToDiscord * 100] },
+  { section: ALT, text: '30%) 65%. Both', notThreshold: 'measured' },
+  { section: ALT, text: '(`TIMING_ASSUMPTIONS`: 30% of alts', tied: TIMING_ASSUMPTIONS.base.sameSitting * 100 },
+  { section: ALT, text: 'for the purpose; 20% of household', tied: TIMING_ASSUMPTIONS.base.householdTogether * 100 },
+  { section: ALT, text: 'pessimistic 15% and 40%)', tied: [TIMING_ASSUMPTIONS.pessimistic.sameSitting * 100, TIMING_ASSUMPTIONS.pessimistic.householdTogether * 100] },
+  { section: ALT, text: 'were right 84% and 59% of the\n  time in the links they added (pessimistic 70% and 43%)', notThreshold: 'measured' },
+  { section: ALT, text: 'would reach 61.1% of same-device alts at 61 wrong\n  badges per 10,000 members (pessimistic 57.8% at 75)', notThreshold: 'measured' },
+  { section: ALT, text: 'not the 72% the target asks', tied: P8_BADGE_TARGETS.sameDeviceRecall * 100 },
+  { section: ALT, text: 'finds\n57.8% of same-device alts, 99.5% precise, with 17 wrong badges per 10,000 legitimate members; the\nbound at as many wrong links is 71.0%', notThreshold: 'measured' },
+  { section: ALT, text: 'The 119 alts the bound takes with no wrong link and the tier misses are in 76 groups', notThreshold: 'measured' },
+  { section: ALT, text: 'is 11% precise for the same address and fingerprint, 6% for the same address,\nfonts and settings, 57% for', notThreshold: 'measured' },
   // dismissing and re-scoring
   { section: ALT, text: 'optional `reason` (at most 500\ncharacters)', tied: DISMISS_REASON_MAX },
   { section: ALT, text: 'is refused (409)', notThreshold: 'HTTP status' },
   { section: ALT, text: 'is 404;', notThreshold: 'HTTP status' },
   { section: ALT, text: '"This device profile is shared by 214 other members"', notThreshold: 'example' },
   { section: ALT, text: '"same device model as 214 other members on 180 networks (weak, not counted)"', notThreshold: 'example' },
+  { section: ALT, text: '"same device\nmodel as 1 other member', notThreshold: 'example' },
   { section: ALT, text: 'the newest three\nattempts of each member', tied: RESCORE_ATTEMPTS_PER_MEMBER },
   { section: ALT, text: '200 at a time', tied: RESCORE_BATCH_SIZE },
   { section: ALT, text: 'at most 50 batches per run', tied: ALT_RESCORE_BATCHES_PER_RUN },
@@ -167,6 +185,8 @@ const FIGURES: Figure[] = [
   { section: LOCKDOWN, text: '`verified` 1 when', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: '`not_alt` 1', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: 'no record: 0 and 0', notThreshold: 'a field value' },
+  { section: LOCKDOWN, text: 'clears the connection (verified 0,\n  not an alt 0,', notThreshold: 'a field value' },
+  { section: LOCKDOWN, text: '`invalid_grant`, or 401)', notThreshold: 'HTTP status' },
 
   // VPN and proxy detection
   { section: VPN, text: 'answered with HTTP 200 counts as a failure', notThreshold: 'HTTP status' },
@@ -235,6 +255,8 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: '(40 visitors ×', tied: CLASS_SIZE },
   { section: LIMITS, text: '| 15 s, first come', tied: POOL_CHECKOUT_WAIT_MS / 1000 },
   { section: LIMITS, text: '| appeal sign-in lifetime | 7 days', tied: SESSION_MAX_AGE_DAYS },
+  { section: LIMITS, text: 'staff routes on their own 2 connections', tied: STAFF_LANE_CONNECTIONS },
+  { section: LIMITS, text: '| closed after 65 s |', tied: KEEP_ALIVE_MS / 1000 },
 
   // Staff, roles and sessions
   { section: SESSIONS, text: 'Idle timeout 12 hours', tied: STAFF_IDLE_TIMEOUT_MS / HOUR_MS },
@@ -277,7 +299,8 @@ function section(title: string): string {
 
 /** A figure in digits: not part of a name (P8, IPv4, SHA-256, 1M, p8-ceiling.ts). */
 const DIGITS = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?![\w-])/g;
-const WORDS: Record<string, number> = { no: 0, one: 1, two: 2, three: 3 };
+const WORDS: Record<string, number> = { no: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const NUMBER_WORDS = new RegExp(`\\b(${Object.keys(WORDS).join('|')})\\b`, 'g');
 
 /** The one figure a tied phrase states: its only number in digits, else its only number word. */
 function statedFigure(text: string): number {
@@ -286,14 +309,16 @@ function statedFigure(text: string): number {
     if (digits.length > 1) throw new Error(`"${text}" states ${digits.length} figures: give each its own phrase`);
     return digits[0]!;
   }
-  const words = text.toLowerCase().match(/\b(no|one|two|three)\b/g) ?? [];
+  const words = text.toLowerCase().match(NUMBER_WORDS) ?? [];
   if (words.length !== 1) throw new Error(`"${text}" states no single figure`);
   return WORDS[words[0]!]!;
 }
 
-/** Every figure in digits a phrase states, in order. */
+/** Every figure a phrase states, in order: its numbers in digits, else its number words. */
 function statedFigures(text: string): number[] {
-  return [...text.matchAll(DIGITS)].map((m) => Number(m[0].replace(/,/g, '')));
+  const digits = [...text.matchAll(DIGITS)].map((m) => Number(m[0].replace(/,/g, '')));
+  if (digits.length > 0) return digits;
+  return (text.toLowerCase().match(NUMBER_WORDS) ?? []).map((word) => WORDS[word]!);
 }
 
 describe('docs/behaviour.md states the thresholds the code uses', () => {
