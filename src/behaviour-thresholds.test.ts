@@ -47,6 +47,7 @@ import { TOKEN_PROBE_DELAYS_MS } from './discord/bot-token-health';
 import { DISCORD_INVALID_REQUEST_LIMIT } from './discord/invalid-requests';
 import { BUDGET_THRESHOLDS } from './discord/request-budget-gate';
 import { STATISTICS_PERIODS } from './shared/statistics';
+import { ROLE_ID_DIGITS } from './modules/settings/settings.schema';
 
 /**
  * docs/behaviour.md is the one prose description of the product's rules: every figure it
@@ -116,8 +117,6 @@ function migrationSetting(file: string, pattern: RegExp): number {
 const FLOW = VISITOR_FLOW_REQUESTS.length;
 /** The longest a lost transaction waits in all before its last try: attempt n waits base × n plus up to base. */
 const UNCOMMITTED_WAIT_MS = Array.from({ length: UNCOMMITTED_RETRY.attempts - 1 }, (_, n) => UNCOMMITTED_RETRY.baseDelayMs * (n + 2)).reduce((a, b) => a + b, 0);
-/** The digits a role id to ping may have, as the settings check reads them. */
-const ROLE_ID_DIGITS = /\\d\{(\d+),(\d+)\}\$\/, `\$\{name\} must be a role id/.exec(fs.readFileSync(path.join(__dirname, 'modules', 'settings', 'settings.schema.ts'), 'utf8'))!.slice(1).map(Number);
 const { pair, client, global, account } = DEFAULT_LOGIN_THROTTLE;
 const browserToken = generateBrowserToken();
 
@@ -134,6 +133,7 @@ const FIGURES: Figure[] = [
   { section: ALT, text: 'or three of canvas, WebGL, audio and fonts equal', tied: RARITY.browserSameDeviceComponents },
   { section: ALT, text: 'the same fingerprint no other member shows', tied: RARITY.certainFingerprintOthers },
   { section: ALT, text: 'a device component at most one other member shows', tied: RARITY.rareComponentOthers },
+  { section: ALT, text: 'canvas, WebGL and audio all equal and shown by no other member', tied: RARITY.uniqueDeviceOthers },
   { section: ALT, text: 'with at most 2 others showing it and a rare component', tied: RARITY.fingerprintElsewhereOthers },
   { section: ALT, text: 'another component shown by at least 10 others', tied: RARITY.commonComponentOthers },
   { section: ALT, text: 'with at most 2 others showing both there', tied: RARITY.sameAddressFingerprintOthers },
@@ -390,7 +390,7 @@ const FIGURES: Figure[] = [
   { section: OUTBOX, text: '6,000 characters\nof embed text', tied: MAX_EMBED_TEXT },
   { section: OUTBOX, text: '`custom_id` (at most 100 characters)', tied: MAX_CUSTOM_ID },
   { section: OUTBOX, text: "not a role id → 400 'Role", notThreshold: 'HTTP status' },
-  { section: OUTBOX, text: 'a role id\n(17 to 20 digits)', tied: ROLE_ID_DIGITS },
+  { section: OUTBOX, text: 'a role id\n(17 to 20 digits)', tied: [ROLE_ID_DIGITS.min, ROLE_ID_DIGITS.max] },
   { section: OUTBOX, text: '(@everyone) → 400', notThreshold: 'HTTP status' },
   { section: OUTBOX, text: 'does not have → 400', notThreshold: 'HTTP status' },
   { section: OUTBOX, text: '**Bot token rejected (401).** The first 401', notThreshold: 'HTTP status' },
