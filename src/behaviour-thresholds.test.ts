@@ -11,7 +11,7 @@ import { NETWORK_PREFIX_BITS } from './modules/network/ip-address';
 import { CONSENT_TOKEN_TTL_MS } from './modules/verification/verification.service';
 import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES } from './modules/staff/password';
 import { DEFAULT_LOGIN_THROTTLE } from './modules/staff/login-throttle';
-import { defaultHashThreads } from './modules/staff/password-pool';
+import { defaultHashThreads, WAITING_PER_HASH_THREAD } from './modules/staff/password-pool';
 import { BUSY_RETRY_SECONDS } from './modules/staff/bounded-queue';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
@@ -303,6 +303,7 @@ const FIGURES: Figure[] = [
   { section: SESSIONS, text: 'one, at most 4,', tied: defaultHashThreads(64, 1) },
   { section: SESSIONS, text: 'at least 1 each: 1 on a 2-CPU machine', tied: [defaultHashThreads(4, 8), defaultHashThreads(2, 1)] },
   { section: SESSIONS, text: '(Linux: nice 5,', tied: sourceConstant('src/modules/staff/password-worker.ts', 'HASH_THREAD_NICE') },
+  { section: SESSIONS, text: 'two more per thread waiting', tied: WAITING_PER_HASH_THREAD },
   { section: SESSIONS, text: 'an attempt gets 429', notThreshold: 'HTTP status' },
   { section: SESSIONS, text: "Try again in 2 seconds.'\n  (`Retry-After: 2`)", tied: [BUSY_RETRY_SECONDS, BUSY_RETRY_SECONDS] },
   { section: SESSIONS, text: 'throttled like sign-in: 5 per 15 minutes', tied: [pair.limit, pair.windowMs / MINUTE_MS] },

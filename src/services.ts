@@ -45,7 +45,7 @@ import { createOutboxRepository, type OutboxRepository } from './modules/outbox/
 import { createAuditLogService } from './modules/audit/audit-log.service';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './modules/staff/login-throttle';
 import { createPasswordHasher, DEFAULT_BCRYPT_COST } from './modules/staff/password';
-import { defaultHashThreads, workerBcrypt, type BcryptRunner } from './modules/staff/password-pool';
+import { defaultHashThreads, WAITING_PER_HASH_THREAD, workerBcrypt, type BcryptRunner } from './modules/staff/password-pool';
 import { planWebProcesses } from './web-processes';
 import { createStaffAccountsService } from './modules/staff/staff-accounts.service';
 import { createStaffLoginService } from './modules/staff/staff-login.service';
@@ -362,7 +362,7 @@ export function createStaffServices(deps: {
   const { database, clock, outbox } = deps;
   const threads = defaultHashThreads(os.availableParallelism(), deps.webProcesses ?? 1);
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }));
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {
