@@ -41,6 +41,7 @@ import { appealRouter } from './http/routes/appeal.router';
 import { createOutboxAdminService, createOutboxRepository, type OutboxRepository } from './modules/outbox';
 import { createAuditLogService } from './modules/audit';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, createPasswordHasher, DEFAULT_BCRYPT_COST, defaultHashThreads, workerBcrypt, type BcryptRunner, createStaffAccountsService, createStaffLoginService } from './modules/staff';
+import { WAITING_PER_HASH_THREAD } from './modules/staff/password-pool';
 import { planWebProcesses } from './web-processes';
 import type { SetupCodeStore } from './modules/staff';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
@@ -351,7 +352,7 @@ export function createStaffServices(deps: {
   const { database, clock, outbox } = deps;
   const threads = defaultHashThreads(os.availableParallelism(), deps.webProcesses ?? 1);
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * 2 }));
+  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }));
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {

@@ -63,6 +63,9 @@ export interface UncommittedRetry<T = unknown> {
   wasKept?: (value: T) => Promise<boolean>;
 }
 
+/** How often a transaction whose connection was lost is run in all, and the base of its waits (attempt n waits base × n plus up to base). */
+export const UNCOMMITTED_RETRY = { attempts: 4, baseDelayMs: 250 } as const;
+
 /**
  * Runs a transaction again when its connection to the database was lost (a PostgreSQL restart,
  * connections terminated by an administrator, the network) before its commit started. `work` calls
@@ -77,7 +80,7 @@ export interface UncommittedRetry<T = unknown> {
  * connections and a server time to come back.
  */
 export function retryWhileUncommitted<T>(work: (committing: (value: T) => void) => Promise<T>, options: UncommittedRetry<T> = {}): Promise<T> {
-  const baseDelayMs = options.baseDelayMs ?? 250;
+  const baseDelayMs = options.baseDelayMs ?? UNCOMMITTED_RETRY.baseDelayMs;
   // the run under way, once its commit has started: the value it gave
   let atCommit: { value: T } | undefined;
   const run = async () => {
@@ -99,7 +102,7 @@ export function retryWhileUncommitted<T>(work: (committing: (value: T) => void) 
     }
   };
   return retryWhile(run, (error) => !atCommit && isDatabaseUnavailable(error), {
-    attempts: options.attempts ?? 4,
+    attempts: options.attempts ?? UNCOMMITTED_RETRY.attempts,
     baseDelayMs,
     jitter: 1,
     onRetry: options.onRetry,
@@ -109,7 +112,7 @@ export function retryWhileUncommitted<T>(work: (committing: (value: T) => void) 
 /** `wasKept`, asked again while the database is away; 'unknown' when it cannot be asked. */
 async function askWasKept(wasKept: () => Promise<boolean>, baseDelayMs: number): Promise<boolean | 'unknown'> {
   try {
-    return await retryWhile(wasKept, isDatabaseUnavailable, { attempts: 4, baseDelayMs, jitter: 1 });
+    return await retryWhile(wasKept, isDatabaseUnavailable, { attempts: UNCOMMITTED_RETRY.attempts, baseDelayMs, jitter: 1 });
   } catch {
     return 'unknown';
   }

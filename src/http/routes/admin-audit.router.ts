@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AuditLogService } from '../../modules/audit';
+import { AUDIT_PAGE_MAX } from '../../modules/audit/audit.repository';
 import { isAuditAction } from '../../shared/audit-actions';
 import { validate } from '../middleware/validate';
 import { INVALID_DISCORD_ID, SNOWFLAKE } from './admin-members.schema';
@@ -7,6 +8,8 @@ import { validated, type StaffRoute } from './staff-route-table';
 import { DAY_MS } from '../../shared/durations';
 
 const positiveInt = (message: string) => z.string().regex(/^[1-9]\d{0,15}$/, message).transform(Number);
+
+const LIMIT_MESSAGE = `Limit must be a number from 1 to ${AUDIT_PAGE_MAX}`;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INVALID_DATE = 'Dates must be days written YYYY-MM-DD';
@@ -40,8 +43,8 @@ export const auditQuery = z
     /** the last day shown (inclusive) */
     to: day.optional(),
     before: positiveInt('Invalid cursor').optional(),
-    limit: positiveInt('Limit must be a number from 1 to 200')
-      .refine((n) => n <= 200, 'Limit must be a number from 1 to 200')
+    limit: positiveInt(LIMIT_MESSAGE)
+      .refine((n) => n <= AUDIT_PAGE_MAX, LIMIT_MESSAGE)
       .optional(),
   })
   .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), { message: 'The first day must not be after the last day', path: ['from'] });

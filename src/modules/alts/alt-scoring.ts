@@ -80,6 +80,8 @@ export interface ScoringContext {
 export const RARITY = {
   /** same address + same fingerprint is certain when at most this many other members show the fingerprint */
   certainFingerprintOthers: 0,
+  /** same address + canvas, WebGL and audio all equal is certain when at most this many other members show each of them */
+  uniqueDeviceOthers: 0,
   /**
    * same fingerprint elsewhere (with a rare component) is medium up to this many other
    * members: the device moved (see the rule 'rare-fingerprint-elsewhere')
@@ -346,7 +348,7 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const sameDevice = fingerprintMatch || strongComponentMatches >= RARITY.browserSameDeviceComponents;
   if (browserCounts && sameDevice) found('certain', 'browser', 'same-browser-profile');
   else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both', 'address-rare-fingerprint');
-  else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both', 'address-unique-device');
+  else if (ipCounts && (['canvas', 'webgl', 'audio'] as const).every((c) => componentOthers(c) <= RARITY.uniqueDeviceOthers)) found('certain', 'both', 'address-unique-device');
   else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both', 'address-rare-component');
   // One device that moved: a phone seen at home and then on cellular or a café's Wi-Fi, a
   // laptop taken to campus. The whole fingerprint is equal, it shows a component at most one

@@ -39,6 +39,9 @@ export interface AltLinkDismissal {
   dismissAllAltLinks(actor: MemberActor, discordId: string, reason?: string | null): Promise<unknown>;
 }
 
+/** How many of a member's counted alt links the appeals queue names (the strongest first). */
+const TOP_LINKS = 3;
+
 export const APPEAL_NOT_FOUND = 'Appeal';
 export const APPEAL_ALREADY_DECIDED = 'This appeal has already been decided';
 export const APPEAL_ALREADY_OPEN = 'You already have an open appeal: staff will review it';
@@ -97,7 +100,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     for (const alt of alts) if (alt.confidence !== 'possible') links[alt.confidence] += 1;
     return {
       links,
-      topLinks: alts.slice(0, 3).map((a) => ({
+      topLinks: alts.slice(0, TOP_LINKS).map((a) => ({
         discordId: a.discordId,
         username: a.username,
         confidence: a.confidence === 'certain' ? 'certain' : 'medium',

@@ -165,9 +165,12 @@ export interface AuditQuery {
   limit?: number;
 }
 
+/** The most entries one page of the audit log may ask for. */
+export const AUDIT_PAGE_MAX = 200;
+
 /** Newest first, filtered by actor (id or name), action, target, member and time. */
 export async function listAudit(executor: Executor, query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
-  const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
+  const limit = Math.min(Math.max(query.limit ?? 50, 1), AUDIT_PAGE_MAX);
   const filters: SQL[] = [];
   if (query.actor) filters.push(sql`(${auditLog.actorId} = ${query.actor} or lower(${auditLog.actorName}) = lower(${query.actor}))`);
   if (query.action) filters.push(eq(auditLog.action, query.action));

@@ -36,12 +36,15 @@ const discordName = (name: string) =>
     .min(1, `${name} cannot be empty`)
     .max(DISCORD_NAME_MAX, `${name} must be at most ${DISCORD_NAME_MAX} characters`);
 
+/** How many digits a role id (a snowflake) has. */
+export const ROLE_ID_DIGITS = { min: 17, max: 20 } as const;
+
 /** A role given by its id (a snowflake), as Discord's mention `<@&id>` needs it. */
 const roleId = (name: string) =>
   z
     .string({ error: `${name} must be a role id` })
     .trim()
-    .regex(/^\d{17,20}$/, `${name} must be a role id (17 to 20 digits)`);
+    .regex(new RegExp(`^\\d{${ROLE_ID_DIGITS.min},${ROLE_ID_DIGITS.max}}$`), `${name} must be a role id (${ROLE_ID_DIGITS.min} to ${ROLE_ID_DIGITS.max} digits)`);
 
 export const settingsShape = {
   retentionDays: whole('Retention days', 'retentionDays'),

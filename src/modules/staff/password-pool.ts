@@ -35,6 +35,9 @@ function spawnWorker(): Worker {
   return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`, { ...options, eval: true });
 }
 
+/** Password checks that may wait per thread, beyond the one it runs; more are refused as busy. */
+export const WAITING_PER_HASH_THREAD = 2;
+
 /**
  * Password threads per web process: the machine's CPUs but one left for the event loops, at most 4 in all,
  * shared among the `webProcesses` (WEB_CONCURRENCY) that each have their own, and at least 1 each. A sign-in
