@@ -3,13 +3,11 @@ import path from 'node:path';
 import { DEFER_AFTER_MS } from './discord/bot/interaction-dispatcher';
 import { VERIFY_DEFER_AFTER_MS } from './discord/bot/verify-button';
 import { ALT_RESCORE_BATCHES_PER_RUN, DISCORD_PAUSE_CHECK_MINUTES } from './jobs/jobs';
-import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS } from './modules/raid';
+import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from './modules/raid';
 import { DEFAULT_CANDIDATE_LIMIT, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, ANONYMITY_COUNT_CAP, RARITY } from './modules/alts';
 import { NETWORK_PREFIX_BITS } from './modules/network';
 import { CONSENT_TOKEN_TTL_MS, SIGN_IN_EXCHANGE_BUDGET_MS, OAUTH_STATE_TTL_MS } from './modules/verification';
-import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, DEFAULT_LOGIN_THROTTLE, defaultHashThreads, BUSY_RETRY_SECONDS } from './modules/staff';
-import { DISCORD_PAUSE_RENEW_AFTER_MS } from './modules/raid/discord-pause';
-import { WAITING_PER_HASH_THREAD } from './modules/staff/password-pool';
+import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, DEFAULT_LOGIN_THROTTLE, defaultHashThreads, BUSY_RETRY_SECONDS, WAITING_PER_HASH_THREAD } from './modules/staff';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
@@ -31,9 +29,9 @@ import { KEEP_ALIVE_MS } from './http/keep-alive';
 import { ACCOUNT_AGE_ASSUMPTIONS, TIMING_ASSUMPTIONS } from '../scripts/bench/p8-population';
 import { P8_BADGE_TARGETS } from '../scripts/bench/p8-verdicts';
 import { UNCOMMITTED_RETRY } from './db/transaction-retry';
-import { COUNT_LIMITS } from './modules/members/member-count.repository';
-import { AUDIT_PAGE_MAX } from './modules/audit/audit.repository';
-import { AUDIT_LOG_REASON_MAX } from './modules/outbox/audit-log-reason';
+import { COUNT_LIMITS } from './modules/members';
+import { AUDIT_PAGE_MAX } from './modules/audit';
+import { AUDIT_LOG_REASON_MAX } from './modules/outbox';
 import { MAX_MESSAGE } from './discord/outbox/pack-log-messages';
 import { LOG_LINGER_MS } from './discord/outbox/outbox-worker';
 import { CARDS_PER_MESSAGE, MAX_CUSTOM_ID, MAX_EMBED_TEXT } from './discord/log-cards/log-card-message';
@@ -41,7 +39,7 @@ import { TOKEN_PROBE_DELAYS_MS } from './discord/bot-token-health';
 import { DISCORD_INVALID_REQUEST_LIMIT } from './discord/invalid-requests';
 import { BUDGET_THRESHOLDS } from './discord/request-budget-gate';
 import { STATISTICS_PERIODS } from './shared/statistics';
-import { ROLE_ID_DIGITS } from './modules/settings/settings.schema';
+import { ROLE_ID_DIGITS } from './modules/settings';
 
 /**
  * docs/behaviour.md is the one prose description of the product's rules: every figure it

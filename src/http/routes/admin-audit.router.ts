@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AuditLogService } from '../../modules/audit';
-import { AUDIT_PAGE_MAX } from '../../modules/audit/audit.repository';
+import { AUDIT_PAGE_MAX } from '../../modules/audit';
 import { isAuditAction } from '../../shared/audit-actions';
 import { validate } from '../middleware/validate';
 import { INVALID_DISCORD_ID, SNOWFLAKE } from './admin-members.schema';

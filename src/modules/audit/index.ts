@@ -3,3 +3,4 @@ export { actedFromCard, appendAudit, auditAppendCall, listAudit, verifyAuditChai
 export { createAuditLogService } from './audit-log.service';
 export type { AuditLogService } from './audit-log.service';
 export { startAuditSealer } from './audit-seal-schedule';
+export { AUDIT_PAGE_MAX } from './audit.repository';

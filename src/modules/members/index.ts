@@ -17,3 +17,4 @@ export { ALREADY_REMOVED_FROM_CARD, ALREADY_VERIFIED, ALT_STATUS_UNCHANGED, ALT_
 export type { MembersService } from './members.service';
 export { ALREADY_SHARED, NOT_SHARED, NO_NETWORK_ON_RECORD, SHARED_NETWORK_LABEL_MAX, createSharedNetworkService } from './shared-network.service';
 export type { SharedNetworkService, SharedNetworkView } from './shared-network.service';
+export { COUNT_LIMITS } from './member-count.repository';

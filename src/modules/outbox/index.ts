@@ -11,3 +11,4 @@ export type { OutboxRepository, ParkedSummary } from './outbox.repository';
 export type { LogEvent, ManagedRole, OutboxEntry } from './outbox.types';
 export { deleteGrant, readGrant, saveGrant } from './role-connection-grants.repository';
 export { openSecret } from './sealed-secret';
+export { AUDIT_LOG_REASON_MAX } from './audit-log-reason';

@@ -20,3 +20,4 @@ export function settingsFor(ctx: { env: Env; database: Database; clock: { now():
   }
   return service;
 }
+export { ROLE_ID_DIGITS } from './settings.schema';

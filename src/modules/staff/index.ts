@@ -15,3 +15,4 @@ export { createStaffLoginService } from './staff-login.service';
 export type { StaffLoginService } from './staff-login.service';
 export { anyStaffExists, findStaffById } from './staff.repository';
 export { throttledError } from './throttle-wait';
+export { WAITING_PER_HASH_THREAD } from './password-pool';
