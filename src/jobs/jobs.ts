@@ -22,7 +22,7 @@ export function scheduledJobs(deps: {
   database: Database;
   clock: Clock;
   retentionDays: number;
-  /** where the retention purge queues the clearing of purged members' Linked Roles connections */
+  /** where the retention purge and alt re-scoring queue Linked Roles connection clears and updates */
   outbox?: OutboxPort;
   dailyBackup?: { dataDir: string; keep: number };
   /** renews the lockdown's pause in Discord before it runs out (admission service) */
