@@ -180,7 +180,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         database,
         logger,
         onRun: (job, result) => services.metrics.jobs.inc({ job, result }),
-        jobs: scheduledJobs({ database, clock, renewDiscordPause: () => services.admission.renewDiscordPause(), get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
+        jobs: scheduledJobs({ database, clock, outbox: services.outbox, renewDiscordPause: () => services.admission.renewDiscordPause(), get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
       });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);

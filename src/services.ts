@@ -295,7 +295,12 @@ export function createServices(
       publicUrl: env.PUBLIC_URL,
       sandboxNetwork: discord.simulatedIpFor ? { simulatedIpFor: discord.simulatedIpFor } : undefined,
       limit: visitorLimit.middleware,
-      linkedRoles: { database, registration: linkedRoles },
+      linkedRoles: {
+        database,
+        registration: linkedRoles,
+        // the sign-in from Discord's role menu keeps the member's grant as the verification sign-in does
+        grants: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey, outbox, nudgeOutbox, now: () => clock.now() },
+      },
     }),
     metricsRouter(metrics, async () => {
       const depth = await outbox.depth(database.db);

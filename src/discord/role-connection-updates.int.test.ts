@@ -1,7 +1,9 @@
+import request from 'supertest';
 import { createManualClock } from '../clock';
 import { createMembersService } from '../modules/members';
+import { purgeExpired } from '../modules/retention';
 import { describeEngines } from '../test-support/database';
-import { useTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';
+import { buildFingerprint, useTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';
 
 jest.setTimeout(90_000);
 
@@ -30,6 +32,15 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
   };
   /** The tokens the emulator holds for the user's grants to the app (refresh tokens). */
   const liveGrants = (userId: string) => [...emulator().state.oauth.refreshTokens.values()].filter((grant) => grant.userId === userId);
+  /** A member arriving from Discord's role menu: /linked-roles → Discord's authorize page → the callback. */
+  const connectFromRoleMenu = async (userId: string) => {
+    const agent = request.agent(server.handle.url);
+    const start = await agent.get('/linked-roles').expect(303);
+    const { code, state } = emulator().authorizeAs(userId, new URL(start.headers.location as string));
+    const callback = await agent.get('/oauth/callback').query({ code, state }).expect(303);
+    return callback.headers.location as string;
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
   it('off: the verification sign-in asks for identify and guilds.join only, and keeps no grant', async () => {
     const user = emulator().createUser({ username: 'no-linked-roles' });
@@ -142,5 +153,83 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     expect(liveGrants(user.id)).toEqual([]);
     // the sealed token the outbox held is erased once done
     expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+  });
+  it('the /linked-roles sign-in keeps a member\'s grant, so /unverify then updates the connection; nobody\'s without a record', async () => {
+    await server.handle.services.settings.update(OWNER, { linkedRoles: false });
+    // verified before Linked Roles were turned on: no grant from the verification sign-in
+    const user = emulator().createUser({ username: 'menu-member' });
+    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
+    await drain();
+    await click(user.id);
+    await drain();
+    expect(await grantOf(user.id)).toBeUndefined();
+
+    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
+    await server.handle.services.linkedRoles.ensure();
+    expect(await connectFromRoleMenu(user.id)).toBe('/linked-roles/done?result=verified');
+    const grant = await grantOf(user.id);
+    expect(grant!.sealed_refresh_token).toMatch(/^v1\./);
+    await settle();
+    // the sign-in's token is the kept grant: not revoked
+    expect(liveGrants(user.id)).toHaveLength(1);
+    expect(grant!.sealed_refresh_token).not.toContain(liveGrants(user.id)[0]!.token);
+    const role = emulator().createRole({ name: 'Menu verified' });
+    emulator().setLinkedRole(role.id, [{ key: 'verified', value: 1 }]);
+    expect(emulator().meetsLinkedRole(user.id, 'Menu verified')).toBe(true);
+
+    await members().unverify(STAFF, user.id);
+    await drain();
+    expect(emulator().state.roleConnections.get(user.id)!.metadata).toEqual({ verified: '0', not_alt: '1' });
+    expect(emulator().meetsLinkedRole(user.id, 'Menu verified')).toBe(false);
+    expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+
+    // no record: the connection says so, nothing is kept and the token is revoked after its one write
+    const stranger = emulator().createUser({ username: 'menu-stranger' });
+    expect(await connectFromRoleMenu(stranger.id)).toBe('/linked-roles/done?result=not_verified');
+    await settle();
+    expect(await grantOf(stranger.id)).toBeUndefined();
+    expect(liveGrants(stranger.id)).toEqual([]);
+  });
+
+  it('the retention purge clears a purged member\'s connection with their grant, then revokes it', async () => {
+    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
+    await server.handle.services.linkedRoles.ensure();
+    const user = emulator().createUser({ username: 'linked-expired' });
+    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
+    await drain();
+    await click(user.id);
+    await drain();
+    expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
+
+    await getDatabase().query(`update members set last_seen_at = now() - interval '40 days' where discord_id = $1`, [user.id]);
+    const counts = await purgeExpired({ database: getDatabase(), clock: createManualClock(new Date()), retentionDays: 30, outbox: server.handle.services.outbox });
+    expect(counts.members).toBe(1);
+    expect(await grantOf(user.id)).toBeUndefined();
+    await drain();
+    expect(emulator().state.roleConnections.get(user.id)).toEqual({ platform_name: 'Gatekeeper', platform_username: null, metadata: { verified: '0', not_alt: '0' } });
+    expect(liveGrants(user.id)).toEqual([]);
+    expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+  });
+
+  it('a verification that makes another member a certain alt updates that member\'s connection (not an alt: 0)', async () => {
+    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
+    await server.handle.services.linkedRoles.ensure();
+    const older = emulator().createUser({ username: 'linked-main' });
+    const newer = emulator().createUser({ username: 'linked-alt' });
+    // the older record first, on its own device; then the newer one verifies with the grant on another
+    await walkVisitorFlow(server.handle, { userId: older.id, fingerprint: buildFingerprint('main-phone'), confirmRules: true, forwardedFor: '198.18.20.1' });
+    const laptop = buildFingerprint('shared-laptop');
+    const { browserToken } = await walkVisitorFlow(server.handle, { userId: newer.id, fingerprint: laptop, confirmRules: true, forwardedFor: '198.18.20.2' });
+    await drain();
+    await click(newer.id);
+    await drain();
+    expect(emulator().state.roleConnections.get(newer.id)!.metadata).toMatchObject({ verified: '1', not_alt: '1' });
+
+    // the older account verifies again from the same browser: the newer one is its certain alt
+    await walkVisitorFlow(server.handle, { userId: older.id, fingerprint: laptop, forwardedFor: '198.18.20.2', browserToken });
+    const [link] = (await getDatabase().query<{ confidence: string }>(`select l.confidence from alt_links l join members a on a.id = l.alt_member_id join members m on m.id = l.main_member_id where a.discord_id = $1 and m.discord_id = $2`, [newer.id, older.id])).rows;
+    expect(link?.confidence).toBe('certain');
+    await drain();
+    expect(emulator().state.roleConnections.get(newer.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });
   });
 });

@@ -4,6 +4,7 @@ import { verifyAuditChain } from '../modules/audit';
 import { ALT_RESCORE_JOB, rescoreAltLinks } from '../modules/alts';
 import { runDailyBackup } from '../modules/backup';
 import { purgeExpired } from '../modules/retention';
+import type { OutboxPort } from '../modules/outbox';
 import type { JobDefinition } from './scheduler';
 
 export const RETENTION_JOB = 'retention-purge';
@@ -21,6 +22,8 @@ export function scheduledJobs(deps: {
   database: Database;
   clock: Clock;
   retentionDays: number;
+  /** where the retention purge and alt re-scoring queue Linked Roles connection clears and updates */
+  outbox?: OutboxPort;
   dailyBackup?: { dataDir: string; keep: number };
   /** renews the lockdown's pause in Discord before it runs out (admission service) */
   renewDiscordPause?: () => Promise<unknown>;

@@ -1,9 +1,10 @@
 /**
  * Linked Roles in the sandbox: a member verifies, the server has a role requiring "Verified with
  * Gatekeeper", the sandbox view shows it not met until the member connects from /linked-roles
- * (the Linked Roles Verification URL), and met after.
+ * (the Linked Roles Verification URL), and met after; a staff member's /unverify then makes it
+ * not met again (the kept grant updates the connection).
  */
-import { heading, screenshot, useE2E, visible } from './harness';
+import { eventually, heading, screenshot, useE2E, visible } from './harness';
 import { agreeToRules, authorizePageUrl, completeInDiscord, consentAndStart, emulatorUser, signInOnDiscord } from './visitor-journey';
 
 jest.setTimeout(90_000);
@@ -11,7 +12,7 @@ jest.setTimeout(90_000);
 describe('Linked Roles (Chromium, sandbox mode)', () => {
   const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
-  it('a verified member connects from the role menu and the sandbox shows the linked role\'s requirement met', async () => {
+  it('a verified member connects from the role menu and the sandbox shows the linked role\'s requirement met, and not met after /unverify', async () => {
     const test = 'linked-roles';
     const { handle, emulator } = e2e();
     await handle.services.settings.update({ type: 'staff', id: '1', name: 'Owner' }, { linkedRoles: true });
@@ -47,5 +48,21 @@ describe('Linked Roles (Chromium, sandbox mode)', () => {
     await screenshot(channel, test, 'met', { fullPage: false });
     await channel.setViewportSize({ width: 390, height: 780 });
     await screenshot(channel, test, 'met-phone', { fullPage: false });
+
+    // a staff member takes the verification away with /unverify in the sandbox's command box
+    const staff = await (await e2e().newContext()).newPage();
+    await staff.goto(emulator.sandboxUrl(emulator.guild.channelId('stream-general-chat')));
+    await staff.getByLabel('Who am I').selectOption({ label: 'Sandbox Staff (@sandbox-staff)' });
+    await staff.getByRole('button', { name: 'Switch user' }).click();
+    await staff.getByLabel('Slash command', { exact: true }).selectOption('unverify');
+    await visible(staff.getByRole('button', { name: 'Send /unverify' }));
+    await staff.locator('#command-option-user').selectOption(user.id);
+    await staff.getByRole('button', { name: 'Send /unverify' }).click();
+    await visible(staff.locator('article', { has: staff.getByText('used /unverify') }));
+    await e2e().drainOutbox();
+    await eventually(() => emulator.meetsLinkedRole(user.id, 'Trusted'), (met) => !met, 'the linked role\'s requirement to be no longer met after /unverify');
+    await channel.reload();
+    await visible(channel.getByRole('region', { name: 'Linked roles' }).getByText('Trusted: requirement not met'));
+    await screenshot(channel, test, 'unverified-phone', { fullPage: false });
   });
 });

@@ -63,7 +63,7 @@ export function oauthRouter(deps: {
   /** revokes an access token in the background once it has done its job (the appeal sign-in's, once read) */
   revokeAccessToken?: (accessToken: string) => void;
   /** Linked Roles (GET /linked-roles): the member records it reads and the metadata registration; absent: the page is off */
-  linkedRoles?: { database: Database; registration: LinkedRolesRegistration };
+  linkedRoles?: { database: Database; registration: LinkedRolesRegistration; grants?: Parameters<typeof createLinkedRolesSignIn>[0]['grants'] };
 }): Router {
   const router = express.Router();
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
@@ -158,7 +158,7 @@ export function oauthRouter(deps: {
 
   // the Linked Roles Verification URL: Discord's role menu sends members here to connect "Verified with Gatekeeper"
   const linkedRoles = deps.linkedRoles;
-  const linkedRolesSignIn = linkedRoles && createLinkedRolesSignIn({ database: linkedRoles.database, oauth: deps.oauth, verification: deps.verification, revokeAccessToken: deps.revokeAccessToken });
+  const linkedRolesSignIn = linkedRoles && createLinkedRolesSignIn({ database: linkedRoles.database, oauth: deps.oauth, verification: deps.verification, revokeAccessToken: deps.revokeAccessToken, grants: linkedRoles.grants });
   router.get('/linked-roles', deps.limit, async (req, res) => {
     const state = linkedRoles?.registration.state() ?? { state: 'off' as const };
     if (!linkedRoles || !linkedRolesSignIn || state.state === 'off') {

@@ -7,6 +7,7 @@ import { buildAttempt, buildLink, buildMember } from '../../test-support/factori
 import { RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
 import { device, evidenceOf, memberByDiscordId } from '../../test-support/alt-factories';
 import { RARITY } from './alt-scoring';
+import { createOutboxRepository, saveGrant } from '../outbox';
 
 const MINUTE = 60_000;
 
@@ -130,6 +131,22 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     expect(altNow).toMatchObject({ altsFound: 1, isLinkedAsAlt: true });
     expect(memberStanding(altNow)).toBe('certain_alt');
     expect((await rescoreAudit())[0]!.details).toMatchObject({ from: 'possible', to: 'certain', why: expect.stringMatching(/^upgraded: now same device model, shown by no other member; same internet address, shown by no other member.* \(certain\)/) });
+  });
+
+  it('queues a Linked Roles connection update for an alt side whose link became certain, when it gave a grant', async () => {
+    const key = Buffer.alloc(32, 3);
+    const outbox = createOutboxRepository({ sealKey: key, now: () => clock.now() });
+    const main = await storedVisit('192.0.2.51', device('shared-desktop'));
+    const alt = await storedVisit('192.0.2.51', device('shared-desktop'));
+    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 30 } });
+    await saveGrant(db(), key, alt.discordId, { accessToken: 'access', refreshToken: 'refresh', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) }, clock.now());
+    await saveGrant(db(), key, main.discordId, { accessToken: 'access-main', refreshToken: 'refresh-main', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) }, clock.now());
+
+    expect(await rescoreAltLinks({ database: getDatabase(), clock, outbox })).toMatchObject({ changed: 1 });
+    expect((await linkRows())[0]).toMatchObject({ confidence: 'certain' });
+    // only the alt side's standing moved; the main is no alt either way
+    const queued = await getDatabase().query<{ kind: string; discord_id: string }>(`select kind, discord_id from discord_outbox order by id`);
+    expect(queued.rows).toEqual([{ kind: 'role_connection', discord_id: alt.discordId }]);
   });
 
   it('brings the evidence of an unchanged tier up to date without an audit line', async () => {

@@ -5,6 +5,7 @@ import { idArray } from '../../db/id-array';
 import { retryOnSqlState } from '../../db/transaction-retry';
 import { describeAltEvidence } from '../../shared/alt-evidence-words';
 import { appendAudit } from '../audit';
+import { queueRoleConnectionUpdate, type OutboxPort } from '../outbox';
 import { candidateProbe, findAltCandidates, scoringContext, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 import { recomputeAltCounters } from './alt-links.repository';
 import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfidence, type AltScore, type AttemptSignals, type ScoringContext } from './alt-scoring';
@@ -35,7 +36,9 @@ import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfid
  * A member with a staff alt status keeps it: the link's tier and the counters change, the
  * standing does not (memberStanding reads staff's status first). Discord roles are never
  * changed here: a member whose standing changed is treated by it at their next verification
- * or button press, or by staff.
+ * or button press, or by staff. Their Linked Roles connection does follow: the alt side of a
+ * link that becomes certain, or stops being certain, gets a role connection update queued in the
+ * batch's transaction (when they gave a grant), so "not flagged as an alt" says what the record says.
  *
  * The pass walks the links in id order in batches, each read and scored outside any transaction
  * and written in one short transaction that also saves the position in the settings table
@@ -210,7 +213,7 @@ interface Decision {
  * exactly as it was read (a detection, a dismissal or a staff link meanwhile wins: the next
  * pass scores it again), recounts the members and saves the cursor.
  */
-async function rescoreBatch(database: Database, clock: Clock, batchSize: number): Promise<Omit<RescoreResult, 'batches'>> {
+async function rescoreBatch(database: Database, clock: Clock, batchSize: number, outbox?: OutboxPort): Promise<Omit<RescoreResult, 'batches'>> {
   const { db } = database;
   const afterId = await readCursor(db);
   const links = await readLinks(db, afterId, batchSize);
@@ -237,6 +240,8 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
   return database.db.transaction(async (tx) => {
     const now = clock.now();
     const recount = new Set<number>();
+    // alt sides whose link became certain or stopped being certain: their standing may have changed
+    const standingMoved = new Set<string>();
     for (const { link, confidence, detectionMethod, evidence } of decisions) {
       const changed = confidence !== link.confidence;
       const written = await selectRows<{ id: number | string }>(
@@ -254,6 +259,7 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
       }
       result.changed++;
       recount.add(Number(link.main_member_id)).add(Number(link.alt_member_id));
+      if ((confidence === 'certain') !== (link.confidence === 'certain')) standingMoved.add(link.alt_discord_id);
       const before = describeAltEvidence({ confidence: link.confidence, detectionMethod: link.detection_method, evidence: link.evidence ?? {} });
       const after = describeAltEvidence({ confidence, detectionMethod, evidence });
       await appendAudit(
@@ -276,6 +282,7 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
       );
     }
     if (recount.size > 0) await recomputeAltCounters(tx, [...recount]);
+    if (outbox) for (const discordId of standingMoved) await queueRoleConnectionUpdate(tx, outbox, discordId);
     const last = links.at(-1);
     await writeCursor(tx, result.passComplete || !last ? 0 : Number(last.id), now);
     return result;
@@ -286,11 +293,14 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
 const RETRYABLE = new Set(['40P01', '40001']);
 
 /** Re-scores stored links batch by batch from the saved cursor, until the pass ends or maxBatches ran. */
-export async function rescoreAltLinks(deps: { database: Database; clock: Clock }, options: RescoreOptions = {}): Promise<RescoreResult> {
+export async function rescoreAltLinks(
+  deps: { database: Database; clock: Clock; /** queues Linked Roles connection updates of members whose standing moved */ outbox?: OutboxPort },
+  options: RescoreOptions = {},
+): Promise<RescoreResult> {
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RESCORE_BATCH_SIZE));
   const total: RescoreResult = { batches: 0, scanned: 0, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: false };
   while (options.maxBatches === undefined || total.batches < options.maxBatches) {
-    const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize), { states: RETRYABLE, baseDelayMs: 50 });
+    const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize, deps.outbox), { states: RETRYABLE, baseDelayMs: 50 });
     total.batches++;
     total.scanned += batch.scanned;
     total.changed += batch.changed;

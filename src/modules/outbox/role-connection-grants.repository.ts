@@ -80,3 +80,16 @@ export async function takeGrantForDeletion(tx: Executor, discordId: string): Pro
   if (!sealed) return null;
   return (outbox) => outbox.enqueue(tx, { kind: 'role_connection', discordId, sealedRefreshToken: sealed });
 }
+
+/**
+ * The same for the retention purge: the grants of every member not seen since the cut-off (the
+ * members it erases), read before the erase and queued after it, one clear each.
+ */
+export async function takeGrantsOfMembersSeenBefore(tx: Executor, cutoff: Date): Promise<((outbox: OutboxPort) => Promise<void>) | null> {
+  const rows = await selectRows<{ discord_id: string; sealed_refresh_token: string }>(
+    tx,
+    sql`select g.discord_id, g.sealed_refresh_token from role_connection_grants g join members m on m.discord_id = g.discord_id where m.last_seen_at < ${cutoff} order by g.discord_id`,
+  );
+  if (rows.length === 0) return null;
+  return (outbox) => outbox.enqueue(tx, ...rows.map((row) => ({ kind: 'role_connection' as const, discordId: row.discord_id, sealedRefreshToken: row.sealed_refresh_token })));
+}

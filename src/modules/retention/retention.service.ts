@@ -6,6 +6,7 @@ import { eraseMembers } from '../members';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
 import { upkeepEmbedded } from './embedded-upkeep';
 import { DAY_MS } from '../../shared/durations';
+import { takeGrantsOfMembersSeenBefore, type OutboxPort } from '../outbox';
 
 export { retentionExpiry } from '../members';
 
@@ -35,18 +36,29 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
  * Deletes everything about visitors older than the retention period: members not seen
  * since the cut-off (eraseMembers: their attempts, links, notes and outbox rows go with them),
  * older attempts, links and notes of members still active, and expired caches and
- * tokens. The audit log keeps one row with the counts. On PGlite, which has no
+ * tokens. The audit log keeps one row with the counts. A purged member who gave a Linked Roles
+ * grant has their connection cleared the way a deletion clears it (the outbox, retried until Discord
+ * answers). On PGlite, which has no
  * autovacuum and no background writer, it then runs their work (`upkeepEmbedded`: VACUUM,
  * ANALYZE in pieces, CHECKPOINT).
  */
-export async function purgeExpired(deps: { database: Database; clock: Clock; retentionDays: number }): Promise<PurgeCounts> {
+export async function purgeExpired(deps: {
+  database: Database;
+  clock: Clock;
+  retentionDays: number;
+  /** queues the clearing of purged members' Linked Roles connections (those who gave a grant) */
+  outbox?: OutboxPort;
+}): Promise<PurgeCounts> {
   const now = deps.clock.now();
   const cutoff = retentionCutoff(now, deps.retentionDays);
   const { db } = deps.database;
 
   const counts = await db.transaction(async (tx) => {
-    // members not seen since the cut-off go the way every member deletion goes
+    // members not seen since the cut-off go the way every member deletion goes; their grants go with
+    // the records (foreign key): read first, handed to the outbox after the erase
+    const clearConnections = deps.outbox ? await takeGrantsOfMembersSeenBefore(tx, cutoff) : null;
     const erased = await eraseMembers(tx, { lastSeenBefore: cutoff });
+    if (clearConnections && deps.outbox) await clearConnections(deps.outbox);
     const touchedIds = await membersOfLinksBefore(tx, cutoff);
     const aged = await purgeAgedRows(tx, now, cutoff);
     await recomputeAltCounters(tx, touchedIds);

@@ -25,7 +25,9 @@ export function createAltDetector(altService: AltDetectionService, onCreated?: (
         detectionMethod: alt.detectionMethod,
         memberIsAlt: alt.memberIs === 'alt',
       }));
-      return { alts, isLinkedAsAlt: result.isLinkedAsAlt };
+      // the other side became the alt of a certain link (new, or strengthened to certain): its standing changed
+      const madeCertainAlt = result.alts.filter((alt) => alt.memberIs === 'main' && alt.confidence === 'certain' && (alt.change === 'created' || alt.change === 'strengthened')).map((alt) => alt.otherDiscordId);
+      return { alts, isLinkedAsAlt: result.isLinkedAsAlt, madeCertainAlt };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { countsAsAlt } from '../../shared/alt-evidence-words';
 import { isCertainAlt } from '../../shared/member-badges';
-import { saveGrantQuery, type RoleConnectionTokens } from '../outbox';
+import { queueRoleConnectionUpdate, saveGrantQuery, type RoleConnectionTokens } from '../outbox';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { asLastStatement } from '../../db/last-statement';
@@ -48,10 +48,11 @@ import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEnding } from
 /** Alt detection as the verification flow needs it (src/modules/alts implements it). */
 export interface AltDetector {
   /**
-   * the alts found, and whether the member is now the alt side of a certain link; `lookup`:
+   * the alts found, and whether the member is now the alt side of a certain link; `madeCertainAlt`:
+   * the other accounts this detection made (or strengthened into) the alt side of a certain link; `lookup`:
    * the value `lookupQuery` gave in the sign-in's statement (the candidates are read then, not again)
    */
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }>;
+  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean; madeCertainAlt?: string[] }>;
   /** the candidate lookup of an attempt as an SQL expression, for the sign-in's statement; null when there is nothing to look up by */
   lookupQuery(attempt: SignInAttemptColumns, memberId: SQL): SQL | null;
 }
@@ -223,10 +224,16 @@ async function admit(deps: SignInFlowDeps, tx: Executor, stored: StoredSignIn, n
   return deps.admission.gate(tx, { member: stored.member, now, read: stored.admissionRead });
 }
 
-/** Step 3: the alts of a verified attempt (from the candidates step 1 read); a Limited Access one finds none and keeps the member's standing. */
+/**
+ * Step 3: the alts of a verified attempt (from the candidates step 1 read); a Limited Access one finds none and
+ * keeps the member's standing. Linked Roles on: another account the detection made a certain alt has its
+ * connection follow (not an alt: 0), when it gave a grant; the member's own follows with their sign-in's write.
+ */
 async function detectAlts(deps: SignInFlowDeps, tx: Executor, stored: StoredSignIn, context: SignInContext): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }> {
   if (context.outcome !== 'verified') return { alts: [], isLinkedAsAlt: stored.member.counters.isLinkedAsAlt };
-  return deps.alts.detect(tx, { member: stored.member, attempt: { ...stored.attempt, stockProfile: context.evidence.stockProfile ?? null }, lookup: stored.candidates });
+  const detected = await deps.alts.detect(tx, { member: stored.member, attempt: { ...stored.attempt, stockProfile: context.evidence.stockProfile ?? null }, lookup: stored.candidates });
+  if (deps.linkedRoles?.enabled) for (const other of detected.madeCertainAlt ?? []) await queueRoleConnectionUpdate(tx, deps.outbox, other);
+  return detected;
 }
 
 /**
