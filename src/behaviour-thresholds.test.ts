@@ -213,7 +213,8 @@ const FIGURES: Figure[] = [
   { section: LOCKDOWN, text: '`verified` 1 when', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: '`not_alt` 1', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: 'no record: 0 and 0', notThreshold: 'a field value' },
-  { section: LOCKDOWN, text: 'clears the connection (verified 0,\n  not an alt 0,', notThreshold: 'a field value' },
+  { section: LOCKDOWN, text: 'connection: not an alt 0)', notThreshold: 'a field value' },
+  { section: LOCKDOWN, text: 'clear the connection (verified 0, not an alt 0, no', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: '`invalid_grant`, or 401)', notThreshold: 'HTTP status' },
 
   // VPN and proxy detection

@@ -252,6 +252,12 @@ describe('the new-server prior', () => {
     expect(verifyInTurn(2, { sameAddress: true, stockProfile: false })).toEqual(['certain']);
   });
 
+  it('never links strangers on separate networks who share one desktop browser build, on a new server (not a stock phone, so its components are judged)', () => {
+    // 3, 10 and 50 members, each on their own network, one identical profile that does not look stock:
+    // nobody gets a badge; a whole fingerprint is called rare only once the server holds enough members
+    for (const k of [3, 10, 50]) expect(verifyInTurn(k, { sameAddress: false, stockProfile: false }).filter((c) => c === 'certain' || c === 'medium')).toEqual([]);
+  });
+
   it('keeps two accounts in one browser (the same token) certain on a new server', () => {
     expect(verifyInTurn(2, { sameAddress: false, stockProfile: true, tokens: true })).toEqual(['certain']);
     expect(verifyInTurn(3, { sameAddress: true, stockProfile: true, tokens: true })).toEqual(['certain', 'certain', 'certain']);

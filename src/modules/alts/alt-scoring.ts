@@ -319,6 +319,8 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const componentMatches = COMPARED_COMPONENTS.filter((c) => components[c] === true).length;
   const partialMatch = strongComponentMatches >= 1 && componentMatches >= 2;
   const rarityJudged = isRarityJudged(attempt, context.counts);
+  // the server holds enough members for a whole fingerprint's rarity to mean something, whatever the profile looks like
+  const populationJudged = context.counts.members >= RARITY.membersToJudgeRarity;
   // on a server too small to judge rarity, a stock profile's values are never rare
   const componentOthers = (c: (typeof HIGH_ENTROPY_COMPONENTS)[number]) => (rarityJudged ? (shared[`${c}Shared`] ?? Infinity) : Infinity);
   const rareComponent = HIGH_ENTROPY_COMPONENTS.some((c) => componentOthers(c) <= RARITY.rareComponentOthers);
@@ -359,8 +361,12 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   // two households; 88.9%). On one address the rules above have decided already, so this
   // rule links pairs on different networks: siblings on one household network with the same
   // phone model, the false case the tiers exist to avoid, show a popular fingerprint there,
-  // which stays possible ('address-fingerprint').
-  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('medium', 'fingerprint', 'rare-fingerprint-elsewhere');
+  // which stays possible ('address-fingerprint'). The rule rests on the whole fingerprint being
+  // rare among the server's members, so it waits until the server holds enough members to say
+  // so: on a new server three strangers with one desktop browser build on three networks would
+  // all "share a rare fingerprint".
+  else if (fingerprintMatch && populationJudged && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent)
+    found('medium', 'fingerprint', 'rare-fingerprint-elsewhere');
   else if (rareComponent && commonKind && sameMachineSettings) found('possible', 'fingerprint', 'rare-component-elsewhere');
   else if (addressDevice) found('possible', 'both', 'address-fingerprint');
   else if (ipCounts && !crowdedAddress && partialMatch) found('possible', 'both', 'home-partial');
