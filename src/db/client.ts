@@ -8,8 +8,6 @@ import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock';
 import { inProcessClient, type EmbeddedClient } from './embedded-client';
 import { openWorkerClient } from './pglite-worker-client';
-import { prepareWrites } from './postgres-prepared';
-import { installSqlRenderer } from './sql-render';
 import { schema } from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -56,14 +54,8 @@ export function drizzleOnEmbedded<S extends Record<string, unknown>>(client: Emb
   return drizzlePglite({ client: client as unknown as PGlite, ...options });
 }
 
-/** The product's statements rendered by sql-render.ts (one pass, a fraction of Drizzle's own rendering time). */
-function withRenderer(db: Db): Db {
-  installSqlRenderer(db);
-  return db;
-}
-
 function wrapPglite(pglite: EmbeddedClient, release: () => void): Database {
-  const db = withRenderer(drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db);
+  const db = drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -188,8 +180,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // that nobody listens to, which killed the process. Its next query fails instead, the
   // request answers an error, and the pool drops the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  // the writes as named prepared statements, parsed once per connection (postgres-prepared.ts)
-  pool.on('connect', (client) => prepareWrites(client));
   const deadline = Date.now() + (options.connectTimeoutSeconds ?? 6) * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -208,7 +198,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
-  const db = withRenderer(drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db);
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
