@@ -1,22 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Executor } from './client';
 import type { EmbeddedQueries } from './embedded-client';
 
 /**
- * The client under a Drizzle database or transaction: Drizzle keeps it in its session, private in
- * its types (drizzle-orm 0.45, `PgliteSession.client`, `NodePgSession.client`). The worker's
- * transactions are the only clients with `endWithNext`; anything else reads as none.
+ * The embedded client's transaction the code runs in: the worker's client (pglite-worker-client.ts)
+ * runs each transaction's function inside `openTransaction.run(tx, …)`. Drizzle keeps the client
+ * under its transaction object only in private fields, so the transaction is found through the
+ * call's async context instead; under PostgreSQL, or PGlite in this thread, there is none.
  */
-function clientOf(executor: Executor): Pick<EmbeddedQueries, 'endWithNext'> | undefined {
-  const { session } = executor._ as unknown as { session?: { client?: Pick<EmbeddedQueries, 'endWithNext'> } };
-  return session?.client;
-}
+export const openTransaction = new AsyncLocalStorage<Pick<EmbeddedQueries, 'endWithNext'>>();
 
 /**
- * Runs a transaction's last statement (`run` makes exactly one) so that COMMIT goes with it. On
- * the embedded engine in its worker thread (the product's default) that is one round trip between
- * the threads fewer, and PGlite's one connection is free as soon as the statement's answer is
- * back, not a turn of the main thread later; elsewhere (PostgreSQL, PGlite in this thread) the
- * statement runs as any other and the transaction commits when its function returns.
+ * Runs a transaction's last statement (`run` makes exactly one, on `tx`, the transaction whose
+ * function is running) so that COMMIT goes with it. On the embedded engine in its worker thread
+ * (the product's default) that is one round trip between the threads fewer, and PGlite's one
+ * connection is free as soon as the statement's answer is back, not a turn of the main thread
+ * later; elsewhere (PostgreSQL, PGlite in this thread) the statement runs as any other and the
+ * transaction commits when its function returns.
  *
  * Nothing may run on the transaction after it, and nothing after it may fail: once its answer is
  * back the transaction has committed (or rolled back, if the statement failed, which then throws
@@ -27,8 +27,8 @@ function clientOf(executor: Executor): Pick<EmbeddedQueries, 'endWithNext'> | un
  * cannot have kept anything; from it on, whether the transaction was kept is unknown
  * (`retryWhileUncommitted` in transaction-retry.ts).
  */
-export async function asLastStatement<T>(tx: Executor, run: () => Promise<T>, committing?: () => void): Promise<T> {
-  const client = clientOf(tx);
+export async function asLastStatement<T>(_tx: Executor, run: () => Promise<T>, committing?: () => void): Promise<T> {
+  const client = openTransaction.getStore();
   if (client?.endWithNext) {
     client.endWithNext();
     committing?.();
