@@ -3,8 +3,7 @@ import path from 'node:path';
 import diagnostics from 'node:diagnostics_channel';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
-import { openTransaction } from './last-statement';
+import { openTransaction, type EmbeddedClient, type EmbeddedQueries } from './embedded-client';
 import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
