@@ -1,3 +1,14 @@
+/**
+ * The data layer: Drizzle over PGlite (embedded, in its worker thread) or PostgreSQL.
+ *
+ * Its shape (docs/data-layer.md): the code speaks to Drizzle through its public API only. A
+ * statement that runs over and over is built once per executor with `sql.placeholder` and
+ * `.prepare(name)` (prepared-per-executor.ts), which node-postgres sends as a named prepared
+ * statement. Nothing replaces Drizzle's renderer or reads its private fields. Below Drizzle, the
+ * embedded engine's client (embedded-client.ts) keeps each statement text prepared
+ * (pglite-prepared.ts) and sends BEGIN/COMMIT as one message each (pglite-transaction.ts),
+ * because PGlite has no prepared statements of its own; each of those files gives its figure.
+ */
 import path from 'node:path';
 import { PGlite, type Extension } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
