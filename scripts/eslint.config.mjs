@@ -3,6 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import noCycle from './eslint-rules/no-cycle.mjs';
 import moduleEntry from './eslint-rules/module-entry.mjs';
+import standaloneModule from './eslint-rules/standalone-module.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**', 'src/db/migrations/**'] },
@@ -29,9 +30,11 @@ export default tseslint.config(
     // module boundaries: no import cycles, no relative path climbing more than two levels,
     // and a module under src/modules/<name>/ is entered from outside only through its index.ts
     files: ['src/**/*.{ts,tsx}', 'web/**/*.{ts,tsx}', 'scripts/**/*.ts'],
-    plugins: { gatekeeper: { rules: { 'no-cycle': noCycle, 'module-entry': moduleEntry } } },
+    plugins: { gatekeeper: { rules: { 'no-cycle': noCycle, 'module-entry': moduleEntry, 'standalone-module': standaloneModule } } },
     rules: {
       'gatekeeper/no-cycle': 'error',
+      // the Discord emulator is a product of its own: entered only through its index, and it imports nothing of ours
+      'gatekeeper/standalone-module': ['error', { dir: 'src/discord-emulator' }],
       // not yet enforced: many callers still import module internals (see README, Code layout)
       'gatekeeper/module-entry': 'warn',
       'no-restricted-imports': [

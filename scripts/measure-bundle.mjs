@@ -20,7 +20,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const VISITOR_BUDGET_BYTES = 80_000;
 
 /** Source modules that only staff screens need: none may be in the visitor entry graph. */
-const STAFF_MODULE = /^web\/src\/features\/(admin|setup)\//;
+const STAFF_MODULE = /^web\/src\/features\/(admin-shell|members|appeals-queue|staff|settings|audit|statistics|setup)\//;
 
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -65,7 +65,7 @@ export function measureBundle({ distDir = path.join(repoRoot, 'dist/web'), log =
   const files = [...visitorKeys].map((key) => sizeOf(distDir, manifest[key].file)).filter((f) => f.file.endsWith('.js'));
   const visitorFiles = new Set(files.map((f) => f.file));
 
-  // A staff page's own chunk (a lazy route under features/admin or features/setup).
+  // A staff page's own chunk (a lazy route under a staff feature: admin-shell, members, appeals-queue, staff, settings, audit, statistics, setup).
   const isStaffChunk = (key) => {
     const chunk = manifest[key];
     if (chunk.src && STAFF_MODULE.test(chunk.src)) return true;

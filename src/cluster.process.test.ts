@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openPostgres } from './db/client';
-import { createDiscordEmulator, type DiscordEmulator } from './discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator } from './discord-emulator';
 import { describeOn, postgresTestUrl } from './test-support/engine-pass';
 import { withDatabase } from './test-support/global-setup';
 import { adminUrl, TEST_DATABASE_PREFIX, testRunId } from './test-support/template';

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
+import { DEFAULT_RETENTION_DAYS } from './shared/policy';
 
 /**
  * The only reader of process.env. Every setting the product has is declared here,
@@ -20,7 +21,6 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
     .pipe(z.array(z.enum(values)).min(1));
 
 export const SERVICE_ROLES = ['web', 'bot', 'jobs'] as const;
-export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 /** Names Express's `trust proxy` understands for whole address ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -129,7 +129,7 @@ export const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(6),
-  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_RETENTION_DAYS),
   BACKUP_DAILY: bool.default(false),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

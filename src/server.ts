@@ -1,3 +1,4 @@
+import { keepConnectionsAlive } from './http/keep-alive';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import { anyStaffExists } from './modules/staff/staff.repository';
 import { createServices, type Services } from './services';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import type { Logger } from './logger';
-import type { RateLimitOption } from './discord/emulator';
+import type { RateLimitOption } from './discord-emulator';
 import { loadOrCreateIpHashKey } from './modules/network';
 import { loadOrCreateSecret } from './secrets';
 
@@ -209,7 +210,7 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
       server.removeAllListeners('request');
       server.on('request', app);
       const listening = server;
-      listening.keepAliveTimeout = 5_000;
+      keepConnectionsAlive(listening);
       stops.push(
         () =>
           new Promise<void>((resolve) => {

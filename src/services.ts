@@ -12,6 +12,8 @@ import { createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { routeFamily } from './discord/invalid-requests';
+import { createVerificationLevelCall } from './discord/lockdown-verification-level-call';
+import { createRoleConnectionUpdates } from './discord/role-connection-updates';
 import { createDiscordOAuth } from './discord/oauth-client';
 import { createTokenRevoker } from './discord/token-revocation';
 import { createGuildMemberCache } from './discord/guild-member-cache';
@@ -21,6 +23,7 @@ import { logRaidAlarm } from './operator-events';
 import type { FeatureRouters, ServerContext } from './http/compose';
 import type { Clock } from './clock';
 import type { Database } from './db/client';
+import { APPEAL_BUDGET } from './http/middleware/appeal-limit';
 import { createRateLimiter, waitInWords } from './http/middleware/rate-limit';
 import { createVisitorLimiter } from './http/middleware/visitor-limit';
 import { oauthRouter } from './http/routes/oauth.router';
@@ -54,7 +57,7 @@ import { createProxycheckClient } from './modules/vpn/proxycheck.client';
 import { createVpnCheckService } from './modules/vpn/vpn-check.service';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission/admission.service';
-import { wantsDiscordPause } from './modules/raid/discord-pause';
+import { wantsDiscordLevers } from './modules/raid/discord-pause';
 import { createLinkedRolesRegistration, type LinkedRolesRegistration } from './discord/linked-roles-registration';
 import { createStatisticsService } from './modules/statistics/statistics.service';
 import { admissionStatusRouter } from './http/routes/admission-status.router';
@@ -115,7 +118,7 @@ export function createServices(
     get logsChannel() { return live().logsChannel; },
   };
   const directory = createGuildDirectory(rest, guildNames);
-  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordPause(live()); }, logger: logger.child({ role: 'setup-check' }) });
+  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordLevers(live()); }, logger: logger.child({ role: 'setup-check' }) });
   // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
   const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
@@ -140,12 +143,15 @@ export function createServices(
     members: guildMembers,
     sealKey: ctx.secrets.outboxKey,
     websiteUrl: options.websiteUrl,
+    alarmPingRole: () => live().alarmPingRole,
     clock,
     logger: logger.child({ role: 'outbox' }),
     guard,
     setupProblems: async () => (await setupMonitor.run()).problems,
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
     revokeAccessToken: tokenRevoker.revoke,
+    verificationLevel: createVerificationLevelCall({ rest, database, guildId: discord.guildId, logger: logger.child({ role: 'lockdown' }), now: () => clock.now() }),
+    roleConnections: createRoleConnectionUpdates({ database, oauth, sealKey: ctx.secrets.outboxKey, logger: logger.child({ role: 'linked-roles' }), now: () => clock.now() }),
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
@@ -169,6 +175,7 @@ export function createServices(
     // consent tokens and OAuth states are held by the browser like the session cookie, and signed with its key
     tokenKey: Buffer.from(ctx.secrets.sessionKeys[0]!, 'utf8'),
     nudgeOutbox,
+    linkedRoles: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey },
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
   });
@@ -197,10 +204,8 @@ export function createServices(
     const ip = resolveClientIp(req);
     return ip ? hashAddress(ctx.secrets.ipHashKey, ip) : 'unknown';
   };
-  // appeals: a few per member (or per address without a sign-in), then one every ten minutes
   const appealLimit = createRateLimiter({
-    capacity: 3,
-    refillPerSecond: 1 / 600,
+    ...APPEAL_BUDGET,
     key: (req) => {
       const discordId = readVisitor(req).appellant?.discordId ?? readVisitor(req).verified?.discordId;
       return discordId ? `member:${discordId}` : `ip:${ipKey(req)}`;

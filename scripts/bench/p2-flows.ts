@@ -5,7 +5,7 @@ import { describeMachineSpeed, measureMachineSpeed, probeMachineSpeed, splitByMa
 import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
 import { ms, summarize, type FigureResult } from './results';
 import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
-import type { DiscordEmulator } from '../../src/discord/emulator';
+import type { DiscordEmulator } from '../../src/discord-emulator';
 
 export interface FlowLoadOptions {
   /** concurrent visitors during the throughput phase */

@@ -34,7 +34,7 @@ interface QueryCase {
   path: string;
 }
 
-const PAGE = 48; // the dashboard's page size (web/src/features/admin/api/members.ts)
+const PAGE = 48; // the dashboard's page size (web/src/features/members/api/members.ts)
 
 /** The dashboard's calls: first pages of every filter, a later page, username and Discord ID substring searches. */
 function dashboardCases(nextCursor: string | null): QueryCase[] {

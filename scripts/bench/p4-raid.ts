@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { DiscordEmulator, InvalidRequestLimitOption, RateLimitOption } from '../../src/discord/emulator';
-import { DISCORD_INVALID_REQUEST_BAN } from '../../src/discord/emulator/invalid-request-limit';
-import { DISCORD_RATE_LIMITS } from '../../src/discord/emulator';
+import { DISCORD_INVALID_REQUEST_BAN, DISCORD_RATE_LIMITS, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord-emulator';
 import type { BenchStore } from './engines';
 import { memberCalls, roleChangePlans } from './p4-calls';
 import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess } from './product-process';

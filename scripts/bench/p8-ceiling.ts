@@ -1,7 +1,8 @@
 import { COMPARED_COMPONENTS, HIGH_ENTROPY_COMPONENTS, RARITY } from '../../src/modules/alts';
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { STORED_FINGERPRINT_COMPONENTS } from '../../src/shared/fingerprint';
-import { SAME_DEVICE_KINDS, pairKind, type BenchAccount, type Population } from './p8-population';
+import { SAME_DEVICE_KINDS, SITTING_MS, pairKind, type BenchAccount, type Population } from './p8-population';
+import { DAY_MS } from '../../src/shared/durations';
 
 /**
  * How far ANY rule could go on P8's population: an upper bound on same-device recall for a
@@ -25,10 +26,13 @@ import { SAME_DEVICE_KINDS, pairKind, type BenchAccount, type Population } from 
  *    language and platform only equal or not);
  *  - 'every-count': also how many members show each low-entropy component and the hardware
  *    read-out — evidence the product does not count, to show that counting it would not
- *    change the answer.
+ *    change the answer;
+ *  - 'with-sitting': 'product' plus whether the two attempts were made within the hour of each
+ *    other (SITTING_MS; the experiment in p8-proposal.ts, on a population generated with a
+ *    timing assumption).
  */
 
-export type CeilingSignature = 'product' | 'every-count';
+export type CeilingSignature = 'product' | 'every-count' | 'with-sitting';
 
 export interface EvidenceClass {
   /** the signature, as `describeSignature` reads it */
@@ -58,7 +62,6 @@ export function countBucket(others: number): number {
   return 6;
 }
 const BUCKETS = 7;
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The highest share of `total` alt pairs any choice of classes links with at most
@@ -92,8 +95,8 @@ export function strangersNeeded(classes: readonly EvidenceClass[], total: number
   return need > 1e-9 ? Infinity : strangers;
 }
 
-/** Classes holding alts, fewest strangers per alt first. */
-function byRatio(classes: readonly EvidenceClass[]): EvidenceClass[] {
+/** Classes holding alts, fewest strangers per alt first (the order the bound takes them in). */
+export function byRatio(classes: readonly EvidenceClass[]): EvidenceClass[] {
   return classes.filter((c) => c.alts > 0).sort((a, b) => a.strangers * b.alts - b.strangers * a.alts);
 }
 
@@ -136,7 +139,13 @@ const COMPARED = new Set<string>(COMPARED_COMPONENTS);
  * grouped by evidence signature. VPN-flagged visits keep no evidence and take no part, as
  * in the product.
  */
-export function evidenceClasses(population: Population, evaluateFrom: number, signature: CeilingSignature, onAlt?: (newer: BenchAccount, older: BenchAccount, code: number) => void): EvidenceClasses {
+export function evidenceClasses(
+  population: Population,
+  evaluateFrom: number,
+  signature: CeilingSignature,
+  onAlt?: (newer: BenchAccount, older: BenchAccount, code: number) => void,
+  onStranger?: (newer: BenchAccount, older: BenchAccount, code: number) => void,
+): EvidenceClasses {
   const values = new Interner();
   const seen = population.accounts.filter((a) => !a.vpn);
   const n = seen.length;
@@ -146,6 +155,7 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
   const ipFp = new Int32Array(n);
   const token = new Int32Array(n);
   const created = new Float64Array(n);
+  const at = new Float64Array(n);
   const young = new Uint8Array(n);
   const component = DIMENSIONS.map(() => new Int32Array(n));
   seen.forEach((a, i) => {
@@ -156,6 +166,7 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
     ipFp[i] = values.id(`ipfp:${a.ip}|${fingerprintHash}`);
     token[i] = values.id(`token:${a.profileToken}`);
     created[i] = a.createdMs;
+    at[i] = a.atMs;
     young[i] = a.atMs - a.createdMs <= RARITY.youngAccountDays * DAY_MS ? 1 : 0;
     DIMENSIONS.forEach((d, k) => (component[k]![i] = values.id(`${d}:${a.fingerprint[d]}`)));
   });
@@ -181,7 +192,7 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
       for (let y = 0; y < x; y++) {
         const sameIp = ip[y] === ip[x];
         const sameFp = fp[y] === fp[x];
-        let code = young[x] === 1 && created[x]! > created[y]! ? 1 : 0;
+        let code = (signature === 'with-sitting' && at[x]! - at[y]! < SITTING_MS ? 2 : 0) + (young[x] === 1 && created[x]! > created[y]! ? 1 : 0);
         code = code * 6 + (token[y] === token[x] ? tokenBucket : 0);
         code = code * (BUCKETS + 1) + (sameIp ? addressBucket : 0);
         code = code * 2 + (net[y] === net[x] ? 1 : 0);
@@ -195,8 +206,10 @@ export function evidenceClasses(population: Population, evaluateFrom: number, si
         const ay = seen[y]!;
         const kind = pairKind(ay, ax);
         const entry = classes.get(code) ?? { code, alts: 0, strangers: 0 };
-        if (kind === null) entry.strangers++;
-        else if (SAME_DEVICE_KINDS.includes(kind)) {
+        if (kind === null) {
+          entry.strangers++;
+          onStranger?.(ax, ay, code);
+        } else if (SAME_DEVICE_KINDS.includes(kind)) {
           entry.alts++;
           sameDevicePairs++;
           onAlt?.(ax, ay, code);
@@ -243,7 +256,8 @@ export function describeSignature(code: number, signature: CeilingSignature): st
   const netDigit = take(2);
   const ipDigit = take(BUCKETS + 1);
   const tokenDigit = take(6);
-  if (rest) parts.push('young account');
+  if (rest & 2) parts.push('within the hour');
+  if (rest & 1) parts.push('young account');
   if (tokenDigit) parts.push(`token(${tokenDigit - 1} networks)`);
   if (ipDigit) parts.push(`address(${BUCKET_NAMES[ipDigit - 1]})`);
   else if (netDigit) parts.push('network');
@@ -258,10 +272,10 @@ export function describeSignature(code: number, signature: CeilingSignature): st
  * depend on the population alone, not on the engine (~25 s at full size).
  */
 const productClasses = new Map<string, EvidenceClasses>();
-function productClassesOf(population: Population, evaluateFrom: number): EvidenceClasses {
-  const key = `${population.seed}:${population.people}:${population.accounts.length}:${evaluateFrom}`;
+function productClassesOf(population: Population, evaluateFrom: number, signature: CeilingSignature): EvidenceClasses {
+  const key = `${signature}:${population.seed}:${population.people}:${population.accounts.length}:${population.accounts.at(-1)?.atMs ?? 0}:${evaluateFrom}`;
   let evidence = productClasses.get(key);
-  if (!evidence) productClasses.set(key, (evidence = evidenceClasses(population, evaluateFrom, 'product')));
+  if (!evidence) productClasses.set(key, (evidence = evidenceClasses(population, evaluateFrom, signature)));
   return evidence;
 }
 
@@ -279,8 +293,8 @@ export interface CeilingSummary {
  * The ceiling beside the product's own figures: `productFalseLinks` is the number of links
  * at certain or medium the product made between different people in the same window.
  */
-export function ceilingSummary(population: Population, evaluateFrom: number, productFalseLinks: number, target: number): CeilingSummary {
-  const evidence = productClassesOf(population, evaluateFrom);
+export function ceilingSummary(population: Population, evaluateFrom: number, productFalseLinks: number, target: number, signature: CeilingSignature = 'product'): CeilingSummary {
+  const evidence = productClassesOf(population, evaluateFrom, signature);
   const per10k = (links: number) => (evidence.people ? (links / evidence.people) * 10_000 : Number.NaN);
   return {
     atProductFalseLinks: recallCeiling(evidence.classes, evidence.sameDevicePairs, productFalseLinks),

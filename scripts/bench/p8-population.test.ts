@@ -1,7 +1,7 @@
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { verdictQuality } from './p8-metrics';
 import { snowflakeTimestamp } from '../../src/shared/discord-snowflake';
-import { ACCOUNT_AGE_ASSUMPTIONS, ALT_KINDS, fingerprintOf, generatePopulation, pairKind, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, truePairs, type BenchAccount } from './p8-population';
+import { ACCOUNT_AGE_ASSUMPTIONS, ALT_KINDS, SITTING_MS, TIMING_ASSUMPTIONS, fingerprintOf, generatePopulation, pairKind, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, truePairs, type BenchAccount } from './p8-population';
 
 describe('P8 population generator', () => {
   const population = generatePopulation({ people: 20_000, seed: 8 });
@@ -26,6 +26,27 @@ describe('P8 population generator', () => {
     const outOfOrder = population.accounts.filter((a, i) => a.index !== i || (i > 0 && a.atMs < byIndex(i - 1).atMs));
     expect(outOfOrder).toEqual([]);
     expect(new Set(population.accounts.map((a) => a.discordId)).size).toBe(population.accounts.length);
+  });
+
+  it('moves verification times by a timing assumption only, alts and household members into one sitting as often as it says', () => {
+    const people = 4_000;
+    const spread = generatePopulation({ people, seed: 5 });
+    for (const timing of ['base', 'pessimistic'] as const) {
+      const timed = generatePopulation({ people, seed: 5, timing });
+      // the same people, devices, addresses and alt kinds: only the times (and so the order) differ
+      const key = (a: BenchAccount) => `${a.personId}|${a.kind}|${a.deviceId}|${a.ip}|${a.profileToken}`;
+      expect(timed.accounts.map(key).sort()).toEqual(spread.accounts.map(key).sort());
+      const firstAt = new Map(timed.accounts.filter((a) => a.kind === 'first').map((a) => [a.personId, a.atMs]));
+      const alts = timed.accounts.filter((a) => a.kind !== 'first');
+      expect(alts.every((a) => a.atMs >= firstAt.get(a.personId)!)).toBe(true);
+      const withinHour = alts.filter((a) => a.atMs - firstAt.get(a.personId)! < SITTING_MS).length / alts.length;
+      // the assumption's share, plus the few alts the month's spread puts there anyway
+      expect(withinHour).toBeGreaterThanOrEqual(TIMING_ASSUMPTIONS[timing].sameSitting - 0.04);
+      expect(withinHour).toBeLessThanOrEqual(TIMING_ASSUMPTIONS[timing].sameSitting + 0.04);
+    }
+    const spreadAlts = spread.accounts.filter((a) => a.kind !== 'first');
+    const spreadFirst = new Map(spread.accounts.filter((a) => a.kind === 'first').map((a) => [a.personId, a.atMs]));
+    expect(spreadAlts.filter((a) => a.atMs - spreadFirst.get(a.personId)! < SITTING_MS).length / spreadAlts.length).toBeLessThan(0.02);
   });
 
   it('gives every account a creation time its Discord id carries, aged as the assumption says', () => {

@@ -1,4 +1,5 @@
 import type { FingerprintData } from '../../src/shared/fingerprint';
+import { DAY_MS } from '../../src/shared/durations';
 
 /**
  * The labelled population of the verdict-quality figure (P8): people with one to three
@@ -64,6 +65,29 @@ export const ACCOUNT_AGE_ASSUMPTIONS = {
   pessimistic: { madeForIt: 0.3, newToDiscord: 0.3 },
 } as const;
 export type AccountAgeAssumption = keyof typeof ACCOUNT_AGE_ASSUMPTIONS;
+
+/**
+ * When accounts verify relative to each other. ASSUMPTIONS, stated because no measured source
+ * was found (nobody publishes when a server's alts verify relative to their main account):
+ *  - `sameSitting`: the share of alts that verify within the hour after the person's first
+ *    account (one sitting: an alt made to join alongside the main, for a giveaway, a vote, a
+ *    second seat in a game). Taken as half of the alts made for the purpose in the account-age
+ *    assumption of the same name (the other half are made after the main was limited, muted or
+ *    banned, and come later): base 0.6 / 2, pessimistic 0.3 / 2.
+ *  - `householdTogether`: the share of household members (and campus residents) after the
+ *    first who verify within the hour after an earlier one: someone shows their sibling or
+ *    room-mate the server and they join at once. Legitimate joins that look like one sitting,
+ *    against the rule; the pessimistic assumption doubles it.
+ * The other accounts keep their times spread over the month. P8 itself generates no timing (no
+ * rule of the product reads it); the experiment p8-proposal.ts measures rules with it under both.
+ */
+export const TIMING_ASSUMPTIONS = {
+  base: { sameSitting: 0.3, householdTogether: 0.2 },
+  pessimistic: { sameSitting: 0.15, householdTogether: 0.4 },
+} as const;
+export type TimingAssumption = keyof typeof TIMING_ASSUMPTIONS;
+/** "Within the hour": the length of one sitting in the timing assumptions. */
+export const SITTING_MS = 60 * 60 * 1000;
 
 /** The population's time zero: attempts are made over the 29 days after it. */
 export const POPULATION_START_MS = Date.UTC(2026, 9, 1);
@@ -153,7 +177,6 @@ export function zipfWeights(n: number, s: number): number[] {
   return Array.from({ length: n }, (_, k) => 1 / (k + 1) ** s);
 }
 
-const DAY_MS = 24 * 3600 * 1000;
 /** accounts verify over 29 days: every attempt stays inside a 30-day retention window */
 const SPAN_MS = 29 * DAY_MS;
 
@@ -240,6 +263,8 @@ export interface PopulationOptions {
   seed?: number;
   /** how old accounts are when they verify (ACCOUNT_AGE_ASSUMPTIONS; 'base' unless given) */
   accountAge?: AccountAgeAssumption;
+  /** when accounts verify relative to each other (TIMING_ASSUMPTIONS); absent: every account's time spread over the month on its own (P8's population) */
+  timing?: TimingAssumption;
 }
 
 /**
@@ -372,6 +397,7 @@ export function generatePopulation(options: PopulationOptions): Population {
     }
   }
 
+  if (options.timing) sitTogether(accounts, createRng(seed * 104_729 + 3), TIMING_ASSUMPTIONS[options.timing]);
   accounts.sort((a, b) => a.atMs - b.atMs || a.personId - b.personId);
   // account ages come from a generator of their own, so the rest of the population is the same under every assumption
   const ages = createRng(seed * 7919 + 1);
@@ -390,6 +416,35 @@ export function generatePopulation(options: PopulationOptions): Population {
       return { ...a, index, createdMs, discordId: snowflakeAt(POPULATION_START_MS + createdMs, index), username: `p8-${a.personId}-${index}` };
     }),
   };
+}
+
+/**
+ * Moves verification times by the timing assumption (a generator of its own, so devices,
+ * addresses and alt kinds are the same under every assumption): a household member or campus
+ * resident after the first verifies, with all of their accounts, within the hour after one
+ * of the members who verified before; then an alt verifies within the hour after its person's first
+ * account (`sameSitting`). Times stay inside the month.
+ */
+function sitTogether(accounts: { personId: number; householdId: number; kind: BenchAccount['kind']; atMs: number }[], rng: ReturnType<typeof createRng>, timing: (typeof TIMING_ASSUMPTIONS)[TimingAssumption]): void {
+  const within = () => 60_000 + rng.int(SITTING_MS - 60_000);
+  const clamp = (ms: number) => Math.min(Math.max(ms, 0), SPAN_MS - 1);
+  const firstOf = new Map<number, { atMs: number }>();
+  for (const a of accounts) if (a.kind === 'first') firstOf.set(a.personId, a);
+  const byHousehold = new Map<number, number[]>();
+  for (const a of accounts) if (a.kind === 'first') byHousehold.set(a.householdId, [...(byHousehold.get(a.householdId) ?? []), a.personId]);
+  const shift = new Map<number, number>();
+  for (const people of byHousehold.values()) {
+    const ordered = [...people].sort((a, b) => firstOf.get(a)!.atMs - firstOf.get(b)!.atMs);
+    const joined: number[] = [];
+    for (const p of ordered) {
+      const own = firstOf.get(p)!.atMs;
+      // after one of the members who verified before (a campus is hundreds: one room-mate, not a wave)
+      if (joined.length > 0 && rng.chance(timing.householdTogether)) shift.set(p, clamp(rng.pick(joined) + within()) - own);
+      joined.push(own + (shift.get(p) ?? 0));
+    }
+  }
+  for (const a of accounts) a.atMs = clamp(a.atMs + (shift.get(a.personId) ?? 0));
+  for (const a of accounts) if (a.kind !== 'first' && rng.chance(timing.sameSitting)) a.atMs = clamp(firstOf.get(a.personId)!.atMs + within());
 }
 
 /** How two accounts of one person relate, from their sessions alone (null: different people). */

@@ -75,6 +75,7 @@ async function seedHistory(database: Database, population: Population, until: nu
         fingerprintHash: evidence[i]?.fingerprintHash ?? null,
         ...(evidence[i]?.components ?? NO_COMPONENT_HASHES),
         browserTokenHash: evidence[i]?.browserTokenHash ?? null,
+        stockProfile: evidence[i]?.stockProfile ?? null,
         vpnVerdict: a.vpn ? ('vpn' as const) : ('clean' as const),
         vpnSource: 'proxycheck' as const,
         outcome: a.vpn ? ('limited_access' as const) : ('verified' as const),

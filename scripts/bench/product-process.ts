@@ -5,7 +5,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createDiscordEmulator, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord-emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn/proxycheck-emulator';
 import type { BenchStore } from './engines';
 import { readStat, statCpuSeconds, threadCpuSeconds } from './host-cpu';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { DiscordEmulator } from '../../src/discord/emulator';
+import type { DiscordEmulator } from '../../src/discord-emulator';
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import type { FingerprintData } from '../../src/shared/fingerprint';
 
@@ -30,12 +30,13 @@ export function createSiteTarget(url: string, maxSockets = 256): SiteTarget {
 /** A request's socket reset before any answer came back, on a kept-alive connection the server had already closed. */
 class StaleConnectionError extends Error {}
 
-function sendOnce(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number }): Promise<HttpAnswer> {
+function sendOnce(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number }, fresh = false): Promise<HttpAnswer> {
   const base = new URL(target.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-    const req = http.request({ host: base.hostname, port: base.port, method, path, headers, agent: target.agent }, (res) => {
+    // `fresh`: a connection of its own, never one the agent kept
+    const req = http.request({ host: base.hostname, port: base.port, method, path, headers, agent: fresh ? false : target.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -55,14 +56,17 @@ function sendOnce(target: SiteTarget, method: string, path: string, options: { h
  * One request, as a browser sends it: a kept-alive connection that the server closed while idle
  * (its keep-alive timeout) at the moment the request went out is reset with nothing answered, and
  * the browser sends the request again on a new connection (Chromium and Firefox do, once). Node's
- * agent does not, which made a crowd's client see resets no browser would show.
+ * agent does not, which made a crowd's client see resets no browser would show. The second try
+ * opens a connection of its own: the agent would hand it another kept one, which under a loaded
+ * client's late timers can be closed by the server as well (a browser checks an idle connection
+ * is still open before using it).
  */
 export async function send(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
   try {
     return await sendOnce(target, method, path, options);
   } catch (error) {
     if (!(error instanceof StaleConnectionError)) throw error;
-    return sendOnce(target, method, path, options);
+    return sendOnce(target, method, path, options, true);
   }
 }
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { createStore } from '../bench/engines';
 import { startExternalDiscord, startProduct } from '../bench/product-process';
 import { buildBenchFingerprint, createSiteTarget, Visitor, type HttpAnswer, type SiteTarget } from '../bench/visitor-client';
-import type { DiscordEmulator } from '../../src/discord/emulator';
+import type { DiscordEmulator } from '../../src/discord-emulator';
 import type { DrillOptions, DrillResult } from './drills';
 
 /**

@@ -31,14 +31,15 @@ export function unitOf(file) {
   return name ? `src/modules/${name}` : path.relative(repoRoot, file);
 }
 
+/** The path an aliased specifier (@shared/…, @/…) names, or null when it uses no alias. */
+export function aliasTarget(spec) {
+  const alias = aliases.find((a) => spec.startsWith(a.prefix));
+  return alias ? path.join(alias.dir, spec.slice(alias.prefix.length)) : null;
+}
+
 /** Resolves an import specifier to a source file path, or null for packages and unknown files. */
 export function resolveImport(fromFile, spec) {
-  let base = null;
-  if (spec.startsWith('.')) base = path.resolve(path.dirname(fromFile), spec);
-  else {
-    const alias = aliases.find((a) => spec.startsWith(a.prefix));
-    if (alias) base = path.join(alias.dir, spec.slice(alias.prefix.length));
-  }
+  const base = spec.startsWith('.') ? path.resolve(path.dirname(fromFile), spec) : aliasTarget(spec);
   if (!base) return null;
   const stripped = base.replace(/\.js$/, '');
   for (const candidate of [base, `${stripped}.ts`, `${stripped}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {

@@ -20,6 +20,8 @@ import { acquireDataDirLock } from './data-dir-lock';
 import { inProcessClient, type EmbeddedClient } from './embedded-client';
 import { openWorkerClient } from './pglite-worker-client';
 import { schema } from './schema';
+import { takeTurn } from './request-turn';
+import { isStaffLane, STAFF_LANE_CONNECTIONS } from './staff-lane';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -182,8 +184,8 @@ export interface PostgresOptions {
  */
 export const POOL_CHECKOUT_WAIT_MS = 15_000;
 
-export async function openPostgres(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: POOL_CHECKOUT_WAIT_MS });
+/** The handlers every pool of ours needs. */
+function guardPool(pool: pg.Pool): pg.Pool {
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor may a checked-out one: a transaction's client between two statements (or waiting
@@ -191,6 +193,66 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // that nobody listens to, which killed the process. Its next query fails instead, the
   // request answers an error, and the pool drops the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+/**
+ * The product's pool, which hands work started in the staff lane (staff-lane.ts) to a small pool of
+ * its own: a crowd that holds every connection of the main pool, with more visitors queued for one,
+ * does not hold up staff signing in. It stays a pg.Pool, so Drizzle takes a transaction's client
+ * from it (`connect`) and runs other statements on it (`query`) as on any pool.
+ */
+class LanedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    readonly staff: pg.Pool,
+  ) {
+    super(config);
+  }
+
+  /** pg-pool's waiting list (3.x): checkouts waiting for a connection, served from the front */
+  private get waiting(): unknown[] {
+    return (this as unknown as { _pendingQueue: unknown[] })._pendingQueue;
+  }
+  /** waiting checkouts of requests already under way (request-turn.ts) */
+  private readonly underWay = new WeakSet<object>();
+
+  // pg.Pool's overloads (promise or callback) pass through unchanged to whichever pool serves the lane
+  override connect(...args: unknown[]): never {
+    if (isStaffLane()) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
+      return (this.staff.connect as (...a: any[]) => any).apply(this.staff, args) as never;
+    }
+    const ahead = takeTurn();
+    const before = this.waiting.length;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
+    const result = (super.connect as (...a: any[]) => any).apply(this, args) as never;
+    // the checkout had to wait (it was added at the back, synchronously): a request under way goes
+    // behind the other requests under way, ahead of the new ones
+    if (ahead && this.waiting.length > before) {
+      const item = this.waiting.pop() as object;
+      const at = this.waiting.findIndex((other) => !this.underWay.has(other as object));
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, item);
+      this.underWay.add(item);
+    }
+    return result;
+  }
+
+  override query(...args: unknown[]): never {
+    const target = isStaffLane() ? this.staff : null;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
+    return (target ? (target.query as (...a: any[]) => any).apply(target, args) : (super.query as (...a: any[]) => any).apply(this, args)) as never;
+  }
+
+  override async end(): Promise<void> {
+    await Promise.all([super.end(), this.staff.end()]);
+  }
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const config = { connectionString: options.url, connectionTimeoutMillis: POOL_CHECKOUT_WAIT_MS };
+  const staffPool = guardPool(new pg.Pool({ ...config, max: STAFF_LANE_CONNECTIONS }));
+  const pool = guardPool(new LanedPool({ ...config, max: options.poolMax ?? 10 }, staffPool));
   const deadline = Date.now() + (options.connectTimeoutSeconds ?? 6) * 1000;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -19,11 +19,20 @@ export type NarrowMemberFilter = Exclude<MemberFilter, 'all'>;
  * these on every combination of the columns (member-list.int.test.ts), and the indexes the
  * database holds against these (member-filters.agreement.int.test.ts).
  */
+/**
+ * A detected alt link that still counts, in SQL: linked, and staff have set no alt status of
+ * their own. The SQL form of linkCounts (src/shared/member-badges.ts); the two are compared
+ * on every combination of the columns in member-list.int.test.ts.
+ */
+export function linkCountsSql(c: Pick<MemberFilterColumns, 'manualAltStatus' | 'isLinkedAsAlt'>): SQL {
+  return sql`(${c.isLinkedAsAlt} and ${c.manualAltStatus} is null)`;
+}
+
 export function memberFilterSql(c: MemberFilterColumns): Record<NarrowMemberFilter, SQL> {
   // Certain alt (memberStanding): a manual 'certain_alt', or a detected link staff have not
   // overridden with a manual status of their own. 'verified' negates each half in its
   // null-safe form (manual_alt_status is null for most members, and "not null" is null).
-  const countingLink = sql`(${c.isLinkedAsAlt} and ${c.manualAltStatus} is null)`;
+  const countingLink = linkCountsSql(c);
   return {
     certain_alts: sql`(${c.manualAltStatus} = 'certain_alt' or ${countingLink})`,
     verified: sql`(${c.rulesConfirmed} and ${c.status} = 'verified' and ${c.manualAltStatus} is distinct from 'certain_alt' and not ${countingLink})`,

@@ -4,6 +4,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { openTransaction, type EmbeddedClient, type EmbeddedQueries } from './embedded-client';
+import { isStaffLane } from './staff-lane';
 import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
@@ -127,7 +128,8 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
     if (stopped) return { id, answer: Promise.reject(stopped) };
     const answer = new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      outgoing.send({ ...request, id } as WorkerRequest);
+      // staff-lane work (staff-lane.ts) goes ahead of the statements waiting for the connection
+      outgoing.send({ ...request, id, ...(isStaffLane() ? { priority: true } : {}) } as WorkerRequest);
     });
     return { id, answer };
   };

@@ -6,6 +6,8 @@
 export interface QueryRequest {
   op: 'query';
   id: number;
+  /** staff-lane work (staff-lane.ts): it takes the connection ahead of other waiting work */
+  priority?: boolean;
   text: string;
   params: unknown[];
   /** the transaction it belongs to (absent: it waits for any open transaction to end) */
@@ -24,6 +26,7 @@ export interface QueryRequest {
 export interface ExecRequest {
   op: 'exec';
   id: number;
+  priority?: boolean;
   text: string;
   txId?: number;
 }
@@ -32,6 +35,7 @@ export interface ExecRequest {
 export interface BeginRequest {
   op: 'begin';
   id: number;
+  priority?: boolean;
 }
 
 /** Ends a transaction: COMMIT or ROLLBACK; the answer comes once it has. */

@@ -2,14 +2,16 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Extension, type QueryOptions } from '@electric-sql/pglite';
 import { exclusiveDump } from './embedded-client';
 import { PreparedStatements } from './pglite-prepared';
+import { createPriorityGate } from './priority-gate';
 import { runTransaction, type PgliteTransaction } from './pglite-transaction';
 import { batchByTurn, errorToFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
 /**
  * The worker thread that owns the embedded database: PostgreSQL in WebAssembly and
  * PGlite's protocol decoding run here, so the main thread keeps serving HTTP. Requests
- * arrive as messages (pglite-worker-protocol.ts); PGlite's own locks order them: a
- * statement outside a transaction waits until the open transaction ends.
+ * arrive as messages (pglite-worker-protocol.ts). A statement outside a transaction, and a
+ * whole transaction, take the one connection through `connection` (priority-gate.ts): the
+ * staff lane's first, then in arrival order; a transaction's own statements run inside its turn.
  */
 
 // The contrib entry point's types are published as ESM only; its CommonJS build is real.
@@ -28,6 +30,7 @@ interface OpenTransaction {
 /** the channel the client made for this database (pglite-worker-client.ts): requests in, answers out */
 const { folder, port } = workerData as { folder: string; port: MessagePort };
 const transactions = new Map<number, OpenTransaction>();
+const connection = createPriorityGate();
 /**
  * Transactions asked for and not yet open (waiting for PGlite's lock). The main thread sends a
  * transaction's BEGIN with its first statement, not waiting for BEGIN's answer, so the lock is
@@ -67,7 +70,7 @@ async function target(pglite: PGlite, txId: number | undefined) {
  */
 async function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
-  if (request.txId === undefined) return prepared.query(request.text, request.params, options);
+  if (request.txId === undefined) return connection.run(() => prepared.query(request.text, request.params, options), request.priority === true);
   const open = await openTransaction(request.txId);
   if (!request.commit) return prepared.queryIn(open.tx, request.text, request.params, options);
   let result;
@@ -89,7 +92,7 @@ function rawParsers(types: number[] | undefined): QueryOptions['parsers'] {
   return Object.fromEntries(types.map((oid) => [oid, (value: string) => value]));
 }
 
-function begin(pglite: PGlite, id: number): void {
+function begin(pglite: PGlite, id: number, priority: boolean): void {
   let started = false;
   let decide!: (commit: boolean) => void;
   const decided = new Promise<boolean>((resolve) => (decide = resolve));
@@ -101,7 +104,7 @@ function begin(pglite: PGlite, id: number): void {
   let end!: { resolve: () => void; reject: (error: unknown) => void };
   const ended = new Promise<void>((resolve, reject) => (end = { resolve, reject }));
   ended.catch(() => undefined); // reported by whatever ended the transaction (an EndRequest, a last statement)
-  const run = runTransaction(pglite, async (tx) => {
+  const run = connection.run(() => runTransaction(pglite, async (tx) => {
     const transaction = { tx, decide, ended };
     transactions.set(id, transaction);
     opening.delete(id);
@@ -109,7 +112,7 @@ function begin(pglite: PGlite, id: number): void {
     opened(transaction);
     answer({ id, ok: true, value: id });
     if (!(await decided)) await tx.rollback();
-  });
+  }), priority);
   run
     .then(
       () => {
@@ -140,12 +143,13 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
       return;
     }
     case 'exec': {
-      const results = await (await target(pglite, request.txId)).exec(request.text);
+      const exec = async () => (await target(pglite, request.txId)).exec(request.text);
+      const results = request.txId === undefined ? await connection.run(exec, request.priority === true) : await exec();
       answer({ id: request.id, ok: true, value: results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows })) });
       return;
     }
     case 'begin':
-      begin(pglite, request.id);
+      begin(pglite, request.id, request.priority === true);
       return;
     case 'end': {
       const open = await openTransaction(request.txId);
@@ -154,7 +158,7 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
       return;
     }
     case 'dump': {
-      const dump = await exclusiveDump(pglite, request.compression);
+      const dump = await connection.run(() => exclusiveDump(pglite, request.compression), false);
       const bytes = await dump.arrayBuffer();
       answer({ id: request.id, ok: true, value: bytes }, [bytes]);
       return;

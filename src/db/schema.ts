@@ -24,7 +24,9 @@ import { MEMBER_FILTER_INDEXES, memberFilterSql } from './member-filters';
  * Personal-data rules (docs/behaviour.md#personal-data-and-retention): no raw IP, token, password or secret is ever
  * stored. IPs are kept only as keyed hashes; the one Discord access token the outbox
  * needs (to add a member to the guild) is stored encrypted with a key outside the
- * database and wiped as soon as the action ends.
+ * database and wiped as soon as the action ends. With Linked Roles on, a verified member's
+ * OAuth tokens for their role connection are kept the same way (role_connection_grants),
+ * and go with the member's record.
  */
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
@@ -142,6 +144,13 @@ export const verificationAttempts = pgTable(
      * the members table; null when the member's id is not a snowflake (never young).
      */
     accountCreatedAt: ts('account_created_at'),
+    /**
+     * The profile looked like a stock phone at consent (`looksStock`, judged from the collected
+     * values, which are never stored): the new-server prior reads it when re-scoring links on a
+     * server too small to judge rarity. Null for attempts stored before it was kept and for Limited
+     * Access (nothing kept): unknown, which the prior treats as stock.
+     */
+    stockProfile: boolean('stock_profile'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -380,6 +389,8 @@ export const OUTBOX_KINDS = [
   'unban',
   'log_message',
   'incident_actions',
+  'role_connection',
+  'verification_level',
 ] as const;
 export const OUTBOX_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 /**
@@ -549,3 +560,20 @@ export const schema = {
   statisticsDays,
   statisticsHours,
 };
+
+/**
+ * A verified member's grant for their Linked Roles connection (scope role_connections.write): the
+ * tokens that let Gatekeeper update "Verified with Gatekeeper" after later decisions. Both are
+ * AES-256-GCM ciphertexts (the outbox key, outside the database); the row goes with the member's
+ * record (deletion, retention) and when Discord says the member revoked the app.
+ */
+export const roleConnectionGrants = pgTable('role_connection_grants', {
+  discordId: text('discord_id')
+    .primaryKey()
+    .references(() => members.discordId, { onDelete: 'cascade' }),
+  sealedRefreshToken: text('sealed_refresh_token').notNull(),
+  sealedAccessToken: text('sealed_access_token').notNull(),
+  accessExpiresAt: ts('access_expires_at').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
 import { ROLE_SLOT_NAMES, roleSafetyProblems, roleSetting, type RoleProblem } from './role-safety';
-import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
 
 /**
  * What the bot needs, and why:
@@ -10,7 +10,8 @@ import { computeBasePermissions, computeChannelPermissions, permissionNames, typ
  * - Manage Roles: grant and remove Verified, Limited Access and Unverified.
  * - Create Instant Invite: add a verified visitor who is not yet in the server (guilds.join).
  * - Kick Members, Ban Members: CERTAIN_ALT_ACTION=kick / ban.
- * - Manage Server: only when a lockdown pauses invites or DMs in Discord (Modify Guild Incident Actions).
+ * - Manage Server: only when a lockdown pauses invites or DMs in Discord (Modify Guild Incident Actions)
+ *   or raises the verification level (Modify Guild).
  */
 export const CHANNEL_PERMISSIONS = {
   verification: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.ReadMessageHistory,
@@ -21,7 +22,7 @@ export const GUILD_PERMISSIONS = PermissionFlagsBits.ManageRoles | PermissionFla
 
 export const ALT_ACTION_PERMISSIONS = { none: 0n, kick: PermissionFlagsBits.KickMembers, ban: PermissionFlagsBits.BanMembers } as const;
 
-/** Pausing invites or DMs during a lockdown (incident actions) needs Manage Server. */
+/** Pausing invites or DMs during a lockdown (incident actions), or raising the verification level, needs Manage Server. */
 export const DISCORD_LEVER_PERMISSIONS = PermissionFlagsBits.ManageGuild;
 
 /** The `permissions` integer of the invite URL: everything any configuration can need. */
@@ -45,7 +46,7 @@ export interface SetupCheckInput {
   /** the roles Gatekeeper gives, and the Staff role (checked only for the choices role-safety.ts refuses) */
   roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }> & { staff?: { configured: string } };
   certainAltAction: keyof typeof ALT_ACTION_PERMISSIONS;
-  /** a lockdown pauses invites or DMs in Discord (settings): Manage Server is needed */
+  /** a lockdown pauses invites or DMs in Discord, or raises the verification level (settings): Manage Server is needed */
   discordLevers?: boolean;
 }
 

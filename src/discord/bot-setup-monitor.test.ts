@@ -3,8 +3,7 @@ import { PermissionFlagsBits, Routes } from 'discord-api-types/v10';
 import { createLogger, silentLogger } from '../logger';
 import { createGuildDirectory } from './guild-directory';
 import { guardRoles } from './outbox/role-guard';
-import { BOT_ROLE_PERMISSIONS } from './emulator/seed';
-import { createDiscordEmulator, createEmulatorRest, type DiscordEmulator } from './emulator';
+import { BOT_ROLE_PERMISSIONS, createDiscordEmulator, createEmulatorRest, type DiscordEmulator } from '../discord-emulator';
 import { createBotSetupMonitor, guildIconUrl } from './bot-setup-monitor';
 
 async function restError(promise: Promise<unknown>): Promise<{ status: number; code: number | string; message: string }> {

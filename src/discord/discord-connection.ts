@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import type { Logger } from '../logger';
-import { createDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from './emulator';
+import { createDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../discord-emulator';
 import { createProxycheckEmulator, SANDBOX_VPN_IP, type ProxycheckEmulator } from '../modules/vpn/proxycheck-emulator';
 
 /** Where Discord (real or emulated) and the proxy-check service are, and the app's credentials. */

@@ -3,7 +3,7 @@ import { silentLogger } from '../logger';
 import { BotTokenRejectedError } from './bot-token-health';
 import { createDiscordGuard, type DiscordGuard } from './discord-guard';
 import { guardGatewayClientRest } from './discord-rest';
-import { createDiscordEmulator, type DiscordEmulator } from './emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../discord-emulator';
 
 /**
  * The gateway client (discord.js's Client) sends interaction replies and whatever else

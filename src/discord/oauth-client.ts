@@ -11,7 +11,17 @@ export const VERIFY_SCOPES = ['identify', 'guilds.join'] as const;
 export const APPEAL_SCOPES = ['identify'] as const;
 /** The Linked Roles sign-in (from Discord's role menu): who the visitor is, and the right to write their role connection. */
 export const LINKED_ROLES_SCOPES = ['identify', 'role_connections.write'] as const;
-export type OAuthScopes = typeof VERIFY_SCOPES | typeof APPEAL_SCOPES | typeof LINKED_ROLES_SCOPES;
+/** The verification sign-in while Linked Roles are on: also the right to write the member's role connection. */
+export const VERIFY_WITH_LINKED_ROLES_SCOPES = [...VERIFY_SCOPES, 'role_connections.write'] as const;
+export type OAuthScopes = typeof VERIFY_SCOPES | typeof APPEAL_SCOPES | typeof LINKED_ROLES_SCOPES | typeof VERIFY_WITH_LINKED_ROLES_SCOPES;
+
+/** Tokens Discord gives for a grant: the access token, the refresh token that renews it, and how long the access token lasts. */
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+  scope: string;
+}
 
 export interface DiscordIdentity {
   id: string;
@@ -26,7 +36,12 @@ export interface DiscordOAuth {
   /** `scopes`: the flow's own (VERIFY_SCOPES unless said otherwise) */
   authorizeUrl(input: { state: string; codeChallenge: string; redirectUri: string; scopes?: OAuthScopes }): string;
   /** `waitBudgetMs`: how long the call may wait its turn in the shared queue when Discord rate-limits the endpoint */
-  exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string; waitBudgetMs?: number }): Promise<{ accessToken: string; scope: string }>;
+  exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string; waitBudgetMs?: number }): Promise<OAuthTokens>;
+  /**
+   * Renews a grant's access token with its refresh token (Discord rotates both). Rejects with
+   * GrantRevokedError when Discord says the grant is gone (the user removed the app: invalid_grant, 401).
+   */
+  refreshTokens(refreshToken: string): Promise<OAuthTokens>;
   fetchIdentity(accessToken: string): Promise<DiscordIdentity>;
   /** Revokes an access token (and its refresh token) at Discord; rejects when Discord could not be told. */
   revokeToken(accessToken: string): Promise<void>;
@@ -81,10 +96,25 @@ export class DiscordHttpError extends Error {
     message: string,
     /** on a 429, the wait Discord asked for */
     readonly retryAfterMs: number | null = null,
+    /** an OAuth2 error body's `error` (RFC 6749 §5.2: 'invalid_grant', …) */
+    readonly oauthError: string | null = null,
   ) {
     super(message);
     this.name = 'DiscordHttpError';
   }
+}
+
+/** Discord no longer honours a user's grant (they removed the app's access, or it was revoked): its tokens are useless. */
+export class GrantRevokedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GrantRevokedError';
+  }
+}
+
+/** Whether Discord's answer says a grant (or the token used) is gone: invalid_grant on the token endpoint, or 401. */
+export function isRevokedGrant(error: unknown): boolean {
+  return error instanceof DiscordHttpError && (error.status === 401 || (error.status === 400 && error.oauthError === 'invalid_grant'));
 }
 
 /**
@@ -168,7 +198,7 @@ export function createDiscordOAuth(config: {
         continue;
       }
       if (attempt < 2 && response.status >= 500) continue;
-      throw new DiscordHttpError(response.status, `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`, retryAfterMs);
+      throw new DiscordHttpError(response.status, `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`, retryAfterMs, oauthErrorOf(text));
     }
   }
 
@@ -203,12 +233,27 @@ export function createDiscordOAuth(config: {
           headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
           body: body.toString(),
         }, { queued: { waitMs: waitBudgetMs } });
-        return { accessToken: result.access_token, scope: result.scope };
+        return tokensOf(result);
       } catch (error) {
         // a 429 here means the queue could not give it a turn within its budget: handed back with the wait left
         const status = error instanceof DiscordHttpError ? error.status : null;
         const retryAfterMs = error instanceof DiscordHttpError ? error.retryAfterMs : null;
         throw new OAuthExchangeError(`Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`, status, retryAfterMs);
+      }
+    },
+
+    async refreshTokens(refreshToken) {
+      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: config.clientId, client_secret: config.clientSecret });
+      try {
+        const result = await call<RESTPostOAuth2AccessTokenResult>('/oauth2/token', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+          body: body.toString(),
+        }, { queued: { waitMs: REVOKE_WAIT_MS, background: true } });
+        return tokensOf(result);
+      } catch (error) {
+        if (isRevokedGrant(error)) throw new GrantRevokedError(`Discord refused the refresh token: ${(error as Error).message}`);
+        throw error;
       }
     },
 
@@ -243,6 +288,20 @@ export function createDiscordOAuth(config: {
       }, { queued: { waitMs: REVOKE_WAIT_MS, background: true } });
     },
   };
+}
+
+function tokensOf(result: RESTPostOAuth2AccessTokenResult): OAuthTokens {
+  return { accessToken: result.access_token, refreshToken: result.refresh_token, expiresInSeconds: result.expires_in, scope: result.scope };
+}
+
+/** The `error` of an OAuth2 error body, when the body is one. */
+function oauthErrorOf(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    return typeof body.error === 'string' ? body.error.slice(0, 40) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Discord says how long to wait in Retry-After (seconds) or in the body's retry_after (seconds, fractional). */

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox/outbox.types';
 import { findByNameOrId } from './guild-directory';
-import { highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+import { highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
 
 /** The four role settings: the three roles Gatekeeper gives and takes, and the Staff role. */
 export type RoleSlot = ManagedRole | 'staff';

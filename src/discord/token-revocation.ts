@@ -23,5 +23,3 @@ export function createTokenRevoker(deps: { oauth: Pick<DiscordOAuth, 'revokeToke
     },
   };
 }
-
-export type TokenRevoker = ReturnType<typeof createTokenRevoker>;

@@ -1,6 +1,8 @@
 import express, { type Express, type Router } from 'express';
 import cookieSession from 'cookie-session';
 import type { Database } from '../db/client';
+import { inRequestTurn } from '../db/request-turn';
+import { inStaffLane } from '../db/staff-lane';
 import type { Logger } from '../logger';
 import { cookieKeys } from './cookie-keys';
 import { rejectControlCharacters } from './middleware/control-characters';
@@ -12,6 +14,7 @@ import { securityHeaders } from './middleware/security-headers';
 import { configRouter, type PublicConfig } from './routes/config.router';
 import { healthRouter } from './routes/health.router';
 import { spaRouter } from './spa';
+import { SESSION_MAX_AGE_MS } from '../shared/durations';
 
 export interface AppDeps {
   logger: Logger;
@@ -55,12 +58,14 @@ export function createApp(deps: AppDeps): Express {
       httpOnly: true,
       sameSite: 'lax',
       secure: deps.secureCookies,
-      maxAge: 7 * 24 * 60 * 60 * 1000,
+      maxAge: SESSION_MAX_AGE_MS,
     }),
   );
 
   // path and query string here (every route, the OAuth callback included); bodies once parsed below
   app.use(rejectControlCharacters);
+  // a request's statements after its first go ahead of new requests' (request-turn.ts)
+  app.use((req, _res, next) => inRequestTurn(req, next));
 
   const api = express.Router();
   api.use((_req, res, next) => {
@@ -70,6 +75,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireSameOrigin(() => deps.allowedOrigins ?? []));
   api.use(express.json({ limit: '64kb', strict: true, type: () => true }));
   api.use(rejectControlCharacters);
+  // staff signing in and the dashboard reach the database on a lane of their own (staff-lane.ts); set once
+  // the body is read, so everything the route awaits keeps it
+  api.use((req, _res, next) => inRequestTurn(req, next));
+  api.use(['/staff', '/admin'], (_req, _res, next) => inStaffLane(next));
   api.use(configRouter(deps.publicConfig));
   for (const router of deps.apiRouters ?? []) api.use(router);
   api.use(apiNotFound);

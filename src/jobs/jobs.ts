@@ -13,6 +13,8 @@ export { ALT_RESCORE_JOB };
 /** batches of alt links one hourly run re-scores at most (the cursor keeps the place for the next run) */
 export const ALT_RESCORE_BATCHES_PER_RUN = 50;
 export const DISCORD_PAUSE_JOB = 'lockdown-discord-pause';
+/** How often the lockdown's pause in Discord is looked at (asked again only once the last ask is old enough). */
+export const DISCORD_PAUSE_CHECK_MINUTES = 15;
 
 /** The scheduled jobs of the `jobs` role. */
 export function scheduledJobs(deps: {
@@ -27,7 +29,7 @@ export function scheduledJobs(deps: {
   const { dailyBackup } = deps;
   return [
     // Discord takes a pause at most 24 hours ahead: while the lockdown holds it is asked for again every few hours
-    ...(renewDiscordPause ? [{ name: DISCORD_PAUSE_JOB, cron: '*/15 * * * *', handler: renewDiscordPause }] : []),
+    ...(renewDiscordPause ? [{ name: DISCORD_PAUSE_JOB, cron: `*/${DISCORD_PAUSE_CHECK_MINUTES} * * * *`, handler: renewDiscordPause }] : []),
     // embedded database only: PostgreSQL is backed up with pg_dump by whoever runs the server
     ...(dailyBackup && deps.database.kind === 'pglite'
       ? [{ name: BACKUP_JOB, cron: '30 3 * * *', handler: () => runDailyBackup({ database: deps.database, dataDir: dailyBackup.dataDir, keep: dailyBackup.keep, now: deps.clock.now() }) }]

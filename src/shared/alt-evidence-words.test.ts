@@ -60,6 +60,13 @@ describe('describeAltEvidence', () => {
     expect(describeAltEvidence({ confidence: 'possible', detectionMethod: 'fingerprint', evidence })).toBe('same device model as 1 other member (weak, not counted)');
   });
 
+  it('names the component that makes an equal fingerprint one device rather than one model', () => {
+    const evidence = { fingerprintMatch: true, fingerprintShared: 1, fingerprintNetworks: 1, components: { canvas: true, fonts: true }, canvasShared: 40, fontsShared: 0 };
+    expect(describeAltEvidence({ confidence: 'medium', detectionMethod: 'fingerprint', evidence })).toBe('same device model as 1 other member, with a font list no other member shows (medium)');
+    const popular = { ...evidence, fontsShared: 12 };
+    expect(describeAltEvidence({ confidence: 'possible', detectionMethod: 'fingerprint', evidence: popular })).toBe('same device model as 1 other member (weak, not counted)');
+  });
+
   it('ignores stored values of the wrong type', () => {
     expect(altEvidenceFacts({ fingerprintMatch: 'yes', fingerprintShared: '3', components: { canvas: 1, fonts: true } })).toEqual({ components: { fonts: true } });
   });

@@ -92,6 +92,24 @@ function howCommon(others: number | null | undefined, facts: AltEvidenceFacts, n
 }
 
 /**
+ * A device component at most this many members besides the two show is the device's own (as
+ * RARITY.rareComponentOthers in src/modules/alts/alt-scoring.ts, which a test holds equal): a
+ * same fingerprint with one is one device, not one model.
+ */
+export const RARE_COMPONENT_OTHERS = 1;
+
+/** ", with a font list no other member shows": the rarest device component of an equal fingerprint, when it is rare; '' otherwise. */
+function ownComponent(facts: AltEvidenceFacts): string {
+  // a fingerprint no other member shows is the device's own already
+  if (typeof facts.fingerprintShared !== 'number' || facts.fingerprintShared <= 0) return '';
+  const rare = DEVICE_COMPONENTS.map((c) => ({ c, others: facts[`${c}Shared`] }))
+    .filter((r): r is { c: DeviceComponent; others: number } => typeof r.others === 'number' && r.others <= RARE_COMPONENT_OTHERS)
+    .sort((a, b) => a.others - b.others)[0];
+  if (!rare) return '';
+  return `, with a ${COMPONENT_WORDS[rare.c]} ${rare.others <= 0 ? 'no other member shows' : `only ${plural(rare.others, 'other member shows', 'other members show')}`}`;
+}
+
+/**
  * Why two members are linked, strongest reason first: "same browser", "same device model as
  * 214 other members on 180 networks", "same internet address", … Empty for a link staff made
  * without detection evidence.
@@ -100,7 +118,7 @@ export function altEvidenceReasons(facts: AltEvidenceFacts): string[] {
   const reasons: string[] = [];
   const notCounted = facts.sharedNetwork ? ', marked shared by staff' : '';
   if (facts.browserTokenMatch) reasons.push('same browser');
-  if (facts.fingerprintMatch) reasons.push(`same device model${howCommon(facts.fingerprintShared, facts, facts.fingerprintNetworks)}`);
+  if (facts.fingerprintMatch) reasons.push(`same device model${howCommon(facts.fingerprintShared, facts, facts.fingerprintNetworks)}${ownComponent(facts)}`);
   if (facts.ipMatch) reasons.push(`same internet address${howCommon(facts.addressShared, facts)}${notCounted}`);
   else if (facts.networkMatch) reasons.push(`same network${notCounted}`);
   const components = facts.components ?? {};

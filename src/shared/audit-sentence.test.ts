@@ -8,7 +8,7 @@ const SRC = path.resolve(__dirname, '..');
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'emulator' || entry.name === 'test-support' ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return entry.name === 'discord-emulator' || entry.name === 'test-support' ? [] : sourceFiles(full);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
   });
 }

@@ -54,16 +54,16 @@ export function linkCounts(m: Pick<BadgeSubject, 'manualAltStatus' | 'isLinkedAs
 
 /** First match wins: certain alt, suspected alt, Limited Access, rules confirmed (verified), otherwise pending. */
 export function memberStanding(m: StandingSubject): MemberStanding {
-  if (m.manualAltStatus === 'certain_alt' || linkCounts(m)) return 'certain_alt';
+  if (isCertainAlt(m)) return 'certain_alt';
   if (m.manualAltStatus === 'suspected_alt') return 'suspected_alt';
   if (m.status === 'limited_access') return 'limited';
   if (m.rulesConfirmed) return 'verified';
   return 'pending';
 }
 
-/** Whether the member's standing is certain alt (badge rule 2, the certain_alts filter, the button's denial). */
-export function isCertainAlt(m: StandingSubject): boolean {
-  return memberStanding(m) === 'certain_alt';
+/** Whether the member's standing is certain alt (badge rule 2, the certain_alts filter, the button's denial): staff said so, or a link counts. */
+export function isCertainAlt(m: Pick<BadgeSubject, 'manualAltStatus' | 'isLinkedAsAlt'>): boolean {
+  return m.manualAltStatus === 'certain_alt' || linkCounts(m);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { REST } from '@discordjs/rest';
-import type { DiscordEmulator } from '../discord/emulator';
+import type { DiscordEmulator } from '../discord-emulator';
 import { createGuildDirectory, type GuildNames } from '../discord/guild-directory';
 
 /** The names the emulator's seeded guild uses for the managed roles and the two channels (the product's defaults). */

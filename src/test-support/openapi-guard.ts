@@ -1,4 +1,5 @@
-import { setOpenApiViolationSink, type OpenApiViolation } from '../discord/emulator/openapi-check/violations';
+import { PRODUCT_TOKEN } from '../discord-user-agent';
+import { setOpenApiViolationSink, type OpenApiViolation } from '../discord-emulator';
 
 /**
  * Fails the test during which the product sent the Discord emulator a request that Discord's
@@ -10,7 +11,7 @@ import { setOpenApiViolationSink, type OpenApiViolation } from '../discord/emula
  */
 const found: OpenApiViolation[] = [];
 setOpenApiViolationSink((violation) => {
-  if (violation.fromProduct && violation.problems.length > 0) found.push(violation);
+  if (violation.userAgent.includes(PRODUCT_TOKEN) && violation.problems.length > 0) found.push(violation);
 });
 
 /** What the product sent since the last call, one line per request kind, or null when nothing; clears the list. */

@@ -1,6 +1,5 @@
 import type { Database } from '../db/client';
-import type { SlashOptionValue } from '../discord/emulator/interaction-driver';
-import type { InteractionResult } from '../discord/emulator/interaction-record';
+import type { InteractionResult, SlashOptionValue } from '../discord-emulator';
 import type { GatekeeperHandle } from '../server';
 import { useTestGatekeeper } from './gatekeeper';
 

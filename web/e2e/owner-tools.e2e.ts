@@ -129,6 +129,32 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     expect(emulator.state.guild.incidents.invites_disabled_until).toBeNull();
     await screenshot(page, test, 'off', { fullPage: false });
   });
+
+  it('with the verification level lever on, the lockdown raises it in Discord, the banner says so, and ending it puts the level back', async () => {
+    const { emulator, handle } = e2e();
+    await handle.services.settings.update({ type: 'staff', id: 'e2e', name: 'Owner' }, { lockdownVerificationLevel: 'high' });
+    try {
+      const before = emulator.state.guild.verificationLevel;
+      await page.goto(url('/admin'));
+      await page.getByRole('button', { name: 'Start Lockdown' }).click();
+      const start = page.getByRole('alertdialog', { name: 'Start Lockdown?' });
+      await visible(start.getByText("Discord's verification level is raised to High, and put back when the lockdown ends."));
+      await start.getByRole('button', { name: 'Start Lockdown' }).click();
+      await toast(page, 'Lockdown is on');
+      await e2e().drainOutbox();
+      expect(emulator.state.guild.verificationLevel).toBe(3);
+      await page.reload();
+      await visible(page.getByText(/^Verification level raised in Discord to High \(was (None|Low|Medium)\); put back when the lockdown ends\.$/));
+
+      await page.getByRole('button', { name: 'End Lockdown, Keep Held' }).click();
+      await page.getByRole('alertdialog', { name: 'End Lockdown, Keep Held?' }).getByRole('button', { name: 'End Lockdown' }).click();
+      await toast(page, 'Lockdown ended; held members stay held');
+      await e2e().drainOutbox();
+      expect(emulator.state.guild.verificationLevel).toBe(before);
+    } finally {
+      await handle.services.settings.update({ type: 'staff', id: 'e2e', name: 'Owner' }, { lockdownVerificationLevel: 'off' });
+    }
+  });
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -8,16 +8,13 @@
 -- n entries), which alt-candidates.int.test.ts checks with EXPLAIN on this statement.
 --
 -- Exactly the candidates scoring can flag (canBeFlagged in src/modules/alts/alt-scoring.ts,
--- given the probe candidateProbe makes; alt-candidates.agreement.int.test.ts checks the two agree):
--- the same fingerprint, the same address, and the same network with at least one
--- high-entropy component in common (the network alone never flags, so without a component
--- the network is not read); on a network staff marked shared only the fingerprint counts,
--- so the address and network branches are switched off (a one-time filter). A device
--- component alone flags only when it is rare: a high-entropy component that at most one
--- member besides the candidate shows (its anonymity count, below, at most 2; the 2 is
--- RARITY.rareComponentOthers + 1) is read on every network, shared or not, as the same
--- machine seen from another place; a popular one is no lookup. The same browser token (its
--- keyed hash) is read on every network, shared or not: it names one browser profile, not a place.
+-- given the probe candidateProbe makes; alt-candidates.agreement.int.test.ts checks the two
+-- agree). What flags, and why, is written once in docs/behaviour.md ("Alt detection"); here
+-- each way to be flagged is one branch: the browser token and a rare component on every
+-- network, the fingerprint, the address and the network (read only with a high-entropy
+-- component to match) switched off on a network marked shared (a one-time filter). A
+-- component's branch is read only when its anonymity count (below) is at most
+-- RARITY.rareComponentOthers + 1 (the count includes the candidate).
 --
 -- Each branch is `where <hash> >= $x and <hash> <= $x and member_id <> $m order by <hash>
 -- desc, id desc limit $n`: an index-only backward range scan of the (hash, id, member_id)
@@ -32,16 +29,15 @@
 -- branches already hold p_limit distinct attempts (its rank comes last, so none of its rows
 -- could make the window).
 --
--- The anonymity sets scoring weighs the evidence by: for the fingerprint, the address and
--- each high-entropy component, how many distinct members other than the attempt's own made
--- the newest 64 attempts carrying it (a backward range of the same indexes, index-only,
--- however popular the value: a count of 64 means "64 or more"), and for the fingerprint
--- also on how many distinct networks (its 64 newest rows, fetched by the index scan); for
--- the browser token, on how many distinct networks other members' attempts carried it (a
--- token copied around stops counting; index-only: the token index carries the network).
--- And how many members the server holds, counted up to 1000 (RARITY.membersToJudgeRarity in
--- alt-scoring.ts: below it rarity is not judged for a stock profile; a bounded read of the
--- members' primary key, never a count of the whole table).
+-- The anonymity sets scoring weighs the evidence by (AnonymityCounts in alt-scoring.ts): for
+-- the fingerprint, the address and each high-entropy component, the distinct members other
+-- than the attempt's own among the newest ANONYMITY_COUNT_CAP attempts carrying it (a
+-- backward range of the same indexes, index-only, however popular the value), and for the
+-- fingerprint also their distinct networks (from those rows); for the browser token, the
+-- distinct networks other members' attempts carried it on (index-only: the token index
+-- carries the network); and the members the server holds, counted up to
+-- RARITY.membersToJudgeRarity (a bounded read of the members' primary key, never a count of
+-- the whole table). The 64 and 1000 below are those two constants.
 --
 -- The window: the p_limit best distinct ids, in this order: the same browser token (one
 -- browser profile, at most a handful of accounts); the same address AND the same

@@ -13,7 +13,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { buildMember } from '../../test-support/factories';
 import { TEST_INTERACTION_WINDOW_MS, testServerEnv } from '../../test-support/gatekeeper';
 import { createBotRest } from '../discord-rest';
-import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { createBot, type Bot } from './bot';
 import { terminateLeaderLockHolder } from '../../test-support/leader-lock-holder';
 

@@ -179,5 +179,3 @@ export function createInteractionDispatcher(deps: {
     },
   };
 }
-
-export type InteractionDispatcher = ReturnType<typeof createInteractionDispatcher>;

@@ -1,7 +1,6 @@
 import { REST, type RESTOptions } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
-import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
-import { realmSafeMakeRequest } from '../emulator/emulator-clients';
+import { createDiscordEmulator, realmSafeMakeRequest, type DiscordEmulator } from '../../discord-emulator';
 import { BotRest } from '../discord-rest';
 import { isInteractionRoute } from './interaction-rest';
 

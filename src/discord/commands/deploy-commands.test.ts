@@ -1,5 +1,5 @@
 import { parseEnv } from '../../env';
-import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { deployCommands } from './deploy-commands';
 import { COMMANDS } from './definitions';
 

@@ -67,9 +67,43 @@ describe('planLogPosts', () => {
     expect(posts.flatMap((p) => p.lines)).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
+  it('with a role to ping, a post of alarm lines pings that role alone; every other post pings nobody', () => {
+    const ROLE = '100000000000000009';
+    const alarmText = (id: number): LogLine => ({ ...text(id, `raid ${id}`), alarm: true });
+    const alarmCard = (id: number): LogLine => ({ ...card(id, `certain alt ${id}`), alarm: true });
+    const lines = [text(1), alarmText(2), text(3), card(4), alarmCard(5), alarmCard(6), card(7)];
+    const posts = planLogPosts(lines, site, ROLE);
+    expect(posts.map((p) => p.lines)).toEqual([[0], [1], [2], [3], [4, 5], [6]]);
+    const pinging = { parse: [], roles: [ROLE] };
+    expect(posts.map((p) => p.body.allowed_mentions)).toEqual([{ parse: [] }, pinging, { parse: [] }, { parse: [] }, pinging, { parse: [] }]);
+    expect(posts[1]!.body.content).toBe(`<@&${ROLE}>\nraid 2`);
+    expect(posts[4]!.body.content).toBe(`<@&${ROLE}>`);
+    expect(posts[4]!.body.embeds!.map((e) => e.description)).toEqual(['certain alt 5', 'certain alt 6']);
+    expect(posts[3]!.body.content).toBeUndefined();
+
+    // no role set: alarm lines merge with the rest, and nobody is pinged
+    const unset = planLogPosts(lines, site);
+    expect(unset.map((p) => p.lines)).toEqual([[0, 1, 2], [3, 4, 5, 6]]);
+    for (const post of unset) expect(post.body.allowed_mentions).toEqual({ parse: [] });
+    expect(unset[1]!.body.content).toBeUndefined();
+  });
+
+  it('keeps a pinging text post within 2,000 characters, the mention included', () => {
+    const ROLE = '100000000000000009';
+    const posts = planLogPosts(Array.from({ length: 30 }, (_, i) => ({ ...text(i, 'y'.repeat(99)), alarm: true })), site, ROLE);
+    expect(posts.length).toBeGreaterThan(1);
+    for (const post of posts) {
+      expect(post.body.content!.length).toBeLessThanOrEqual(MAX_MESSAGE);
+      expect(post.body.content!.startsWith(`<@&${ROLE}>\n`)).toBe(true);
+    }
+    expect(posts.flatMap((p) => p.lines)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
   it('reads a stored line; a card that does not read as one leaves the line as text', () => {
     expect(logLineOf({ id: 4, payload: { text: 'hi', event: 'appeal', card: { for: 'appeal', discordId: A, appealId: 2 } } })).toEqual({ id: 4, text: 'hi', event: 'appeal', card: { for: 'appeal', discordId: A, appealId: 2 } });
     expect(logLineOf({ id: 5, payload: { text: 'old line', event: null } }).card).toBeNull();
     expect(logLineOf({ id: 6, payload: { text: 'odd', card: { for: 'nothing' } } }).card).toBeNull();
+    expect(logLineOf({ id: 7, payload: { text: 'raid', event: 'staff_action', alarm: true } }).alarm).toBe(true);
+    expect(logLineOf({ id: 8, payload: { text: 'raid', event: 'staff_action', alarm: 'yes' } }).alarm).toBeUndefined();
   });
 });

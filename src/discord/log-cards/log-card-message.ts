@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIAllowedMentions, type APIButtonComponent, type APIEmbed, type RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import type { LogCard, LogEvent, OutboxEntry } from '../../modules/outbox/outbox.types';
 import { MAX_MESSAGE, packLogMessages } from '../outbox/pack-log-messages';
 
@@ -115,16 +115,18 @@ export interface LogLine {
   text: string;
   event: LogEvent['kind'] | null;
   card: LogCard | null;
+  /** a certain alt or a raid alarm: its post pings the alarm role, when one is set */
+  alarm?: boolean;
 }
 
 const CARD_KINDS = new Set<string>(['member', 'alt', 'appeal']);
 
 /** A stored log line's text, event and card (a card that does not read as one is left out: the line still posts, as text). */
 export function logLineOf(entry: Pick<OutboxEntry, 'id' | 'payload'>): LogLine {
-  const { text, event, card } = entry.payload as { text?: unknown; event?: unknown; card?: unknown };
+  const { text, event, card, alarm } = entry.payload as { text?: unknown; event?: unknown; card?: unknown; alarm?: unknown };
   const stored = card as Partial<LogCard> | null | undefined;
   const valid = stored && typeof stored === 'object' && CARD_KINDS.has(String(stored.for)) && typeof stored.discordId === 'string';
-  return { id: entry.id, text: String(text ?? ''), event: typeof event === 'string' ? (event as LogEvent['kind']) : null, card: valid ? (stored as LogCard) : null };
+  return { id: entry.id, text: String(text ?? ''), event: typeof event === 'string' ? (event as LogEvent['kind']) : null, card: valid ? (stored as LogCard) : null, ...(alarm === true ? { alarm: true } : {}) };
 }
 
 /** One message to post and the lines (by index) it carries. */
@@ -134,23 +136,40 @@ export interface LogPost {
 }
 
 /**
+ * Who a post pings: nobody, or (a post carrying an alarm line, with an alarm role set) that role
+ * alone, named in the content. Mentions in the lines themselves are shown, never pinged.
+ */
+function postMentions(alarm: boolean, pingRole: string | null): { content: string; allowed_mentions: APIAllowedMentions } {
+  if (!alarm || !pingRole) return { content: '', allowed_mentions: { parse: [] } };
+  return { content: roleMention(pingRole), allowed_mentions: { parse: [], roles: [pingRole] } };
+}
+
+const roleMention = (roleId: string) => `<@&${roleId}>`;
+
+/**
  * Turns log lines into messages, in order. Lines without a card are merged into text messages as
  * long as they fit Discord's 2,000 characters (packLogMessages). Consecutive cards share a message
  * up to 5 (5 embeds, each with its row of buttons, within 6,000 characters of embed text, room kept in
- * each for the line naming who acted). Every
- * message but the last is full, or followed by lines of the other sort. Mentions are shown, nobody
- * is pinged.
+ * each for the line naming who acted). Every message but the last is full, or followed by lines of
+ * the other sort. With `pingRole` set, a line that is an alarm (a certain alt, a raid alarm) starts a
+ * message of its own sort that pings that role (postMentions); other lines never join it, and nobody
+ * else is pinged.
  */
-export function planLogPosts(lines: readonly LogLine[], websiteUrl: string): LogPost[] {
+export function planLogPosts(lines: readonly LogLine[], websiteUrl: string, pingRole: string | null = null): LogPost[] {
   const posts: LogPost[] = [];
+  // with a role to ping, lines are grouped by whether they ping it (each group keeps its order)
+  const pings = (line: LogLine) => pingRole !== null && line.alarm === true;
+  const sameGroup = (a: LogLine, b: LogLine) => Boolean(a.card) === Boolean(b.card) && pings(a) === pings(b);
   let index = 0;
   while (index < lines.length) {
     const start = index;
-    if (lines[start]!.card) {
+    const first = lines[start]!;
+    const mentions = postMentions(pings(first), pingRole);
+    if (first.card) {
       const embeds: APIEmbed[] = [];
       const components: APIActionRowComponent<APIButtonComponent>[] = [];
       let size = 0;
-      while (index < lines.length && lines[index]!.card && embeds.length < CARDS_PER_MESSAGE) {
+      while (index < lines.length && sameGroup(first, lines[index]!) && embeds.length < CARDS_PER_MESSAGE) {
         const line = lines[index]!;
         const embed = cardEmbed(line.text, line.event);
         const length = (embed.description?.length ?? 0) + HANDLED_ROOM;
@@ -160,12 +179,14 @@ export function planLogPosts(lines: readonly LogLine[], websiteUrl: string): Log
         size += length;
         index++;
       }
-      posts.push({ body: { embeds, components, allowed_mentions: { parse: [] } }, lines: range(start, index) });
+      posts.push({ body: { ...(mentions.content ? { content: mentions.content } : {}), embeds, components, allowed_mentions: mentions.allowed_mentions }, lines: range(start, index) });
       continue;
     }
-    while (index < lines.length && !lines[index]!.card) index++;
-    for (const message of packLogMessages(lines.slice(start, index).map((l) => l.text))) {
-      posts.push({ body: { content: message.content.slice(0, MAX_MESSAGE), allowed_mentions: { parse: [] } }, lines: message.lines.map((i) => i + start) });
+    while (index < lines.length && sameGroup(first, lines[index]!)) index++;
+    // the role's mention opens the message, on a line of its own
+    const prefix = mentions.content ? `${mentions.content}\n` : '';
+    for (const message of packLogMessages(lines.slice(start, index).map((l) => l.text), MAX_MESSAGE - prefix.length)) {
+      posts.push({ body: { content: `${prefix}${message.content}`.slice(0, MAX_MESSAGE), allowed_mentions: mentions.allowed_mentions }, lines: message.lines.map((i) => i + start) });
     }
   }
   return posts;

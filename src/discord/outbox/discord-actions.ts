@@ -7,6 +7,8 @@ import type { GuildDirectory } from '../guild-directory';
 import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-message';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { isGuildMember, roleCallsFor, type RoleCalls } from './member-roles';
+import type { RoleConnectionUpdates } from '../role-connection-updates';
+import type { VerificationLevelCall } from '../lockdown-verification-level-call';
 
 /** Discord's "Unknown Member": the user is not (or no longer) in the guild. */
 function isUnknownMember(error: unknown): boolean {
@@ -40,8 +42,14 @@ export function createDiscordActions(deps: {
   members?: GuildMemberCache;
   /** the site's address, for the cards' links to the dashboard */
   websiteUrl: string;
+  /** the role that posts of alarms ping (planLogPosts), read at each post */
+  alarmPingRole?: () => string | null;
   /** hands a joined member's access token over for revocation (in the background: it never fails or delays the join) */
   revokeAccessToken?: (accessToken: string) => void;
+  /** Linked Roles: writes a member's role connection with their own grant (role-connection-updates.ts) */
+  roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
+  /** the lockdown's verification level (lockdown-verification-level-call.ts) */
+  verificationLevel?: Pick<VerificationLevelCall, 'run'>;
 }) {
   const { rest, directory } = deps;
   const members = deps.members ?? createGuildMemberCache({ maxEntries: 0 });
@@ -110,7 +118,7 @@ export function createDiscordActions(deps: {
     learnChange(userId, give ? { give: [roleId], take: [] } : { give: [], take: [roleId] });
   }
 
-  /** One message in the logs channel (planLogPosts: text or cards; mentions shown, nobody pinged). */
+  /** One message in the logs channel (planLogPosts: text or cards; mentions shown, only the alarm role pinged). */
   async function postMessage(body: RESTPostAPIChannelMessageJSONBody): Promise<void> {
     const channelId = await directory.channelId('logs');
     await rest.post(Routes.channelMessages(channelId), { body });
@@ -118,7 +126,7 @@ export function createDiscordActions(deps: {
 
   /** Posts log lines (as the outbox holds them) in as few messages as they fit. */
   async function postLog(lines: LogLine[]): Promise<void> {
-    for (const post of planLogPosts(lines, deps.websiteUrl)) await postMessage(post.body);
+    for (const post of planLogPosts(lines, deps.websiteUrl, deps.alarmPingRole?.() ?? null)) await postMessage(post.body);
   }
 
   /**
@@ -175,10 +183,15 @@ export function createDiscordActions(deps: {
         await rest.put(`/guilds/${guildId}/incident-actions`, { body, reason });
         return;
       }
+      case 'role_connection':
+        // without the Linked Roles updater (a process that does not run them) there is nothing to write with
+        if (!deps.roleConnections) throw new Error('role connections are not updated by this process');
+        return deps.roleConnections.run(userId, entry.sealedSecret);
+      case 'verification_level':
+        if (!deps.verificationLevel) throw new Error('the verification level is not changed by this process');
+        return deps.verificationLevel.run(typeof payload.raiseTo === 'number' ? payload.raiseTo : null, reason);
     }
   }
 
   return { run, postLog, postMessage, revokeUsedToken };
 }
-
-export type DiscordActions = ReturnType<typeof createDiscordActions>;

@@ -62,6 +62,7 @@ export function missingPermissionMessage(entry: Pick<OutboxEntry, 'kind' | 'payl
   const head = failureHead(error);
   if (relevant.length > 0) return waitingForFixMessage(error, relevant);
   if (entry.kind === 'log_message') return `${head}. The bot cannot post in the logs channel. Fix: allow the bot's role "View Channel" and "Send Messages" there.`;
+  if (entry.kind === 'verification_level') return `${head}. Raising the verification level during a lockdown needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or set "Verification level during lockdown" to off in Settings.`;
   if (entry.kind === 'incident_actions') return `${head}. Pausing invites or DMs needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or turn the pause off in Settings.`;
   return `${head}. The bot has every permission it needs, so this member's highest role is above or level with the bot's. Fix: Server Settings → Roles: drag the bot's role above the member's roles.`;
 }

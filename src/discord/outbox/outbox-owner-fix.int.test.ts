@@ -4,7 +4,7 @@ import type { GatekeeperHandle } from '../../server';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import { loginCookie, seedStaffAccount, TEAM } from '../../test-support/staff-test-kit';
-import { BOT_ROLE_PERMISSIONS } from '../emulator/seed';
+import { BOT_ROLE_PERMISSIONS } from '../../discord-emulator';
 
 jest.setTimeout(90_000);
 

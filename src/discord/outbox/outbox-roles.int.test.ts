@@ -7,7 +7,7 @@ import type { DiscordAction, OutboxEntry } from '../../modules/outbox/outbox.typ
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
-import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../emulator';
+import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../discord-emulator';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
 import { createOutboxWorker } from './outbox-worker';
 

@@ -6,7 +6,7 @@ import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createDiscordGuard } from '../discord-guard';
 import { createBotRest } from '../discord-rest';
 import { discordHealthRouter } from '../../http/routes/health.router';
-import { createDiscordEmulator, type DiscordEmulator } from '../emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(60_000);

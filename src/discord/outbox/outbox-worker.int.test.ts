@@ -6,7 +6,7 @@ import type { DiscordAction } from '../../modules/outbox/outbox.types';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
-import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../emulator';
+import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../../discord-emulator';
 import { packLogMessages } from './pack-log-messages';
 import { createOutboxWorker } from './outbox-worker';
 

@@ -15,6 +15,8 @@ import type { GuildDirectory } from '../guild-directory';
 import type { GuildMemberCache } from '../guild-member-cache';
 import { absentMemberLine } from './absent-member';
 import { createDiscordActions } from './discord-actions';
+import type { RoleConnectionUpdates } from '../role-connection-updates';
+import type { VerificationLevelCall } from '../lockdown-verification-level-call';
 import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
 import { classifyDiscordError, nextRetryDelayMs, retryAfterMs } from './outbox-errors';
 import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole, needsOwnerFix, problemsFor, waitingForFixMessage } from './failure-advice';
@@ -23,6 +25,7 @@ type Claimed = OutboxEntry & { sealedSecret: string | null };
 
 /** The logs channel's line for an action that failed for good. */
 export function failedActionLine(entry: Pick<OutboxEntry, 'kind' | 'discordId'>, message: string): string {
+  if (entry.kind === 'verification_level') return `❗ Could not change the server's verification level for the lockdown: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper.`;
   if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
   return `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${message}. Staff can retry it from the dashboard.`;
 }
@@ -75,6 +78,8 @@ export function createOutboxWorker(deps: {
   sealKey: Buffer;
   /** the site's address, for the log cards' links to the dashboard */
   websiteUrl: string;
+  /** the role that posts of alarms (a certain alt, a raid alarm) ping, read at each post; none: nobody is pinged */
+  alarmPingRole?: () => string | null;
   /** what the bot saw of members' roles (shared with the bot when both run in this process) */
   members?: GuildMemberCache;
   clock: Clock;
@@ -102,6 +107,10 @@ export function createOutboxWorker(deps: {
   onFinished?: (entry: OutboxEntry, result: 'done' | 'retry' | 'failed') => void;
   /** revokes a joined member's access token in the background (token-revocation.ts) */
   revokeAccessToken?: (accessToken: string) => void;
+  /** Linked Roles: the role_connection actions (role-connection-updates.ts) */
+  roleConnections?: Pick<RoleConnectionUpdates, 'run'>;
+  /** the lockdown's verification level (lockdown-verification-level-call.ts) */
+  verificationLevel?: Pick<VerificationLevelCall, 'run'>;
 }) {
   const batchSize = deps.batchSize ?? 100;
   const logLingerMs = deps.logLingerMs ?? LOG_LINGER_MS;
@@ -109,7 +118,7 @@ export function createOutboxWorker(deps: {
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
   const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, members: deps.members, revokeAccessToken: deps.revokeAccessToken });
+  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, alarmPingRole: deps.alarmPingRole, members: deps.members, revokeAccessToken: deps.revokeAccessToken, roleConnections: deps.roleConnections, verificationLevel: deps.verificationLevel });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -279,7 +288,8 @@ export function createOutboxWorker(deps: {
     for (const entry of entries) {
       // the join's access token is revoked only once the join is recorded: a process that dies
       // between Discord's answer and the record runs the join again, and needs the token for it
-      if (entry.kind === 'add_guild_member') actions.revokeUsedToken(entry.sealedSecret);
+      // a token that is also the member's Linked Roles grant lives on (role_connection_grants)
+      if (entry.kind === 'add_guild_member' && entry.payload.keepToken !== true) actions.revokeUsedToken(entry.sealedSecret);
       stats.done++;
       deps.onFinished?.(entry, 'done');
     }
@@ -326,7 +336,7 @@ export function createOutboxWorker(deps: {
     if (lingerTimer) clearTimeout(lingerTimer);
     lingerTimer = undefined;
     if (postingLogs > 0 || heldLogs.length === 0) return;
-    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl);
+    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl, deps.alarmPingRole?.() ?? null);
     const waited = Date.now() - heldLogs[0]!.takenAt;
     const send = all || waited >= logLingerMs ? packed : packed.slice(0, -1);
     if (send.length === 0) {

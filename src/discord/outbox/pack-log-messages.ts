@@ -11,16 +11,16 @@ export interface PackedMessage {
 }
 
 /**
- * Merges log lines into as few messages as fit Discord's length limit, in order (a line
- * longer than a message is cut to one). Every message but the last is full: the next line
- * did not fit in it.
+ * Merges log lines into as few messages as fit Discord's length limit (or `limit`, when part of
+ * the message is taken), in order (a line longer than a message is cut to one). Every message
+ * but the last is full: the next line did not fit in it.
  */
-export function packLogMessages(lines: readonly string[]): PackedMessage[] {
+export function packLogMessages(lines: readonly string[], limit = MAX_MESSAGE): PackedMessage[] {
   const messages: PackedMessage[] = [];
   lines.forEach((raw, index) => {
-    const line = raw.slice(0, MAX_MESSAGE);
+    const line = raw.slice(0, limit);
     const last = messages.at(-1);
-    if (last !== undefined && last.content.length + line.length + 1 <= MAX_MESSAGE) {
+    if (last !== undefined && last.content.length + line.length + 1 <= limit) {
       last.content = `${last.content}\n${line}`;
       last.lines.push(index);
     } else messages.push({ content: line, lines: [index] });

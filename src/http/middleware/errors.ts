@@ -4,6 +4,9 @@ import { isDatabaseUnavailable } from '../../db/db-errors';
 import { isAppError, NotFound } from '../../errors';
 import { errorPage, isPageNavigation } from '../error-page';
 
+/** How long a client is asked to wait when the database is briefly out of reach (Retry-After). */
+export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 2;
+
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
@@ -85,7 +88,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isDatabaseUnavailable(error)) {
       // a restart or failover of the database server: the next request gets a fresh connection
       logger.warn({ err: error, method: req.method, path: req.path }, 'database unavailable');
-      answer(req, res, 503, { error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' }, { 'Retry-After': '2' });
+      answer(req, res, 503, { error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' }, { 'Retry-After': String(DATABASE_BUSY_RETRY_AFTER_SECONDS) });
       return;
     }
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { Forbidden, Unauthorized } from '../../errors';
 import { findStaffById, type StaffAccount } from '../../modules/staff/staff.repository';
+import { HOUR_MS, SESSION_MAX_AGE_MS } from '../../shared/durations';
 
 /**
  * Staff sessions (docs/behaviour.md#staff-roles-and-sessions). The cookie-session cookie carries, under its `staff`
@@ -13,8 +14,8 @@ import { findStaffById, type StaffAccount } from '../../modules/staff/staff.repo
  * cookie at once. Idle timeout 12 h, absolute 7 days, both on the injected clock.
  */
 
-export const STAFF_IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
-export const STAFF_ABSOLUTE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+export const STAFF_IDLE_TIMEOUT_MS = 12 * HOUR_MS;
+export const STAFF_ABSOLUTE_TIMEOUT_MS = SESSION_MAX_AGE_MS;
 /** `seen` is rewritten at most this often, so not every request re-sends the cookie. */
 const SEEN_REFRESH_MS = 60 * 1000;
 

@@ -4,6 +4,7 @@ import { isAuditAction } from '../../shared/audit-actions';
 import { validate } from '../middleware/validate';
 import { INVALID_DISCORD_ID, SNOWFLAKE } from './admin-members.schema';
 import { validated, type StaffRoute } from './staff-route-table';
+import { DAY_MS } from '../../shared/durations';
 
 const positiveInt = (message: string) => z.string().regex(/^[1-9]\d{0,15}$/, message).transform(Number);
 
@@ -23,8 +24,6 @@ const day = z
     }
     return at;
   });
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const auditQuery = z
   .object({

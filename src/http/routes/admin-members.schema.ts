@@ -1,3 +1,4 @@
+import { DISMISS_REASON_MAX, STAFF_NOTE_MAX } from '../../shared/text-limits';
 import { z } from 'zod';
 import { MEMBER_FILTERS } from '../../shared/member-badges';
 import { decodeMemberCursor } from '../../modules/members/members.service';
@@ -20,7 +21,6 @@ export const altLinkParams = discordIdParams.extend({
     .transform(Number),
 });
 
-export const DISMISS_REASON_MAX = 500;
 export const dismissAltLinkBody = z.object({
   reason: z
     .union([z.string(), z.null()], { error: 'Reason must be text' })
@@ -57,7 +57,7 @@ export const userListQuery = z.object({
 });
 
 export const noteBody = z.object({
-  note: z.string({ error: 'Note is required' }).trim().min(1, 'Note is required').max(5000, 'Note must be at most 5000 characters'),
+  note: z.string({ error: 'Note is required' }).trim().min(1, 'Note is required').max(STAFF_NOTE_MAX, `Note must be at most ${STAFF_NOTE_MAX} characters`),
 });
 
 const ALT_STATUS_MESSAGE = 'manualAltStatus must be suspected_alt, certain_alt or null';

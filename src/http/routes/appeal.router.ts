@@ -5,12 +5,13 @@ import type { AppealsService } from '../../modules/appeals/appeals.service';
 import { NO_MEMBER_RECORD } from '../../modules/appeals/appeals.service';
 import { validate } from '../middleware/validate';
 import { readVisitor } from '../visitor-session';
+import { SESSION_MAX_AGE_MS } from '../../shared/durations';
 
 /**
  * How long the sign-in behind a verdict identifies the visitor for an appeal (the session
  * cookie's own lifetime); after that, or without one, the visitor signs in with Discord again.
  */
-export const APPEAL_SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const APPEAL_SESSION_MAX_AGE_MS = SESSION_MAX_AGE_MS;
 
 export const SIGN_IN_AGAIN = 'Sign in with Discord again to ask staff for a review';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createDiscordEmulator, type DiscordEmulator } from '../../discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { silentLogger } from '../../logger';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../modules/vpn/proxycheck-emulator';
 import { createMemorySetupCodeStore } from '../../modules/staff/setup-code';

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
+import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, VERIFY_SCOPES, VERIFY_WITH_LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import type { LinkedRolesRegistration } from '../../discord/linked-roles-registration';
 import { createLinkedRolesSignIn } from '../../modules/linked-roles/linked-roles-sign-in';
@@ -12,7 +12,7 @@ import { OAUTH_STATE_TTL_MS, type VerificationService } from '../../modules/veri
 import { createCallbackOutcomes, type CallbackClaim } from '../../modules/verification/callback-outcomes.repository';
 import type { Executor } from '../../db/client';
 import { readVisitor, writeVisitor } from '../visitor-session';
-import { createPendingSignIns } from './pending-sign-ins';
+import { createPendingSignIns, PENDING_RESULT_AFTER_EXCHANGE_MS } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
 import { APPEAL_SIGN_IN_RUNNING_MS, createAppealSignIn, parseAppealSignInResult, type AppealSignInResult } from '../../modules/appeals/appeal-sign-in';
 import { hashToken } from '../../modules/verification/one-time-tokens.repository';
@@ -79,7 +79,7 @@ export function oauthRouter(deps: {
   const exchangeBudgetMs = deps.exchangeBudgetMs ?? SIGN_IN_EXCHANGE_BUDGET_MS;
   const finishSignIn = createSignInFlow({ ...deps, exchangeBudgetMs });
   // a finished job is kept a minute past the budget for the visitor's next check to collect it
-  const pending = createPendingSignIns({ keepMs: exchangeBudgetMs + 60_000 });
+  const pending = createPendingSignIns({ keepMs: exchangeBudgetMs + PENDING_RESULT_AFTER_EXCHANGE_MS });
   // the same, for every web process: a repeat that reaches another process finds the first's outcome there
   const outcomes = createCallbackOutcomes<SignInResult>({ ...deps, kind: 'visitor', runningMs: exchangeBudgetMs + AFTER_EXCHANGE_MS, keepMs: OAUTH_STATE_TTL_MS, parse: parseSignInResult });
 
@@ -142,7 +142,9 @@ export function oauthRouter(deps: {
     const { token: state, tokenHash } = deps.verification.issueSignInState();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, oauth: { stateHash: tokenHash, verifier: pkce.verifier, at: now.getTime() } }));
-    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req) }));
+    // Linked Roles on: the member also grants the right to write their role connection ("Verified with Gatekeeper")
+    const linkedRolesOn = (deps.linkedRoles?.registration.state().state ?? 'off') !== 'off';
+    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: linkedRolesOn ? VERIFY_WITH_LINKED_ROLES_SCOPES : VERIFY_SCOPES }));
   });
 
   // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing

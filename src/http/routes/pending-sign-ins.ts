@@ -4,6 +4,9 @@ import type { SignInResult } from '../../modules/verification/sign-in';
 /** Most sign-ins finishing at once in one process; past it a new one is refused as busy. */
 const MAX_PENDING = 5_000;
 
+/** How long a finished sign-in's result stays in the process after the exchange's own budget: the same callback again finds it. */
+export const PENDING_RESULT_AFTER_EXCHANGE_MS = 60_000;
+
 interface Entry {
   done: Promise<SignInResult>;
   result?: SignInResult;

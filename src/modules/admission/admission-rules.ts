@@ -1,5 +1,6 @@
 import { snowflakeDate } from '../../shared/discord-snowflake';
 import type { LockdownState } from '../raid/lockdown-state';
+import { DAY_MS } from '../../shared/durations';
 
 export { LOCKDOWN_OFF, type LockdownState } from '../raid/lockdown-state';
 
@@ -17,8 +18,6 @@ export interface Gate {
   /** shown to staff and to the visitor */
   reason: string;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whole days since the Discord account was created (its id carries the creation time). */
 export function accountAgeDays(discordId: string, now: Date): number {

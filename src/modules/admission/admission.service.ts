@@ -6,13 +6,14 @@ import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { checkForRaid, raiseDiscordRaidAlarm } from '../raid/raid.service';
 import type { RaidReason } from '../raid/raid-rules';
 import { recentRaidAlarms } from '../raid/raid.repository';
 import type { OwnerSettings } from '../settings';
 import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
-import { findMemberByDiscordId } from '../members/member-row.repository';
+import { findMemberRowByDiscordId } from '../members/member-row.repository';
 import {
   admissionStateFrom,
   admissionStateQuery,
@@ -30,6 +31,7 @@ import { createPreviousDayCount } from '../raid/previous-day-count';
 import { decideButtonOutcome } from './button-outcome';
 import { readLockdown, writeLockdown } from '../raid/lockdown.repository';
 import { discordPauseStatus, syncDiscordPause } from '../raid/discord-pause.repository';
+import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid/lockdown-verification-level';
 
 /** An admission step's outcome with what it leaves to the caller's last statement (see `admitDeferred`). */
 export interface AdmissionDecision {
@@ -53,6 +55,8 @@ export interface LockdownPlan {
   action: OwnerSettings['lockdownAction'];
   pauseInvites: boolean;
   pauseDms: boolean;
+  /** the verification level a lockdown raises the server to (Discord's 0-4), null: left alone */
+  raiseVerificationLevel: number | null;
 }
 
 /** Outbox rows per INSERT in a bulk release (each row takes a handful of parameters; the limit is 65535). */
@@ -96,7 +100,7 @@ export function createAdmissionService(deps: {
     const releasedBy = `released from review by ${actor.name ? `staff (${actor.name})` : 'staff'}`;
     for (const member of released) {
       const outcome = decideButtonOutcome(member);
-      if (outcome === 'verified') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`${releasedBy}, verified`) });
+      if (outcome === 'verified') roleChanges.push(grantVerified(member.discordId, auditLogReason(`${releasedBy}, verified`)));
       else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(`${releasedBy}, Limited Access`) });
       else continue;
       granted[outcome].push(member);
@@ -165,7 +169,7 @@ export function createAdmissionService(deps: {
   return {
     /** The admission rule that applied to a visitor's verification, with the words the success page shows; null when none did. */
     async visitorGate(discordId: string): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
-      const member = await findMemberByDiscordId(deps.database.db, discordId);
+      const member = await findMemberRowByDiscordId(deps.database.db, discordId);
       if (!member?.gateAction) return null;
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
     },
@@ -196,14 +200,17 @@ export function createAdmissionService(deps: {
       heldMembers: Awaited<ReturnType<typeof listHeldMembers>>;
       alarms: Awaited<ReturnType<typeof recentRaidAlarms>>;
       discordPause: Awaited<ReturnType<typeof discordPauseStatus>>;
+      /** the server's verification level as the lockdown raised it (or put it back) */
+      verificationLevel: VerificationLevelStatus;
       /** what a lockdown does, from the settings: for the dashboard's explanation and its confirmation */
       plan: LockdownPlan;
     }> {
       const { db } = deps.database;
       const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
+      const verificationLevel = await verificationLevelStatus(db);
       const settings = deps.settings.snapshot();
-      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms };
-      return { lockdown, held, heldMembers, alarms, discordPause, plan };
+      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms, raiseVerificationLevel: levelOf(settings.lockdownVerificationLevel) };
+      return { lockdown, held, heldMembers, alarms, discordPause, verificationLevel, plan };
     },
 
     /**

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { createManualClock } from '../../clock';
 import { createBotRest } from '../../discord/discord-rest';
-import { createDiscordEmulator, type DiscordEmulator } from '../../discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { createOutboxWorker } from '../../discord/outbox/outbox-worker';
 import { parseEnv } from '../../env';
 import { silentLogger } from '../../logger';

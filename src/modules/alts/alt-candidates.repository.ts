@@ -115,6 +115,8 @@ export interface AttemptSignalsRow {
   language_hash: string | null;
   platform_hash: string | null;
   browser_token_hash: string | null;
+  /** stored attempts only (the candidate lookup does not return it): the profile looked stock at consent; null when unknown */
+  stock_profile?: boolean | null;
 }
 
 /** An attempt's signals from its row: the one mapping of column to signal. */
@@ -132,6 +134,7 @@ export function signalsFromRow(row: AttemptSignalsRow): AttemptSignals {
     languageHash: row.language_hash,
     platformHash: row.platform_hash,
     browserTokenHash: row.browser_token_hash,
+    stockProfile: row.stock_profile ?? null,
   };
 }
 

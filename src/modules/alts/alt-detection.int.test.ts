@@ -72,13 +72,12 @@ describeEngines('alt detection', (getDatabase, engine) => {
     expect((await links()).map((l) => l.confidence)).toEqual(['possible', 'possible']);
   });
 
-  it('links one device seen from two places as possible (shared fingerprint)', async () => {
+  it('links one device seen from two places as medium (a fingerprint nobody else shows)', async () => {
     const home = await visit(db(), service, { discordId: '10', ip: '192.0.2.10', fingerprint: device('phone'), at: at() });
     const away = await visit(db(), service, { discordId: '11', ip: '203.0.113.77', fingerprint: device('phone'), at: at() });
-    // was medium: the same rare fingerprint from another place is 24 alts to 3 strangers in P8
-    // (88.9%), under the nine in ten a badge needs, so it is evidence staff see, not counted
-    expect(away.result.alts).toEqual([expect.objectContaining({ otherMemberId: home.member.id, confidence: 'possible', detectionMethod: 'fingerprint', memberIs: 'alt' })]);
-    expect(away.result).toMatchObject({ altsFound: 0, isLinkedAsAlt: false });
+    // a device that moved: counted as an alt (medium), never denied (only certain is)
+    expect(away.result.alts).toEqual([expect.objectContaining({ otherMemberId: home.member.id, confidence: 'medium', detectionMethod: 'fingerprint', memberIs: 'alt' })]);
+    expect(away.result).toMatchObject({ altsFound: 1, isLinkedAsAlt: false });
   });
 
   it('stops counting IP-only matches once staff mark the network as shared', async () => {
@@ -88,10 +87,10 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const classmate = await visit(db(), service, { discordId: '21', ip: '192.0.2.50', fingerprint: device('lab-2'), at: at() });
     expect(classmate.result).toEqual({ alts: [], altsFound: 0, isLinkedAsAlt: false });
 
-    // the same machine still matches by fingerprint, but only as possible (was medium; the same
-    // fingerprint without the address is under the badge's nine in ten in P8): the address proves nothing there
+    // the same machine still matches by its fingerprint nobody else shows (medium, as from
+    // another place): the address proves nothing there
     const sameMachine = await visit(db(), service, { discordId: '22', ip: '192.0.2.50', fingerprint: device('lab-1'), at: at() });
-    expect(sameMachine.result.alts).toEqual([expect.objectContaining({ otherDiscordId: '20', confidence: 'possible', detectionMethod: 'fingerprint' })]);
+    expect(sameMachine.result.alts).toEqual([expect.objectContaining({ otherDiscordId: '20', confidence: 'medium', detectionMethod: 'fingerprint' })]);
     expect(sameMachine.result.alts[0]!.detected.evidence).toMatchObject({ ipMatch: true, sharedNetwork: true });
     expect(sameMachine.result.isLinkedAsAlt).toBe(false);
 
@@ -140,10 +139,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
     expect(b2.result.alts[0]).toMatchObject({ confidence: 'certain', change: 'strengthened', memberIs: 'alt' });
     expect(b2.result.isLinkedAsAlt).toBe(true);
 
-    // then from elsewhere with the same device: possible found (was medium: the fingerprint without
-    // the address is no longer a badge), certain kept
+    // then from elsewhere with the same device: medium found, certain kept
     const b3 = await visit(db(), service, { discordId: '51', ip: '203.0.113.5', fingerprint: device('pc'), at: at() });
-    expect(b3.result.alts[0]).toMatchObject({ confidence: 'certain', detected: expect.objectContaining({ confidence: 'possible' }), change: 'kept' });
+    expect(b3.result.alts[0]).toMatchObject({ confidence: 'certain', detected: expect.objectContaining({ confidence: 'medium' }), change: 'kept' });
     const [link] = await links();
     expect(link).toMatchObject({ mainMemberId: a.member.id, altMemberId: b.member.id, confidence: 'certain', detectionMethod: 'both' });
     expect(await memberByDiscordId(db(), '51')).toMatchObject({ manualAltStatus: 'suspected_alt', isLinkedAsAlt: true, altsFound: 1 });
@@ -162,10 +160,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const a = await visit(db(), service, { discordId: '70', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
     await visit(db(), service, { discordId: '70', ip: '192.0.2.20', fingerprint: device('phone'), at: at() });
     const b = await visit(db(), service, { discordId: '71', ip: '192.0.2.20', fingerprint: device('pc'), at: at() });
-    // attempt 1 of '70' shares the device, attempt 2 the address and nothing else: both possible now (the device
-    // from elsewhere was medium before the badge tier kept only rules right nine times in ten); one link, from the
-    // stronger evidence (the device: the higher score)
-    expect(b.result.alts).toEqual([expect.objectContaining({ otherMemberId: a.member.id, confidence: 'possible', detectionMethod: 'fingerprint' })]);
+    // attempt 1 of '70' shares the device (medium: a fingerprint nobody else shows, from another
+    // place), attempt 2 the address and nothing else (possible); one link, from the stronger evidence
+    expect(b.result.alts).toEqual([expect.objectContaining({ otherMemberId: a.member.id, confidence: 'medium', detectionMethod: 'fingerprint' })]);
   });
 
   it('lists the alts of a member for the detail page, strongest first, with the component comparison', async () => {

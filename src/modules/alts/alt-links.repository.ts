@@ -159,31 +159,32 @@ export async function listLinkedMemberIds(ex: Executor, memberId: number): Promi
   return [...new Set(rows.map((r) => (r.main === memberId ? r.alt : r.main)))];
 }
 
-/** For the detail page: the other member of each link, open links first, certain first, then medium, then possible. */
-export async function listAltsForMember(ex: Executor, memberId: number): Promise<MemberAlt[]> {
-  const otherId = sql`case when ${altLinks.mainMemberId} = ${memberId} then ${altLinks.altMemberId} else ${altLinks.mainMemberId} end`;
-  const rows = await ex
-    .select({
-      linkId: altLinks.id,
-      memberId: members.id,
-      discordId: members.discordId,
-      username: members.username,
-      avatarUrl: members.avatarUrl,
-      confidence: altLinks.confidence,
-      detectionMethod: altLinks.detectionMethod,
-      evidence: altLinks.evidence,
-      mainMemberId: altLinks.mainMemberId,
-      linkedAt: altLinks.createdAt,
-      updatedAt: altLinks.updatedAt,
-      dismissedAt: altLinks.dismissedAt,
-      dismissedByName: altLinks.dismissedByName,
-      dismissReason: altLinks.dismissReason,
-    })
-    .from(altLinks)
-    .innerJoin(members, sql`${members.id} = ${otherId}`)
-    .where(or(eq(altLinks.mainMemberId, memberId), eq(altLinks.altMemberId, memberId)))
-    .orderBy(sql`${altLinks.dismissedAt} is not null`, sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`, desc(altLinks.updatedAt), asc(members.id));
-  return rows.map((row) => ({
+/** The columns of a link as seen from one of its members: the link and the other member. */
+const ALT_COLUMNS = {
+  linkId: altLinks.id,
+  memberId: members.id,
+  discordId: members.discordId,
+  username: members.username,
+  avatarUrl: members.avatarUrl,
+  confidence: altLinks.confidence,
+  detectionMethod: altLinks.detectionMethod,
+  evidence: altLinks.evidence,
+  mainMemberId: altLinks.mainMemberId,
+  linkedAt: altLinks.createdAt,
+  updatedAt: altLinks.updatedAt,
+  dismissedAt: altLinks.dismissedAt,
+  dismissedByName: altLinks.dismissedByName,
+  dismissReason: altLinks.dismissReason,
+};
+
+/** A member's links in order: open links first, certain first, then medium, then possible; the newest first. */
+const ALT_ORDER = [sql`${altLinks.dismissedAt} is not null`, sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`, desc(altLinks.updatedAt), asc(members.id)];
+
+type AltRow = { [K in keyof typeof ALT_COLUMNS]: (typeof ALT_COLUMNS)[K]['_']['data'] | ((typeof ALT_COLUMNS)[K]['_']['notNull'] extends true ? never : null) };
+
+/** A row of ALT_COLUMNS as the link of `memberId` to the other member. */
+function toMemberAlt(row: AltRow, memberId: number): MemberAlt {
+  return {
     linkId: row.linkId,
     memberId: row.memberId,
     discordId: row.discordId,
@@ -198,7 +199,40 @@ export async function listAltsForMember(ex: Executor, memberId: number): Promise
     linkedAt: row.linkedAt,
     updatedAt: row.updatedAt,
     dismissal: row.dismissedAt ? { at: row.dismissedAt, byName: row.dismissedByName, reason: row.dismissReason } : null,
-  }));
+  };
+}
+
+/** For the detail page: the other member of each link, in ALT_ORDER. */
+export async function listAltsForMember(ex: Executor, memberId: number): Promise<MemberAlt[]> {
+  const otherId = sql`case when ${altLinks.mainMemberId} = ${memberId} then ${altLinks.altMemberId} else ${altLinks.mainMemberId} end`;
+  const rows = await ex
+    .select(ALT_COLUMNS)
+    .from(altLinks)
+    .innerJoin(members, sql`${members.id} = ${otherId}`)
+    .where(or(eq(altLinks.mainMemberId, memberId), eq(altLinks.altMemberId, memberId)))
+    .orderBy(...ALT_ORDER);
+  return rows.map((row) => toMemberAlt(row, memberId));
+}
+
+/**
+ * listAltsForMember for many members in one statement (a list of members, e.g. the appeals queue):
+ * each member's links in ALT_ORDER; a member without links maps to an empty list. Each link is joined
+ * to both of its members, and the row whose member is the other side of a listed member is kept.
+ */
+export async function listAltsForMembers(ex: Executor, memberIds: readonly number[]): Promise<Map<number, MemberAlt[]>> {
+  const ids = [...new Set(memberIds)];
+  const byMember = new Map<number, MemberAlt[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byMember;
+  const listed = idArray(ids);
+  const subjectId = sql<number>`case when ${members.id} = ${altLinks.mainMemberId} then ${altLinks.altMemberId} else ${altLinks.mainMemberId} end`;
+  const rows = await ex
+    .select({ ...ALT_COLUMNS, subjectId })
+    .from(altLinks)
+    .innerJoin(members, or(eq(members.id, altLinks.mainMemberId), eq(members.id, altLinks.altMemberId)))
+    .where(sql`(${altLinks.mainMemberId} = any(${listed}) or ${altLinks.altMemberId} = any(${listed})) and ${subjectId} = any(${listed})`)
+    .orderBy(subjectId, ...ALT_ORDER);
+  for (const row of rows) byMember.get(Number(row.subjectId))?.push(toMemberAlt(row, Number(row.subjectId)));
+  return byMember;
 }
 
 export interface AltLinkRepository {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { createManualClock } from '../../clock';
-import { altLinks, appeals, auditLog, members } from '../../db/schema';
+import { altLinks, appeals, auditLog, members, verificationAttempts } from '../../db/schema';
 import { memberStanding } from '../../shared/member-badges';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildAttempt, buildLink, buildMember } from '../../test-support/factories';
@@ -52,13 +52,44 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     await fillServer();
   });
 
-  it('leaves every link as detection made it while the server is too small to judge rarity', async () => {
-    await getDatabase().exec(`delete from members where username like 'filler%'`);
+  const smallServer = () => getDatabase().exec(`delete from members where username like 'filler%'`);
+  /** Marks every stored attempt as its consent judged the profile (stock phone or not). */
+  const keptStock = (stock: boolean | null) => db().update(verificationAttempts).set({ stockProfile: stock });
+
+  it('on a server too small to judge rarity, leaves a link whose attempts do not say whether their profile looked stock', async () => {
+    await smallServer();
     await linkedWhileRare();
+    // stored before attempts kept it
+    await keptStock(null);
     const before = await linkRows();
-    expect(await rescore()).toMatchObject({ scanned: 0, changed: 0, passComplete: true, tooFewMembers: true });
+    expect(await rescore()).toMatchObject({ scanned: 1, changed: 0, unscorable: 1, passComplete: true });
     expect(await linkRows()).toEqual(before);
     expect(await memberByDiscordId(db(), '200')).toMatchObject({ altsFound: 1 });
+  });
+
+  it('on a small server, downgrades a link between two stock phone profiles on two networks (the new-server prior)', async () => {
+    await smallServer();
+    await linkedWhileRare();
+    await keptStock(true);
+    expect(await rescore()).toMatchObject({ scanned: 1, changed: 1, unscorable: 0 });
+    expect((await linkRows())[0]).toMatchObject({ confidence: 'possible' });
+    expect((await linkRows())[0]!.evidence).toMatchObject({ fingerprintMatch: true, rarityJudged: false });
+    expect(await memberByDiscordId(db(), '200')).toMatchObject({ altsFound: 0, isLinkedAsAlt: false });
+    expect((await rescoreAudit())[0]!.details).toMatchObject({ from: 'medium', to: 'possible' });
+  });
+
+  it.each([
+    [false, 'certain'],
+    [true, 'possible'],
+  ] as const)('on a small server, one fingerprint twice on one address, kept as stock %s, is re-scored %s', async (stock, confidence) => {
+    await smallServer();
+    const main = await storedVisit('192.0.2.90', device('one-device'));
+    const alt = await storedVisit('192.0.2.90', device('one-device'));
+    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true } });
+    await keptStock(stock);
+    await rescore();
+    expect((await linkRows())[0]).toMatchObject({ confidence });
+    expect((await linkRows())[0]!.evidence).toMatchObject({ ipMatch: true, fingerprintMatch: true, rarityJudged: !stock });
   });
 
   it('downgrades a link made while a device profile was rare, with an audit line saying why, and recounts both members', async () => {

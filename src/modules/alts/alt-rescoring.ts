@@ -24,6 +24,10 @@ import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfid
  *    what the two share;
  *  - a link whose confidence stays but whose counts moved gets today's evidence (the words
  *    staff read), without an audit line;
+ *  - on a server too small to judge rarity (RARITY.membersToJudgeRarity), the new-server prior
+ *    reads whether each newer attempt's profile looked stock, as its attempt kept it; a link
+ *    with an attempt stored before that was kept (unknown) is left as detection made it, since
+ *    judging it stock could not tell a household's two phones from one device;
  *  - never touched: links staff made ('manual') or dismissed ("Not the same person"), links
  *    of a member with an open appeal (staff are deciding that member's standing: the link is
  *    re-scored on a pass after the appeal is decided), and links whose members have no stored
@@ -62,15 +66,13 @@ export interface RescoreResult {
   refreshed: number;
   /** links left for later: a member with an open appeal */
   deferred: number;
-  /** links left as they are: a member without stored attempts */
+  /**
+   * links left as they are: a member without stored attempts, or, on a server too small to
+   * judge rarity, an attempt that does not say whether its profile looked stock
+   */
   unscorable: number;
   /** the pass reached the last link (the next run starts again from the first) */
   passComplete: boolean;
-  /**
-   * the server holds fewer than RARITY.membersToJudgeRarity members: rarity cannot be judged yet (the
-   * new-server prior), so the job left every link as its detection made it
-   */
-  tooFewMembers?: boolean;
 }
 
 interface LinkRow {
@@ -143,7 +145,7 @@ async function readAttempts(tx: Executor, memberIds: number[]): Promise<Map<numb
     sql`select a.* from unnest(${idArray(memberIds)}) as m(id)
         cross join lateral (
           select id, member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash,
-                 screen_hash, timezone_hash, language_hash, platform_hash, browser_token_hash
+                 screen_hash, timezone_hash, language_hash, platform_hash, browser_token_hash, stock_profile
           from verification_attempts v where v.member_id = m.id order by v.id desc limit ${RESCORE_ATTEMPTS_PER_MEMBER}
         ) a`,
   );
@@ -155,9 +157,11 @@ async function readAttempts(tx: Executor, memberIds: number[]): Promise<Map<numb
 }
 
 /**
- * The strongest score of the two members' attempts today, or null when either has none. Each
- * pair is scored as a detection would: the newer attempt against the older one, with the
- * anonymity counts of the newer attempt's values (its candidate lookup, read once per attempt).
+ * The strongest score of the two members' attempts today, or null when either has none, or
+ * when the server is too small to judge rarity and a newer attempt with a device fingerprint
+ * does not say whether its profile looked stock (stored before that was kept). Each pair is
+ * scored as a detection would: the newer attempt against the older one, with the anonymity
+ * counts of the newer attempt's values (its candidate lookup, read once per attempt).
  */
 async function rescorePair(tx: Executor, main: StoredAttempt[], alt: StoredAttempt[], contexts: Map<number, Promise<ScoringContext>>): Promise<AltScore | null> {
   if (main.length === 0 || alt.length === 0) return null;
@@ -173,11 +177,22 @@ async function rescorePair(tx: Executor, main: StoredAttempt[], alt: StoredAttem
   for (const a of main) {
     for (const b of alt) {
       const [newer, older] = a.id > b.id ? [a, b] : [b, a];
-      const score = scoreCandidate(newer.signals, older.signals, await contextOf(newer));
+      const context = await contextOf(newer);
+      if (!priorKnown(newer.signals, context)) return null;
+      const score = scoreCandidate(newer.signals, older.signals, context);
       if (isStrongerScore(score, best)) best = score;
     }
   }
   return best ?? null;
+}
+
+/**
+ * Whether the new-server prior can be applied to the attempt as stored: the server holds
+ * enough members to judge rarity, or the attempt kept whether its profile looked stock, or it
+ * has no fingerprint (a Limited Access attempt: nothing to be rare).
+ */
+function priorKnown(attempt: AttemptSignals, context: ScoringContext): boolean {
+  return context.counts.members >= RARITY.membersToJudgeRarity || attempt.stockProfile != null || attempt.fingerprintHash === null;
 }
 
 /** What re-scoring decided for one link, to be written if the link is still as it was read. */
@@ -271,21 +286,9 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number)
 const RETRYABLE = new Set(['40P01', '40001']);
 
 /** Re-scores stored links batch by batch from the saved cursor, until the pass ends or maxBatches ran. */
-/**
- * Whether the server holds enough members to judge how rare a value is (the new-server prior,
- * RARITY.membersToJudgeRarity). A stored attempt does not keep whether its profile looked like a
- * stock phone, so below that size a re-score would judge every profile stock and could not tell a
- * household's two phones from one device: the job then leaves the links as detection made them.
- */
-async function rarityCanBeJudged(executor: Executor): Promise<boolean> {
-  const rows = await selectRows<{ members: number }>(executor, sql`select count(*)::int as members from (select 1 from members limit ${RARITY.membersToJudgeRarity}) as m`);
-  return Number(rows[0]?.members ?? 0) >= RARITY.membersToJudgeRarity;
-}
-
 export async function rescoreAltLinks(deps: { database: Database; clock: Clock }, options: RescoreOptions = {}): Promise<RescoreResult> {
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RESCORE_BATCH_SIZE));
   const total: RescoreResult = { batches: 0, scanned: 0, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: false };
-  if (!(await rarityCanBeJudged(deps.database.db))) return { ...total, passComplete: true, tooFewMembers: true };
   while (options.maxBatches === undefined || total.batches < options.maxBatches) {
     const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize), { states: RETRYABLE, baseDelayMs: 50 });
     total.batches++;

@@ -1,23 +1,16 @@
 import type { ALT_CONFIDENCES } from '../../db/schema';
 import { COMPARED_FINGERPRINT_COMPONENTS } from '../../shared/fingerprint';
 import type { FingerprintComponentHashes } from '../fingerprint/fingerprint-components';
+import { DAY_MS } from '../../shared/durations';
 
 /**
  * Alt-account scoring, pure: the one place that decides how sure we are that two
- * verification attempts came from one person. The rules in words, with why each tier is
- * what it is, are in docs/behaviour.md ("Alt detection"); `scoreCandidate` below names each
- * rule (`AltRule`) in the order it is tried.
- *
- * In short: certain and medium are the tiers that make an alt badge, so each of their rules
- * must be right at least nine times in ten on the labelled population of the P8 bench
- * (scripts/bench/p8-*.ts); evidence weaker than that is `possible`, shown to staff and never
- * counted. Evidence is weighed by its rarity (how many OTHER members show a value: the
- * AnonymityCounts the candidate lookup reads), until the server is too small for rarity to
- * mean anything (RARITY.membersToJudgeRarity): then a profile that looks like a stock phone
- * (`stockProfile`) is never rare. Whether the newer Discord account is young (its
- * snowflake's time, RARITY.youngAccountDays) is recorded with the evidence; no tier uses it.
- * On a network staff marked as shared the address and network matches do not count; only
- * device evidence and the browser token do.
+ * verification attempts came from one person. The rules in words, why each tier is what it
+ * is and what the bench measured are written once, in docs/behaviour.md ("Alt detection");
+ * src/behaviour-thresholds.test.ts checks every figure stated there against the constants here.
+ * Here: `scoreCandidate` tries the rules (`ALT_RULES`) in order and the first that holds
+ * decides; RARITY holds their thresholds; "others" in a count are members besides the two
+ * compared (AnonymityCounts, read by the candidate lookup, count members besides the attempt's own).
  */
 
 export const COMPARED_COMPONENTS = COMPARED_FINGERPRINT_COMPONENTS;
@@ -44,8 +37,8 @@ export type AttemptSignals = {
   accountCreatedMs?: number | null;
   /**
    * the new attempt only: its profile looks like a stock phone (`looksStock`, judged from the
-   * collected values at consent, never stored); absent or null when unknown, which the
-   * new-server prior treats as stock
+   * collected values at consent, which are never stored; the attempt keeps this verdict, for
+   * re-scoring); absent or null when unknown, which the new-server prior treats as stock
    */
   stockProfile?: boolean | null;
 } & Pick<FingerprintComponentHashes, ComparedHashKey>;
@@ -58,7 +51,7 @@ export type AttemptSignals = {
  */
 export interface AnonymityCounts {
   fingerprint: number;
-  /** distinct networks (/24, /48) the other members showing the fingerprint were on */
+  /** distinct networks (/24 IPv4, /64 IPv6) the other members showing the fingerprint were on */
   fingerprintNetworks: number;
   address: number;
   /** members on this address with this fingerprint (counted among the candidates, which put them first) */
@@ -88,9 +81,8 @@ export const RARITY = {
   /** same address + same fingerprint is certain when at most this many other members show the fingerprint */
   certainFingerprintOthers: 0,
   /**
-   * same fingerprint elsewhere (with a rare component) is possible up to this many other
-   * members (a device that moved, or a household's same-model phones elsewhere: 24 alts to 3
-   * strangers in P8, 88.9%, under the nine in ten a badge needs)
+   * same fingerprint elsewhere (with a rare component) is medium up to this many other
+   * members: the device moved (see the rule 'rare-fingerprint-elsewhere')
    */
   fingerprintElsewhereOthers: 2,
   /**
@@ -133,8 +125,6 @@ export const RARITY = {
    */
   membersToJudgeRarity: 1000,
 } as const;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The rules of `scoreCandidate`, in the order they are tried; the first that holds decides. */
 export const ALT_RULES = [
@@ -358,7 +348,17 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both', 'address-rare-fingerprint');
   else if (ipCounts && componentOthers('canvas') === 0 && componentOthers('webgl') === 0 && componentOthers('audio') === 0) found('certain', 'both', 'address-unique-device');
   else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both', 'address-rare-component');
-  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('possible', 'fingerprint', 'rare-fingerprint-elsewhere');
+  // One device that moved: a phone seen at home and then on cellular or a café's Wi-Fi, a
+  // laptop taken to campus. The whole fingerprint is equal, it shows a component at most one
+  // other member shows (a device's own rendering: installed fonts, a customised canvas, a rare
+  // model in a rare locale), and at most two other members show the fingerprint: no popular
+  // configuration matches this way. The legitimate case: two people with one rare stock
+  // model and the same locale on different networks (in P8, 3 of its 27 links, each between
+  // two households; 88.9%). On one address the rules above have decided already, so this
+  // rule links pairs on different networks: siblings on one household network with the same
+  // phone model, the false case the tiers exist to avoid, show a popular fingerprint there,
+  // which stays possible ('address-fingerprint').
+  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent) found('medium', 'fingerprint', 'rare-fingerprint-elsewhere');
   else if (rareComponent && commonKind && sameMachineSettings) found('possible', 'fingerprint', 'rare-component-elsewhere');
   else if (addressDevice) found('possible', 'both', 'address-fingerprint');
   else if (ipCounts && !crowdedAddress && partialMatch) found('possible', 'both', 'home-partial');

@@ -42,6 +42,7 @@ export {
   recomputeAltCounters,
   listLinkedMemberIds,
   listAltsForMember,
+  listAltsForMembers,
   componentsFromEvidence,
   type AltLink,
   type AltLinkRepository,

@@ -78,5 +78,3 @@ export function createAppealSignIn(deps: {
     },
   };
 }
-
-export type AppealSignIn = ReturnType<typeof createAppealSignIn>;

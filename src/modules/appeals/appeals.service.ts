@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -19,12 +20,13 @@ import {
 } from '../../shared/appeals';
 import { memberStanding } from '../../shared/member-badges';
 import { standingLabel } from '../../shared/member-states';
-import { listAltsForMember } from '../alts';
+import { listAltsForMember, listAltsForMembers } from '../alts';
 import { appendAudit } from '../audit/audit.repository';
 import { actorLabel, auditActorOf, type MemberActor } from '../members/member-actor';
 import { toUserRecord } from '../members/member-views';
 import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members/members.repository';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listAppealsOfMember, listDecidedAppeals, listOpenAppeals, outcomeOf, type Appeal } from './appeals.repository';
 import type { MemberAlt } from '../alts';
@@ -87,9 +89,10 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     return appealView(appeal);
   }
 
-  async function evidenceOf(member: Member): Promise<AppealEvidence> {
+  /** The evidence behind a member's standing, from their links (listAltsForMember's). */
+  function evidenceOf(member: Member, memberAlts: readonly MemberAlt[]): AppealEvidence {
     // a dismissed link ('not the same person') is no evidence any more, and a possible one never accuses
-    const alts = (await listAltsForMember(db, member.id)).filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
+    const alts = memberAlts.filter((a) => a.dismissal === null && countsAsAlt(a.confidence));
     const links = { certain: 0, medium: 0 };
     for (const alt of alts) if (alt.confidence !== 'possible') links[alt.confidence] += 1;
     return {
@@ -113,6 +116,8 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
    */
   async function queue(status: AppealListStatus = 'open'): Promise<AppealQueue> {
     const [rows, open] = await Promise.all([status === 'open' ? listOpenAppeals(db, APPEAL_QUEUE_LIMIT) : listDecidedAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
+    // every member's links in one statement, however long the queue
+    const altsOf = await listAltsForMembers(db, rows.map((r) => r.member.id));
     const appeals: StaffAppealView[] = [];
     for (const { appeal, member } of rows) {
       appeals.push({
@@ -123,7 +128,7 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
         standing: memberStanding(member),
         createdAt: appeal.createdAt.toISOString(),
         member: { ...toUserRecord(member), ...(appeal.status === 'open' ? { openAppealId: appeal.id } : {}) },
-        evidence: await evidenceOf(member),
+        evidence: evidenceOf(member, altsOf.get(member.id) ?? []),
         decidedAt: appeal.decidedAt?.toISOString() ?? null,
         decidedByName: appeal.decidedByName,
         decisionReason: appeal.decisionReason,
@@ -197,9 +202,11 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       await deps.outbox.enqueue(
         tx,
         ...unban,
-        { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason },
+        grantVerified(discordId, reason),
         { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}` },
       );
+      // Linked Roles: verified again, and no longer flagged
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await appendAudit(
         tx,
         {
@@ -257,7 +264,7 @@ export function planApproval(member: Member, alts: readonly MemberAlt[]): Appeal
     clearedManualStatus: member.manualAltStatus === 'certain_alt' ? 'certain_alt' : null,
     liftsLimitedAccess: member.status === 'limited_access',
     liftsBan: member.guildAccess === 'denied',
-    roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+    roles: { add: [...VERIFIED_ROLE_CHANGE.add], remove: [...VERIFIED_ROLE_CHANGE.remove] },
   };
 }
 

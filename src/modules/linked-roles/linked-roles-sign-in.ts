@@ -1,7 +1,7 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import { hashToken } from '../verification/one-time-tokens.repository';
-import { findMemberByDiscordId } from '../verification/verification.repository';
+import { findMemberRowByDiscordId } from '../verification/verification.repository';
 import type { VerificationService } from '../verification/verification.service';
 import { roleConnectionFor } from './role-connection';
 
@@ -12,8 +12,10 @@ export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { 
  * URL (GET /linked-roles); they sign in with Discord (identify + role_connections.write, single-use
  * state bound to the session, PKCE), and Gatekeeper writes their role connection from their record:
  * verified, since when, not flagged as an alt. It verifies nobody and changes no record. The access
- * token is used for that one write and revoked at once (in the background): Gatekeeper keeps no
- * Discord token, so the connection is as of this sign-in (docs/behaviour.md, "Linked Roles").
+ * token is used for that one write and revoked at once (in the background): this sign-in keeps no
+ * token. What keeps a connection up to date after later decisions is the grant the verification
+ * sign-in keeps while Linked Roles are on (role-connection-grants.repository.ts; docs/behaviour.md,
+ * "Linked Roles").
  */
 export function createLinkedRolesSignIn(deps: {
   database: Database;
@@ -41,7 +43,7 @@ export function createLinkedRolesSignIn(deps: {
       }
       try {
         const identity = await deps.oauth.fetchIdentity(accessToken);
-        const member = await findMemberByDiscordId(deps.database.db, identity.id);
+        const member = await findMemberRowByDiscordId(deps.database.db, identity.id);
         const connection = roleConnectionFor(member, identity.globalName ?? identity.username);
         await deps.oauth.writeRoleConnection(accessToken, connection);
         return { kind: 'linked', verified: connection.metadata?.verified === '1' };
@@ -53,5 +55,3 @@ export function createLinkedRolesSignIn(deps: {
     },
   };
 }
-
-export type LinkedRolesSignIn = ReturnType<typeof createLinkedRolesSignIn>;

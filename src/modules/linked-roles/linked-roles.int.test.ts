@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createBotRest } from '../../discord/discord-rest';
-import { createDiscordEmulator } from '../../discord/emulator';
+import { createDiscordEmulator } from '../../discord-emulator';
 import { createLinkedRolesRegistration } from '../../discord/linked-roles-registration';
 import { silentLogger } from '../../logger';
 import { describeEngines } from '../../test-support/database';

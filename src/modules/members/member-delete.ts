@@ -1,3 +1,5 @@
+import type { OutboxPort } from '../outbox/outbox.types';
+import { takeGrantForDeletion } from '../outbox/role-connection-grants.repository';
 import { appendAudit, type AuditActor } from '../audit/audit.repository';
 import type { DiscardedOutbox } from '../outbox/outbox.repository';
 import { eraseMembers } from './member-erase.repository';
@@ -26,10 +28,13 @@ export async function deleteMemberEverywhere(
   tx: Parameters<typeof eraseMembers>[0],
   discordId: string,
   actor: AuditActor,
-  options: { now: Date; via: DeletionSource },
+  options: { now: Date; via: DeletionSource; /** queues the clearing of the member's Linked Roles connection, when they gave a grant */ outbox?: OutboxPort },
 ): Promise<DeletedMember | null> {
+  // the grant goes with the record (foreign key): read first, handed to the outbox after the erase
+  const clearConnection = options.outbox ? await takeGrantForDeletion(tx, discordId) : null;
   const erased = await eraseMembers(tx, { discordId });
   if (erased.discordIds.length === 0) return null;
+  if (clearConnection && options.outbox) await clearConnection(options.outbox);
   const result: DeletedMember = { discordId, attempts: erased.attempts, links: erased.links, notes: erased.notes, relinkedMembers: erased.relinkedMembers, outbox: erased.outbox };
   await appendAudit(
     tx,

@@ -1,6 +1,9 @@
 import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { MEMBER_FILTERS, matchesMemberFilter, matchesMemberSearch, type ManualAltStatus, type MemberStatus } from '../../shared/member-badges';
+import { asc } from 'drizzle-orm';
+import { linkCountsSql } from '../../db/member-filters';
+import { members } from '../../db/schema';
+import { linkCounts, MEMBER_FILTERS, matchesMemberFilter, matchesMemberSearch, type ManualAltStatus, type MemberStatus } from '../../shared/member-badges';
 import { countMembers } from './member-count.repository';
 import { listWithTotal } from './member-list-total';
 import { decodeMemberCursor, encodeMemberCursor, escapeLikePattern, firstPageCountedQuery, listMembers, type MemberCursor } from './members.repository';
@@ -46,6 +49,10 @@ describeEngines('member list queries', (getDatabase, engine) => {
       expect({ filter, ids: page.members.map((m) => m.id).sort((a, b) => a - b) }).toEqual({ filter, ids: expected });
       expect(await countMembers(db, { filter, limit: 100 })).toEqual({ total: expected.length, exact: true, capped: false });
     }
+    // the SQL copy of "a link that counts" the filters build on, row by row against linkCounts
+    const counted = await db.select({ id: members.id, counts: linkCountsSql(members).mapWith(Boolean) }).from(members).orderBy(asc(members.id));
+    expect(counted).toEqual(created.map((m) => ({ id: m.id, counts: linkCounts(m) })).sort((a, b) => a.id - b.id));
+    expect(counted.filter((r) => r.counts)).toHaveLength(4);
   });
 
   it('searches usernames case-insensitively and Discord IDs by substring, with %, _ and \\ taken literally', async () => {

@@ -5,7 +5,9 @@ import { members } from '../../db/schema';
 /** A `members` row as stored. */
 export type MemberRow = typeof members.$inferSelect;
 
-export async function findMemberByDiscordId(executor: Executor, discordId: string): Promise<MemberRow | undefined> {
-  const [row] = await executor.select().from(members).where(eq(members.discordId, discordId));
+/** The member with this Discord ID, as stored; `forUpdate` locks the row until the transaction ends. */
+export async function findMemberRowByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<MemberRow | undefined> {
+  const query = executor.select().from(members).where(eq(members.discordId, discordId));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;
 }

@@ -1,3 +1,4 @@
+import { findMemberRowByDiscordId } from './member-row.repository';
 import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
@@ -196,8 +197,7 @@ export async function listFirstPageCounted(
 }
 
 export async function findMemberByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<Member | null> {
-  const query = executor.select().from(members).where(eq(members.discordId, discordId));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
+  const row = await findMemberRowByDiscordId(executor, discordId, options);
   return row ? toMember(row) : null;
 }
 

@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { UserListPage } from '../../shared/admin-api';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
@@ -9,6 +10,7 @@ import { actedFromCard, appendAudit } from '../audit/audit.repository';
 import { openAppealIdsOf } from './open-appeals.repository';
 import { standingLabel } from '../../shared/member-states';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { OutboxPort } from '../outbox/outbox.types';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import {
@@ -145,7 +147,7 @@ export function createMembersService(deps: MembersServiceDeps) {
   async function remove(actor: ActingStaff, discordId: string, via: 'dashboard' | 'detail_page'): Promise<DeletedMember> {
     const now = deps.clock.now();
     return db.transaction(async (tx) => {
-      const deleted = await deleteMemberEverywhere(tx, discordId, auditActorOf(actor), { now, via });
+      const deleted = await deleteMemberEverywhere(tx, discordId, auditActorOf(actor), { now, via, outbox: deps.outbox });
       if (!deleted) throw NotFound(USER_NOT_FOUND);
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `Verification records of <@${discordId}> deleted by staff member ${actor.username}` });
       return deleted;
@@ -177,6 +179,8 @@ export function createMembersService(deps: MembersServiceDeps) {
         return;
       }
       await setManualAltStatus(tx, member.id, manualAltStatus, now);
+      // Linked Roles: "not flagged as an alt" follows
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_status', targetType: 'member', targetId: discordId, details: { from: member.manualAltStatus, to: manualAltStatus } }, now);
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
@@ -195,7 +199,8 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!member) throw NotFound(USER_NOT_FOUND);
       if (member.guildAccess === 'verified') throw Conflict(ALREADY_VERIFIED);
       await markManuallyVerified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason(`verified by staff (${actor.username})`) });
+      await deps.outbox.enqueue(tx, grantVerified(discordId, auditLogReason(`verified by staff (${actor.username})`)));
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,
@@ -220,6 +225,7 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!hasAccess && !member.rulesConfirmed) throw Conflict(NOT_VERIFIED);
       await markUnverified(tx, member.id, now);
       await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['unverified'], remove: ['verified', 'limited'], reason: auditLogReason(`unverified by staff (${actor.username})`) });
+      await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}` });
       await appendAudit(
         tx,

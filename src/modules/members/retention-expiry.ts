@@ -1,4 +1,4 @@
-export const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../shared/durations';
 
 /** When data last touched at `at` falls behind the cut-off (the hourly purge deletes it within the hour after). */
 export function retentionExpiry(at: Date, retentionDays: number): Date {

@@ -90,13 +90,17 @@ export function parseIp(raw: string): ParsedIp | null {
   return { family: 6, value };
 }
 
+/** The prefix lengths of the network an address belongs to, for weak matching (one home, one carrier cell). */
+export const NETWORK_PREFIX_BITS = { ipv4: 24, ipv6: 64 } as const;
+
 /** The /24 (IPv4) or /64 (IPv6) network an address belongs to, as CIDR text. */
 export function networkPrefixOf(raw: string): string | null {
   const ip = normalizeIp(raw);
   if (ip === null) return null;
-  if (net.isIPv4(ip)) return `${numberToIpv4((ipv4ToNumber(ip) & 0xffffff00) >>> 0)}/24`;
-  const groups = ipv6Groups(ip);
-  return `${formatIpv6([...groups.slice(0, 4), 0, 0, 0, 0])}/64`;
+  const { ipv4, ipv6 } = NETWORK_PREFIX_BITS;
+  if (net.isIPv4(ip)) return `${numberToIpv4((ipv4ToNumber(ip) & (~0 << (32 - ipv4))) >>> 0)}/${ipv4}`;
+  const kept = ipv6 / 16;
+  return `${formatIpv6([...ipv6Groups(ip).slice(0, kept), ...new Array<number>(8 - kept).fill(0)])}/${ipv6}`;
 }
 
 /** Loopback, private, link-local, carrier-grade NAT and unspecified ranges: no provider knows them. */

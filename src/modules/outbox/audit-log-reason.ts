@@ -29,7 +29,10 @@ export function fallbackAuditLogReason(kind: DiscordAction['kind']): string {
     case 'log_message':
       return auditLogReason('log message');
     case 'incident_actions':
+    case 'verification_level':
       return auditLogReason('lockdown');
+    case 'role_connection':
+      return auditLogReason('role connection');
   }
 }
 

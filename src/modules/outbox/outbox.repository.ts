@@ -33,7 +33,7 @@ function toRow(action: DiscordAction, key: Buffer) {
 function toStoredAction(action: DiscordAction, key: Buffer) {
   switch (action.kind) {
     case 'add_guild_member':
-      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles, reason: action.reason }, sealedSecret: sealSecret(key, action.accessToken) };
+      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles, reason: action.reason, ...(action.keepToken ? { keepToken: true } : {}) }, sealedSecret: sealSecret(key, action.accessToken) };
     case 'add_role':
     case 'remove_role':
       return { kind: action.kind, discordId: action.discordId, payload: { role: action.role, reason: action.reason }, sealedSecret: null };
@@ -44,9 +44,14 @@ function toStoredAction(action: DiscordAction, key: Buffer) {
     case 'unban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
-      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}) }, sealedSecret: null };
+      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}), ...(action.alarm ? { alarm: true } : {}) }, sealedSecret: null };
     case 'incident_actions':
       return { kind: action.kind, discordId: null, payload: { invitesDisabledUntil: action.invitesDisabledUntil, dmsDisabledUntil: action.dmsDisabledUntil, reason: action.reason }, sealedSecret: null };
+    case 'role_connection':
+      // a deletion's refresh token is sealed with this same key already (role_connection_grants)
+      return { kind: action.kind, discordId: action.discordId, payload: {}, sealedSecret: action.sealedRefreshToken ?? null };
+    case 'verification_level':
+      return { kind: action.kind, discordId: null, payload: { raiseTo: action.raiseTo, reason: action.reason }, sealedSecret: null };
   }
 }
 

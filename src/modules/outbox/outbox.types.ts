@@ -44,16 +44,26 @@ export type OutboxPriority = (typeof import('../../db/schema').OUTBOX_PRIORITIES
 export type DiscordAction = DiscordActionBody & { priority?: OutboxPriority };
 
 type DiscordActionBody =
-  | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string; reason: string }
+  /** `keepToken`: the token is also the member's Linked Roles grant (stored apart), so it is not revoked after the join */
+  | { kind: 'add_guild_member'; discordId: string; roles: ManagedRole[]; accessToken: string; reason: string; keepToken?: boolean }
   | { kind: 'add_role' | 'remove_role'; discordId: string; role: ManagedRole; reason: string }
   /** Gives the roles in `add`, then takes those in `remove`, one role call each: roles others gave are never touched. */
   | { kind: 'update_roles'; discordId: string; add: ManagedRole[]; remove: ManagedRole[]; reason: string }
   | { kind: 'kick' | 'ban'; discordId: string; reason: string }
   /** Lifts a ban (an approved appeal of a member the certain-alt action banned); no ban is fine. */
   | { kind: 'unban'; discordId: string; reason: string }
-  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string; card?: LogCard }
+  /** `alarm`: a certain alt or a raid alarm, whose post pings the server's alarm role when one is set (log-card-message.ts) */
+  | { kind: 'log_message'; text: string; event?: LogEvent['kind']; discordId?: string; card?: LogCard; alarm?: true }
   /** Modify Guild Incident Actions: the lockdown's pause of invites and DMs in Discord (null lifts it) */
-  | { kind: 'incident_actions'; invitesDisabledUntil: string | null; dmsDisabledUntil: string | null; reason: string };
+  | { kind: 'incident_actions'; invitesDisabledUntil: string | null; dmsDisabledUntil: string | null; reason: string }
+  /**
+   * Update Current User Application Role Connection with the member's own grant: what their record says
+   * when it runs. `sealedRefreshToken` (a deletion): their grant, taken from the deleted record, to clear
+   * the connection with and revoke.
+   */
+  | { kind: 'role_connection'; discordId: string; sealedRefreshToken?: string }
+  /** Modify Guild's verification level: raised to `raiseTo` during a lockdown; null puts the previous level back after it */
+  | { kind: 'verification_level'; raiseTo: number | null; reason: string };
 
 export type OutboxStatus = 'pending' | 'running' | 'done' | 'failed';
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLogReason } from '../outbox/audit-log-reason';
 import type { OutboxPort } from '../outbox/outbox.types';
+import { syncVerificationLevel, type LockdownLevelChoice } from './lockdown-verification-level';
 import { incidentActionsBody, NO_DISCORD_PAUSE, pausedWhat, pauseFrom, pauseStep, type DiscordPause, type PauseWish } from './discord-pause';
 
 /** The pause last asked of Discord: one row of the `settings` table, beside the lockdown switch. */
@@ -25,13 +26,22 @@ async function writeDiscordPause(executor: Executor, pause: DiscordPause, now: D
  * Brings the pause in Discord in line with the lockdown, in the caller's transaction (the one that
  * switched the lockdown, or the renewal job's): asks for a pause, renews it or lifts it as `pauseStep`
  * says, storing what was asked and queueing the call. A call still queued from before is replaced
- * (only the newest state matters, and two calls must not race each other). Returns what was done.
+ * (only the newest state matters, and two calls must not race each other). The verification level,
+ * when the owner chose to raise it, is brought in line in the same transaction. Returns what was done
+ * to the pause; when only the level changed, 'pause' for its raise and 'lift' for its restore.
  */
 export async function syncDiscordPause(
   tx: Executor,
   deps: { outbox: OutboxPort },
-  input: { lockdownOn: boolean; wish: PauseWish; now: Date; why: string },
+  input: { lockdownOn: boolean; wish: PauseWish & { lockdownVerificationLevel?: LockdownLevelChoice }; now: Date; why: string },
 ): Promise<'pause' | 'lift' | null> {
+  // the verification level, when the owner chose to raise it, follows the same lockdown (lockdown-verification-level.ts)
+  const level = await syncVerificationLevel(tx, deps, { lockdownOn: input.lockdownOn, choice: input.wish.lockdownVerificationLevel, now: input.now, why: input.why.replace(/, pause renewed$/, '') });
+  const paused = await syncPause(tx, deps, input);
+  return paused ?? (level === null ? null : level === 'raise' ? 'pause' : 'lift');
+}
+
+async function syncPause(tx: Executor, deps: { outbox: OutboxPort }, input: { lockdownOn: boolean; wish: PauseWish; now: Date; why: string }): Promise<'pause' | 'lift' | null> {
   const before = await readDiscordPause(tx);
   const step = pauseStep({ lockdownOn: input.lockdownOn, wish: input.wish, pause: before, now: input.now });
   if (step === null) return null;

@@ -1,4 +1,5 @@
-import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, incidentActionsBody, NO_DISCORD_PAUSE, pausedWhat, pauseFrom, pauseStep } from './discord-pause';
+import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, incidentActionsBody, NO_DISCORD_PAUSE, pausedWhat, pauseFrom, pauseStep, wantsDiscordLevers } from './discord-pause';
+import { levelStep, NO_LEVEL_CHANGE } from './lockdown-verification-level';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const INVITES = { lockdownPauseInvites: true, lockdownPauseDms: false };
@@ -39,5 +40,23 @@ describe('the lockdown pause in Discord (rules)', () => {
     expect(pausedWhat({ invites: true, dms: true })).toBe('invites and direct messages');
     expect(pausedWhat({ invites: false, dms: true })).toBe('direct messages');
     expect(pausedWhat({ invites: false, dms: false })).toBe('');
+  });
+
+  it('asks for Manage Server only when a lever is on: a pause, or the verification level raised', () => {
+    expect(wantsDiscordLevers({ ...NONE, lockdownVerificationLevel: 'off' })).toBe(false);
+    expect(wantsDiscordLevers({ ...INVITES, lockdownVerificationLevel: 'off' })).toBe(true);
+    expect(wantsDiscordLevers({ ...NONE, lockdownVerificationLevel: 'high' })).toBe(true);
+  });
+
+  it('raises the verification level once while the lockdown holds, again when the owner picks another, and restores only what it raised', () => {
+    expect(levelStep({ lockdownOn: true, target: 3, state: NO_LEVEL_CHANGE })).toBe('raise');
+    const raised = { ...NO_LEVEL_CHANGE, want: 'raise' as const, target: 3 };
+    expect(levelStep({ lockdownOn: true, target: 3, state: raised })).toBeNull();
+    expect(levelStep({ lockdownOn: true, target: 4, state: raised })).toBe('raise');
+    expect(levelStep({ lockdownOn: false, target: 3, state: raised })).toBe('restore');
+    // the owner turned it off during the lockdown: the level goes back
+    expect(levelStep({ lockdownOn: true, target: null, state: raised })).toBe('restore');
+    expect(levelStep({ lockdownOn: false, target: 3, state: { ...raised, want: 'restore' } })).toBeNull();
+    expect(levelStep({ lockdownOn: false, target: null, state: NO_LEVEL_CHANGE })).toBeNull();
   });
 });

@@ -43,6 +43,14 @@ export function wantsDiscordPause(wish: PauseWish): boolean {
   return wish.lockdownPauseInvites || wish.lockdownPauseDms;
 }
 
+/**
+ * Whether a lockdown pulls one of Discord's levers that need Manage Server: a pause of invites or DMs,
+ * or a raised verification level. The permission self-check asks for Manage Server only then.
+ */
+export function wantsDiscordLevers(settings: PauseWish & { lockdownVerificationLevel: string }): boolean {
+  return wantsDiscordPause(settings) || settings.lockdownVerificationLevel !== 'off';
+}
+
 /** The pause to ask for now, for a lockdown that holds. */
 export function pauseFrom(now: Date, wish: PauseWish): DiscordPause {
   return { invites: wish.lockdownPauseInvites, dms: wish.lockdownPauseDms, until: new Date(now.getTime() + DISCORD_PAUSE_MS).toISOString(), requestedAt: now.toISOString() };

@@ -3,8 +3,7 @@ import type { Executor } from '../../db/client';
 import { raidAlarms } from '../../db/schema';
 import type { RaidAlarm, RaidReason } from '../../shared/admin-api';
 import type { RaidVerdict, RaidWindow } from './raid-rules';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../shared/durations';
 
 /** What the window's statement answers: its numbers, counted by the database. */
 export interface RaidWindowRow {

@@ -15,7 +15,7 @@ const SYSTEM = { type: 'system' as const, id: 'raid-alarm', name: 'Raid alarm' }
  * Runs the raid rule on the window ending now, inside the transaction of the verification
  * that just happened (so the newcomer is counted). One alarm per window: while an alarm
  * raised less than one window ago stands, nothing new is raised. A raised alarm is
- * stored, audited, posted to the logs channel and counted; with auto-lockdown on, the
+ * stored, audited, posted to the logs channel (pinging the alarm role, when one is set) and counted; with auto-lockdown on, the
  * lockdown starts in the same transaction.
  */
 export async function checkForRaid(
@@ -40,7 +40,7 @@ export async function checkForRaid(
   const lockdownStarted = await autoLockdown(tx, deps, { now, policy, reason: 'raid alarm' });
   const alarm = await insertRaidAlarm(tx, { now, windowMinutes: policy.raidWindowMinutes, window, verdict, lockdownStarted });
   const details = { alarmId: alarm.id, ...window, baseline: Math.round(verdict.baseline * 100) / 100, youngPercent: verdict.youngPercent, sharedPercent: verdict.sharedPercent, reasons: verdict.reasons, lockdownStarted };
-  const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text: raidAlarmText(window, verdict, policy, lockdownStarted) });
+  const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text: raidAlarmText(window, verdict, policy, lockdownStarted), alarm: true });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details }, now, [logLine]);
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid alarm');
   deps.onAlarm?.(verdict.reasons, lockdownStarted);
@@ -94,7 +94,7 @@ export async function raiseDiscordRaidAlarm(
   const window: RaidWindow = { verifications: 0, previousDay: 0, young: 0, shared: 0 };
   const alarm = await insertRaidAlarm(tx, { now, windowMinutes: policy.raidWindowMinutes, window, verdict: { raise: true, reasons, baseline: 0, youngPercent: 0, sharedPercent: 0 }, lockdownStarted });
   const text = `🚨 Raid alarm: Discord detected a raid on this server (${new Date(at).toISOString()}).${lockdownStarted ? ' Lockdown switched on automatically.' : ''}`;
-  const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text });
+  const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text, alarm: true });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details: { alarmId: alarm.id, reasons, detectedAt: new Date(at).toISOString(), lockdownStarted } }, now, [logLine]);
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid detected by Discord');
   deps.onAlarm?.(reasons, lockdownStarted);

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { purgeDecidedAppealsBefore } from '../appeals/appeals.repository';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../shared/durations';
 
 async function count(tx: Executor, query: ReturnType<typeof sql>): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(tx, query);

@@ -5,7 +5,7 @@ import { recomputeAltCounters } from '../alts/alt-links.repository';
 import { eraseMembers } from '../members/member-erase.repository';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
 import { upkeepEmbedded } from './embedded-upkeep';
-import { DAY_MS } from '../members/retention-expiry';
+import { DAY_MS } from '../../shared/durations';
 
 export { retentionExpiry } from '../members/retention-expiry';
 

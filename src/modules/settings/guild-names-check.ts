@@ -13,6 +13,7 @@ const SNOWFLAKE = /^\d{15,21}$/;
  */
 export function createGuildNamesCheck(rest: REST, guildId: string): GuildNamesCheck {
   return {
+    guildId,
     async exists(kind, wanted) {
       let items: { id: string; name?: string | null }[];
       try {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createStaffTestApp, loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { createDiscordEmulator, createEmulatorRest } from '../../discord/emulator';
+import { createDiscordEmulator, createEmulatorRest } from '../../discord-emulator';
 import { createGuildNamesCheck, createSettingsService, settingsFor } from './index';
 
 describeEngines('owner settings', (getDatabase) => {
@@ -76,6 +76,9 @@ describeEngines('owner settings', (getDatabase) => {
     [{}, 'No settings to change', undefined],
     [{ retentionDays: 40, staffRole: 'Moderators' }, "The role 'Moderators' does not exist in the Discord server", 'staffRole'],
     [{ logsChannel: 'nowhere' }, "The channel 'nowhere' does not exist in the Discord server", 'logsChannel'],
+    [{ alarmPingRole: 'Staff' }, 'Role to ping must be a role id (17 to 20 digits)', 'alarmPingRole'],
+    [{ alarmPingRole: 42 }, 'Role to ping must be a role id', 'alarmPingRole'],
+    [{ alarmPingRole: '100000000000000077' }, 'The role to ping (id 100000000000000077) does not exist in the Discord server', 'alarmPingRole'],
   ])('refuses %j with a 400 and changes nothing', async (body, error, field) => {
     const res = await put(owner, body);
     expect(res.status).toBe(400);
@@ -119,6 +122,8 @@ describeEngines('owner settings', (getDatabase) => {
         [{ verifiedRole: bot.name }, `The Verified role "${bot.name}" is managed by an integration or a bot`, 'verifiedRole'],
         [{ verifiedRole: 'Above the bot' }, 'The role "Above the bot" is above or level with the bot\'s highest role', 'verifiedRole'],
         [{ staffRole: emulator.guild.roleId('Verified') }, 'The role "Verified" is chosen as both the Verified role and the Staff role.', 'staffRole'],
+        [{ alarmPingRole: emulator.guild.id }, 'The role to ping cannot be @everyone: choose a role your staff hold', 'alarmPingRole'],
+        [{ alarmPingRole: '100000000000000077' }, 'The role to ping (id 100000000000000077) does not exist in the Discord server', 'alarmPingRole'],
       ];
       for (const [body, error, field] of cases) {
         const res = await save(body);
@@ -127,6 +132,13 @@ describeEngines('owner settings', (getDatabase) => {
       expect(await auditRows()).toEqual([]);
       // Staff may hold Administrator; a plain role is fine as Verified
       expect((await save({ verifiedRole: 'Members', staffRole: 'Admins' })).status).toBe(200);
+      // the role to ping: off by default, a role of the server by its id, and off again once cleared
+      const staff = emulator.guild.roleId('Staff');
+      expect((await request(server.app).get('/api/admin/settings').set('Cookie', cookie)).body.settings.alarmPingRole).toBeNull();
+      const pinged = await save({ alarmPingRole: staff });
+      expect([pinged.status, pinged.body.settings.alarmPingRole, pinged.body.stored.alarmPingRole]).toEqual([200, staff, staff]);
+      const cleared = await save({ alarmPingRole: null });
+      expect([cleared.status, cleared.body.settings.alarmPingRole, 'alarmPingRole' in cleared.body.stored]).toEqual([200, null, false]);
     } finally {
       await emulator.close();
     }

@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import type { Env } from '../../env';
+import {
+  CERTAIN_ALT_ACTIONS,
+  DISCORD_NAME_MAX,
+  HOLD_ACTIONS,
+  LOCKDOWN_VERIFICATION_LEVELS,
+  SETTING_NUMBER_BOUNDS,
+  VPN_CHECK_FAILURE_POLICIES,
+  type NumberSettingKey,
+  type OwnerSettings as SharedOwnerSettings,
+} from '../../shared/settings-contract';
 
 /**
  * The owner's settings: every policy the server owner can change from the dashboard
@@ -8,12 +18,14 @@ import type { Env } from '../../env';
  * clearing it (null) falls back to the default again.
  */
 
-const whole = (name: string, min: number, max: number) =>
-  z
+const whole = (name: string, key: NumberSettingKey) => {
+  const { min, max } = SETTING_NUMBER_BOUNDS[key];
+  return z
     .number({ error: `${name} must be a number` })
     .int(`${name} must be a whole number`)
     .min(min, `${name} must be at least ${min}`)
     .max(max, `${name} must be at most ${max}`);
+};
 
 const choice = <T extends string>(name: string, values: readonly [T, ...T[]]) => z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` });
 
@@ -22,31 +34,40 @@ const discordName = (name: string) =>
     .string({ error: `${name} must be text` })
     .trim()
     .min(1, `${name} cannot be empty`)
-    .max(100, `${name} must be at most 100 characters`);
+    .max(DISCORD_NAME_MAX, `${name} must be at most ${DISCORD_NAME_MAX} characters`);
+
+/** A role given by its id (a snowflake), as Discord's mention `<@&id>` needs it. */
+const roleId = (name: string) =>
+  z
+    .string({ error: `${name} must be a role id` })
+    .trim()
+    .regex(/^\d{17,20}$/, `${name} must be a role id (17 to 20 digits)`);
 
 export const settingsShape = {
-  retentionDays: whole('Retention days', 1, 3650),
-  vpnCheckFailure: choice('VPN check failure policy', ['allow', 'limited', 'deny']),
-  certainAltAction: choice('Certain-alt action', ['none', 'kick', 'ban']),
+  retentionDays: whole('Retention days', 'retentionDays'),
+  vpnCheckFailure: choice('VPN check failure policy', VPN_CHECK_FAILURE_POLICIES),
+  certainAltAction: choice('Certain-alt action', CERTAIN_ALT_ACTIONS),
   /** 0 turns the account-age gate off */
-  accountAgeMinDays: whole('Minimum account age', 0, 3650),
-  accountAgeAction: choice('Account-age action', ['limited', 'review']),
+  accountAgeMinDays: whole('Minimum account age', 'accountAgeMinDays'),
+  accountAgeAction: choice('Account-age action', HOLD_ACTIONS),
   /** the raid alarm looks at the verifications of the last this-many minutes */
-  raidWindowMinutes: whole('Raid window', 1, 1440),
+  raidWindowMinutes: whole('Raid window', 'raidWindowMinutes'),
   /** fewer verifications than this in the window never raise the alarm */
-  raidMinVerifications: whole('Raid minimum verifications', 2, 100000),
+  raidMinVerifications: whole('Raid minimum verifications', 'raidMinVerifications'),
   /** the window's count against the average window of the previous 24 hours */
-  raidRateFactor: whole('Raid rate factor', 2, 1000),
+  raidRateFactor: whole('Raid rate factor', 'raidRateFactor'),
   /** accounts younger than this many days count as young for the alarm */
-  raidYoungAccountDays: whole('Young account age', 1, 365),
-  raidYoungAccountPercent: whole('Raid young-account share', 1, 100),
-  raidSharedEvidencePercent: whole('Raid shared device/address share', 1, 100),
+  raidYoungAccountDays: whole('Young account age', 'raidYoungAccountDays'),
+  raidYoungAccountPercent: whole('Raid young-account share', 'raidYoungAccountPercent'),
+  raidSharedEvidencePercent: whole('Raid shared device/address share', 'raidSharedEvidencePercent'),
   autoLockdown: z.boolean({ error: 'Auto-lockdown must be true or false' }),
-  lockdownAction: choice('Lockdown action', ['limited', 'review']),
+  lockdownAction: choice('Lockdown action', HOLD_ACTIONS),
   /** during a lockdown, Discord pauses invites to the server (Modify Guild Incident Actions; needs Manage Server) */
   lockdownPauseInvites: z.boolean({ error: 'Pause invites during lockdown must be true or false' }),
   /** during a lockdown, Discord also pauses direct messages between members who are not friends */
   lockdownPauseDms: z.boolean({ error: 'Pause direct messages during lockdown must be true or false' }),
+  /** during a lockdown, Discord's verification level is raised to this one and put back after it ('off': left alone; needs Manage Server) */
+  lockdownVerificationLevel: choice('Verification level during lockdown', LOCKDOWN_VERIFICATION_LEVELS),
   /** "Verified with Gatekeeper" as a Linked Role requirement (role-connection metadata; the /linked-roles sign-in) */
   linkedRoles: z.boolean({ error: 'Linked Roles must be true or false' }),
   verifiedRole: discordName('Verified role'),
@@ -55,10 +76,16 @@ export const settingsShape = {
   staffRole: discordName('Staff role'),
   verificationChannel: discordName('Verification channel'),
   logsChannel: discordName('Logs channel'),
+  /** the role pinged by the #logs posts of a certain alt and of a raid alarm; null pings nobody */
+  alarmPingRole: roleId('Role to ping').nullable(),
 };
 
 export const settingsSchema = z.object(settingsShape);
 export type OwnerSettings = z.infer<typeof settingsSchema>;
+/** The schema and the contract the web reads describe the same settings (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesContract: Same<OwnerSettings, SharedOwnerSettings> = true;
+void schemaMatchesContract;
 export type SettingKey = keyof OwnerSettings;
 export const SETTING_KEYS = Object.keys(settingsShape) as SettingKey[];
 
@@ -94,6 +121,7 @@ export function defaultSettings(env: Env): OwnerSettings {
     lockdownAction: 'limited',
     lockdownPauseInvites: true,
     lockdownPauseDms: false,
+    lockdownVerificationLevel: 'off',
     linkedRoles: false,
     verifiedRole: env.DISCORD_VERIFIED_ROLE,
     limitedRole: env.DISCORD_LIMITED_ROLE,
@@ -101,6 +129,7 @@ export function defaultSettings(env: Env): OwnerSettings {
     staffRole: env.DISCORD_STAFF_ROLE,
     verificationChannel: env.DISCORD_VERIFICATION_CHANNEL,
     logsChannel: env.DISCORD_LOGS_CHANNEL,
+    alarmPingRole: null,
   };
 }
 

@@ -20,6 +20,8 @@ import {
 
 /** Whether a role or channel name (or id) exists in the server; null when it cannot be told (Discord unreachable). */
 export interface GuildNamesCheck {
+  /** the server's id, which is also the id of its @everyone role */
+  guildId?: string;
   exists(kind: 'role' | 'channel', nameOrId: string): Promise<boolean | null>;
   /** the role choices refused (role-safety.ts) for these configured roles, read from the server; null when it cannot be told */
   refusedRoles?(configured: Record<RoleSlot, string>): Promise<RoleProblem[] | null>;
@@ -83,6 +85,14 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
     }
   }
 
+  /** The role to ping must be a role of the server, and not @everyone (whose id is the server's). */
+  async function checkPingRole(change: SettingsChange, guild: GuildNamesCheck | undefined): Promise<void> {
+    const value = change.alarmPingRole;
+    if (typeof value !== 'string') return;
+    if (value === (guild?.guildId ?? deps.env.DISCORD_GUILD_ID)) throw BadRequest('The role to ping cannot be @everyone: choose a role your staff hold', 'alarmPingRole');
+    if ((await guild?.exists('role', value)) === false) throw BadRequest(`The role to ping (id ${value}) does not exist in the Discord server`, 'alarmPingRole');
+  }
+
   /**
    * Refuses a change of a role setting that would make a dangerous choice (role-safety.ts): the
    * roles as they would be after it, checked against the server when it answers, else by their
@@ -129,6 +139,7 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
      */
     async update(actor: AuditActor, change: SettingsChange, guild?: GuildNamesCheck): Promise<SettingsView> {
       await checkGuildNames(change, guild);
+      await checkPingRole(change, guild);
       await checkRoleSafety(change, guild);
       const now = deps.clock.now();
       const written = await retryOnConflict(() =>

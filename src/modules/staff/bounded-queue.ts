@@ -1,7 +1,7 @@
 import { AppError } from '../../errors';
 
 /** How long a caller refused by a full queue is told to wait; a queue drains in about that. */
-const BUSY_RETRY_SECONDS = 2;
+export const BUSY_RETRY_SECONDS = 2;
 
 /** The answer when password checks are queued to their limit: quick, a 429 like the throttles' (never a 5xx). */
 export function passwordWorkBusy(): AppError {

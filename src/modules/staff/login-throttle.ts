@@ -63,7 +63,6 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
   slowDownMs: 3_000,
 };
 
-export type ThrottleScope = 'pair' | 'client' | 'global' | 'account';
 /** the buckets that refuse an attempt */
 export type RefusingScope = 'pair' | 'client' | 'global';
 

@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate } from '../outbox/role-connection-grants.repository';
 import type { Logger } from '../../logger';
 import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -7,9 +8,10 @@ import { appendAudit } from '../audit/audit.repository';
 import { listAltsForMember } from '../alts/alt-links.repository';
 import { strongestCountingLink } from '../members/standing-reason';
 import { auditLogReason } from '../outbox/audit-log-reason';
+import { grantVerified } from '../outbox/grant-verified';
 import type { DiscordAction, OutboxPort } from '../outbox/outbox.types';
 import { decideButtonOutcome, type ButtonOutcome } from '../admission/button-outcome';
-import { findMemberByDiscordId, setGuildAccess } from './verification.repository';
+import { findMemberRowByDiscordId, setGuildAccess } from './verification.repository';
 import { asLastStatement } from '../../db/last-statement';
 import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 
@@ -35,12 +37,12 @@ export interface ButtonResult {
  * and the audit row commit together. Nothing is written when the member has no record
  * or has not accepted the rules yet.
  */
-export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger }) {
+export function createCompleteButton(deps: { database: Database; clock: Clock; outbox: OutboxPort; readonly certainAltAction: CertainAltAction; nudgeOutbox?: () => void; logger?: Logger; /** Linked Roles: while on, the button queues the member's role connection update */ linkedRoles?: { readonly enabled: boolean } }) {
   return async function completeAtButton(user: { discordId: string; username: string }): Promise<ButtonResult> {
     const { discordId } = user;
     // a lost database connection (a PostgreSQL restart) is tried again rather than failing the click: the read is
     // harmless to repeat, and the transaction runs again only if its commit had not started
-    const member = await retryOnLostConnection(() => findMemberByDiscordId(deps.database.db, discordId));
+    const member = await retryOnLostConnection(() => findMemberRowByDiscordId(deps.database.db, discordId));
     const decided = decideButtonOutcome(member);
     if (decided === 'no_record' || decided === 'rules_pending' || !member) return { outcome: decided, vpnProvider: null, gateMessage: null };
     // an admission rule (lockdown, account age) can hold the member or keep them at Limited Access
@@ -58,7 +60,7 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
       if (outcome === 'verified') {
         await deps.outbox.enqueue(
           tx,
-          { kind: 'update_roles', discordId, add: ['verified'], remove: ['unverified', 'limited'], reason: auditLogReason('verified on the website'), priority: 'interactive' },
+          { ...grantVerified(discordId, auditLogReason('verified on the website')), priority: 'interactive' },
           { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.`, card: { for: 'member', discordId, verified: true } },
         );
       } else if (outcome === 'limited') {
@@ -83,6 +85,8 @@ export function createCompleteButton(deps: { database: Database; clock: Clock; o
           await deps.outbox.enqueue(tx, { kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`), priority: 'interactive' }, denied);
         } else await deps.outbox.enqueue(tx, denied);
       }
+      // Linked Roles on: the member's connection follows (verified, or not)
+      if (deps.linkedRoles?.enabled) await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       const audit = { actor, action: `button.${outcome}`, targetType: 'member', targetId: discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }));

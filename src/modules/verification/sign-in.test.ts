@@ -13,10 +13,11 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
   const calls: number[] = [];
   const oauth: DiscordOAuth = {
     authorizeUrl: () => '',
+    refreshTokens: () => Promise.reject(new Error('not used')),
     async exchangeCode() {
       calls.push(performance.now());
       const step = script.shift() ?? 'ok';
-      if (step === 'ok') return { accessToken: 'token', scope: 'identify guilds.join' };
+      if (step === 'ok') return { accessToken: 'token', refreshToken: 'refresh', expiresInSeconds: 604800, scope: 'identify guilds.join' };
       if (step === 'refused') throw new OAuthExchangeError('invalid_grant', 400);
       throw new OAuthExchangeError('rate limited', 429, step);
     },

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { createDiscordEmulator, type DiscordEmulator } from '../../discord/emulator';
+import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
 import { createDiscordOAuth, createPkcePair, type DiscordOAuth } from '../../discord/oauth-client';
 import { silentLogger } from '../../logger';
 import { createSignInFlow } from './sign-in';

@@ -6,6 +6,7 @@ import type { VpnCheckResult } from '../vpn/vpn.types';
 import type { EarlyCacheRead } from '../vpn/vpn-check.service';
 import type { SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { tokensFrom, type RoleConnectionTokens } from '../outbox/role-connection-grants.repository';
 import type { GivenConsent, SignInStateUse, VerificationService } from './verification.service';
 
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
@@ -110,10 +111,13 @@ export function createSignInFlow(deps: {
     // VPN is checked at another address, read then)
     const requestAddress = input.clientIp ? { ip: input.clientIp, hashes: hashIp(deps.ipHashKey, input.clientIp) } : null;
     const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
-    let signedIn: { accessToken: string; identity: DiscordIdentity } | { error: unknown };
+    let signedIn: { accessToken: string; identity: DiscordIdentity; grant?: RoleConnectionTokens } | { error: unknown };
     try {
-      const { accessToken } = await exchangeWithinBudget(input);
-      signedIn = { accessToken, identity: await deps.oauth.fetchIdentity(accessToken) };
+      const tokens = await exchangeWithinBudget(input);
+      const { accessToken } = tokens;
+      // the sign-in asked for role_connections.write (Linked Roles on) and the visitor granted it
+      const grant = tokens.scope.split(' ').includes('role_connections.write') && tokens.refreshToken ? tokensFrom(tokens, new Date()) : undefined;
+      signedIn = { accessToken, identity: await deps.oauth.fetchIdentity(accessToken), ...(grant ? { grant } : {}) };
     } catch (error) {
       signedIn = { error };
     }
@@ -126,7 +130,7 @@ export function createSignInFlow(deps: {
       const retryable = !(error instanceof OAuthExchangeError) || error.transient;
       return { kind: 'failed', reason: 'code_exchange_failed', retryable, detail: { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' } };
     }
-    const { accessToken, identity } = signedIn;
+    const { accessToken, identity, grant } = signedIn;
     if (identity.bot) return { kind: 'failed', reason: 'bot_account', retryable: false };
 
     const ip = deps.sandboxNetwork?.simulatedIpFor(identity.id) ?? input.clientIp;
@@ -141,6 +145,7 @@ export function createSignInFlow(deps: {
       const result = await deps.verification.completeVerification({
         identity: { discordId: identity.id, username: identity.username, avatarUrl: identity.avatarUrl },
         accessToken,
+        ...(grant ? { roleConnectionGrant: grant } : {}),
         vpn,
         evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null, stockProfile: input.consent.stockProfile ?? null },
         ...(outcome ? { alsoWrite: (executor: Executor, ended: 'stored' | 'denied') => outcome.write(executor, ended === 'denied' ? VPN_POLICY_DENIED : verified) } : {}),
@@ -162,5 +167,3 @@ export function createSignInFlow(deps: {
 }
 
 const VPN_POLICY_DENIED: SignInResult = { kind: 'failed', reason: 'vpn_policy_denied', retryable: false };
-
-export type FinishSignIn = ReturnType<typeof createSignInFlow>;

@@ -8,7 +8,7 @@ import type { VpnCheckResult, VpnOutcome } from '../vpn/vpn.types';
 import type { ManualAltStatus } from '../../shared/member-badges';
 import type { WindowAttempt } from '../raid/raid.repository';
 
-export { findMemberByDiscordId, type MemberRow } from '../members/member-row.repository';
+export { findMemberRowByDiscordId, type MemberRow } from '../members/member-row.repository';
 
 export type AttemptRow = typeof verificationAttempts.$inferSelect;
 
@@ -25,7 +25,7 @@ export interface AttemptEvidence {
   components: FingerprintComponentHashes | null;
   /** keyed hash of the browser profile's token; null when none was kept */
   browserTokenHash?: string | null;
-  /** the profile looks like a stock phone (judged at consent; scoring's new-server prior reads it, it is not stored) */
+  /** the profile looks like a stock phone (judged at consent; scoring's new-server prior reads it; kept on the attempt for re-scoring) */
   stockProfile?: boolean | null;
 }
 
@@ -99,6 +99,7 @@ function attemptColumns(input: SignInInput): Omit<AttemptRow, 'id' | 'memberId' 
     ...NO_COMPONENT_HASHES,
     ...(input.evidence.components ?? {}),
     browserTokenHash: input.evidence.browserTokenHash ?? null,
+    stockProfile: input.evidence.stockProfile ?? null,
     vpnVerdict: input.vpn.verdict,
     vpnProvider: input.vpn.provider,
     vpnSource: input.vpn.source,

@@ -1,3 +1,4 @@
+import { queueRoleConnectionUpdate, saveGrantQuery, type RoleConnectionTokens } from '../outbox/role-connection-grants.repository';
 import { chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from '../browser-token';
 import { countsAsAlt } from '../../shared/alt-evidence-words';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
@@ -20,12 +21,12 @@ import { decideVpnOutcome, isVpnVerdict } from '../vpn/vpn-outcome';
 import { saveCachedVerdictQuery } from '../vpn/vpn-cache.repository';
 import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn/vpn.types';
 import { createCompleteButton, type CertainAltAction } from './complete-button';
-import { linkCounts } from '../../shared/member-badges';
+import { isCertainAlt } from '../../shared/member-badges';
 import { joinRoles, websiteEnding, websiteOutcomeLine, type WebsiteEnding } from './website-outcome';
 import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
 import {
   confirmRulesAudited,
-  findMemberByDiscordId,
+  findMemberRowByDiscordId,
   recordAttemptEnding,
   recordSignIn,
   signInAttemptKept,
@@ -116,6 +117,8 @@ export function createVerificationService(deps: {
   tokenKey: Buffer;
   /** runs the outbox now instead of waiting for its next poll */
   nudgeOutbox?: () => void;
+  /** Linked Roles: whether they are on (a grant is kept only then) and the key grants are sealed with (the outbox's) */
+  linkedRoles?: { readonly enabled: boolean; sealKey: Buffer };
   /** counts outcomes (metrics) */
   onCompleted?: (outcome: VpnOutcome) => void;
   /** the raid check and the admission rules (lockdown, account age), run once the attempt is written */
@@ -200,6 +203,8 @@ export function createVerificationService(deps: {
     async completeVerification(input: {
       identity: VerifiedIdentity;
       accessToken: string;
+      /** the sign-in's grant for the member's role connection (scope role_connections.write), when it asked for one */
+      roleConnectionGrant?: RoleConnectionTokens;
       vpn: VpnCheckResult;
       evidence: AttemptEvidence;
       alsoWrite?: (executor: Executor, ended: 'stored' | 'denied') => SQLWrapper;
@@ -244,7 +249,7 @@ export function createVerificationService(deps: {
         const { alts } = detected;
         // a verification that ends with the member a certain alt (the button denies them, whatever
         // holds them) or held for staff review says so on its attempt; the rest write nothing more
-        const certainAlt = member.manualAltStatus === 'certain_alt' || linkCounts({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
+        const certainAlt = isCertainAlt({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
         const ending = { vpnOutcome: outcome, certainAlt, gate: gate?.action ?? null };
         const ended = websiteEnding(ending);
         endedAs = ended;
@@ -257,15 +262,19 @@ export function createVerificationService(deps: {
 
         // the gate, the attempt's ending and the VPN cache entry, the Discord actions (the gate's log line first) and
         // the audit row: one statement, the flow's last write
+        // Linked Roles on and granted: the grant is kept (sealed) to write the member's role connection now and after later decisions
+        const grant = deps.linkedRoles?.enabled && input.roleConnectionGrant ? input.roleConnectionGrant : null;
         const writes = [
           ...admitted.writes,
+          ...(grant && deps.linkedRoles ? [saveGrantQuery(tx, deps.linkedRoles.sealKey, discordId, grant, now)] : []),
           ...(attemptEnding ? [recordAttemptEnding(tx, attempt.id, attemptEnding)] : []),
           ...vpnCacheWrite(tx, input.vpn),
           ...(input.alsoWrite ? [input.alsoWrite(tx, 'stored')] : []),
         ];
         const actions: DiscordAction[] = [
           ...admitted.actions,
-          { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy) },
+          { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: input.accessToken, reason: auditLogReason(joinWhy), ...(grant ? { keepToken: true } : {}) },
+          ...(grant ? [{ kind: 'role_connection' as const, discordId }] : []),
           ...(outcomeLine ? [outcomeLine] : []),
           ...alts
             // weak evidence (possible) is never announced as an alt
@@ -278,6 +287,8 @@ export function createVerificationService(deps: {
                 discordId,
                 text: `🔎 Alt detected: <@${other}> is a ${alt.confidence}-confidence alt of <@${main}> (${alt.detectionMethod}).`,
                 card: { for: 'alt' as const, discordId: other, mainId: main },
+                // a certain alt pings the alarm role, when the server set one
+                ...(alt.confidence === 'certain' ? { alarm: true as const } : {}),
               };
             }),
         ];
@@ -329,10 +340,20 @@ export function createVerificationService(deps: {
       const now = deps.clock.now();
       // tried again when the database connection was lost: a second run is what the visitor's second click
       // would do (the same confirmation, audited once more), and saves them the error
-      return retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
+      const confirmed = await retryOnLostConnection(() => confirmRulesAudited(deps.database.db, discordId, now));
+      // Linked Roles: the confirmation can make the member verified; their connection follows. Its own
+      // statement after the confirmation, which stands whatever becomes of it (the button queues another);
+      // none at all while Linked Roles are off (the confirmation stays one statement)
+      if (confirmed && deps.linkedRoles?.enabled) {
+        await queueRoleConnectionUpdate(deps.database.db, deps.outbox, discordId).then(
+          (queued) => queued && deps.nudgeOutbox?.(),
+          (error: unknown) => deps.logger.warn({ err: error, discordId }, 'Linked Roles: the role connection update after the rules confirmation was not queued'),
+        );
+      }
+      return confirmed;
     },
 
-    findMember: (discordId: string) => findMemberByDiscordId(deps.database.db, discordId),
+    findMember: (discordId: string) => findMemberRowByDiscordId(deps.database.db, discordId),
 
     /** The 'Complete Verification!' button's decision, recorded with its Discord actions. */
     completeAtButton: createCompleteButton(deps),

@@ -49,6 +49,8 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.ipHash).toMatch(/^[0-9a-f]{64}$/);
     expect(attempts[0]!.endedAs).toBeNull();
+    // the consent's stock-phone verdict, kept for re-scoring (the new-server prior)
+    expect(typeof attempts[0]!.stockProfile).toBe('boolean');
 
     await handle.services.outboxWorker.drain();
     expect(rolesOf(user.id)).toEqual(['Unverified']);
@@ -73,7 +75,7 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const [member] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
     expect(member).toMatchObject({ status: 'limited_access', usedVpn: true, vpnAttempts: 1, avatarUrl: null, fingerprintHash: null, networkHash: null });
     const [attempt] = await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id));
-    expect(attempt).toMatchObject({ ipHash: null, networkHash: null, fingerprintHash: null, canvasHash: null, vpnVerdict: 'vpn', outcome: 'limited_access' });
+    expect(attempt).toMatchObject({ ipHash: null, networkHash: null, fingerprintHash: null, canvasHash: null, stockProfile: null, vpnVerdict: 'vpn', outcome: 'limited_access' });
 
     await handle.services.outboxWorker.drain();
     await click(user.id);

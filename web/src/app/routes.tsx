@@ -14,17 +14,17 @@ const TermsPage = lazy(() => import('@/features/legal/pages/terms-page').then((m
 
 // Staff screens load in their own chunks, only when visited: visitors never download admin code.
 const SetupPage = lazy(() => import('@/features/setup/pages/setup-page'));
-const StaffLoginPage = lazy(() => import('@/features/admin/pages/staff-login-page'));
-const DashboardPage = lazy(() => import('@/features/admin/pages/dashboard-page'));
-const ManualEntryPage = lazy(() => import('@/features/admin/pages/manual-entry-page'));
-const CreateStaffPage = lazy(() => import('@/features/admin/pages/create-staff-page'));
-const ChangePasswordPage = lazy(() => import('@/features/admin/pages/change-password-page'));
-const StaffManagementPage = lazy(() => import('@/features/admin/pages/staff-management-page'));
-const AuditLogPage = lazy(() => import('@/features/admin/pages/audit-log-page'));
-const UserDetailPage = lazy(() => import('@/features/admin/pages/user-detail-page'));
-const SettingsPage = lazy(() => import('@/features/admin/pages/settings-page'));
-const StatisticsPage = lazy(() => import('@/features/admin/pages/statistics-page'));
-const AppealsPage = lazy(() => import('@/features/admin/pages/appeals-page'));
+const StaffLoginPage = lazy(() => import('@/features/admin-shell/pages/staff-login-page'));
+const DashboardPage = lazy(() => import('@/features/members/pages/dashboard-page'));
+const ManualEntryPage = lazy(() => import('@/features/members/pages/manual-entry-page'));
+const CreateStaffPage = lazy(() => import('@/features/staff/pages/create-staff-page'));
+const ChangePasswordPage = lazy(() => import('@/features/staff/pages/change-password-page'));
+const StaffManagementPage = lazy(() => import('@/features/staff/pages/staff-management-page'));
+const AuditLogPage = lazy(() => import('@/features/audit/pages/audit-log-page'));
+const UserDetailPage = lazy(() => import('@/features/members/pages/user-detail-page'));
+const SettingsPage = lazy(() => import('@/features/settings/pages/settings-page'));
+const StatisticsPage = lazy(() => import('@/features/statistics/pages/statistics-page'));
+const AppealsPage = lazy(() => import('@/features/appeals-queue/pages/appeals-page'));
 
 /** The pages and their paths. */
 export function AppRoutes() {

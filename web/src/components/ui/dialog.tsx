@@ -1,61 +1,16 @@
 import type { ComponentProps, HTMLAttributes, ReactNode } from 'react';
-import { AlertDialog as AlertDialogPrimitive, Dialog as DialogPrimitive } from 'radix-ui';
+import { AlertDialog as AlertDialogPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 import { Button, buttonVariants } from './button';
-import { CloseIcon } from './icons';
 
 const overlayClasses = 'fixed inset-0 z-40 bg-black/60 data-[state=open]:animate-[gk-fade-in_150ms_ease-out]';
 const contentClasses =
   'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto ' +
   'rounded-xl border border-border bg-surface p-6 text-fg shadow-2xl data-[state=open]:animate-[gk-pop-in_150ms_ease-out]';
 
-// ---- Dialog -------------------------------------------------------------------------------
-
-export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
-
-export interface DialogContentProps extends ComponentProps<typeof DialogPrimitive.Content> {
-  /** Show the × button in the corner (default true). */
-  showClose?: boolean;
-}
-
-export function DialogContent({ className, children, showClose = true, ...props }: DialogContentProps) {
-  return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className={overlayClasses} />
-      <DialogPrimitive.Content className={cn(contentClasses, className)} {...props}>
-        {children}
-        {showClose ? (
-          <DialogPrimitive.Close className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'absolute top-3 right-3')} aria-label="Close">
-            <CloseIcon className="size-5" />
-          </DialogPrimitive.Close>
-        ) : null}
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
-  );
-}
-
-export function DialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('flex flex-col gap-1.5 pr-8', className)} {...props} />;
-}
-
-export function DialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
-}
-
-export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn('text-lg font-semibold text-heading', className)} {...props} />;
-}
-
-export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
-  return <DialogPrimitive.Description className={cn('text-sm text-muted', className)} {...props} />;
-}
-
 // ---- AlertDialog (must be answered; no outside-click dismissal) ----------------------------
 
 export const AlertDialog = AlertDialogPrimitive.Root;
-export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 export function AlertDialogContent({ className, children, ...props }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
   return (
@@ -68,8 +23,13 @@ export function AlertDialogContent({ className, children, ...props }: ComponentP
   );
 }
 
-export const AlertDialogHeader = DialogHeader;
-export const AlertDialogFooter = DialogFooter;
+export function AlertDialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col gap-1.5 pr-8', className)} {...props} />;
+}
+
+export function AlertDialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
+}
 
 export function AlertDialogTitle({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Title>) {
   return <AlertDialogPrimitive.Title className={cn('text-lg font-semibold text-heading', className)} {...props} />;
@@ -81,11 +41,6 @@ export function AlertDialogDescription({ className, ...props }: ComponentProps<t
 
 export function AlertDialogCancel({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Cancel>) {
   return <AlertDialogPrimitive.Cancel className={cn(buttonVariants({ variant: 'secondary' }), className)} {...props} />;
-}
-
-/** Closes the dialog when clicked. For an async action that must keep the dialog open while pending, use ConfirmDialog. */
-export function AlertDialogAction({ className, destructive = false, ...props }: ComponentProps<typeof AlertDialogPrimitive.Action> & { destructive?: boolean }) {
-  return <AlertDialogPrimitive.Action className={cn(buttonVariants({ variant: destructive ? 'destructive' : 'primary' }), className)} {...props} />;
 }
 
 export interface ConfirmDialogProps {

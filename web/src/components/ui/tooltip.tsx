@@ -2,7 +2,6 @@ import { useCallback, useState, type ComponentProps, type ReactNode } from 'reac
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
-export const TooltipProvider = TooltipPrimitive.Provider;
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 /**

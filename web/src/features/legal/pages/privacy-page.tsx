@@ -36,7 +36,8 @@ export function PrivacyPage() {
           <li>
             <strong>A device fingerprint hash:</strong> a hash computed in your browser from technical characteristics of your browser and device (how it
             draws graphics and processes audio, screen size, installed fonts, time zone, language, platform and hardware), together with hashes of those
-            characteristics so that staff can see which of them match another account. It does not contain your name or any content from your device.
+            characteristics so that staff can see which of them match another account, and whether they look like an unmodified phone&apos;s (a yes or
+            no: such phones look alike, so a match between them counts for less). It does not contain your name or any content from your device.
           </li>
           <li>
             <strong>A browser token hash:</strong> when you consent, the verification page stores a random browser token in your browser (a cookie and

@@ -1,0 +1,1 @@
+export { type StaffAccount } from './api/staff';
