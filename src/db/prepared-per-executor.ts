@@ -23,3 +23,25 @@ export function preparedPerExecutor<Prepared>(build: (executor: Executor) => Pre
     return prepared;
   };
 }
+
+/**
+ * Statements of one family whose text depends on a few choices (a list's filter, whether it has a
+ * cursor): each shape is built once per executor, as above, the first time it is asked for. `key`
+ * names the shape and must take few values, since every shape built is kept.
+ */
+export function preparedPerShape<Key extends string, Prepared>(build: (executor: Executor, key: Key) => Prepared): (executor: Executor, key: Key) => Prepared {
+  const built = new WeakMap<Executor, Map<Key, Prepared>>();
+  return (executor, key) => {
+    let shapes = built.get(executor);
+    if (shapes === undefined) {
+      shapes = new Map();
+      built.set(executor, shapes);
+    }
+    let prepared = shapes.get(key);
+    if (prepared === undefined) {
+      prepared = build(executor, key);
+      shapes.set(key, prepared);
+    }
+    return prepared;
+  };
+}
