@@ -7,6 +7,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * text whatever the number of ids. Refuses anything but whole numbers.
  */
 export function idArray(ids: readonly number[]): SQL {
+  return sql`${idArrayText(ids)}::bigint[]`;
+}
+
+/** The array's value alone (`{1,2,3}`), for a placeholder cast to `bigint[]` in a prepared statement. */
+export function idArrayText(ids: readonly number[]): string {
   for (const id of ids) if (!Number.isSafeInteger(id)) throw new TypeError(`Not a row id: ${String(id)}`);
-  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+  return `{${ids.join(',')}}`;
 }
