@@ -107,12 +107,12 @@ select
 from d`;
 }
 
-/** Runs `work` with the table's secondary indexes dropped, then rebuilds them exactly as they were. */
+/** Runs `work` with the table's secondary indexes dropped (not those a constraint, such as a foreign key, relies on), then rebuilds them exactly as they were. */
 async function withoutIndexes(database: Database, table: string, work: () => Promise<void>): Promise<void> {
   const { rows } = await database.query<{ indexname: string; indexdef: string }>(
     `select i.indexname, i.indexdef from pg_indexes i
       where i.schemaname = 'public' and i.tablename = $1
-        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname or c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
     [table],
   );
   for (const row of rows) await database.exec(`drop index "${row.indexname}"`);

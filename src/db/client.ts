@@ -1,3 +1,14 @@
+/**
+ * The data layer: Drizzle over PGlite (embedded, in its worker thread) or PostgreSQL.
+ *
+ * Its shape (docs/data-layer.md): the code speaks to Drizzle through its public API only. A
+ * statement that runs over and over is built once per executor with `sql.placeholder` and
+ * `.prepare(name)` (prepared-per-executor.ts), which node-postgres sends as a named prepared
+ * statement. Nothing replaces Drizzle's renderer or reads its private fields. Below Drizzle, the
+ * embedded engine's client (embedded-client.ts) keeps each statement text prepared
+ * (pglite-prepared.ts) and sends BEGIN/COMMIT as one message each (pglite-transaction.ts),
+ * because PGlite has no prepared statements of its own; each of those files gives its figure.
+ */
 import path from 'node:path';
 import { PGlite, type Extension } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,8 +19,6 @@ import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock';
 import { inProcessClient, type EmbeddedClient } from './embedded-client';
 import { openWorkerClient } from './pglite-worker-client';
-import { prepareWrites } from './postgres-prepared';
-import { installSqlRenderer } from './sql-render';
 import { schema } from './schema';
 import { takeTurn } from './request-turn';
 import { isStaffLane, STAFF_LANE_CONNECTIONS } from './staff-lane';
@@ -58,14 +67,8 @@ export function drizzleOnEmbedded<S extends Record<string, unknown>>(client: Emb
   return drizzlePglite({ client: client as unknown as PGlite, ...options });
 }
 
-/** The product's statements rendered by sql-render.ts (one pass, a fraction of Drizzle's own rendering time). */
-function withRenderer(db: Db): Db {
-  installSqlRenderer(db);
-  return db;
-}
-
 function wrapPglite(pglite: EmbeddedClient, release: () => void): Database {
-  const db = withRenderer(drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db);
+  const db = drizzleOnEmbedded(pglite, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -190,8 +193,6 @@ function guardPool(pool: pg.Pool): pg.Pool {
   // that nobody listens to, which killed the process. Its next query fails instead, the
   // request answers an error, and the pool drops the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  // the writes as named prepared statements, parsed once per connection (postgres-prepared.ts)
-  pool.on('connect', (client) => prepareWrites(client));
   return pool;
 }
 
@@ -270,7 +271,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
-  const db = withRenderer(drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db);
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'postgres',
     db,

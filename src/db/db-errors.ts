@@ -39,7 +39,7 @@ export const STATEMENT_DROPPED = '26000';
 
 /**
  * Errors a kept (prepared) statement goes on giving once the tables changed under it, where the same
- * text prepared afresh (pglite-prepared.ts) or sent unnamed (postgres-prepared.ts) is parsed again:
+ * text prepared afresh (pglite-prepared.ts) is parsed again:
  * cached plan must not change result type (0A000), prepared statement does not exist (26000, e.g.
  * after DEALLOCATE or DISCARD ALL), and the parse-time class 42 (a column's type changed, so the
  * types PostgreSQL inferred for the parameters at the first run no longer fit: 42804). A statement

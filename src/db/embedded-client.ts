@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared';
 import { runTransaction } from './pglite-transaction';
@@ -12,6 +13,14 @@ export interface EmbeddedQueries {
    */
   endWithNext?(): void;
 }
+
+/**
+ * The worker client's transaction the code runs in: its `transaction` runs each transaction's
+ * function inside `openTransaction.run(tx, …)`. Drizzle keeps the client under its transaction
+ * object in private fields only, so asLastStatement (last-statement.ts) finds the transaction
+ * through the call's async context instead; under PostgreSQL, or PGlite in this thread, there is none.
+ */
+export const openTransaction = new AsyncLocalStorage<Pick<EmbeddedQueries, 'endWithNext'>>();
 
 /**
  * What the code needs of the embedded engine (PGlite), wherever it runs: in this thread

@@ -3,7 +3,7 @@ import path from 'node:path';
 import diagnostics from 'node:diagnostics_channel';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type { EmbeddedClient, EmbeddedQueries } from './embedded-client';
+import { openTransaction, type EmbeddedClient, type EmbeddedQueries } from './embedded-client';
 import { isStaffLane } from './staff-lane';
 import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
 
@@ -182,7 +182,8 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
       };
       let result: T;
       try {
-        result = await work(tx);
+        // asLastStatement (last-statement.ts) finds the transaction through this context
+        result = await openTransaction.run(tx, () => work(tx));
       } catch (error) {
         // a last statement that went ended the transaction in the worker: committed, or rolled back if it failed
         if (begun && last !== 'sent') await call({ op: 'end', txId: begun.id, commit: false }).catch(() => undefined);

@@ -40,8 +40,8 @@ export function integerLiteral(value: number): SQL {
 
 /**
  * A LIMIT written into the text. Drizzle's `.limit()` is typed for a number or a placeholder;
- * it renders any SQL chunk it is given as written (`limit ${limit}` in its dialect, and in
- * sql-render.ts), which is what this relies on.
+ * it renders any SQL chunk it is given as written (`limit ${limit}` in its dialect), which is
+ * what this relies on.
  */
 export function literalLimit(value: number): number {
   return integerLiteral(value) as unknown as number;

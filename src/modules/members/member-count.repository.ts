@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { preparedPerShape } from '../../db/prepared-per-executor';
 import { members } from '../../db/schema';
+import type { MemberFilter } from '../../shared/member-badges';
 import { MEMBER_LIST_ORDER, memberMatchSql, type MemberListQuery } from './members.repository';
 
 /**
@@ -44,13 +46,26 @@ const ESTIMATED_MEMBER_ROWS = sql`(select reltuples::bigint from pg_class where 
  * index, members_verified_at_id_idx, or the trigram indexes for a rare search. The whole
  * table's count reads the planner's estimate in the same statement (one round trip).
  */
+function countQuery(executor: Executor, where: SQL | undefined, upTo: number | Placeholder) {
+  const matches = executor
+    .select({ one: sql`1` })
+    .from(members)
+    .where(where)
+    .orderBy(...MEMBER_LIST_ORDER)
+    .limit(upTo)
+    .as('s');
+  return executor.select({ n: sql<string | number>`count(*)`, estimate: where ? sql<null>`null` : sql<string | number>`${ESTIMATED_MEMBER_ROWS}` }).from(matches);
+}
+
+/** A filter's count (no search), built once per filter with its cap as a placeholder (prepared-per-executor.ts), as the list's pages are. */
+const preparedFilterCount = preparedPerShape((executor, filter: MemberFilter) =>
+  countQuery(executor, memberMatchSql({ filter }), sql.placeholder('upTo')).prepare(`gk_member_count_${filter}`),
+);
+
 export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>, limits: CountLimits = COUNT_LIMITS): Promise<MemberCount> {
   const cap = countCapFor(query, limits);
   const where = memberMatchSql(query);
-  const [row] = await selectRows<{ n: string | number; estimate: string | number | null }>(
-    executor,
-    sql`select count(*) as n, ${where ? sql`null` : ESTIMATED_MEMBER_ROWS} as estimate from (select 1 from ${members} ${where ? sql`where ${where}` : sql``} order by ${sql.join(MEMBER_LIST_ORDER, sql`, `)} limit ${cap + 1}) s`,
-  );
+  const [row] = query.search?.trim() ? await countQuery(executor, where, cap + 1) : await preparedFilterCount(executor, query.filter).execute({ upTo: cap + 1 });
   const counted = Number(row?.n ?? 0);
   if (counted <= cap) return { total: counted, exact: true, capped: false };
   const estimate = Number(row?.estimate ?? -1);

@@ -2,6 +2,7 @@ import { findMemberRowByDiscordId } from './member-row.repository';
 import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
+import { preparedPerShape } from '../../db/prepared-per-executor';
 import { literalLimit, textLiteral } from '../../db/sql-literal';
 import { members } from '../../db/schema';
 import type { BadgeSubject, ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
@@ -131,8 +132,31 @@ function listOrderOf(verifiedAt: SQLWrapper, id: SQLWrapper): SQL[] {
 }
 export const MEMBER_LIST_ORDER = listOrderOf(members.verifiedAt, members.id);
 
+/**
+ * A list page with no search, built once per shape (its filter, and whether it starts after a
+ * cursor) with its limit and cursor as placeholders (prepared-per-executor.ts): the dashboard asks
+ * for these pages over and over, and Drizzle would otherwise build and render the statement at
+ * every request. Its text never changes with its values, so PostgreSQL names and keeps it.
+ */
+const preparedListPage = preparedPerShape((executor, shape: `${MemberFilter}:${'first' | 'after'}`) => {
+  const [filter, position] = shape.split(':') as [MemberFilter, 'first' | 'after'];
+  const after = sql`(${members.verifiedAt}, ${members.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::bigint)`;
+  return executor
+    .select({ row: members, cursorAt: cursorTimestamp })
+    .from(members)
+    .where(and(FILTER_SQL[filter], position === 'after' ? after : undefined))
+    .orderBy(...MEMBER_LIST_ORDER)
+    .limit(sql.placeholder('limit'))
+    .prepare(`gk_member_list_${filter}_${position}`);
+});
+
 /** Newest first: the index of the filter (or members_verified_at_id_idx) serves the order and the cursor. */
 export async function listMembers(executor: Executor, query: MemberListQuery): Promise<{ members: Member[]; nextCursor: string | null }> {
+  if (!query.search?.trim()) {
+    const prepared = preparedListPage(executor, `${query.filter}:${query.cursor ? 'after' : 'first'}`);
+    const rows = await prepared.execute({ limit: query.limit + 1, cursorAt: query.cursor?.verifiedAt, cursorId: query.cursor?.id });
+    return pageOf(rows, query.limit);
+  }
   const conditions = [memberMatchSql(query)];
   if (query.cursor) {
     conditions.push(sql`(${members.verifiedAt}, ${members.id}) < (${query.cursor.verifiedAt}::timestamptz, ${query.cursor.id}::bigint)`);

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { staff } from '../../db/schema';
 
 /** A staff account as the rest of the code sees it: never the password hash. */
@@ -46,9 +47,17 @@ export async function anyStaffExists(executor: Executor): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The account every staff request reads (staff-session.ts), built once per executor (prepared-per-executor.ts). */
+const preparedStaffById = preparedPerExecutor((executor) =>
+  executor
+    .select()
+    .from(staff)
+    .where(eq(staff.id, sql.placeholder('id')))
+    .prepare('gk_staff_by_id'),
+);
+
 export async function findStaffById(executor: Executor, id: number, options: { forUpdate?: boolean } = {}): Promise<StaffAccount | null> {
-  const query = executor.select().from(staff).where(eq(staff.id, id));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
+  const [row] = options.forUpdate ? await executor.select().from(staff).where(eq(staff.id, id)).for('update') : await preparedStaffById(executor).execute({ id });
   return row ? toAccount(row) : null;
 }
 
