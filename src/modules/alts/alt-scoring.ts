@@ -364,9 +364,9 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   // which stays possible ('address-fingerprint'). The rule rests on the whole fingerprint being
   // rare among the server's members, so it waits until the server holds enough members to say
   // so: on a new server three strangers with one desktop browser build on three networks would
-  // all "share a rare fingerprint".
-  else if (fingerprintMatch && populationJudged && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent)
-    found('medium', 'fingerprint', 'rare-fingerprint-elsewhere');
+  // all "share a rare fingerprint". Until then the match is evidence staff see (possible).
+  else if (fingerprintMatch && fingerprintOthers <= RARITY.fingerprintElsewhereOthers && rareComponent)
+    found(populationJudged ? 'medium' : 'possible', 'fingerprint', 'rare-fingerprint-elsewhere');
   else if (rareComponent && commonKind && sameMachineSettings) found('possible', 'fingerprint', 'rare-component-elsewhere');
   else if (addressDevice) found('possible', 'both', 'address-fingerprint');
   else if (ipCounts && !crowdedAddress && partialMatch) found('possible', 'both', 'home-partial');
