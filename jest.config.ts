@@ -1,9 +1,13 @@
 import type { Config } from 'jest';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper jest's config loader can run as is
-const { preactModuleNameMapper } = require('./scripts/jest/preact-commonjs.cjs') as { preactModuleNameMapper: (rootDir: string) => Record<string, string> };
+const { preactModuleNameMapper } = require('./scripts/jest/preact-commonjs.cjs') as {
+  preactModuleNameMapper: (rootDir: string) => Record<string, string>;
+};
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper jest's config loader can run as is
-const { pgliteOnlyFiles } = require('./scripts/jest/engine-projects.cjs') as { pgliteOnlyFiles: (rootDir: string, roots: string[]) => string[] };
+const { pgliteOnlyFiles } = require('./scripts/jest/engine-projects.cjs') as {
+  pgliteOnlyFiles: (rootDir: string, roots: string[]) => string[];
+};
 
 const tsJest = (tsconfig: string | Record<string, unknown>) => ['ts-jest', { tsconfig, diagnostics: false }] as const;
 /** The server's TypeScript, transpiled by esbuild (scripts/jest/esbuild-transform.cjs says why). */
@@ -73,9 +77,23 @@ const config: Config = {
       roots: ['<rootDir>/web/src'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       setupFilesAfterEnv: ['<rootDir>/web/src/test/setup.ts'],
-      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts', '^@/(.*)$': '<rootDir>/web/src/$1', '^@shared/(.*)$': '<rootDir>/src/shared/$1', ...preactForReact },
+      moduleNameMapper: {
+        '\\.(css|svg|png)$': '<rootDir>/web/src/test/file-stub.ts',
+        '^@/(.*)$': '<rootDir>/web/src/$1',
+        '^@shared/(.*)$': '<rootDir>/src/shared/$1',
+        ...preactForReact,
+      },
       transform: {
-        '^.+\\.tsx?$': tsJest({ jsx: 'react-jsx', module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, isolatedModules: true, target: 'ES2022', baseUrl: '<rootDir>/web/src', paths: { '@/*': ['*'], '@shared/*': ['../../src/shared/*'] } }),
+        '^.+\\.tsx?$': tsJest({
+          jsx: 'react-jsx',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          esModuleInterop: true,
+          isolatedModules: true,
+          target: 'ES2022',
+          baseUrl: '<rootDir>/web/src',
+          paths: { '@/*': ['*'], '@shared/*': ['../../src/shared/*'] },
+        }),
       },
     },
     {

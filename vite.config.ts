@@ -40,7 +40,9 @@ function chunkModulesManifest(): Plugin {
       const chunks: Record<string, string[]> = {};
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk') continue;
-        chunks[output.fileName] = output.moduleIds.map((id) => path.relative(repoRoot, id.replace(/^\0/, '')).split(path.sep).join('/')).sort();
+        chunks[output.fileName] = output.moduleIds
+          .map((id) => path.relative(repoRoot, id.replace(/^\0/, '')).split(path.sep).join('/'))
+          .sort();
       }
       this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: `${JSON.stringify(chunks, null, 2)}\n` });
     },
@@ -52,7 +54,13 @@ export default defineConfig(({ command, mode }) => {
   return {
     root: webRoot,
     plugins: [react(), tailwindcss(), chunkModulesManifest()],
-    resolve: { alias: [{ find: /^@\//, replacement: `${webRoot}/src/` }, { find: /^@shared\//, replacement: `${sharedRoot}/` }, ...(usePreact ? preactAliases : [])] },
+    resolve: {
+      alias: [
+        { find: /^@\//, replacement: `${webRoot}/src/` },
+        { find: /^@shared\//, replacement: `${sharedRoot}/` },
+        ...(usePreact ? preactAliases : []),
+      ],
+    },
     build: {
       // The server serves this folder in `npm start`; keep the path in sync with it.
       outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),

@@ -23,7 +23,12 @@ export function compressWeb(dir) {
     if (COMPRESSED.test(file)) continue;
     const data = fs.readFileSync(file);
     const copies = [
-      ['.br', zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } })],
+      [
+        '.br',
+        zlib.brotliCompressSync(data, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+        }),
+      ],
       ['.gz', zlib.gzipSync(data, { level: 9 })],
     ];
     for (const [ext, compressed] of copies) {

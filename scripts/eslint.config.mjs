@@ -22,7 +22,16 @@ export default tseslint.config(
   },
   {
     // the env reader itself, scripts, test harness and browser code may touch process.env / browser globals
-    files: ['src/env.ts', 'scripts/**', 'src/test-support/**', '**/*.test.ts', '**/*.test.tsx', 'web/e2e/**', 'jest.config.ts', 'vite.config.ts'],
+    files: [
+      'src/env.ts',
+      'scripts/**',
+      'src/test-support/**',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      'web/e2e/**',
+      'jest.config.ts',
+      'vite.config.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
@@ -38,7 +47,11 @@ export default tseslint.config(
       'gatekeeper/module-entry': 'error',
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./){3,}', message: 'Climb at most two levels; use a path alias (@shared/*, @/*) or move the code closer.' }] },
+        {
+          patterns: [
+            { regex: '^(\\.\\./){3,}', message: 'Climb at most two levels; use a path alias (@shared/*, @/*) or move the code closer.' },
+          ],
+        },
       ],
     },
   },

@@ -44,7 +44,8 @@ function sizeOf(distDir, file) {
  */
 export function measureBundle({ distDir = path.join(repoRoot, 'dist/web'), log = false } = {}) {
   const manifestFile = path.join(distDir, '.vite', 'manifest.json');
-  if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build with \`npx vite build\` (vite.config.ts enables build.manifest)`);
+  if (!fs.existsSync(manifestFile))
+    throw new Error(`${manifestFile} is missing: build with \`npx vite build\` (vite.config.ts enables build.manifest)`);
   /** @type {Record<string, {file: string, src?: string, isEntry?: boolean, isDynamicEntry?: boolean, imports?: string[], dynamicImports?: string[]}>} */
   const manifest = readJson(manifestFile);
   const modulesFile = path.join(distDir, '.vite', 'chunk-modules.json');
@@ -92,7 +93,9 @@ export function measureBundle({ distDir = path.join(repoRoot, 'dist/web'), log =
     .sort((a, b) => b.gzipBytes - a.gzipBytes);
   const visitorLazyChunks = [...visitorLazyKeys].filter((key) => manifest[key].file.endsWith('.js')).map(describe);
 
-  const staffModulesInVisitorFiles = chunkModules ? files.flatMap((f) => (chunkModules[f.file] ?? []).filter((id) => STAFF_MODULE.test(id))) : [];
+  const staffModulesInVisitorFiles = chunkModules
+    ? files.flatMap((f) => (chunkModules[f.file] ?? []).filter((id) => STAFF_MODULE.test(id)))
+    : [];
   const visitorGzipBytes = files.reduce((sum, f) => sum + f.gzipBytes, 0);
   const visitorBytes = files.reduce((sum, f) => sum + f.bytes, 0);
   const result = {

@@ -5,7 +5,11 @@ import { readEnv } from '../src/env';
 /** `npm run migrate` (Procfile `release:`): applies pending migrations and exits. */
 async function main(): Promise<void> {
   const env = readEnv();
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS });
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+  });
   try {
     const before = await appliedMigrationCount(database);
     await runMigrations(database);

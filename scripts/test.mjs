@@ -56,19 +56,27 @@ if (projects.includes('e2e')) {
 // keeps both busy; each worker holding a PGlite database needs about 1.5 GB.
 const byMemory = Math.max(1, Math.floor(os.totalmem() / (1.5 * 1024 ** 3)));
 const workers = Math.min(os.availableParallelism() + 1, byMemory);
-const workerArgs = passthrough.some((a) => a.startsWith('--maxWorkers') || a === '-w' || a === '--runInBand' || a === '-i') ? [] : [`--maxWorkers=${workers}`];
+const workerArgs = passthrough.some((a) => a.startsWith('--maxWorkers') || a === '-w' || a === '--runInBand' || a === '-i')
+  ? []
+  : [`--maxWorkers=${workers}`];
 
 const report = path.join(os.tmpdir(), `gatekeeper-jest-${process.pid}.json`);
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(process.execPath, [jest, '--selectProjects', ...projects, ...workerArgs, '--json', `--outputFile=${report}`, ...passthrough], {
-  cwd: root,
-  stdio: 'inherit',
-  env,
-});
+const result = spawnSync(
+  process.execPath,
+  [jest, '--selectProjects', ...projects, ...workerArgs, '--json', `--outputFile=${report}`, ...passthrough],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  },
+);
 try {
   const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
   const seconds = Math.round((Date.now() - summary.startTime) / 1000);
-  console.log(`jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped in ${Math.floor(seconds / 60)} min ${seconds % 60} s (${workerArgs[0] ?? 'workers as given'})`);
+  console.log(
+    `jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped in ${Math.floor(seconds / 60)} min ${seconds % 60} s (${workerArgs[0] ?? 'workers as given'})`,
+  );
   fs.rmSync(report, { force: true });
 } catch {
   // jest could not write its report (it crashed): its exit code says enough

@@ -7,7 +7,14 @@ import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS 
 import { DEFAULT_CANDIDATE_LIMIT, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, ANONYMITY_COUNT_CAP, RARITY } from './modules/alts';
 import { NETWORK_PREFIX_BITS } from './modules/network';
 import { CONSENT_TOKEN_TTL_MS, SIGN_IN_EXCHANGE_BUDGET_MS, OAUTH_STATE_TTL_MS } from './modules/verification';
-import { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, DEFAULT_LOGIN_THROTTLE, defaultHashThreads, BUSY_RETRY_SECONDS, WAITING_PER_HASH_THREAD } from './modules/staff';
+import {
+  DEFAULT_BCRYPT_COST,
+  PASSWORD_MAX_BYTES,
+  DEFAULT_LOGIN_THROTTLE,
+  defaultHashThreads,
+  BUSY_RETRY_SECONDS,
+  WAITING_PER_HASH_THREAD,
+} from './modules/staff';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
 import { POOL_CHECKOUT_WAIT_MS } from './db/client';
 import { APPEAL_MESSAGE_MAX, APPEAL_REASON_MAX } from './shared/appeals';
@@ -61,7 +68,19 @@ type Tied = { section: string; text: string; tied: number | readonly number[] };
 type NotThreshold = {
   section: string;
   text: string;
-  notThreshold: 'measured' | 'example' | 'HTTP status' | 'Discord error code' | 'step number' | 'a rate\'s unit' | 'not empty' | 'address' | 'a field value' | 'a name' | 'a test\'s setting' | 'another system\'s figure';
+  notThreshold:
+    | 'measured'
+    | 'example'
+    | 'HTTP status'
+    | 'Discord error code'
+    | 'step number'
+    | "a rate's unit"
+    | 'not empty'
+    | 'address'
+    | 'a field value'
+    | 'a name'
+    | "a test's setting"
+    | "another system's figure";
 };
 type Figure = Tied | NotThreshold;
 
@@ -86,8 +105,6 @@ const VALIDATION = 'Validation and messages';
 const CALLS = 'The calls the web app makes';
 const API = "The API beyond the dashboard's own calls";
 
-
-
 /**
  * A numeric constant read from its source file: for the web app's (the server's tests do not load
  * the web's modules) and a worker thread's (its module starts the thread's work when loaded).
@@ -108,7 +125,10 @@ function migrationSetting(file: string, pattern: RegExp): number {
 
 const FLOW = VISITOR_FLOW_REQUESTS.length;
 /** The longest a lost transaction waits in all before its last try: attempt n waits base × n plus up to base. */
-const UNCOMMITTED_WAIT_MS = Array.from({ length: UNCOMMITTED_RETRY.attempts - 1 }, (_, n) => UNCOMMITTED_RETRY.baseDelayMs * (n + 2)).reduce((a, b) => a + b, 0);
+const UNCOMMITTED_WAIT_MS = Array.from(
+  { length: UNCOMMITTED_RETRY.attempts - 1 },
+  (_, n) => UNCOMMITTED_RETRY.baseDelayMs * (n + 2),
+).reduce((a, b) => a + b, 0);
 const { pair, client, global, account } = DEFAULT_LOGIN_THROTTLE;
 const browserToken = generateBrowserToken();
 
@@ -134,9 +154,13 @@ const FIGURES: Figure[] = [
   { section: ALT, text: '/64 for IPv6)', tied: NETWORK_PREFIX_BITS.ipv6 },
   { section: ALT, text: 'right at least nine times in ten', tied: [P8_BADGE_TARGETS.precision * 10, 10] },
   { section: ALT, text: 'at most 300 wrong badges', tied: P8_BADGE_TARGETS.falsePer10k },
-  { section: ALT, text: 'per 10,000 legitimate\nmembers', notThreshold: 'a rate\'s unit' },
+  { section: ALT, text: 'per 10,000 legitimate\nmembers', notThreshold: "a rate's unit" },
   { section: ALT, text: 'the last 3,000 of 29,808 accounts', notThreshold: 'measured' },
-  { section: ALT, text: "rules 109 / 0 (the same address and a rare component) and 24 / 3 (the same fingerprint elsewhere,\n88.9%", notThreshold: 'measured' },
+  {
+    section: ALT,
+    text: 'rules 109 / 0 (the same address and a rare component) and 24 / 3 (the same fingerprint elsewhere,\n88.9%',
+    notThreshold: 'measured',
+  },
   { section: ALT, text: 'fingerprint 201 / 297', notThreshold: 'measured' },
   { section: ALT, text: 'the same machine settings 22 / 27', notThreshold: 'measured' },
   { section: ALT, text: 'a partial match 73 / 751', notThreshold: 'measured' },
@@ -155,20 +179,48 @@ const FIGURES: Figure[] = [
   { section: ALT, text: 'created at\n  most 7 days before it verified', tied: RARITY.youngAccountDays },
   { section: ALT, text: '(60% of', tied: ACCOUNT_AGE_ASSUMPTIONS.base.madeForIt * 100 },
   { section: ALT, text: 'two days before they verify, 10% of members', tied: ACCOUNT_AGE_ASSUMPTIONS.base.newToDiscord * 100 },
-  { section: ALT, text: 'was right 82% of the time in the links it added to the other rules (56 alts, 12\n  strangers, all 12', notThreshold: 'measured' },
+  {
+    section: ALT,
+    text: 'was right 82% of the time in the links it added to the other rules (56 alts, 12\n  strangers, all 12',
+    notThreshold: 'measured',
+  },
   { section: ALT, text: '9 another member', notThreshold: 'measured' },
   { section: ALT, text: '3 a member new to Discord)', notThreshold: 'measured' },
-  { section: ALT, text: '(30% and 30%)', tied: [ACCOUNT_AGE_ASSUMPTIONS.pessimistic.madeForIt * 100, ACCOUNT_AGE_ASSUMPTIONS.pessimistic.newToDiscord * 100] },
+  {
+    section: ALT,
+    text: '(30% and 30%)',
+    tied: [ACCOUNT_AGE_ASSUMPTIONS.pessimistic.madeForIt * 100, ACCOUNT_AGE_ASSUMPTIONS.pessimistic.newToDiscord * 100],
+  },
   { section: ALT, text: '30%) 65%. Both', notThreshold: 'measured' },
   { section: ALT, text: '(`TIMING_ASSUMPTIONS`: 30% of alts', tied: TIMING_ASSUMPTIONS.base.sameSitting * 100 },
   { section: ALT, text: 'for the purpose; 20% of household', tied: TIMING_ASSUMPTIONS.base.householdTogether * 100 },
-  { section: ALT, text: 'pessimistic 15% and 40%)', tied: [TIMING_ASSUMPTIONS.pessimistic.sameSitting * 100, TIMING_ASSUMPTIONS.pessimistic.householdTogether * 100] },
-  { section: ALT, text: 'were right 84% and 59% of the\n  time in the links they added (pessimistic 70% and 43%)', notThreshold: 'measured' },
-  { section: ALT, text: 'would reach 61.1% of same-device alts at 61 wrong\n  badges per 10,000 members (pessimistic 57.8% at 75)', notThreshold: 'measured' },
+  {
+    section: ALT,
+    text: 'pessimistic 15% and 40%)',
+    tied: [TIMING_ASSUMPTIONS.pessimistic.sameSitting * 100, TIMING_ASSUMPTIONS.pessimistic.householdTogether * 100],
+  },
+  {
+    section: ALT,
+    text: 'were right 84% and 59% of the\n  time in the links they added (pessimistic 70% and 43%)',
+    notThreshold: 'measured',
+  },
+  {
+    section: ALT,
+    text: 'would reach 61.1% of same-device alts at 61 wrong\n  badges per 10,000 members (pessimistic 57.8% at 75)',
+    notThreshold: 'measured',
+  },
   { section: ALT, text: 'not the 72% the target asks', tied: P8_BADGE_TARGETS.sameDeviceRecall * 100 },
-  { section: ALT, text: 'finds\n57.8% of same-device alts, 99.5% precise, with 17 wrong badges per 10,000 legitimate members; the\nbound at as many wrong links is 71.0%', notThreshold: 'measured' },
+  {
+    section: ALT,
+    text: 'finds\n57.8% of same-device alts, 99.5% precise, with 17 wrong badges per 10,000 legitimate members; the\nbound at as many wrong links is 71.0%',
+    notThreshold: 'measured',
+  },
   { section: ALT, text: 'The 119 alts the bound takes with no wrong link and the tier misses are in 76 groups', notThreshold: 'measured' },
-  { section: ALT, text: 'is 11% precise for the same address and fingerprint, 6% for the same address,\nfonts and settings, 57% for', notThreshold: 'measured' },
+  {
+    section: ALT,
+    text: 'is 11% precise for the same address and fingerprint, 6% for the same address,\nfonts and settings, 57% for',
+    notThreshold: 'measured',
+  },
   // dismissing and re-scoring
   { section: ALT, text: 'optional `reason` (at most 500\ncharacters)', tied: DISMISS_REASON_MAX },
   { section: ALT, text: 'is refused (409)', notThreshold: 'HTTP status' },
@@ -197,19 +249,35 @@ const FIGURES: Figure[] = [
   // Personal data and retention
   { section: PERSONAL_DATA, text: 'prefix (/24 or /64)', tied: [NETWORK_PREFIX_BITS.ipv4, NETWORK_PREFIX_BITS.ipv6] },
   { section: PERSONAL_DATA, text: '(default 30,', tied: DEFAULT_RETENTION_DAYS },
-  { section: PERSONAL_DATA, text: 'about 1.7 s (one `VACUUM ANALYZE` of the whole database held every\n  statement for 6.8-8.0 s)', notThreshold: 'measured' },
+  {
+    section: PERSONAL_DATA,
+    text: 'about 1.7 s (one `VACUUM ANALYZE` of the whole database held every\n  statement for 6.8-8.0 s)',
+    notThreshold: 'measured',
+  },
 
   // Lockdown and held members
-  { section: LOCKDOWN, text: 'about 1.7 µs per attempt in\nit on PGlite in process (a 2,000-attempt window: 4.9 ms; it was 13.0 ms with the join)', notThreshold: 'measured' },
+  {
+    section: LOCKDOWN,
+    text: 'about 1.7 µs per attempt in\nit on PGlite in process (a 2,000-attempt window: 4.9 ms; it was 13.0 ms with the join)',
+    notThreshold: 'measured',
+  },
   { section: LOCKDOWN, text: 'every attempt of 24 hours', tied: DAY_MS / HOUR_MS },
   { section: LOCKDOWN, text: '(a 144th of it for ten-minute windows)', notThreshold: 'example' },
   { section: LOCKDOWN, text: '(34,000 on a server of a million', notThreshold: 'measured' },
   { section: LOCKDOWN, text: 'about 9 ms of each verification', notThreshold: 'measured' },
-  { section: LOCKDOWN, text: '23 h 45 min ahead', tied: [Math.floor(DISCORD_PAUSE_MS / HOUR_MS), (DISCORD_PAUSE_MS % HOUR_MS) / MINUTE_MS] },
+  {
+    section: LOCKDOWN,
+    text: '23 h 45 min ahead',
+    tied: [Math.floor(DISCORD_PAUSE_MS / HOUR_MS), (DISCORD_PAUSE_MS % HOUR_MS) / MINUTE_MS],
+  },
   { section: LOCKDOWN, text: 'Discord refuses more than 24 hours', tied: DISCORD_PAUSE_LIMIT_MS / HOUR_MS },
   { section: LOCKDOWN, text: 'A job every 15 minutes', tied: DISCORD_PAUSE_CHECK_MINUTES },
   { section: LOCKDOWN, text: 'once the last ask is six hours old', tied: DISCORD_PAUSE_RENEW_AFTER_MS / HOUR_MS },
-  { section: LOCKDOWN, text: 'at most every five minutes', tied: sourceConstant('src/discord/linked-roles-registration.ts', 'RETRY_AFTER_MS') / MINUTE_MS },
+  {
+    section: LOCKDOWN,
+    text: 'at most every five minutes',
+    tied: sourceConstant('src/discord/linked-roles-registration.ts', 'RETRY_AFTER_MS') / MINUTE_MS,
+  },
   { section: LOCKDOWN, text: '`verified` 1 when', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: '`not_alt` 1', notThreshold: 'a field value' },
   { section: LOCKDOWN, text: 'no record: 0 and 0', notThreshold: 'a field value' },
@@ -234,11 +302,15 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: '| browser token | 32 random bytes', tied: Buffer.from(browserToken, 'base64url').length },
   { section: LIMITS, text: '(43 base64url characters)', tied: browserToken.length },
   { section: LIMITS, text: 'cookie `gk_browser` for one year', tied: BROWSER_TOKEN_MAX_AGE_MS / (365 * DAY_MS) },
-  { section: LIMITS, text: '| redirect after creating a staff account | 1.5 seconds |', tied: sourceConstant('web/src/features/staff/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
+  {
+    section: LIMITS,
+    text: '| redirect after creating a staff account | 1.5 seconds |',
+    tied: sourceConstant('web/src/features/staff/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000,
+  },
   { section: LIMITS, text: '| appeal message | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rejection reason | 1–', notThreshold: 'not empty' },
   { section: LIMITS, text: '| appeal rate limit | 3 tries in a row', tied: APPEAL_BUDGET.capacity },
-  { section: LIMITS, text: 'then 1 every', notThreshold: 'a rate\'s unit' },
+  { section: LIMITS, text: 'then 1 every', notThreshold: "a rate's unit" },
   { section: LIMITS, text: 'every 10 minutes |', tied: 1 / APPEAL_BUDGET.refillPerSecond / 60 },
   { section: LIMITS, text: '| visitor routes, per address | 300 requests', tied: ADDRESS_BUDGET.capacity },
   { section: LIMITS, text: '× 5 limited requests', tied: FLOW },
@@ -250,10 +322,14 @@ const FIGURES: Figure[] = [
   { section: LIMITS, text: 'then 1 flow', tied: (SESSION_BUDGET.refillPerSecond * 60) / FLOW },
   { section: LIMITS, text: '(5) a minute', tied: SESSION_BUDGET.refillPerSecond * 60 },
   { section: LIMITS, text: 'requests, refilled in 5 minutes', tied: NEWCOMER_BUDGET.capacity / NEWCOMER_BUDGET.refillPerSecond / 60 },
-  { section: LIMITS, text: '(1 every', notThreshold: 'a rate\'s unit' },
+  { section: LIMITS, text: '(1 every', notThreshold: "a rate's unit" },
   { section: LIMITS, text: 'every 7.5 s)', tied: 1 / NEWCOMER_BUDGET.refillPerSecond },
   { section: LIMITS, text: 'in the database 10 minutes', tied: OAUTH_STATE_TTL_MS / MINUTE_MS },
-  { section: LIMITS, text: 'in the process 2 minutes after the callback', tied: (SIGN_IN_EXCHANGE_BUDGET_MS + PENDING_RESULT_AFTER_EXCHANGE_MS) / MINUTE_MS },
+  {
+    section: LIMITS,
+    text: 'in the process 2 minutes after the callback',
+    tied: (SIGN_IN_EXCHANGE_BUDGET_MS + PENDING_RESULT_AFTER_EXCHANGE_MS) / MINUTE_MS,
+  },
   { section: LIMITS, text: 'then 503 with', notThreshold: 'HTTP status' },
   { section: LIMITS, text: '`Retry-After: 2`', tied: DATABASE_BUSY_RETRY_AFTER_SECONDS },
   { section: LIMITS, text: '| retention default | 30 days |', tied: DEFAULT_RETENTION_DAYS },
@@ -284,11 +360,23 @@ const FIGURES: Figure[] = [
   { section: SESSIONS, text: 'bcrypt, cost 12', tied: DEFAULT_BCRYPT_COST },
   { section: SESSIONS, text: '8 to 72 bytes everywhere', tied: [PASSWORD_MIN_LENGTH, PASSWORD_MAX_BYTES] },
   { section: SESSIONS, text: 'refuse with 429', notThreshold: 'HTTP status' },
-  { section: SESSIONS, text: "one address: 5 attempts per 15 minutes, then 15 minutes' block", tied: [pair.limit, pair.windowMs / MINUTE_MS, pair.blockMs / MINUTE_MS] },
+  {
+    section: SESSIONS,
+    text: "one address: 5 attempts per 15 minutes, then 15 minutes' block",
+    tied: [pair.limit, pair.windowMs / MINUTE_MS, pair.blockMs / MINUTE_MS],
+  },
   { section: SESSIONS, text: 'for this username from your address. Try again in 15 minutes.', tied: pair.blockMs / MINUTE_MS },
-  { section: SESSIONS, text: "(a password spray): 20 per 15 minutes, then 15 minutes' block", tied: [client.limit, client.windowMs / MINUTE_MS, client.blockMs / MINUTE_MS] },
+  {
+    section: SESSIONS,
+    text: "(a password spray): 20 per 15 minutes, then 15 minutes' block",
+    tied: [client.limit, client.windowMs / MINUTE_MS, client.blockMs / MINUTE_MS],
+  },
   { section: SESSIONS, text: "('Too many failed sign-ins from your address. Try again in 15 minutes.')", tied: client.blockMs / MINUTE_MS },
-  { section: SESSIONS, text: "every address together: 100 failures per 5 minutes, then 5 minutes' block", tied: [global.limit, global.windowMs / MINUTE_MS, global.blockMs / MINUTE_MS] },
+  {
+    section: SESSIONS,
+    text: "every address together: 100 failures per 5 minutes, then 5 minutes' block",
+    tied: [global.limit, global.windowMs / MINUTE_MS, global.blockMs / MINUTE_MS],
+  },
   { section: SESSIONS, text: 'can still sign in. Try again in 5 minutes.', tied: global.blockMs / MINUTE_MS },
   { section: SESSIONS, text: 'in the last 30 days (a known client)', tied: DEFAULT_LOGIN_THROTTLE.knownClientMs / DAY_MS },
   { section: SESSIONS, text: '(over\n  50 attempts per 15 minutes from anywhere)', tied: [account.limit, account.windowMs / MINUTE_MS] },
@@ -323,17 +411,29 @@ const FIGURES: Figure[] = [
   { section: FLOW_SECTION, text: 'still away after about 2 s more', tied: Math.round(UNCOMMITTED_WAIT_MS / 1000) },
   { section: FLOW_SECTION, text: "the card\n'404 Page Not Found'", notThreshold: 'HTTP status' },
   { section: FLOW_SECTION, text: '(`WEB_CONCURRENCY` > 1)', notThreshold: 'a field value' },
-  { section: FLOW_SECTION, text: 'not ended 30 s past the exchange budget', tied: sourceConstant('src/http/routes/oauth.router.ts', 'AFTER_EXCHANGE_MS') / 1000 },
+  {
+    section: FLOW_SECTION,
+    text: 'not ended 30 s past the exchange budget',
+    tied: sourceConstant('src/http/routes/oauth.router.ts', 'AFTER_EXCHANGE_MS') / 1000,
+  },
   { section: FLOW_SECTION, text: 'once 10 minutes old', tied: OAUTH_STATE_TTL_MS / MINUTE_MS },
   { section: FLOW_SECTION, text: 'the five limited requests', tied: FLOW },
   { section: FLOW_SECTION, text: 'a class of 40', tied: CLASS_SIZE },
   { section: FLOW_SECTION, text: 'one and a half times each', notThreshold: 'example' },
   { section: FLOW_SECTION, text: 'each: 300\nrequests', tied: ADDRESS_BUDGET.capacity },
-  { section: FLOW_SECTION, text: 'requests, refilled in five minutes', tied: ADDRESS_BUDGET.capacity / ADDRESS_BUDGET.refillPerSecond / 60 },
+  {
+    section: FLOW_SECTION,
+    text: 'requests, refilled in five minutes',
+    tied: ADDRESS_BUDGET.capacity / ADDRESS_BUDGET.refillPerSecond / 60,
+  },
   { section: FLOW_SECTION, text: 'has its own 15,', tied: SESSION_BUDGET.capacity },
   { section: FLOW_SECTION, text: "then one flow's worth a\nminute", tied: (SESSION_BUDGET.refillPerSecond * 60) / FLOW },
   { section: FLOW_SECTION, text: "share their address's 40,", tied: NEWCOMER_BUDGET.capacity },
-  { section: FLOW_SECTION, text: 'in five minutes. A\nrequest refused', tied: NEWCOMER_BUDGET.capacity / NEWCOMER_BUDGET.refillPerSecond / 60 },
+  {
+    section: FLOW_SECTION,
+    text: 'in five minutes. A\nrequest refused',
+    tied: NEWCOMER_BUDGET.capacity / NEWCOMER_BUDGET.refillPerSecond / 60,
+  },
   { section: FLOW_SECTION, text: 'please try again in 8 seconds', notThreshold: 'example' },
   { section: FLOW_SECTION, text: 'keeps up to 4,096 connections', tied: sourceConstant('src/server.ts', 'LISTEN_BACKLOG') },
   { section: FLOW_SECTION, text: 'waits up to 15 s', tied: POOL_CHECKOUT_WAIT_MS / 1000 },
@@ -351,10 +451,22 @@ const FIGURES: Figure[] = [
   { section: MEMBER_LIST, text: 'the total is exact up to 1,000', tied: COUNT_LIMITS.cap },
   { section: MEMBER_LIST, text: '(100 for a search)', tied: COUNT_LIMITS.searchCap },
   { section: MEMBER_LIST, text: 'shown as "1,000+"', tied: COUNT_LIMITS.cap },
-  { section: MEMBER_LIST, text: 'pending list (at most 64 kB', tied: migrationSetting('0022_members_trigram_pending_list.sql', /gin_pending_list_limit = (\d+)/) },
+  {
+    section: MEMBER_LIST,
+    text: 'pending list (at most 64 kB',
+    tied: migrationSetting('0022_members_trigram_pending_list.sql', /gin_pending_list_limit = (\d+)/),
+  },
   { section: MEMBER_LIST, text: '(migration 0022)', notThreshold: 'a name' },
-  { section: MEMBER_LIST, text: "the column's 1,000 histogram entries", tied: migrationSetting('0009_members_search_statistics.sql', /SET STATISTICS (\d+)/) },
-  { section: MEMBER_LIST, text: '(statistics target 1000,', tied: migrationSetting('0009_members_search_statistics.sql', /SET STATISTICS (\d+)/) },
+  {
+    section: MEMBER_LIST,
+    text: "the column's 1,000 histogram entries",
+    tied: migrationSetting('0009_members_search_statistics.sql', /SET STATISTICS (\d+)/),
+  },
+  {
+    section: MEMBER_LIST,
+    text: '(statistics target 1000,',
+    tied: migrationSetting('0009_members_search_statistics.sql', /SET STATISTICS (\d+)/),
+  },
   { section: MEMBER_LIST, text: 'migration 0009, so', notThreshold: 'a name' },
   { section: MEMBER_LIST, text: 'takes 1.5–2 ms', notThreshold: 'measured' },
   { section: MEMBER_LIST, text: 'The 64 most recently', tied: sourceConstant('src/db/pglite-prepared.ts', 'MAX_VALUE_STATEMENTS') },
@@ -406,23 +518,43 @@ const FIGURES: Figure[] = [
   { section: OUTBOX, text: 'below 25% of the limit', tied: BUDGET_THRESHOLDS.slowFrom * 100 },
   { section: OUTBOX, text: 'from 25% every call', tied: BUDGET_THRESHOLDS.slowFrom * 100 },
   { section: OUTBOX, text: 'from 50% log messages wait', tied: BUDGET_THRESHOLDS.pauseFrom * 100 },
-  { section: OUTBOX, text: 'of the limit, 240 ms', tied: DISCORD_INVALID_REQUEST_LIMIT.windowMs / (DISCORD_INVALID_REQUEST_LIMIT.limit * BUDGET_THRESHOLDS.widestSpacingShare) },
+  {
+    section: OUTBOX,
+    text: 'of the limit, 240 ms',
+    tied: DISCORD_INVALID_REQUEST_LIMIT.windowMs / (DISCORD_INVALID_REQUEST_LIMIT.limit * BUDGET_THRESHOLDS.widestSpacingShare),
+  },
   { section: OUTBOX, text: 'the count past 75%', tied: (BUDGET_THRESHOLDS.pauseFrom + BUDGET_THRESHOLDS.widestSpacingShare) * 100 },
   { section: OUTBOX, text: 'From 25% the dashboard', tied: BUDGET_THRESHOLDS.slowFrom * 100 },
   { section: OUTBOX, text: 'instead of each drawing a 429,', notThreshold: 'HTTP status' },
-  { section: OUTBOX, text: 'its windows 20 times shorter', tied: 1 / sourceConstant('src/discord/raid-invalid-requests.int.test.ts', 'TIME_SCALE') },
+  {
+    section: OUTBOX,
+    text: 'its windows 20 times shorter',
+    tied: 1 / sourceConstant('src/discord/raid-invalid-requests.int.test.ts', 'TIME_SCALE'),
+  },
   { section: OUTBOX, text: "the raid's size (50 per 30 s)", notThreshold: "a test's setting" },
   { section: OUTBOX, text: 'the same for 2,000 visitors', notThreshold: "a test's setting" },
 
   // Statistics
   { section: STATISTICS, text: 'for the last 7, 30 or 90 UTC days', tied: [...STATISTICS_PERIODS] },
-  { section: STATISTICS, text: 'the 8 most seen providers', tied: sourceConstant('src/modules/statistics/statistics.repository.ts', 'PROVIDERS_SHOWN') },
-  { section: STATISTICS, text: '(each 15 minutes\nafter it ended', tied: sourceConstant('src/modules/statistics/statistics.repository.ts', 'LATE_COMMIT_MS') / MINUTE_MS },
+  {
+    section: STATISTICS,
+    text: 'the 8 most seen providers',
+    tied: sourceConstant('src/modules/statistics/statistics.repository.ts', 'PROVIDERS_SHOWN'),
+  },
+  {
+    section: STATISTICS,
+    text: '(each 15 minutes\nafter it ended',
+    tied: sourceConstant('src/modules/statistics/statistics.repository.ts', 'LATE_COMMIT_MS') / MINUTE_MS,
+  },
 
   // Staff screens
   { section: SCREENS, text: 'when altsFound is above 0', notThreshold: 'a field value' },
   { section: SCREENS, text: "'Password must be at least 8 characters long'", tied: PASSWORD_MIN_LENGTH },
-  { section: SCREENS, text: 'back to the dashboard 1.5 s after success', tied: sourceConstant('web/src/features/staff/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000 },
+  {
+    section: SCREENS,
+    text: 'back to the dashboard 1.5 s after success',
+    tied: sourceConstant('web/src/features/staff/pages/create-staff-page.tsx', 'RETURN_DELAY_MS') / 1000,
+  },
   { section: SCREENS, text: 'the period buttons (7, 30, 90 days)', tied: [...STATISTICS_PERIODS] },
   { section: SCREENS, text: "'Same browser as @name on 2 Nov'", notThreshold: 'example' },
 
@@ -487,15 +619,21 @@ function statedFigures(text: string): number[] {
 }
 
 describe('docs/behaviour.md states the thresholds the code uses', () => {
-  it.each(FIGURES.filter((f): f is Tied => 'tied' in f).map((f) => [f.section, f.text, f.tied] as const))('%s: "%s" is %p', (title, text, value) => {
-    expect(section(title)).toContain(text);
-    if (typeof value === 'number') expect(statedFigure(text)).toBe(value);
-    else expect(statedFigures(text)).toEqual(value);
-  });
+  it.each(FIGURES.filter((f): f is Tied => 'tied' in f).map((f) => [f.section, f.text, f.tied] as const))(
+    '%s: "%s" is %p',
+    (title, text, value) => {
+      expect(section(title)).toContain(text);
+      if (typeof value === 'number') expect(statedFigure(text)).toBe(value);
+      else expect(statedFigures(text)).toEqual(value);
+    },
+  );
 
-  it.each(FIGURES.filter((f): f is NotThreshold => 'notThreshold' in f).map((f) => [f.section, f.text] as const))('%s: "%s" is still written', (title, text) => {
-    expect(section(title)).toContain(text);
-  });
+  it.each(FIGURES.filter((f): f is NotThreshold => 'notThreshold' in f).map((f) => [f.section, f.text] as const))(
+    '%s: "%s" is still written',
+    (title, text) => {
+      expect(section(title)).toContain(text);
+    },
+  );
 
   it.each(SECTIONS)('every figure in "%s" is tied to a constant or said not to be a threshold', (title) => {
     const body = section(title);

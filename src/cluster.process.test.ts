@@ -37,13 +37,14 @@ function run(cwd: string, env: Record<string, string>): Running {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const waitFor = <T,>(what: string, found: () => T | undefined, timeoutMs = 60_000) =>
+  const waitFor = <T>(what: string, found: () => T | undefined, timeoutMs = 60_000) =>
     new Promise<T>((resolve, reject) => {
       const deadline = Date.now() + timeoutMs;
       const check = () => {
         const value = found();
         if (value !== undefined) resolve(value);
-        else if (Date.now() > deadline || child.exitCode !== null) reject(new Error(`timed out waiting for ${what}:\n${output.slice(-4000)}`));
+        else if (Date.now() > deadline || child.exitCode !== null)
+          reject(new Error(`timed out waiting for ${what}:\n${output.slice(-4000)}`));
         else setTimeout(check, 100);
       };
       check();
@@ -118,19 +119,32 @@ describeOn('postgres')('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       DISCORD_API_URL: emulator.apiBase,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
     });
-    const workerPids = () => product.logs().filter((l) => l.msg === 'Gatekeeper is running').map((l) => Number(l.pid));
+    const workerPids = () =>
+      product
+        .logs()
+        .filter((l) => l.msg === 'Gatekeeper is running')
+        .map((l) => Number(l.pid));
     try {
       const url = await product.waitFor('the URL line', () => urlLine(product.output()), 90_000);
       expect(product.output().match(/Gatekeeper is running at/g)).toHaveLength(1);
       expect(product.output()).toContain('2 processes');
       // the URL line is the first worker's; the second's start line can come a moment later (seen under a full test run)
-      const [first, second] = await product.waitFor('both workers started', () => (workerPids().length >= 2 ? workerPids() : undefined), 30_000);
+      const [first, second] = await product.waitFor(
+        'both workers started',
+        () => (workerPids().length >= 2 ? workerPids() : undefined),
+        30_000,
+      );
       expect(new Set([first, second, product.child.pid]).size).toBe(3);
 
       // both serve: request log lines carry the pid of the worker that answered
       for (let i = 0; i < 12; i++) expect(await getOnce(`${url}/api/config`)).toBe(200);
       const served = await product.waitFor('request logs from both workers', () => {
-        const pids = new Set(product.logs().filter((l) => l.req !== undefined && l.res !== undefined).map((l) => Number(l.pid)));
+        const pids = new Set(
+          product
+            .logs()
+            .filter((l) => l.req !== undefined && l.res !== undefined)
+            .map((l) => Number(l.pid)),
+        );
         return pids.size >= 2 ? pids : undefined;
       });
       expect([...served].sort()).toEqual([first, second].sort());
@@ -163,7 +177,9 @@ describeOn('pglite')('WEB_CONCURRENCY=2 on the embedded database', () => {
     try {
       const url = await product.waitFor('the URL line', () => urlLine(product.output()), 60_000);
       const warnings = product.logs().filter((l) => String(l.msg).includes('WEB_CONCURRENCY'));
-      expect(warnings.map((l) => l.msg)).toEqual(['WEB_CONCURRENCY=2 ignored, running 1 process: the embedded database serves one process (set DATABASE_URL to a PostgreSQL server)']);
+      expect(warnings.map((l) => l.msg)).toEqual([
+        'WEB_CONCURRENCY=2 ignored, running 1 process: the embedded database serves one process (set DATABASE_URL to a PostgreSQL server)',
+      ]);
       expect(product.output()).not.toContain('processes)');
       expect(await getOnce(`${url}/readyz`)).toBe(200);
       product.child.kill('SIGTERM');

@@ -4,7 +4,13 @@ import { EnvError, parseEnv } from './env';
 describe('parseEnv', () => {
   it('starts in sandbox mode with defaults when nothing is set', () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 3000, SERVICES: ['web', 'bot', 'jobs'], RETENTION_DAYS: 30, sandbox: true, VPN_CHECK_FAILURE: 'allow' });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      SERVICES: ['web', 'bot', 'jobs'],
+      RETENTION_DAYS: 30,
+      sandbox: true,
+      VPN_CHECK_FAILURE: 'allow',
+    });
     expect(env.dataDir).toBe(path.resolve('./data'));
   });
 
@@ -20,7 +26,15 @@ describe('parseEnv', () => {
     ['WEB_CONCURRENCY', { WEB_CONCURRENCY: 'many' }],
     ['DISCORD_CLIENT_ID', { DISCORD_BOT_TOKEN: 'token' }],
     ['DISCORD_GUILD_ID', { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's' }],
-    ['PUBLIC_URL', { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' }],
+    [
+      'PUBLIC_URL',
+      {
+        DISCORD_BOT_TOKEN: 't',
+        DISCORD_CLIENT_ID: '123456789012345678',
+        DISCORD_CLIENT_SECRET: 's',
+        DISCORD_GUILD_ID: '123456789012345679',
+      },
+    ],
     ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'loopback, 10.0.0.0/33' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'my-proxy' }],
@@ -41,7 +55,13 @@ describe('parseEnv', () => {
   });
 
   it('leaves sandbox mode when Discord is configured', () => {
-    const env = parseEnv({ DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679', PUBLIC_URL: 'http://gk.example.com' });
+    const env = parseEnv({
+      DISCORD_BOT_TOKEN: 't',
+      DISCORD_CLIENT_ID: '123456789012345678',
+      DISCORD_CLIENT_SECRET: 's',
+      DISCORD_GUILD_ID: '123456789012345679',
+      PUBLIC_URL: 'http://gk.example.com',
+    });
     expect(env.sandbox).toBe(false);
   });
 
@@ -54,7 +74,9 @@ describe('parseEnv', () => {
   });
 
   it('refuses PUBLIC_URL=https with TRUST_PROXY=false unless ALLOW_INSECURE_PROXY_SETUP, naming both settings', () => {
-    expect(() => parseEnv({ PUBLIC_URL: 'https://verify.example.com' })).toThrow(/PUBLIC_URL.*TRUST_PROXY=false.*ALLOW_INSECURE_PROXY_SETUP/);
+    expect(() => parseEnv({ PUBLIC_URL: 'https://verify.example.com' })).toThrow(
+      /PUBLIC_URL.*TRUST_PROXY=false.*ALLOW_INSECURE_PROXY_SETUP/,
+    );
     expect(parseEnv({ PUBLIC_URL: 'https://verify.example.com', TRUST_PROXY: 'loopback' }).PUBLIC_URL).toBe('https://verify.example.com');
     expect(parseEnv({ PUBLIC_URL: 'https://verify.example.com', ALLOW_INSECURE_PROXY_SETUP: 'true' }).TRUST_PROXY).toBe(false);
   });
@@ -65,13 +87,17 @@ describe('parseEnv', () => {
     // upper case is still https: the TLS-proxy check applies
     expect(() => parseEnv({ PUBLIC_URL: 'HTTPS://verify.example.com/' })).toThrow(/TRUST_PROXY=false/);
     expect(parseEnv({ PUBLIC_URL: 'HTTPS://verify.example.com/', TRUST_PROXY: 'loopback' }).PUBLIC_URL).toBe('https://verify.example.com');
-    expect(() => parseEnv({ PUBLIC_URL: 'verify.example.com' })).toThrow(/^Invalid environment variable PUBLIC_URL: .*https:\/\/verify\.example\.com/);
+    expect(() => parseEnv({ PUBLIC_URL: 'verify.example.com' })).toThrow(
+      /^Invalid environment variable PUBLIC_URL: .*https:\/\/verify\.example\.com/,
+    );
     expect(() => parseEnv({ PUBLIC_URL: 'https://verify.example.com/gate/' })).toThrow(/no path.*use https:\/\/verify\.example\.com$/);
   });
 
   it('accepts proxy subnets up to a private network wide and refuses wider ones, naming the entry', () => {
     expect(parseEnv({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32, 192.0.2.7' }).TRUST_PROXY).toBe('10.0.0.0/8, 2001:db8::/32, 192.0.2.7');
-    expect(() => parseEnv({ TRUST_PROXY: 'loopback, 0.0.0.0/1, 128.0.0.0/1' })).toThrow(/'0\.0\.0\.0\/1' is wider than a proxy network \(at most \/8 for IPv4\)/);
+    expect(() => parseEnv({ TRUST_PROXY: 'loopback, 0.0.0.0/1, 128.0.0.0/1' })).toThrow(
+      /'0\.0\.0\.0\/1' is wider than a proxy network \(at most \/8 for IPv4\)/,
+    );
     expect(() => parseEnv({ TRUST_PROXY: '2000::/3' })).toThrow(/at most \/32 for IPv6/);
   });
 
@@ -81,7 +107,12 @@ describe('parseEnv', () => {
   });
 
   it('requires PUBLIC_URL outside sandbox mode with a one-line message', () => {
-    const discord = { DISCORD_BOT_TOKEN: 't', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 's', DISCORD_GUILD_ID: '123456789012345679' };
+    const discord = {
+      DISCORD_BOT_TOKEN: 't',
+      DISCORD_CLIENT_ID: '123456789012345678',
+      DISCORD_CLIENT_SECRET: 's',
+      DISCORD_GUILD_ID: '123456789012345679',
+    };
     expect(() => parseEnv(discord)).toThrow(/^Invalid environment variable PUBLIC_URL: required outside sandbox mode[^\n]*$/);
     expect(parseEnv({}).PUBLIC_URL).toBeUndefined();
   });

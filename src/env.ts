@@ -10,14 +10,17 @@ import { DEFAULT_RETENTION_DAYS } from './shared/policy';
  * validated once at boot, and handed to the rest of the code as a typed object.
  */
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const csv = <T extends string>(values: readonly [T, ...T[]]) =>
   z
     .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values)).min(1));
 
 export const SERVICE_ROLES = ['web', 'bot', 'jobs'] as const;
@@ -43,7 +46,8 @@ function proxyEntryProblem(entry: string): string | null {
   if (bits === undefined) return null;
   if (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) return `'${entry}' is none of these`;
   const widest = WIDEST_PROXY_PREFIX[family];
-  if (Number(bits) < widest) return `'${entry}' is wider than a proxy network (at most /${widest} for IPv${family}) and would trust clients' own X-Forwarded-For`;
+  if (Number(bits) < widest)
+    return `'${entry}' is wider than a proxy network (at most /${widest} for IPv${family}) and would trust clients' own X-Forwarded-For`;
   return null;
 }
 
@@ -55,35 +59,39 @@ function proxyEntryProblem(entry: string): string | null {
  * `true` is refused: it believes the left-most X-Forwarded-For entry, which the client
  * writes itself, so anyone could pick their own address and escape every per-address limit.
  */
-const trustProxy = z
-  .string()
-  .transform((value, ctx): false | number | string => {
-    const v = value.trim().toLowerCase();
-    if (v === 'false' || v === '0') return false;
-    if (v === 'true') {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          "'true' would believe a client-written X-Forwarded-For; use a hop count (e.g. 1 behind one load balancer) or the proxies' addresses (e.g. loopback, or loopback, 10.0.0.0/8)",
-      });
+const trustProxy = z.string().transform((value, ctx): false | number | string => {
+  const v = value.trim().toLowerCase();
+  if (v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "'true' would believe a client-written X-Forwarded-For; use a hop count (e.g. 1 behind one load balancer) or the proxies' addresses (e.g. loopback, or loopback, 10.0.0.0/8)",
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) {
+      ctx.addIssue({ code: 'custom', message: 'a hop count must be 0 to 10' });
       return z.NEVER;
     }
-    if (/^\d+$/.test(v)) {
-      const hops = Number(v);
-      if (hops > 10) {
-        ctx.addIssue({ code: 'custom', message: 'a hop count must be 0 to 10' });
-        return z.NEVER;
-      }
-      return hops;
-    }
-    const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
-    const problem = entries.map(proxyEntryProblem).find((p) => p !== null);
-    if (entries.length === 0 || problem) {
-      ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a list of proxy addresses/subnets (loopback, linklocal, uniquelocal, 10.0.0.0/8 …)${problem ? `; ${problem}` : ''}` });
-      return z.NEVER;
-    }
-    return entries.join(', ');
-  });
+    return hops;
+  }
+  const entries = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const problem = entries.map(proxyEntryProblem).find((p) => p !== null);
+  if (entries.length === 0 || problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be false, a hop count, or a list of proxy addresses/subnets (loopback, linklocal, uniquelocal, 10.0.0.0/8 …)${problem ? `; ${problem}` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return entries.join(', ');
+});
 
 /**
  * `PUBLIC_URL`: the site's origin as visitors type it, read the way a browser reads it and
@@ -104,16 +112,17 @@ const publicUrl = z.string().transform((value, ctx): string => {
     return refuse(`'${value}' is not a URL; write the site's address with its scheme, e.g. https://verify.example.com`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return refuse(`must start with https:// or http://, e.g. https://verify.example.com ('${url.protocol}' is not a web address${/^[a-z0-9.-]+:$/i.test(url.protocol) && !value.includes('//') ? '; the scheme is missing' : ''})`);
+    return refuse(
+      `must start with https:// or http://, e.g. https://verify.example.com ('${url.protocol}' is not a web address${/^[a-z0-9.-]+:$/i.test(url.protocol) && !value.includes('//') ? '; the scheme is missing' : ''})`,
+    );
   }
   if (url.username || url.password) return refuse('must not carry a user name or password');
-  if (url.pathname !== '/' || url.search || url.hash) return refuse(`must be the site's origin only, with no path, query or fragment: use ${url.origin}`);
+  if (url.pathname !== '/' || url.search || url.hash)
+    return refuse(`must be the site's origin only, with no path, query or fragment: use ${url.origin}`);
   return url.origin;
 });
 
-const postgresUrl = z
-  .string()
-  .refine((s) => /^postgres(ql)?:\/\//.test(s), 'must be a postgres:// or postgresql:// URL');
+const postgresUrl = z.string().refine((s) => /^postgres(ql)?:\/\//.test(s), 'must be a postgres:// or postgresql:// URL');
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -140,9 +149,15 @@ export const envSchema = z.object({
   /** bearer token for GET /metrics; without it /metrics answers loopback callers only */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
-  DISCORD_CLIENT_ID: z.string().regex(/^\d{15,21}$/, 'must be a Discord snowflake').optional(),
+  DISCORD_CLIENT_ID: z
+    .string()
+    .regex(/^\d{15,21}$/, 'must be a Discord snowflake')
+    .optional(),
   DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
-  DISCORD_GUILD_ID: z.string().regex(/^\d{15,21}$/, 'must be a Discord snowflake').optional(),
+  DISCORD_GUILD_ID: z
+    .string()
+    .regex(/^\d{15,21}$/, 'must be a Discord snowflake')
+    .optional(),
   DISCORD_API_URL: z.url().default('https://discord.com/api'),
   DISCORD_VERIFIED_ROLE: z.string().min(1).default('Verified'),
   DISCORD_LIMITED_ROLE: z.string().min(1).default('Limited Access'),
@@ -162,7 +177,12 @@ export const envSchema = z.object({
   DRILL_HOOKS: bool.default(false),
   DEV_ALLOWED_ORIGINS: z
     .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url()))
     .default([]),
 });
@@ -208,7 +228,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   if (!sandbox && !env.PUBLIC_URL) {
     // without it the OAuth redirect would be built from the request's Host header, which the client writes
-    throw new EnvError('Invalid environment variable PUBLIC_URL: required outside sandbox mode (the URL visitors use, e.g. https://verify.example.com)');
+    throw new EnvError(
+      'Invalid environment variable PUBLIC_URL: required outside sandbox mode (the URL visitors use, e.g. https://verify.example.com)',
+    );
   }
   if (env.PUBLIC_URL?.startsWith('https://') && env.TRUST_PROXY === false && !env.ALLOW_INSECURE_PROXY_SETUP) {
     // behind a TLS proxy the product sees plain http: Secure cookies are never set and
@@ -218,7 +240,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   if (sandbox && env.PORT !== 0 && env.PORT === env.SANDBOX_DISCORD_PORT) {
-    throw new EnvError(`Invalid environment variable SANDBOX_DISCORD_PORT: it is ${env.PORT}, the same as PORT; the sandbox's Discord needs a port of its own (e.g. ${env.PORT + 1}, or 0 for any free port)`);
+    throw new EnvError(
+      `Invalid environment variable SANDBOX_DISCORD_PORT: it is ${env.PORT}, the same as PORT; the sandbox's Discord needs a port of its own (e.g. ${env.PORT + 1}, or 0 for any free port)`,
+    );
   }
   return { ...env, sandbox, dataDir: path.resolve(env.DATA_DIR) };
 }

@@ -22,9 +22,14 @@ export const Forbidden = (message = 'You do not have permission to do that') => 
 export const NotFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
 export const Conflict = (message: string, field?: string) => new AppError(409, 'conflict', message, field);
 /** A 429 with Retry-After in whole seconds; a message given as a function is told those same seconds, so the text and the header agree. */
-export const TooManyRequests = (retryAfterSeconds: number, message: string | ((retryAfterSeconds: number) => string) = 'Too many requests, please slow down') => {
+export const TooManyRequests = (
+  retryAfterSeconds: number,
+  message: string | ((retryAfterSeconds: number) => string) = 'Too many requests, please slow down',
+) => {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new AppError(429, 'rate_limited', typeof message === 'string' ? message : message(seconds), undefined, { 'Retry-After': String(seconds) });
+  return new AppError(429, 'rate_limited', typeof message === 'string' ? message : message(seconds), undefined, {
+    'Retry-After': String(seconds),
+  });
 };
 export const ServiceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
 

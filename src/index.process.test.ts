@@ -10,7 +10,12 @@ const root = path.resolve(__dirname, '..');
 /** Runs the real entry point with the given environment (no .env, no inherited settings). */
 function start(env: Record<string, string>) {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
-  const result = spawnSync(process.execPath, sourceEntryArgs(root), { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, sourceEntryArgs(root), {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   fs.rmSync(cwd, { recursive: true, force: true });
   return result;
 }
@@ -27,21 +32,39 @@ describe('the process at boot', () => {
     const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
     expect(result.status).toBe(1);
     expect(result.stdout.match(/database not reachable yet/g)).toHaveLength(1);
-    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(
+      /^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/,
+    );
   }, 60_000);
 
   // every refused setting takes the same path as this one (src/env.test.ts checks each setting's rule)
   it.each([
-    ['a javascript: PUBLIC_URL', { PUBLIC_URL: 'javascript:alert(1)' }, /^gatekeeper: Invalid environment variable PUBLIC_URL: must start with https:\/\/ or http:\/\//],
-    ['a HOST that is not this machine', { HOST: '192.0.2.55', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot listen on 192\.0\.2\.55 \(HOST\): /],
-    ['a DATA_DIR that is a file', { DATA_DIR: '/etc/hostname', PORT: '0', SANDBOX_DISCORD_PORT: '0' }, /^gatekeeper: Cannot use the data folder \/etc\/hostname \(DATA_DIR\): EEXIST/],
-  ])('refuses %s in one plain line, with no stack trace', (_name, env, line) => {
-    const result = start({ ...env, LOG_LEVEL: 'silent' });
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toMatch(line);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at |"stack"/);
-  }, 60_000);
+    [
+      'a javascript: PUBLIC_URL',
+      { PUBLIC_URL: 'javascript:alert(1)' },
+      /^gatekeeper: Invalid environment variable PUBLIC_URL: must start with https:\/\/ or http:\/\//,
+    ],
+    [
+      'a HOST that is not this machine',
+      { HOST: '192.0.2.55', PORT: '0', SANDBOX_DISCORD_PORT: '0' },
+      /^gatekeeper: Cannot listen on 192\.0\.2\.55 \(HOST\): /,
+    ],
+    [
+      'a DATA_DIR that is a file',
+      { DATA_DIR: '/etc/hostname', PORT: '0', SANDBOX_DISCORD_PORT: '0' },
+      /^gatekeeper: Cannot use the data folder \/etc\/hostname \(DATA_DIR\): EEXIST/,
+    ],
+  ])(
+    'refuses %s in one plain line, with no stack trace',
+    (_name, env, line) => {
+      const result = start({ ...env, LOG_LEVEL: 'silent' });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toMatch(line);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at |"stack"/);
+    },
+    60_000,
+  );
 
   it('names SANDBOX_DISCORD_PORT, not PORT, when the sandbox Discord port is taken', async () => {
     const blocker = net.createServer();
@@ -50,7 +73,9 @@ describe('the process at boot', () => {
     try {
       const result = start({ PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: String(port), LOG_LEVEL: 'silent' });
       expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toBe(`gatekeeper: Port ${port} is already in use (SANDBOX_DISCORD_PORT): stop what uses it, or set SANDBOX_DISCORD_PORT to a free port (0 picks any free port)`);
+      expect(result.stderr.trim()).toBe(
+        `gatekeeper: Port ${port} is already in use (SANDBOX_DISCORD_PORT): stop what uses it, or set SANDBOX_DISCORD_PORT to a free port (0 picks any free port)`,
+      );
     } finally {
       blocker.close();
     }
@@ -62,7 +87,15 @@ describe('the running process', () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
     const child = spawn(process.execPath, sourceEntryArgs(root), {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: '0', SERVICES: 'web,bot', LOG_LEVEL: 'info' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SANDBOX_DISCORD_PORT: '0',
+        SERVICES: 'web,bot',
+        LOG_LEVEL: 'info',
+      },
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

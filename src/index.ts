@@ -31,7 +31,12 @@ async function main(): Promise<void> {
     const plan = planWebProcesses(env, os.availableParallelism());
     if (plan.warning) rootLogger.warn(plan.warning);
     if (plan.count > 1) {
-      runPrimary({ count: plan.count, logger: rootLogger, print: (text) => process.stdout.write(text), exit: (code) => process.exit(code) });
+      runPrimary({
+        count: plan.count,
+        logger: rootLogger,
+        print: (text) => process.stdout.write(text),
+        exit: (code) => process.exit(code),
+      });
       return;
     }
   }
@@ -45,7 +50,8 @@ async function main(): Promise<void> {
       logger,
       announceSetupCode: (code, file) => {
         // straight to the operator's terminal: a secret must not travel with the log stream; once, not per worker
-        if (process.stderr.isTTY && (!worker || worker.id === 1)) process.stderr.write(`\n  First run: create the owner account at /setup with the setup code  ${code}\n  (also in ${file})\n\n`);
+        if (process.stderr.isTTY && (!worker || worker.id === 1))
+          process.stderr.write(`\n  First run: create the owner account at /setup with the setup code  ${code}\n  (also in ${file})\n\n`);
       },
     });
   } catch (error) {

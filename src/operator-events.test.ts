@@ -20,14 +20,29 @@ describe('operator events', () => {
   it.each<[string, (logger: ReturnType<typeof captured>['logger']) => void, string, string]>([
     ['verified', (l) => events.logVerified(l, { discordId: ID, via: 'button' }), 'verified', `member ${ID} verified (button)`],
     ['limited', (l) => events.logLimited(l, { discordId: ID, why: 'VPN (NordVPN)' }), 'limited', `member ${ID} limited: VPN (NordVPN)`],
-    ['alt found', (l) => events.logAltFound(l, { altId: ID, mainId: MAIN, confidence: 'certain' }), 'alt_found', `alt found: ${ID} is a certain-confidence alt of ${MAIN}`],
+    [
+      'alt found',
+      (l) => events.logAltFound(l, { altId: ID, mainId: MAIN, confidence: 'certain' }),
+      'alt_found',
+      `alt found: ${ID} is a certain-confidence alt of ${MAIN}`,
+    ],
     ['denied', (l) => events.logDenied(l, { discordId: ID, why: 'certain alt' }), 'denied', `member ${ID} denied: certain alt`],
     ['held', (l) => events.logHeld(l, { discordId: ID }), 'held', `member ${ID} held for staff review`],
     ['appeal filed', (l) => events.logAppealFiled(l, { discordId: ID, appealId: 4 }), 'appeal_filed', `appeal #4 filed by ${ID}`],
-    ['appeal decided', (l) => events.logAppealDecided(l, { discordId: ID, appealId: 4, decision: 'approved', by: 'alice (Discord)' }), 'appeal_decided', `appeal #4 of ${ID} approved by alice (Discord)`],
+    [
+      'appeal decided',
+      (l) => events.logAppealDecided(l, { discordId: ID, appealId: 4, decision: 'approved', by: 'alice (Discord)' }),
+      'appeal_decided',
+      `appeal #4 of ${ID} approved by alice (Discord)`,
+    ],
     ['lockdown on', (l) => events.logLockdown(l, { on: true, by: 'alice' }), 'lockdown_on', 'lockdown on (alice)'],
     ['lockdown off', (l) => events.logLockdown(l, { on: false, by: 'alice' }), 'lockdown_off', 'lockdown off (alice)'],
-    ['raid alarm', (l) => events.logRaidAlarm(l, { reasons: ['rate', 'young'], lockdownStarted: true }), 'raid_alarm', 'raid alarm (rate, young): lockdown started'],
+    [
+      'raid alarm',
+      (l) => events.logRaidAlarm(l, { reasons: ['rate', 'young'], lockdownStarted: true }),
+      'raid_alarm',
+      'raid alarm (rate, young): lockdown started',
+    ],
   ])('%s: one plain line at info, tagged with its event', (_name, emit, event, msg) => {
     const log = captured();
     emit(log.logger);

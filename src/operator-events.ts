@@ -18,7 +18,10 @@ export function logLimited(logger: Logger, input: { discordId: string; why: stri
 
 /** A verification found an alt at medium or certain confidence. */
 export function logAltFound(logger: Logger, input: { altId: string; mainId: string; confidence: string }): void {
-  logger.info({ event: 'alt_found', discordId: input.altId, mainId: input.mainId, confidence: input.confidence }, `alt found: ${input.altId} is a ${input.confidence}-confidence alt of ${input.mainId}`);
+  logger.info(
+    { event: 'alt_found', discordId: input.altId, mainId: input.mainId, confidence: input.confidence },
+    `alt found: ${input.altId} is a ${input.confidence}-confidence alt of ${input.mainId}`,
+  );
 }
 
 /** A member was denied: a certain alt, the VPN policy, or staff's Deny / Kick or Ban. */
@@ -32,11 +35,20 @@ export function logHeld(logger: Logger, input: { discordId: string }): void {
 }
 
 export function logAppealFiled(logger: Logger, input: { discordId: string; appealId: number }): void {
-  logger.info({ event: 'appeal_filed', discordId: input.discordId, appealId: input.appealId }, `appeal #${input.appealId} filed by ${input.discordId}`);
+  logger.info(
+    { event: 'appeal_filed', discordId: input.discordId, appealId: input.appealId },
+    `appeal #${input.appealId} filed by ${input.discordId}`,
+  );
 }
 
-export function logAppealDecided(logger: Logger, input: { discordId: string; appealId: number; decision: 'approved' | 'rejected'; by: string }): void {
-  logger.info({ event: 'appeal_decided', discordId: input.discordId, appealId: input.appealId, decision: input.decision, by: input.by }, `appeal #${input.appealId} of ${input.discordId} ${input.decision} by ${input.by}`);
+export function logAppealDecided(
+  logger: Logger,
+  input: { discordId: string; appealId: number; decision: 'approved' | 'rejected'; by: string },
+): void {
+  logger.info(
+    { event: 'appeal_decided', discordId: input.discordId, appealId: input.appealId, decision: input.decision, by: input.by },
+    `appeal #${input.appealId} of ${input.discordId} ${input.decision} by ${input.by}`,
+  );
 }
 
 export function logLockdown(logger: Logger, input: { on: boolean; by: string }): void {
@@ -45,7 +57,10 @@ export function logLockdown(logger: Logger, input: { on: boolean; by: string }):
 
 /** The raid alarm went off (its reasons: the rate, young accounts, shared devices or addresses). */
 export function logRaidAlarm(logger: Logger, input: { reasons: readonly string[]; lockdownStarted: boolean }): void {
-  logger.info({ event: 'raid_alarm', reasons: input.reasons, lockdownStarted: input.lockdownStarted }, `raid alarm (${input.reasons.join(', ')})${input.lockdownStarted ? ': lockdown started' : ''}`);
+  logger.info(
+    { event: 'raid_alarm', reasons: input.reasons, lockdownStarted: input.lockdownStarted },
+    `raid alarm (${input.reasons.join(', ')})${input.lockdownStarted ? ': lockdown started' : ''}`,
+  );
 }
 
 /** Discord rejects the bot token: an error, since nothing reaches Discord until it is fixed. */

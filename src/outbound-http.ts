@@ -10,7 +10,10 @@ export interface OutboundResponse {
 }
 
 /** One outbound call as our clients make it; `fetch` itself fits (tests hand in their own). */
-export type OutboundFetch = (url: string, init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<OutboundResponse>;
+export type OutboundFetch = (
+  url: string,
+  init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<OutboundResponse>;
 
 /**
  * The calls a visitor's sign-in makes (Discord's token exchange and /users/@me, the VPN

@@ -95,7 +95,11 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
         // one line, not one per attempt: the operator needs to know it is waiting, and for how long at most
         onRetry: (attempt, _delayMs, error) => {
-          if (attempt === 1) logger.warn({ reason: error.message }, `database not reachable yet, retrying for up to ${env.DATABASE_CONNECT_TIMEOUT_SECONDS} s (DATABASE_CONNECT_TIMEOUT_SECONDS)`);
+          if (attempt === 1)
+            logger.warn(
+              { reason: error.message },
+              `database not reachable yet, retrying for up to ${env.DATABASE_CONNECT_TIMEOUT_SECONDS} s (DATABASE_CONNECT_TIMEOUT_SECONDS)`,
+            );
         },
         crashOnSigusr2: env.DRILL_HOOKS,
         onWorkerCrash: (error) => {
@@ -114,7 +118,12 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     logger.info({ engine: database.kind, folder: database.kind === 'pglite' ? path.join(env.dataDir, 'db') : undefined }, 'database ready');
     // every role appends audit rows: each process seals them after commit; the jobs role
     // also on a timer, for rows no nudge saw committed (and those left by a crash)
-    const auditSealer = startAuditSealer({ database, logger, debounceMs: options.auditSealDebounceMs, intervalMs: roles.has('jobs') ? 5_000 : undefined });
+    const auditSealer = startAuditSealer({
+      database,
+      logger,
+      debounceMs: options.auditSealDebounceMs,
+      intervalMs: roles.has('jobs') ? 5_000 : undefined,
+    });
     stops.push(() => auditSealer.stop());
 
     const ctx: ServerContext = {
@@ -132,7 +141,8 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     };
 
     const staffExists = await anyStaffExists(database.db);
-    const setupCode = options.setupCode ?? prepareSetupCode({ dataDir: env.dataDir, staffExists, logger, announce: options.announceSetupCode });
+    const setupCode =
+      options.setupCode ?? prepareSetupCode({ dataDir: env.dataDir, staffExists, logger, announce: options.announceSetupCode });
 
     // the site's public address is known once the web server listens; services read it lazily
     let url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
@@ -170,7 +180,12 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     // the emulator accepts the printed address's callback only: other loopback names are sent to it first
     if (discord.emulator && !env.PUBLIC_URL && localUrl) ctx.canonicalLoopbackOrigin = localUrl;
 
-    const services = createServices(ctx, discord, { setupCode, websiteUrl: url, bcryptCost: options.bcryptCost, invalidRequestLimit: limits?.invalidRequests });
+    const services = createServices(ctx, discord, {
+      setupCode,
+      websiteUrl: url,
+      bcryptCost: options.bcryptCost,
+      invalidRequestLimit: limits?.invalidRequests,
+    });
     await services.settings.refresh();
     // Linked Roles' metadata, while the setting is on (a failure marks them unavailable; it never stops the start)
     void services.linkedRoles.ensure();
@@ -180,7 +195,16 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
         database,
         logger,
         onRun: (job, result) => services.metrics.jobs.inc({ job, result }),
-        jobs: scheduledJobs({ database, clock, outbox: services.outbox, renewDiscordPause: () => services.admission.renewDiscordPause(), get retentionDays() { return services.settings.snapshot().retentionDays; }, dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined }),
+        jobs: scheduledJobs({
+          database,
+          clock,
+          outbox: services.outbox,
+          renewDiscordPause: () => services.admission.renewDiscordPause(),
+          get retentionDays() {
+            return services.settings.snapshot().retentionDays;
+          },
+          dailyBackup: env.BACKUP_DAILY ? { dataDir: env.dataDir, keep: env.BACKUP_KEEP } : undefined,
+        }),
       });
       stops.push(() => scheduler.stop());
       await scheduler.runNow(RETENTION_JOB);
@@ -196,9 +220,10 @@ export async function startGatekeeper(env: Env, options: StartOptions): Promise<
     if (roles.has('bot')) {
       if (discord.sandbox) {
         // the emulator starts empty of commands: register them so the sandbox shows them
-        await registerCommands(createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard: services.guard }), { applicationId: discord.clientId, guildId: discord.guildId }).catch((error: unknown) =>
-          logger.warn({ err: error }, 'could not register slash commands in the sandbox'),
-        );
+        await registerCommands(createBotRest({ apiBase: discord.apiBase, botToken: discord.botToken, guard: services.guard }), {
+          applicationId: discord.clientId,
+          guildId: discord.guildId,
+        }).catch((error: unknown) => logger.warn({ err: error }, 'could not register slash commands in the sandbox'));
       }
       services.bot.start();
       stops.push(() => services.bot.stop());

@@ -40,11 +40,28 @@ import { createAppealsService } from './modules/appeals';
 import { appealRouter } from './http/routes/appeal.router';
 import { createOutboxAdminService, createOutboxRepository, type OutboxRepository } from './modules/outbox';
 import { createAuditLogService } from './modules/audit';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, createPasswordHasher, DEFAULT_BCRYPT_COST, defaultHashThreads, workerBcrypt, type BcryptRunner, createStaffAccountsService, createStaffLoginService, WAITING_PER_HASH_THREAD } from './modules/staff';
+import {
+  DEFAULT_LOGIN_THROTTLE,
+  type LoginThrottlePolicy,
+  createPasswordHasher,
+  DEFAULT_BCRYPT_COST,
+  defaultHashThreads,
+  workerBcrypt,
+  type BcryptRunner,
+  createStaffAccountsService,
+  createStaffLoginService,
+  WAITING_PER_HASH_THREAD,
+} from './modules/staff';
 import { planWebProcesses } from './web-processes';
 import type { SetupCodeStore } from './modules/staff';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
-import { createOfflineSignals, defaultOfflineListPaths, createProxycheckClient, createVpnCheckService, vpnCacheRepository } from './modules/vpn';
+import {
+  createOfflineSignals,
+  defaultOfflineListPaths,
+  createProxycheckClient,
+  createVpnCheckService,
+  vpnCacheRepository,
+} from './modules/vpn';
 import { createGuildNamesCheck, settingsFor, type GuildNamesCheck, type SettingsService } from './modules/settings';
 import { createAdmissionService, type AdmissionService } from './modules/admission';
 import { wantsDiscordLevers } from './modules/raid';
@@ -82,11 +99,24 @@ export interface Services {
 export function createServices(
   ctx: ServerContext,
   discord: DiscordConnection,
-  options: { setupCode: SetupCodeStore; websiteUrl: string; bcryptCost?: number; /** tests: Discord's invalid request limit scaled down, as the emulator's is */ invalidRequestLimit?: { limit: number; windowMs: number } },
+  options: {
+    setupCode: SetupCodeStore;
+    websiteUrl: string;
+    bcryptCost?: number;
+    /** tests: Discord's invalid request limit scaled down, as the emulator's is */ invalidRequestLimit?: {
+      limit: number;
+      windowMs: number;
+    };
+  },
 ): Services {
   const { env, database, clock, logger } = ctx;
   // one per process: the invalid-request count, the budget gate and the bot token's health
-  const guard = createDiscordGuard({ apiBase: discord.apiBase, botToken: discord.botToken, logger: logger.child({ role: 'discord-guard' }), invalidLimit: options.invalidRequestLimit });
+  const guard = createDiscordGuard({
+    apiBase: discord.apiBase,
+    botToken: discord.botToken,
+    logger: logger.child({ role: 'discord-guard' }),
+    invalidLimit: options.invalidRequestLimit,
+  });
   // the invalid-request gauge is read at each scrape: the count falls as old answers leave the window
   const metrics = createMetrics({ defaultMetrics: env.NODE_ENV !== 'test', invalidRequests: () => guard.invalid.snapshot().byFamily });
   const outbox = createOutboxRepository({ sealKey: ctx.secrets.outboxKey, now: () => clock.now() });
@@ -98,16 +128,38 @@ export function createServices(
   const guildNames = {
     guildId: discord.guildId,
     roles: {
-      get verified() { return live().verifiedRole; },
-      get limited() { return live().limitedRole; },
-      get unverified() { return live().unverifiedRole; },
-      get staff() { return live().staffRole; },
+      get verified() {
+        return live().verifiedRole;
+      },
+      get limited() {
+        return live().limitedRole;
+      },
+      get unverified() {
+        return live().unverifiedRole;
+      },
+      get staff() {
+        return live().staffRole;
+      },
     },
-    get verificationChannel() { return live().verificationChannel; },
-    get logsChannel() { return live().logsChannel; },
+    get verificationChannel() {
+      return live().verificationChannel;
+    },
+    get logsChannel() {
+      return live().logsChannel;
+    },
   };
   const directory = createGuildDirectory(rest, guildNames);
-  const setupMonitor = createBotSetupMonitor({ rest, names: guildNames, get certainAltAction() { return live().certainAltAction; }, get discordLevers() { return wantsDiscordLevers(live()); }, logger: logger.child({ role: 'setup-check' }) });
+  const setupMonitor = createBotSetupMonitor({
+    rest,
+    names: guildNames,
+    get certainAltAction() {
+      return live().certainAltAction;
+    },
+    get discordLevers() {
+      return wantsDiscordLevers(live());
+    },
+    logger: logger.child({ role: 'setup-check' }),
+  });
   // roles whose choice the self-check refuses (a dangerous Verified role, Staff chosen as Verified) are never given or taken
   const guardedDirectory = guardRoles(directory, () => setupMonitor.refusedRoles());
 
@@ -139,32 +191,61 @@ export function createServices(
     setupProblems: async () => (await setupMonitor.run()).problems,
     onFinished: (entry, result) => metrics.outboxResults.inc({ kind: entry.kind, result }),
     revokeAccessToken: tokenRevoker.revoke,
-    verificationLevel: createVerificationLevelCall({ rest, database, guildId: discord.guildId, logger: logger.child({ role: 'lockdown' }), now: () => clock.now() }),
-    roleConnections: createRoleConnectionUpdates({ database, oauth, sealKey: ctx.secrets.outboxKey, logger: logger.child({ role: 'linked-roles' }), now: () => clock.now() }),
+    verificationLevel: createVerificationLevelCall({
+      rest,
+      database,
+      guildId: discord.guildId,
+      logger: logger.child({ role: 'lockdown' }),
+      now: () => clock.now(),
+    }),
+    roleConnections: createRoleConnectionUpdates({
+      database,
+      oauth,
+      sealKey: ctx.secrets.outboxKey,
+      logger: logger.child({ role: 'linked-roles' }),
+      now: () => clock.now(),
+    }),
   });
   const nudgeOutbox = () => outboxWorker.nudge();
 
   const altService = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
   const alts = createAltDetector(altService, (confidence) => metrics.altDetections.inc({ confidence }));
   // raid alarm and admission rules (lockdown, account age), run inside each verification's transaction
-  const admission = createAdmissionService({ database, clock, settings, outbox, nudgeOutbox, logger, onRaidAlarm: (reasons, lockdownStarted) => {
-    metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' });
-    logRaidAlarm(logger, { reasons, lockdownStarted });
-  } });
+  const admission = createAdmissionService({
+    database,
+    clock,
+    settings,
+    outbox,
+    nudgeOutbox,
+    logger,
+    onRaidAlarm: (reasons, lockdownStarted) => {
+      metrics.raidAlarms.inc({ reason: reasons[0] ?? 'rate' });
+      logRaidAlarm(logger, { reasons, lockdownStarted });
+    },
+  });
   const verification = createVerificationService({
     database,
     clock,
     logger,
     outbox,
     alts,
-    get vpnFailurePolicy() { return live().vpnCheckFailure; },
-    get certainAltAction() { return live().certainAltAction; },
+    get vpnFailurePolicy() {
+      return live().vpnCheckFailure;
+    },
+    get certainAltAction() {
+      return live().certainAltAction;
+    },
     // the address hashing key, under its own purpose label: one key to configure (IP_HASH_KEY) for every host
     browserTokenKey: ctx.secrets.ipHashKey,
     // consent tokens and OAuth states are held by the browser like the session cookie, and signed with its key
     tokenKey: Buffer.from(ctx.secrets.sessionKeys[0]!, 'utf8'),
     nudgeOutbox,
-    linkedRoles: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey },
+    linkedRoles: {
+      get enabled() {
+        return live().linkedRoles;
+      },
+      sealKey: ctx.secrets.outboxKey,
+    },
     onCompleted: (outcome) => metrics.verifications.inc({ outcome }),
     admission,
   });
@@ -172,7 +253,11 @@ export function createServices(
   const vpnService = createVpnCheckService({
     db: database.db,
     cache: vpnCacheRepository,
-    proxycheck: createProxycheckClient({ baseUrl: discord.proxycheckUrl, apiKey: discord.proxycheckKey, timeoutMs: env.PROXYCHECK_TIMEOUT_MS }),
+    proxycheck: createProxycheckClient({
+      baseUrl: discord.proxycheckUrl,
+      apiKey: discord.proxycheckKey,
+      timeoutMs: env.PROXYCHECK_TIMEOUT_MS,
+    }),
     offline: createOfflineSignals({ paths: defaultOfflineListPaths(env.dataDir), clock, logger }),
     clock,
     cacheTtlMs: env.VPN_CACHE_HOURS * 60 * 60 * 1000,
@@ -214,7 +299,14 @@ export function createServices(
   };
 
   // "Verified with Gatekeeper" as a Linked Role requirement: its metadata, registered while the setting is on
-  const linkedRoles = createLinkedRolesRegistration({ rest, applicationId: discord.clientId, get enabled() { return live().linkedRoles; }, logger: logger.child({ role: 'linked-roles' }) });
+  const linkedRoles = createLinkedRolesRegistration({
+    rest,
+    applicationId: discord.clientId,
+    get enabled() {
+      return live().linkedRoles;
+    },
+    logger: logger.child({ role: 'linked-roles' }),
+  });
   const staffServices = createStaffServices({
     database,
     clock,
@@ -251,7 +343,14 @@ export function createServices(
     sharedNetworks: staffServices.sharedNetworks,
     appeals: staffServices.appeals,
     admission,
-    privacy: createMemberPrivacyService({ database, clock, outbox, get retentionDays() { return live().retentionDays; } }),
+    privacy: createMemberPrivacyService({
+      database,
+      clock,
+      outbox,
+      get retentionDays() {
+        return live().retentionDays;
+      },
+    }),
   };
   const bot = createBot({
     config: { token: discord.botToken, apiBase: discord.apiBase, guildId: discord.guildId, websiteUrl: options.websiteUrl },
@@ -262,7 +361,16 @@ export function createServices(
     directory: guardedDirectory,
     verification,
     commands: createCommandHandlers(commandDeps),
-    buttons: [...createCommandButtons(commandDeps), createLogCardButtons({ members: staffServices.members, appeals: staffServices.appeals, rest, logger: logger.child({ role: 'bot' }), nudgeOutbox })],
+    buttons: [
+      ...createCommandButtons(commandDeps),
+      createLogCardButtons({
+        members: staffServices.members,
+        appeals: staffServices.appeals,
+        rest,
+        logger: logger.child({ role: 'bot' }),
+        nudgeOutbox,
+      }),
+    ],
     nudgeOutbox,
     onInteraction: (result) => metrics.interactions.inc({ result }),
     setupMonitor,
@@ -271,7 +379,9 @@ export function createServices(
     // Discord's own raid detection raises Gatekeeper's raid alarm (once per detection)
     onIncidents: (incidents) => {
       if (!incidents?.raid_detected_at) return;
-      admission.discordRaidDetected(incidents.raid_detected_at).catch((error: unknown) => logger.error({ err: error }, 'could not record the raid Discord detected'));
+      admission
+        .discordRaidDetected(incidents.raid_detected_at)
+        .catch((error: unknown) => logger.error({ err: error }, 'could not record the raid Discord detected'));
     },
   });
 
@@ -299,13 +409,25 @@ export function createServices(
         database,
         registration: linkedRoles,
         // the sign-in from Discord's role menu keeps the member's grant as the verification sign-in does
-        grants: { get enabled() { return live().linkedRoles; }, sealKey: ctx.secrets.outboxKey, outbox, nudgeOutbox, now: () => clock.now() },
+        grants: {
+          get enabled() {
+            return live().linkedRoles;
+          },
+          sealKey: ctx.secrets.outboxKey,
+          outbox,
+          nudgeOutbox,
+          now: () => clock.now(),
+        },
       },
     }),
-    metricsRouter(metrics, async () => {
-      const depth = await outbox.depth(database.db);
-      for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
-    }, env.METRICS_TOKEN),
+    metricsRouter(
+      metrics,
+      async () => {
+        const depth = await outbox.depth(database.db);
+        for (const [status, value] of Object.entries(depth)) metrics.outboxDepth.set({ status }, value);
+      },
+      env.METRICS_TOKEN,
+    ),
   ];
   return {
     metrics,
@@ -356,13 +478,23 @@ export function createStaffServices(deps: {
   const { database, clock, outbox } = deps;
   const threads = defaultHashThreads(os.availableParallelism(), deps.webProcesses ?? 1);
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
-  const hasher = createPasswordHasher(deps.bcryptCost ?? DEFAULT_BCRYPT_COST, deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }));
+  const hasher = createPasswordHasher(
+    deps.bcryptCost ?? DEFAULT_BCRYPT_COST,
+    deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }),
+  );
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
   return {
     clock,
     guard: createStaffSessionGuard({ database, clock }),
-    accounts: createStaffAccountsService({ database, clock, hasher, setupCode: deps.setupCode, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
+    accounts: createStaffAccountsService({
+      database,
+      clock,
+      hasher,
+      setupCode: deps.setupCode,
+      throttle: loginThrottle,
+      hmacKey: deps.ipHashKey,
+    }),
     login: createStaffLoginService({ database, clock, hasher, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
     members,
     appeals: createAppealsService({ database, clock, outbox, altLinks: members, logger: deps.logger }),
@@ -377,4 +509,3 @@ export function createStaffServices(deps: {
     discordSetup: deps.discordSetup,
   };
 }
-

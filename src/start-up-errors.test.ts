@@ -9,14 +9,22 @@ const systemError = (fields: Record<string, unknown>) => Object.assign(new Error
 
 describe('describeStartupError', () => {
   it('names the setting whose port is taken: the web port or the sandbox Discord port', () => {
-    expect(describeStartupError(systemError({ code: 'EADDRINUSE', syscall: 'listen', port: 3000 }), env)).toBe('Port 3000 is already in use (PORT): stop what uses it, or set PORT to a free port');
-    expect(describeStartupError(systemError({ code: 'EADDRINUSE', syscall: 'listen', port: 3001 }), env)).toMatch(/^Port 3001 is already in use \(SANDBOX_DISCORD_PORT\): .* set SANDBOX_DISCORD_PORT to a free port \(0 picks any free port\)$/);
+    expect(describeStartupError(systemError({ code: 'EADDRINUSE', syscall: 'listen', port: 3000 }), env)).toBe(
+      'Port 3000 is already in use (PORT): stop what uses it, or set PORT to a free port',
+    );
+    expect(describeStartupError(systemError({ code: 'EADDRINUSE', syscall: 'listen', port: 3001 }), env)).toMatch(
+      /^Port 3001 is already in use \(SANDBOX_DISCORD_PORT\): .* set SANDBOX_DISCORD_PORT to a free port \(0 picks any free port\)$/,
+    );
   });
 
   it('names HOST when the address is not this machine’s or the name does not resolve', () => {
-    expect(describeStartupError(systemError({ code: 'EADDRNOTAVAIL', syscall: 'listen', address: '10.9.9.9', port: 3000 }), env)).toMatch(/^Cannot listen on 10\.9\.9\.9 \(HOST\)/);
+    expect(describeStartupError(systemError({ code: 'EADDRNOTAVAIL', syscall: 'listen', address: '10.9.9.9', port: 3000 }), env)).toMatch(
+      /^Cannot listen on 10\.9\.9\.9 \(HOST\)/,
+    );
     const named = parseEnv({ HOST: 'gk.invalid' });
-    expect(describeStartupError(systemError({ code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'gk.invalid' }), named)).toMatch(/^Cannot listen on gk\.invalid \(HOST\): the name does not resolve/);
+    expect(describeStartupError(systemError({ code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'gk.invalid' }), named)).toMatch(
+      /^Cannot listen on gk\.invalid \(HOST\): the name does not resolve/,
+    );
   });
 
   it('names DATA_DIR when the data folder cannot be made or written', () => {

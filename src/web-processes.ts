@@ -14,7 +14,10 @@ export interface WebProcessPlan {
  * web role; otherwise the product runs as one process and says why. Clamped rather than
  * refused: hosting platforms set WEB_CONCURRENCY themselves, and one process still works.
  */
-export function planWebProcesses(env: Pick<Env, 'WEB_CONCURRENCY' | 'DATABASE_URL' | 'sandbox' | 'SERVICES'>, cpus: number): WebProcessPlan {
+export function planWebProcesses(
+  env: Pick<Env, 'WEB_CONCURRENCY' | 'DATABASE_URL' | 'sandbox' | 'SERVICES'>,
+  cpus: number,
+): WebProcessPlan {
   const setting = env.WEB_CONCURRENCY;
   const auto = setting === 'auto';
   const requested = setting === 'auto' ? Math.max(1, Math.min(64, cpus)) : setting;

@@ -42,7 +42,12 @@ async function main(): Promise<void> {
         while (Date.now() < end) {
           const started = performance.now();
           await database.db.transaction(async (tx) => {
-            await appendAudit(tx, { actor: { type: 'visitor', id: `${worker}` }, action: 'bench.append', targetType: 'member', targetId: `${done}` });
+            await appendAudit(tx, {
+              actor: { type: 'visitor', id: `${worker}` },
+              action: 'bench.append',
+              targetType: 'member',
+              targetId: `${done}`,
+            });
             await sleep(sleepMs);
           });
           latencies.push(performance.now() - started);
@@ -55,7 +60,16 @@ async function main(): Promise<void> {
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
     const chain = await verifyAuditChain(database.db);
     console.log(
-      JSON.stringify({ workers, seconds, sleepMs, transactions: done, perSecond: Math.round(done / seconds), p50Ms: at(0.5), p95Ms: at(0.95), chain }),
+      JSON.stringify({
+        workers,
+        seconds,
+        sleepMs,
+        transactions: done,
+        perSecond: Math.round(done / seconds),
+        p50Ms: at(0.5),
+        p95Ms: at(0.95),
+        chain,
+      }),
     );
   } finally {
     await database.close();

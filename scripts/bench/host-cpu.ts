@@ -69,7 +69,11 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
 }
 
 /** The thread (other than `exceptTid`) that used the most CPU between two readings, and how much. */
-export function busiestThread(before: Map<number, number>, after: Map<number, number>, exceptTid: number): { tid: number; seconds: number } | null {
+export function busiestThread(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  exceptTid: number,
+): { tid: number; seconds: number } | null {
   let best: { tid: number; seconds: number } | null = null;
   for (const [tid, seconds] of after) {
     if (tid === exceptTid) continue;

@@ -63,15 +63,28 @@ function parseArgs(argv: string[]) {
     .filter((n) => Number.isInteger(n) && n >= 1 && n <= 64);
   const existing = value('--raid-existing');
   const raidExisting = existing === undefined ? undefined : Number(existing);
-  if (raidExisting !== undefined && !(raidExisting >= 0 && raidExisting <= 1)) throw new Error('--raid-existing takes a share between 0 and 1 (e.g. 0.8)');
+  if (raidExisting !== undefined && !(raidExisting >= 0 && raidExisting <= 1))
+    throw new Error('--raid-existing takes a share between 0 and 1 (e.g. 0.8)');
   const raidVisitors = value('--raid-visitors') === undefined ? undefined : Number(value('--raid-visitors'));
-  if (raidVisitors !== undefined && !(Number.isInteger(raidVisitors) && raidVisitors >= 20)) throw new Error('--raid-visitors takes a whole number ≥ 20');
+  if (raidVisitors !== undefined && !(Number.isInteger(raidVisitors) && raidVisitors >= 20))
+    throw new Error('--raid-visitors takes a whole number ≥ 20');
   // --members N: the community store's size (members and attempts) instead of the default
   const members = Number(value('--members') ?? 0);
   // --spray-visitors N: P10's concurrent visitors instead of the default
   const sprayVisitors = value('--spray-visitors') === undefined ? undefined : Number(value('--spray-visitors'));
-  if (sprayVisitors !== undefined && !(Number.isInteger(sprayVisitors) && sprayVisitors >= 1)) throw new Error('--spray-visitors takes a whole number ≥ 1');
-  return { only: new Set(only), quick, members: Number.isInteger(members) && members > 0 ? members : null, profile: argv.includes('--profile'), engines, webProcesses, raidExisting, raidVisitors, sprayVisitors };
+  if (sprayVisitors !== undefined && !(Number.isInteger(sprayVisitors) && sprayVisitors >= 1))
+    throw new Error('--spray-visitors takes a whole number ≥ 1');
+  return {
+    only: new Set(only),
+    quick,
+    members: Number.isInteger(members) && members > 0 ? members : null,
+    profile: argv.includes('--profile'),
+    engines,
+    webProcesses,
+    raidExisting,
+    raidVisitors,
+    sprayVisitors,
+  };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -87,7 +100,13 @@ async function main(): Promise<void> {
   const engines = args.engines.length ? args.engines : enginesFor(serverUrl);
   const size = args.quick
     ? { community: { members: 20_000, attempts: 20_000 }, raid: 200, p2Seconds: 5, p7Members: 5_000, p8: { people: 5_000, scored: 1_000 } }
-    : { community: { members: 1_000_000, attempts: 1_000_000 }, raid: 2_000, p2Seconds: 20, p7Members: 100_000, p8: { people: 25_000, scored: 3_000 } };
+    : {
+        community: { members: 1_000_000, attempts: 1_000_000 },
+        raid: 2_000,
+        p2Seconds: 20,
+        p7Members: 100_000,
+        p8: { people: 25_000, scored: 3_000 },
+      };
   if (args.members) size.community = { members: args.members, attempts: args.members };
   const results: FigureResult[] = [];
   const profiles: string[] = [];
@@ -100,7 +119,14 @@ async function main(): Promise<void> {
       results.push(...(Array.isArray(out) ? out : [out]));
     } catch (error) {
       log(`${figure} on ${engine} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      results.push({ figure, engine: engine as FigureResult['engine'], value: 'error', target: '-', pass: false, note: `${figure} ${engine}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+      results.push({
+        figure,
+        engine: engine as FigureResult['engine'],
+        value: 'error',
+        target: '-',
+        pass: false,
+        note: `${figure} ${engine}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      });
     }
     log(`${figure} on ${engine} done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   };
@@ -116,41 +142,66 @@ async function main(): Promise<void> {
       let store: BenchStore | undefined;
       try {
         store = await createStore(engine, { serverUrl, label: 'community' });
-        log(`seeding ${size.community.members.toLocaleString('en')} members and ${size.community.attempts.toLocaleString('en')} attempts on ${engine}…`);
+        log(
+          `seeding ${size.community.members.toLocaleString('en')} members and ${size.community.attempts.toLocaleString('en')} attempts on ${engine}…`,
+        );
         const database = await store.open();
         try {
           const took = await seedCommunity(database, size.community, log);
           await seedBenchStaff(database);
           log(`  seeded in ${(took / 1000).toFixed(0)} s`);
           if (args.only.has('P1')) {
-            await run('P1', engine, () => measureAltLookup(database, { samples: args.quick ? 300 : 2000, warmup: 200, attempts: size.community.attempts }));
+            await run('P1', engine, () =>
+              measureAltLookup(database, { samples: args.quick ? 300 : 2000, warmup: 200, attempts: size.community.attempts }),
+            );
           }
           if (args.only.has('P9')) {
-            await run('P9', engine, () => measureStatistics(database, { samples: args.quick ? 20 : 100, warmup: 5, members: size.community.members }));
+            await run('P9', engine, () =>
+              measureStatistics(database, { samples: args.quick ? 20 : 100, warmup: 5, members: size.community.members }),
+            );
           }
           if (args.only.has('P11')) {
             // after P1 and P9, which read the store as seeded: P11 makes links and rewrites them
-            await run('P11', engine, () => measureAltRescore(database, { batches: args.quick ? 5 : 25, attempts: size.community.attempts }));
+            await run('P11', engine, () =>
+              measureAltRescore(database, { batches: args.quick ? 5 : 25, attempts: size.community.attempts }),
+            );
           }
           if (args.only.has('P3')) {
             // P3 searches a community some of whose members joined since the last VACUUM
             const joinsStarted = Date.now();
             await joinSinceVacuum(database, size.community, P3_JOINS_SINCE_VACUUM);
-            log(`  ${P3_JOINS_SINCE_VACUUM.toLocaleString('en')} members joined since the last VACUUM (${((Date.now() - joinsStarted) / 1000).toFixed(0)} s)`);
+            log(
+              `  ${P3_JOINS_SINCE_VACUUM.toLocaleString('en')} members joined since the last VACUUM (${((Date.now() - joinsStarted) / 1000).toFixed(0)} s)`,
+            );
           }
         } finally {
           await database.close();
         }
         const community = store;
         if (args.only.has('P3')) {
-          await run('P3', engine, () => measureDashboard(community, { members: size.community.members, joinsSinceVacuum: P3_JOINS_SINCE_VACUUM, connections: 4, amount: args.quick ? 100 : 400 }));
+          await run('P3', engine, () =>
+            measureDashboard(community, {
+              members: size.community.members,
+              joinsSinceVacuum: P3_JOINS_SINCE_VACUUM,
+              connections: 4,
+              amount: args.quick ? 100 : 400,
+            }),
+          );
         }
         if (args.only.has('P2')) {
           // several processes need a PostgreSQL server (the product runs one process on PGlite)
           const counts = engine !== 'postgres' ? [1] : args.webProcesses.length ? args.webProcesses : [2];
           for (const webProcesses of counts) {
             const dir = profileDir(`p2-${engine}-${webProcesses}`);
-            await run('P2', engine, () => measureFlows(community, { concurrency: 32, durationMs: size.p2Seconds * 1000, serialFlows: args.quick ? 50 : 200, cpuProfileDir: dir, webProcesses }));
+            await run('P2', engine, () =>
+              measureFlows(community, {
+                concurrency: 32,
+                durationMs: size.p2Seconds * 1000,
+                serialFlows: args.quick ? 50 : 200,
+                cpuProfileDir: dir,
+                webProcesses,
+              }),
+            );
             if (dir) profiles.push(summarizeProfiles(dir, `P2 ${engine} WEB_CONCURRENCY=${webProcesses}`));
           }
         }
@@ -162,7 +213,15 @@ async function main(): Promise<void> {
       const store = await createStore(engine, { serverUrl, label: 'raid' });
       try {
         const dir = profileDir(`p4-${engine}`);
-        await run('P4', engine, () => measureRaid(store, { visitors: args.raidVisitors ?? size.raid, existingShare: args.raidExisting, concurrency: 64, cpuProfileDir: dir, secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }) }));
+        await run('P4', engine, () =>
+          measureRaid(store, {
+            visitors: args.raidVisitors ?? size.raid,
+            existingShare: args.raidExisting,
+            concurrency: 64,
+            cpuProfileDir: dir,
+            secondStore: () => createStore(engine, { serverUrl, label: 'raid2' }),
+          }),
+        );
         if (dir) profiles.push(summarizeProfiles(dir, `P4 ${engine}`));
       } finally {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
@@ -172,7 +231,14 @@ async function main(): Promise<void> {
       const store = await createStore(engine, { serverUrl, label: 'spray' });
       try {
         const webProcesses = engine === 'postgres' ? (args.webProcesses[0] ?? 2) : 1;
-        await run('P10', engine, () => measureSpray(store, { visitors: args.sprayVisitors ?? 16, phaseMs: args.quick ? 6_000 : 15_000, sprayPerSecond: 50, webProcesses }));
+        await run('P10', engine, () =>
+          measureSpray(store, {
+            visitors: args.sprayVisitors ?? 16,
+            phaseMs: args.quick ? 6_000 : 15_000,
+            sprayPerSecond: 50,
+            webProcesses,
+          }),
+        );
       } finally {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
       }
@@ -200,7 +266,9 @@ async function main(): Promise<void> {
         measureIdleRss(store, {
           members: size.p7Members,
           idleMs: args.quick ? 10_000 : 30_000,
-          afterIdle: args.only.has('P6') ? async (url) => void (await run('P6', 'n/a', () => measureFingerprint(url, { reloads: 20 }))) : undefined,
+          afterIdle: args.only.has('P6')
+            ? async (url) => void (await run('P6', 'n/a', () => measureFingerprint(url, { reloads: 20 })))
+            : undefined,
           report: args.only.has('P7'),
         }),
       );
@@ -209,7 +277,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const order = (r: FigureResult) => FIGURES.indexOf((/^P\d+/.exec(r.figure)?.[0] ?? '') as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
+  const order = (r: FigureResult) =>
+    FIGURES.indexOf((/^P\d+/.exec(r.figure)?.[0] ?? '') as Figure) * 10 + (r.engine === 'postgres' ? 1 : 0);
   results.sort((a, b) => order(a) - order(b));
   const speedAtEnd = measureMachineSpeed();
   const report = `Gatekeeper bench — ${new Date().toISOString()} — ${machine()}\nat the start: ${describeMachineSpeed(speedAtStart)}; at the end: ${describeMachineSpeed(speedAtEnd)}\n\n${formatTable(results)}\n${profiles.map((profile) => `\n${profile}\n`).join('')}`;

@@ -23,7 +23,13 @@ function referenceWork(rounds = REFERENCE_ROUNDS): number {
   const key = Buffer.alloc(32, 7);
   let sum = 0;
   for (let i = 0; i < rounds; i++) {
-    const row = { id: i, name: `visitor-${i}`, roles: ['a', 'b', String(i % 7)], at: new Date(1_700_000_000_000 + i).toISOString(), nested: { x: i * 1.5, y: [i, i + 1, i + 2] } };
+    const row = {
+      id: i,
+      name: `visitor-${i}`,
+      roles: ['a', 'b', String(i % 7)],
+      at: new Date(1_700_000_000_000 + i).toISOString(),
+      nested: { x: i * 1.5, y: [i, i + 1, i + 2] },
+    };
     const text = JSON.stringify(row);
     const back = JSON.parse(text) as typeof row;
     sum += back.nested.y.length + text.length;
@@ -82,7 +88,11 @@ export function probeMachineSpeed(): number {
  * (probeMachineSpeed, larger = slower); a value whose probe took at most `slack` times the fastest
  * probe ran in the machine's fast periods, the others in its slow ones. Values without a probe are left out.
  */
-export function splitByMachineSpeed<T>(items: readonly T[], speed: (item: T) => number | undefined, slack = 1.25): { fast: T[]; slow: T[]; fastestMs: number } {
+export function splitByMachineSpeed<T>(
+  items: readonly T[],
+  speed: (item: T) => number | undefined,
+  slack = 1.25,
+): { fast: T[]; slow: T[]; fastestMs: number } {
   const probed = items.filter((item) => Number.isFinite(speed(item)));
   const fastestMs = Math.min(...probed.map((item) => speed(item)!));
   const fast = probed.filter((item) => speed(item)! <= fastestMs * slack);

@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../src/db/client';
-import { findAltCandidates, scoreCandidate, scoringContext, signalsFromRow, type AttemptSignalsRow, type CandidateProbe } from '../../src/modules/alts';
+import {
+  findAltCandidates,
+  scoreCandidate,
+  scoringContext,
+  signalsFromRow,
+  type AttemptSignalsRow,
+  type CandidateProbe,
+} from '../../src/modules/alts';
 import { ms, summarize, type FigureResult } from './results';
 
 interface AttemptRow extends AttemptSignalsRow {
@@ -17,10 +24,19 @@ interface AttemptRow extends AttemptSignalsRow {
  * addresses and networks shared by ~1,500 attempts; popular components, WebGL renderers
  * shared by ~3,000 attempts and default fonts by 250,000, filter the same-network branch).
  */
-export async function measureAltLookup(database: Database, options: { samples: number; warmup: number; attempts: number }): Promise<FigureResult[]> {
+export async function measureAltLookup(
+  database: Database,
+  options: { samples: number; warmup: number; attempts: number },
+): Promise<FigureResult[]> {
   const maxId = Number((await database.query<{ n: string | number }>('select max(id) as n from verification_attempts')).rows[0]?.n ?? 0);
-  const ids = Array.from({ length: options.samples + options.warmup }, (_, i) => 1 + Math.floor(((i * 2654435761) % 2 ** 32) / 2 ** 32 * maxId));
-  const { rows } = await database.query<AttemptRow>('select * from verification_attempts where id = any($1::bigint[]) and ip_hash is not null', [ids]);
+  const ids = Array.from(
+    { length: options.samples + options.warmup },
+    (_, i) => 1 + Math.floor((((i * 2654435761) % 2 ** 32) / 2 ** 32) * maxId),
+  );
+  const { rows } = await database.query<AttemptRow>(
+    'select * from verification_attempts where id = any($1::bigint[]) and ip_hash is not null',
+    [ids],
+  );
   if (rows.length === 0) throw new Error('P1: no stored attempts to draw probes from');
   const probes = ids.map((_, i) => rows[i % rows.length]!);
 
@@ -32,7 +48,10 @@ export async function measureAltLookup(database: Database, options: { samples: n
   let partnerSeen = 0;
   for (const [i, row] of probes.entries()) {
     const memberId = Number(row.member_id);
-    const partner = await database.query<{ member_id: string | number }>('select member_id from verification_attempts where ip_hash = $1 and member_id <> $2 limit 1', [row.ip_hash, memberId]);
+    const partner = await database.query<{ member_id: string | number }>(
+      'select member_id from verification_attempts where ip_hash = $1 and member_id <> $2 limit 1',
+      [row.ip_hash, memberId],
+    );
     const attempt = signalsFromRow(row);
     const probe: CandidateProbe = {
       ipHash: attempt.ipHash,

@@ -34,7 +34,10 @@ interface SprayReport {
 }
 
 /** Sends `perSecond` logins a second for `durationMs`, each with a new username, from `addressOf(i)`. */
-async function spray(target: SiteTarget, options: { perSecond: number; durationMs: number; addressOf: (i: number) => string; prefix: string }): Promise<SprayReport> {
+async function spray(
+  target: SiteTarget,
+  options: { perSecond: number; durationMs: number; addressOf: (i: number) => string; prefix: string },
+): Promise<SprayReport> {
   const report: SprayReport = { sent: 0, statuses: {}, latencies: [] };
   const pending: Promise<void>[] = [];
   const started = performance.now();
@@ -88,7 +91,8 @@ const describeStatuses = (statuses: Record<string, number>) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, n]) => `${status} ×${n}`)
     .join(', ');
-const fiveHundreds = (statuses: Record<string, number>) => Object.entries(statuses).reduce((n, [status, count]) => n + (/^5\d\d$/.test(status) ? count : 0), 0);
+const fiveHundreds = (statuses: Record<string, number>) =>
+  Object.entries(statuses).reduce((n, [status, count]) => n + (/^5\d\d$/.test(status) ? count : 0), 0);
 
 export async function measureSpray(store: BenchStore, options: SprayOptions): Promise<FigureResult[]> {
   const database = await store.open();
@@ -99,7 +103,11 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
   }
   // the emulator's one OAuth2 token bucket is lifted, as in P2: the figure is the product's
   const discord = await startExternalDiscord({ rateLimits: { buckets: { oauth: { limit: 1_000_000, windowMs: 1000 } } } });
-  const product = await startProduct({ store, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' }, webProcesses: options.webProcesses });
+  const product = await startProduct({
+    store,
+    env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' },
+    webProcesses: options.webProcesses,
+  });
   const visitorsTarget = createSiteTarget(product.url, options.visitors * 2);
   const sprayTarget = createSiteTarget(product.url, 512);
   const ownerTarget = createSiteTarget(product.url, 1);
@@ -108,7 +116,11 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
     if (before.status !== 200) throw new Error(`the owner's first sign-in answered ${before.status}`);
     await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
 
-    const quiet = await driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: 'sprquiet' });
+    const quiet = await driveFlows(visitorsTarget, discord.emulator, {
+      concurrency: options.visitors,
+      durationMs: options.phaseMs,
+      prefix: 'sprquiet',
+    });
     const phases: Array<{ name: string; load: LoadReport; spray: SprayReport; owner: { status: number; ms: number } }> = [];
     for (const [name, addressOf] of [
       ['one address', () => SPRAY_ADDRESS],

@@ -4,7 +4,14 @@ import { busiestThread, machineCpu, processesCpuSeconds, threadCpuSeconds } from
 import { describeMachineSpeed, measureMachineSpeed, probeMachineSpeed, splitByMachineSpeed } from './machine-speed';
 import { startExternalDiscord, startProduct, type ProductProcess, type ServerFlowStats } from './product-process';
 import { ms, summarize, type FigureResult } from './results';
-import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from './visitor-client';
+import {
+  buildBenchFingerprint,
+  createSiteTarget,
+  runVisitorFlow,
+  visitorAddress,
+  type FlowOutcome,
+  type SiteTarget,
+} from './visitor-client';
 import type { DiscordEmulator } from '../../src/discord-emulator';
 
 export interface FlowLoadOptions {
@@ -59,8 +66,18 @@ export async function driveFlows(
     onFlow?: (outcome: FlowOutcome, visitor: ReturnType<typeof nextVisitor>) => void;
   },
 ): Promise<LoadReport> {
-  if (options.probeSpeed && (options.concurrency !== 1 || !options.flowIds)) throw new Error('driveFlows: probeSpeed needs flows one at a time, with flow ids');
-  const report: LoadReport = { completed: 0, failed: 0, elapsedMs: 0, failures: {}, serverErrors: 0, latencies: [], steps: {}, speedByFlow: {} };
+  if (options.probeSpeed && (options.concurrency !== 1 || !options.flowIds))
+    throw new Error('driveFlows: probeSpeed needs flows one at a time, with flow ids');
+  const report: LoadReport = {
+    completed: 0,
+    failed: 0,
+    elapsedMs: 0,
+    failures: {},
+    serverErrors: 0,
+    latencies: [],
+    steps: {},
+    speedByFlow: {},
+  };
   let lastProbe = options.probeSpeed ? probeMachineSpeed() : Number.NaN;
   const started = performance.now();
   const deadline = options.durationMs ? started + options.durationMs : Number.POSITIVE_INFINITY;
@@ -131,7 +148,8 @@ function serverAdded(stats: ServerFlowStats[]): number[] {
  */
 function serverTimeBySpeed(stats: ServerFlowStats[], speedByFlow: Record<string, number>): string {
   const { fast, slow, fastestMs } = splitByMachineSpeed(wholeFlows(stats), (s) => speedByFlow[s.id]);
-  const part = (flows: ServerFlowStats[], name: string) => (flows.length === 0 ? `none in ${name}` : `${name} (${flows.length} flows) p50 ${ms(summarize(serverAdded(flows)).p50)}`);
+  const part = (flows: ServerFlowStats[], name: string) =>
+    flows.length === 0 ? `none in ${name}` : `${name} (${flows.length} flows) p50 ${ms(summarize(serverAdded(flows)).p50)}`;
   return `machine-speed probes between flows (${ms(fastestMs)} the fastest): ${part(fast, 'fast periods, probe within 25% of the fastest')}, ${part(slow, 'slower periods')}`;
 }
 
@@ -186,7 +204,13 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     await driveFlows(target, emulator, { concurrency: 4, total: STEADY_WARMUP_FLOWS * processes, prefix: 'steady' });
     const speedBefore = measureMachineSpeed();
     await product.resetFlowStats();
-    const serial = await driveFlows(target, emulator, { concurrency: 1, total: options.serialFlows, prefix: 'serial', flowIds: true, probeSpeed: true });
+    const serial = await driveFlows(target, emulator, {
+      concurrency: 1,
+      total: options.serialFlows,
+      prefix: 'serial',
+      flowIds: true,
+      probeSpeed: true,
+    });
     const serialStats = await product.flowStats();
     const speedAfter = measureMachineSpeed();
     const added = summarize(serverAdded(serialStats));
@@ -200,7 +224,12 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
     const machineBefore = machineCpu();
     const databaseServerBefore = store.kind === 'postgres' ? processesCpuSeconds('postgres') : Number.NaN;
     const threadsBefore = threadCpuSeconds(product.child.pid!);
-    const load = await driveFlows(target, emulator, { concurrency: options.concurrency, durationMs: options.durationMs, prefix: 'load', flowIds: true });
+    const load = await driveFlows(target, emulator, {
+      concurrency: options.concurrency,
+      durationMs: options.durationMs,
+      prefix: 'load',
+      flowIds: true,
+    });
     const serverCpuSeconds = product.cpuSeconds() - cpuBefore;
     const machineAfter = machineCpu();
     const databaseServerSeconds = store.kind === 'postgres' ? processesCpuSeconds('postgres') - databaseServerBefore : Number.NaN;
@@ -225,7 +254,9 @@ export async function measureFlows(store: BenchStore, options: FlowLoadOptions):
       `machine ${(machineBusy * 100).toFixed(0)}% busy over its cores; CPU per flow: product ${perFlow(serverCpuSeconds)}` +
       (store.kind === 'postgres' ? `, PostgreSQL server ${perFlow(databaseServerSeconds)}` : '') +
       `, bench ${perFlow(benchSeconds)}` +
-      (processes === 1 && busiest ? `; the product's busiest thread besides the main one ${((busiest.seconds / seconds) * 100).toFixed(0)}% of a core${store.kind === 'pglite' ? ' (the database worker)' : ''}` : '') +
+      (processes === 1 && busiest
+        ? `; the product's busiest thread besides the main one ${((busiest.seconds / seconds) * 100).toFixed(0)}% of a core${store.kind === 'pglite' ? ' (the database worker)' : ''}`
+        : '') +
       `; ${(load.completed / (serverCpuSeconds + (store.kind === 'postgres' ? databaseServerSeconds : 0))).toFixed(0)} flows per CPU-second of product${store.kind === 'postgres' ? ' + database server' : ''}`;
     const goal = store.kind === 'postgres' ? 300 : 100;
     const failures = Object.entries(load.failures)

@@ -11,7 +11,10 @@ export const BENCH_STAFF = { username: 'bench-owner', password: 'bench-owner-pas
 /** A staff owner to sign in with (bcrypt cost 10: the server checks whatever cost the hash names). */
 export async function seedBenchStaff(database: Database): Promise<void> {
   const hash = await bcrypt.hash(BENCH_STAFF.password, 10);
-  await database.query('insert into staff (username, password_hash, is_super_admin, is_owner) values ($1, $2, true, true)', [BENCH_STAFF.username, hash]);
+  await database.query('insert into staff (username, password_hash, is_super_admin, is_owner) values ($1, $2, true, true)', [
+    BENCH_STAFF.username,
+    hash,
+  ]);
 }
 
 /** Signs in over HTTP and returns the Cookie header of the staff session. */
@@ -55,9 +58,20 @@ function dashboardCases(nextCursor: string | null): QueryCase[] {
 }
 
 /** `amount` requests on `connections` keep-alive connections; every response time is kept (autocannon's summary has no p95). */
-async function hammer(url: string, path: string, cookie: string, options: { connections: number; amount: number }): Promise<{ times: number[]; non2xx: number }> {
+async function hammer(
+  url: string,
+  path: string,
+  cookie: string,
+  options: { connections: number; amount: number },
+): Promise<{ times: number[]; non2xx: number }> {
   const times: number[] = [];
-  const instance = autocannon({ url: `${url}${path}`, connections: options.connections, amount: options.amount, headers: { cookie }, timeout: 30 });
+  const instance = autocannon({
+    url: `${url}${path}`,
+    connections: options.connections,
+    amount: options.amount,
+    headers: { cookie },
+    timeout: 30,
+  });
   instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
     if (status === 200) times.push(responseTime);
   });
@@ -70,7 +84,10 @@ async function hammer(url: string, path: string, cookie: string, options: { conn
  * database of `members` members and `joinsSinceVacuum` more added one by one after its
  * VACUUM (as between two runs of the hourly job), `connections` staff browsers at once.
  */
-export async function measureDashboard(store: BenchStore, options: { members: number; joinsSinceVacuum?: number; connections: number; amount: number }): Promise<FigureResult> {
+export async function measureDashboard(
+  store: BenchStore,
+  options: { members: number; joinsSinceVacuum?: number; connections: number; amount: number },
+): Promise<FigureResult> {
   let product: ProductProcess | undefined;
   try {
     product = await startProduct({ store, env: { TRUST_PROXY: 'loopback', SERVICES: 'web' } });

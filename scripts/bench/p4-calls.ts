@@ -30,7 +30,12 @@ const MEMBER_PATH = /^(?:\/v\d+)?\/guilds\/\d+\/members\/(\d+)(\/roles\/\d+)?$/;
 /** Discord's names for the member calls the bot makes. */
 function callName(method: string, isRole: boolean): string {
   if (isRole) return method === 'PUT' ? 'Add Guild Member Role' : method === 'DELETE' ? 'Remove Guild Member Role' : `${method} role`;
-  const names: Record<string, string> = { PUT: 'Add Guild Member', PATCH: 'Modify Guild Member', GET: 'Get Guild Member', DELETE: 'Remove Guild Member' };
+  const names: Record<string, string> = {
+    PUT: 'Add Guild Member',
+    PATCH: 'Modify Guild Member',
+    GET: 'Get Guild Member',
+    DELETE: 'Remove Guild Member',
+  };
   return names[method] ?? `${method} member`;
 }
 
@@ -90,7 +95,10 @@ export interface RoleChangePlan {
  * member-roles busy to the same end (shortest time). A change sent role by role costs the
  * run's own average role calls per such change (2 when nothing else was measured).
  */
-export function roleChangePlans(input: { total: number; members: number; calls: MemberCalls; edit: BucketRate; roles: BucketRate }): { fewestCalls: RoleChangePlan; shortest: RoleChangePlan } {
+export function roleChangePlans(input: { total: number; members: number; calls: MemberCalls; edit: BucketRate; roles: BucketRate }): {
+  fewestCalls: RoleChangePlan;
+  shortest: RoleChangePlan;
+} {
   const { total, calls } = input;
   const members = Math.max(1, input.members);
   const changes = calls.modify + calls.roleByRole;

@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { DISCORD_INVALID_REQUEST_BAN, DISCORD_RATE_LIMITS, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord-emulator';
+import {
+  DISCORD_INVALID_REQUEST_BAN,
+  DISCORD_RATE_LIMITS,
+  type DiscordEmulator,
+  type InvalidRequestLimitOption,
+  type RateLimitOption,
+} from '../../src/discord-emulator';
 import type { BenchStore } from './engines';
 import { memberCalls, roleChangePlans } from './p4-calls';
 import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess } from './product-process';
@@ -59,9 +65,11 @@ function raidVisitors(emulator: DiscordEmulator, count: number, prefix: string, 
 
 async function runAll<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
 }
 
 interface RaidRun {
@@ -74,14 +82,32 @@ interface RaidRun {
 }
 
 /** The website half of the raid: ordinary and VPN visitors at once, then the alts (their main must exist first); `verified` runs after each verified visitor's flow (not awaited: the visitor's slot moves on). */
-async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, panel: Panel, visitors: RaidVisitor[], concurrency: number, verified?: (v: RaidVisitor) => void): Promise<RaidRun> {
+async function runWebRaid(
+  target: SiteTarget,
+  emulator: DiscordEmulator,
+  panel: Panel,
+  visitors: RaidVisitor[],
+  concurrency: number,
+  verified?: (v: RaidVisitor) => void,
+): Promise<RaidRun> {
   const run: RaidRun = { webSeconds: 0, verified: 0, failed: 0, serverErrors: 0, failures: {}, visitors };
   const started = performance.now();
   const visit = async (v: RaidVisitor) => {
     try {
       // a member of the server starts at the panel: no record yet, the bot answers with the website's link
-      if (v.existing) await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
-      const outcome = await runVisitorFlow(target, emulator, { userId: v.userId, address: v.address, fingerprint: v.fingerprint, timeoutMs: 60_000 });
+      if (v.existing)
+        await emulator
+          .clickButton(
+            { userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId },
+            { settleMs: 20, timeoutMs: 15_000 },
+          )
+          .catch(() => null);
+      const outcome = await runVisitorFlow(target, emulator, {
+        userId: v.userId,
+        address: v.address,
+        fingerprint: v.fingerprint,
+        timeoutMs: 60_000,
+      });
       if (Object.values(outcome.statuses).some((s) => s >= 500)) run.serverErrors++;
       v.verified = outcome.completed;
       if (outcome.completed) {
@@ -98,8 +124,16 @@ async function runWebRaid(target: SiteTarget, emulator: DiscordEmulator, panel: 
       run.failures[key] = (run.failures[key] ?? 0) + 1;
     }
   };
-  await runAll(visitors.filter((v) => v.kind !== 'alt'), concurrency, visit);
-  await runAll(visitors.filter((v) => v.kind === 'alt'), concurrency, visit);
+  await runAll(
+    visitors.filter((v) => v.kind !== 'alt'),
+    concurrency,
+    visit,
+  );
+  await runAll(
+    visitors.filter((v) => v.kind === 'alt'),
+    concurrency,
+    visit,
+  );
   run.webSeconds = (performance.now() - started) / 1000;
   return run;
 }
@@ -122,7 +156,12 @@ async function clickJoined(emulator: DiscordEmulator, panel: Panel, visitors: Ra
   const ready = visitors.filter((v) => v.verified && !v.clicked && emulator.state.guild.members.has(v.userId));
   await runAll(ready, 16, async (v) => {
     v.clicked = true;
-    const click = await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
+    const click = await emulator
+      .clickButton(
+        { userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId },
+        { settleMs: 20, timeoutMs: 15_000 },
+      )
+      .catch(() => null);
     // "This interaction failed" (no answer within Discord's 3 s): the member clicks again, as a person would
     if (!click || click.failed) v.clicked = false;
   });
@@ -167,7 +206,12 @@ function createRaidClickers(emulator: DiscordEmulator, panel: Panel) {
     const started = performance.now();
     // the role is watched from the click on, not from the answer: it may land before the reply's edit
     const landing = roleLanded(v, started);
-    const result = await emulator.clickButton({ userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 15_000 }).catch(() => null);
+    const result = await emulator
+      .clickButton(
+        { userId: v.userId, channelId: panel.channelId, messageId: panel.messageId, customId: panel.customId },
+        { settleMs: 20, timeoutMs: 15_000 },
+      )
+      .catch(() => null);
     const record = result ? emulator.state.interactions.get(result.interactionId) : undefined;
     if (record?.acknowledgedAt) times.slowestAckMs = Math.max(times.slowestAckMs, record.acknowledgedAt - record.createdAt);
     if (!result || result.failed) times.unanswered++;
@@ -217,7 +261,14 @@ function discordTraffic(emulator: DiscordEmulator, from: number) {
   }
   // the members the Discord side acted on (a visitor whose flow broke after the callback still has its actions)
   const calls = memberCalls(log);
-  return { total: log.length, members: calls.members, byBucket, tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length, tooManyByBucket, calls };
+  return {
+    total: log.length,
+    members: calls.members,
+    byBucket,
+    tooMany: emulator.state.requestLog.slice(from).filter((e) => e.status === 429).length,
+    tooManyByBucket,
+    calls,
+  };
 }
 
 interface AdvertisedLimit {
@@ -241,7 +292,8 @@ function advertisedLimits(emulator: DiscordEmulator, from: number): Record<strin
     if (entry.token !== 'bot' || !entry.advertised || !entry.bucket) continue;
     const bucket = entry.bucket.split(':')[0]!;
     const current = limits[bucket];
-    const windowMs = seen.has(bucket) && current ? Math.max(current.windowMs, entry.advertised.resetAfterMs) : entry.advertised.resetAfterMs;
+    const windowMs =
+      seen.has(bucket) && current ? Math.max(current.windowMs, entry.advertised.resetAfterMs) : entry.advertised.resetAfterMs;
     limits[bucket] = { limit: entry.advertised.limit, windowMs, source: 'headers' };
     seen.add(bucket);
   }
@@ -249,7 +301,11 @@ function advertisedLimits(emulator: DiscordEmulator, from: number): Record<strin
 }
 
 /** The least time these limits allow for these calls: the busiest bucket (or the global 50/s). A projection: buckets are assumed to run side by side at their full rate. */
-function settleAtLimits(byBucket: Record<string, number>, total: number, limits: Record<string, AdvertisedLimit>): { seconds: number; bottleneck: string } {
+function settleAtLimits(
+  byBucket: Record<string, number>,
+  total: number,
+  limits: Record<string, AdvertisedLimit>,
+): { seconds: number; bottleneck: string } {
   const global = DISCORD_RATE_LIMITS.global;
   let seconds = total / (global.limit / (global.windowMs / 1000));
   let bottleneck = `global ${global.limit}/s (${total} calls)`;
@@ -292,7 +348,8 @@ export async function outboxDepth(url: string): Promise<{ pending: number; runni
   const target = createSiteTarget(url, 1);
   try {
     const answer = await send(target, 'GET', '/metrics');
-    const read = (status: string) => Number(new RegExp(`gatekeeper_outbox_depth\\{status="${status}"\\} (\\d+)`).exec(answer.body)?.[1] ?? Number.NaN);
+    const read = (status: string) =>
+      Number(new RegExp(`gatekeeper_outbox_depth\\{status="${status}"\\} (\\d+)`).exec(answer.body)?.[1] ?? Number.NaN);
     return { pending: read('pending'), running: read('running'), failed: read('failed') };
   } finally {
     target.agent.destroy();
@@ -332,7 +389,12 @@ function createInvalidRequestWatch(emulator: DiscordEmulator, url: string) {
  * its budget (where the budget gate starts holding log messages) and the emulator, which
  * models the limit, never blocked the address.
  */
-function invalidRequestFigure(store: BenchStore, run: string, emulator: DiscordEmulator, seen: { product: number; budget: number; emulator: number }): FigureResult {
+function invalidRequestFigure(
+  store: BenchStore,
+  run: string,
+  emulator: DiscordEmulator,
+  seen: { product: number; budget: number; emulator: number },
+): FigureResult {
   const limit = emulator.invalidRequests;
   const hit = (limit?.bansImposed ?? 0) > 0;
   return {
@@ -360,12 +422,24 @@ const OAUTH_LIFTED = { oauth: { limit: 1_000_000, windowMs: 1000 } };
  */
 const RUN_B_TIME_SCALE = 0.1;
 /** Run B's invalid request limit: Discord's window and count × RUN_B_TIME_SCALE (1,000 per minute). */
-const RUN_B_INVALID_LIMIT = { limit: DISCORD_INVALID_REQUEST_BAN.limit * RUN_B_TIME_SCALE, windowMs: DISCORD_INVALID_REQUEST_BAN.windowMs * RUN_B_TIME_SCALE };
+const RUN_B_INVALID_LIMIT = {
+  limit: DISCORD_INVALID_REQUEST_BAN.limit * RUN_B_TIME_SCALE,
+  windowMs: DISCORD_INVALID_REQUEST_BAN.windowMs * RUN_B_TIME_SCALE,
+};
 
-async function startRaidProduct(store: BenchStore, rateLimits: RateLimitOption, cpuProfileDir?: string, invalidRequestLimit?: InvalidRequestLimitOption) {
+async function startRaidProduct(
+  store: BenchStore,
+  rateLimits: RateLimitOption,
+  cpuProfileDir?: string,
+  invalidRequestLimit?: InvalidRequestLimitOption,
+) {
   const discord = await startExternalDiscord({ rateLimits, invalidRequestLimit });
   try {
-    const product = await startProduct({ store, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' }, cpuProfileDir });
+    const product = await startProduct({
+      store,
+      env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' },
+      cpuProfileDir,
+    });
     return { discord, product };
   } catch (error) {
     await discord.close();
@@ -404,7 +478,13 @@ async function raidAgainst(
  */
 export async function measureRaid(
   store: BenchStore,
-  options: { visitors: number; concurrency: number; existingShare?: number; cpuProfileDir?: string; secondStore?: () => Promise<BenchStore> },
+  options: {
+    visitors: number;
+    concurrency: number;
+    existingShare?: number;
+    cpuProfileDir?: string;
+    secondStore?: () => Promise<BenchStore>;
+  },
 ): Promise<FigureResult[]> {
   const results: FigureResult[] = [];
   const existingShare = options.existingShare ?? DEFAULT_EXISTING_SHARE;
@@ -420,7 +500,13 @@ export async function measureRaid(
   let invalidA: FigureResult | undefined;
   try {
     a = await startRaidProduct(store, { buckets: OAUTH_LIFTED }, options.cpuProfileDir);
-    const { emulator, panel, visitors, target, logStart } = await raidAgainst(a, options.visitors, 'raid', options.concurrency, existingShare);
+    const { emulator, panel, visitors, target, logStart } = await raidAgainst(
+      a,
+      options.visitors,
+      'raid',
+      options.concurrency,
+      existingShare,
+    );
     const started = performance.now();
     const clicking = (async () => {
       while (performance.now() - started < 60_000) {
@@ -453,8 +539,16 @@ export async function measureRaid(
     pass: webOk,
     note:
       `P4 ${store.kind} run A (Discord's limits): ${options.visitors} visitors (${mix}), ${options.concurrency} at once: ${runA.verified} verified, ${runA.failed} failed` +
-      `${Object.keys(runA.failures).length ? ` (${Object.entries(runA.failures).map(([k, v]) => `${k} ×${v}`).join(', ')})` : ''}, ${runA.serverErrors} 5xx; ` +
-      `in the first ${windowSeconds.toFixed(0)} s the Discord side made ${trafficA.total} bot calls (${Object.entries(trafficA.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${trafficA.tooMany} answered 429; ` +
+      `${
+        Object.keys(runA.failures).length
+          ? ` (${Object.entries(runA.failures)
+              .map(([k, v]) => `${k} ×${v}`)
+              .join(', ')})`
+          : ''
+      }, ${runA.serverErrors} 5xx; ` +
+      `in the first ${windowSeconds.toFixed(0)} s the Discord side made ${trafficA.total} bot calls (${Object.entries(trafficA.byBucket)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}), ${trafficA.tooMany} answered 429; ` +
       `${joinedA} visitors had joined the guild and ${rolesA} had their final role`,
   });
   if (invalidA) results.push(invalidA);
@@ -465,8 +559,19 @@ export async function measureRaid(
   try {
     if (!storeB) throw new Error('no second store for run B');
     // the invalid request limit compressed like the windows: the same count per second as Discord's
-    b = await startRaidProduct(storeB, { timeScale: RUN_B_TIME_SCALE, minWindowMs: 100, buckets: OAUTH_LIFTED }, undefined, RUN_B_INVALID_LIMIT);
-    const { emulator, panel, visitors, target, logStart } = await raidAgainst(b, options.visitors, 'settle', options.concurrency, existingShare);
+    b = await startRaidProduct(
+      storeB,
+      { timeScale: RUN_B_TIME_SCALE, minWindowMs: 100, buckets: OAUTH_LIFTED },
+      undefined,
+      RUN_B_INVALID_LIMIT,
+    );
+    const { emulator, panel, visitors, target, logStart } = await raidAgainst(
+      b,
+      options.visitors,
+      'settle',
+      options.concurrency,
+      existingShare,
+    );
     const started = performance.now();
     const clickers = createRaidClickers(emulator, panel);
     const run = await runWebRaid(target, emulator, panel, visitors, options.concurrency, clickers.onVerified);
@@ -477,7 +582,9 @@ export async function measureRaid(
     results.push({
       figure: 'P4 raid: click to role during the raid',
       engine: store.kind,
-      value: sortedClicks.length ? `${clickP95.toFixed(1)} s p95 (max ${sortedClicks.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedClicks, 0.5).toFixed(1)} s)` : 'no click landed',
+      value: sortedClicks.length
+        ? `${clickP95.toFixed(1)} s p95 (max ${sortedClicks.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedClicks, 0.5).toFixed(1)} s)`
+        : 'no click landed',
       target: 'p95 ≤ 5 s',
       pass: sortedClicks.length > 0 && clicks.missed === 0 && clickP95 <= 5,
       note:
@@ -490,7 +597,9 @@ export async function measureRaid(
     results.push({
       figure: "P4 raid: click to the reply's edit during the raid",
       engine: store.kind,
-      value: sortedAnswers.length ? `${answerP95.toFixed(1)} s p95 (max ${sortedAnswers.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedAnswers, 0.5).toFixed(1)} s)` : 'no click answered',
+      value: sortedAnswers.length
+        ? `${answerP95.toFixed(1)} s p95 (max ${sortedAnswers.at(-1)!.toFixed(1)} s, p50 ${quantile(sortedAnswers, 0.5).toFixed(1)} s)`
+        : 'no click answered',
       target: 'p95 ≤ 5 s',
       pass: sortedAnswers.length > 0 && answerP95 <= 5,
       note:
@@ -525,11 +634,24 @@ export async function measureRaid(
         engine: store.kind,
         value: Number.isNaN(settledAt) ? 'not settled' : `${run.verified - wrong.length}/${run.verified} right roles, 0 lost`,
         target: 'all right roles, 0 × 429',
-        pass: !Number.isNaN(settledAt) && wrong.length === 0 && traffic.tooMany === 0 && failedActions === 0 && run.verified === options.visitors,
+        pass:
+          !Number.isNaN(settledAt) &&
+          wrong.length === 0 &&
+          traffic.tooMany === 0 &&
+          failedActions === 0 &&
+          run.verified === options.visitors,
         note:
           `P4 ${store.kind} run B (Discord's windows ×${RUN_B_TIME_SCALE}): web part ${run.verified}/${options.visitors} in ${run.webSeconds.toFixed(1)} s; ` +
           `Discord side settled ${Number.isNaN(settledAt) ? 'NOT within 15 min' : `after ${settledSeconds.toFixed(0)} s`} with ${traffic.total} bot calls (${perMember.toFixed(1)} per member: ` +
-          `${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}), ${traffic.tooMany} × 429${traffic.tooMany ? ` (${Object.entries(traffic.tooManyByBucket).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
+          `${Object.entries(traffic.byBucket)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}), ${traffic.tooMany} × 429${
+            traffic.tooMany
+              ? ` (${Object.entries(traffic.tooManyByBucket)
+                  .map(([k, v]) => `${k} ${v}`)
+                  .join(', ')})`
+              : ''
+          }, ${failedActions} failed actions, ${wrong.length} wrong roles; ` +
           `at the limits advertised in run A these calls need ≥ ${(settle.seconds / 60).toFixed(1)} min (bottleneck ${settle.bottleneck})`,
       });
       await watch.sample();
@@ -542,7 +664,9 @@ export async function measureRaid(
         value: `${perMember.toFixed(2)} (${traffic.total} calls, ${traffic.members} members)`,
         target: '≤ 1.5',
         pass: perMember <= 1.5,
-        note: `P4 ${store.kind} run B, ${mix}: ${Object.entries(traffic.byBucket).map(([k, v]) => `${k} ${v}`).join(', ')}; ${describeRoleChanges(traffic, limitsA, per2000)}`,
+        note: `P4 ${store.kind} run B, ${mix}: ${Object.entries(traffic.byBucket)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}; ${describeRoleChanges(traffic, limitsA, per2000)}`,
       });
       results.push({
         figure: 'P4 raid: Discord settle time at real limits',
@@ -560,7 +684,14 @@ export async function measureRaid(
       });
     }
   } catch (error) {
-    results.push({ figure: 'P4 raid: Discord side settles', engine: store.kind, value: 'error', target: 'all right roles, 0 × 429', pass: false, note: `P4 ${store.kind} run B: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+    results.push({
+      figure: 'P4 raid: Discord side settles',
+      engine: store.kind,
+      value: 'error',
+      target: 'all right roles, 0 × 429',
+      pass: false,
+      note: `P4 ${store.kind} run B: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    });
   } finally {
     await b?.product.stop();
     await b?.discord.close();

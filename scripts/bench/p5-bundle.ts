@@ -32,7 +32,11 @@ function transferredBytes(base: string, pathname: string): Promise<{ bytes: numb
     const req = http.get(new URL(pathname, base), { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }) : reject(new Error(`${pathname}: HTTP ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') })
+          : reject(new Error(`${pathname}: HTTP ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
   });
@@ -72,7 +76,10 @@ export async function measureBundle(webDist = path.join(repoRoot(), 'dist/web'))
   const { measureBundle: measure } = (await import(script)) as { measureBundle: (options: { distDir: string }) => BundleMeasurement };
   const m = measure({ distDir: webDist });
   const lazy = m.visitorLazyChunks.reduce((sum, c) => sum + c.gzipBytes, 0);
-  const wire = await measureOverHttp(webDist, m.files.map((f) => f.file));
+  const wire = await measureOverHttp(
+    webDist,
+    m.files.map((f) => f.file),
+  );
   return [
     {
       figure: 'P5 visitor page over HTTP (br, gzip)',
@@ -95,7 +102,9 @@ export async function measureBundle(webDist = path.join(repoRoot(), 'dist/web'))
     {
       figure: 'P5 admin code in separate chunks',
       engine: 'n/a',
-      value: m.adminSeparated ? `yes (${m.adminChunks.length} staff chunks)` : `no (${m.staffModulesInVisitorFiles.length} staff modules in visitor files)`,
+      value: m.adminSeparated
+        ? `yes (${m.adminChunks.length} staff chunks)`
+        : `no (${m.staffModulesInVisitorFiles.length} staff modules in visitor files)`,
       target: 'separate chunks',
       pass: m.adminSeparated,
       note: `P5: staff modules in the visitor files: ${m.staffModulesInVisitorFiles.join(', ') || 'none'}; staff chunks ${kb(m.adminChunks.reduce((s, c) => s + c.gzipBytes, 0))} gzip`,

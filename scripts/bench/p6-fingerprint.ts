@@ -3,7 +3,9 @@ import { chromium, type Request } from 'playwright-core';
 import { ms, summarize, type FigureResult } from './results';
 
 export function chromiumPath(): string | undefined {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && fs.existsSync(p)));
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
+    Boolean(p && fs.existsSync(p)),
+  );
 }
 
 /**
@@ -17,15 +19,29 @@ export function chromiumPath(): string | undefined {
 export async function measureFingerprint(siteUrl: string, options: { reloads: number }): Promise<FigureResult[]> {
   const executablePath = chromiumPath();
   if (!executablePath) {
-    return [{ figure: 'P6 fingerprint in Chromium', engine: 'n/a', value: 'skipped', target: '≤ 150 ms median', pass: null, note: 'P6: Chromium is not installed' }];
+    return [
+      {
+        figure: 'P6 fingerprint in Chromium',
+        engine: 'n/a',
+        value: 'skipped',
+        target: '≤ 150 ms median',
+        pass: null,
+        note: 'P6: Chromium is not installed',
+      },
+    ];
   }
-  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage();
     let waiting: ((body: { fingerprintHash: string }) => void) | undefined;
     // the consent token is never spent (the POST below is answered here), so it is answered
     // here too: 20 reloads would otherwise run into the visitor rate limit (30 per address)
-    await page.route('**/api/consent/token', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ token: 'bench-token' }) }));
+    await page.route('**/api/consent/token', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ token: 'bench-token' }) }),
+    );
     await page.route('**/api/consent', async (route) => {
       const request: Request = route.request();
       if (request.method() !== 'POST') return route.continue();

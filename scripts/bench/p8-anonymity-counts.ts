@@ -26,26 +26,44 @@ const COLUMNS = ['ip_hash', 'fingerprint_hash', 'canvas_hash', 'webgl_hash', 'au
 
 /** One statement: the six capped counts of one attempt's hashes. */
 const COUNTS_SQL = `select ${COLUMNS.map(
-  (c, i) => `(select count(distinct member_id) from (select member_id from verification_attempts where ${c} >= $${i + 1} and ${c} <= $${i + 1} order by ${c} desc, id desc limit ${CAP}) s${i}) as ${c.replace('_hash', '')}`,
+  (c, i) =>
+    `(select count(distinct member_id) from (select member_id from verification_attempts where ${c} >= $${i + 1} and ${c} <= $${i + 1} order by ${c} desc, id desc limit ${CAP}) s${i}) as ${c.replace('_hash', '')}`,
 ).join(', ')}`;
 
 export async function measureAnonymityCounts(database: Database, samples: number): Promise<string> {
   const maxId = Number((await database.query<{ n: string | number }>('select max(id) as n from verification_attempts')).rows[0]?.n ?? 0);
   const ids = Array.from({ length: samples + 200 }, (_, i) => 1 + Math.floor((((i * 2654435761) % 2 ** 32) / 2 ** 32) * maxId));
-  const { rows } = await database.query<Record<(typeof COLUMNS)[number] | 'network_hash' | 'member_id', string | null>>(`select ${COLUMNS.join(', ')}, network_hash, member_id from verification_attempts where id = any($1::bigint[]) and ip_hash is not null`, [ids]);
+  const { rows } = await database.query<Record<(typeof COLUMNS)[number] | 'network_hash' | 'member_id', string | null>>(
+    `select ${COLUMNS.join(', ')}, network_hash, member_id from verification_attempts where id = any($1::bigint[]) and ip_hash is not null`,
+    [ids],
+  );
   const times: number[] = [];
   // the P1 lookup of the same attempts, timed in the same loop: a yardstick for the machine's load
   const lookups: number[] = [];
   let popular = 0;
-  const plan = await database.query<{ 'QUERY PLAN': string }>(`explain ${COUNTS_SQL}`, COLUMNS.map((c) => rows[0]![c]));
+  const plan = await database.query<{ 'QUERY PLAN': string }>(
+    `explain ${COUNTS_SQL}`,
+    COLUMNS.map((c) => rows[0]![c]),
+  );
   for (const [i, row] of ids.map((_, i) => [i, rows[i % rows.length]!] as const)) {
     const started = performance.now();
-    const { rows: counts } = await database.query<Record<string, number | string>>(COUNTS_SQL, COLUMNS.map((c) => row[c]));
+    const { rows: counts } = await database.query<Record<string, number | string>>(
+      COUNTS_SQL,
+      COLUMNS.map((c) => row[c]),
+    );
     const elapsed = performance.now() - started;
     const lookupStarted = performance.now();
     await findAltCandidates(
       database.db,
-      { ipHash: row.ip_hash, networkHash: row.network_hash, fingerprintHash: row.fingerprint_hash, canvasHash: row.canvas_hash, webglHash: row.webgl_hash, audioHash: row.audio_hash, fontsHash: row.fonts_hash },
+      {
+        ipHash: row.ip_hash,
+        networkHash: row.network_hash,
+        fingerprintHash: row.fingerprint_hash,
+        canvasHash: row.canvas_hash,
+        webglHash: row.webgl_hash,
+        audioHash: row.audio_hash,
+        fontsHash: row.fonts_hash,
+      },
       { excludeMemberId: Number(row.member_id) },
     );
     const lookup = performance.now() - lookupStarted;

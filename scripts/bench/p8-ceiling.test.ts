@@ -24,7 +24,10 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
   });
 
   it('is never below what a rule — any choice of whole classes — reaches within the budget', () => {
-    const classSet = fc.array(fc.record({ alts: fc.integer({ min: 0, max: 20 }), strangers: fc.integer({ min: 0, max: 50 }) }), { minLength: 1, maxLength: 8 });
+    const classSet = fc.array(fc.record({ alts: fc.integer({ min: 0, max: 20 }), strangers: fc.integer({ min: 0, max: 50 }) }), {
+      minLength: 1,
+      maxLength: 8,
+    });
     fc.assert(
       fc.property(classSet, fc.integer({ min: 0, max: 120 }), (records, budget) => {
         const classes = records.map((r) => klass(r.alts, r.strangers));
@@ -40,7 +43,16 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
   });
 
   describe('on a household', () => {
-    const phone: Device = { id: 0, platform: 'mobile', model: 'iphone-1', os: 'ios', browser: 'safari', customised: false, fontsAcrossBrowsers: true, locale: { timezone: 'Europe/Berlin', language: 'de-DE' } };
+    const phone: Device = {
+      id: 0,
+      platform: 'mobile',
+      model: 'iphone-1',
+      os: 'ios',
+      browser: 'safari',
+      customised: false,
+      fontsAcrossBrowsers: true,
+      locale: { timezone: 'Europe/Berlin', language: 'de-DE' },
+    };
     const sistersPhone: Device = { ...phone, id: 1 };
     let index = 0;
     const account = (personId: number, kind: BenchAccount['kind'], device: Device, profileToken: string): BenchAccount => ({
@@ -76,7 +88,9 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
       expect(evidence.classes).toEqual([klass(1, 1, evidence.classes[0]!.code)]);
       expect(recallCeiling(evidence.classes, 1, 0)).toBe(0);
       expect(strangersNeeded(evidence.classes, 1, 1)).toBe(1);
-      expect(describeSignature(evidence.classes[0]!.code, 'product')).toBe('address(1) + fingerprint(1, 1 networks, 1 here) + canvas(1) + webgl(1) + audio(1) + fonts(1) + screen + timezone + language + platform');
+      expect(describeSignature(evidence.classes[0]!.code, 'product')).toBe(
+        'address(1) + fingerprint(1, 1 networks, 1 here) + canvas(1) + webgl(1) + audio(1) + fonts(1) + screen + timezone + language + platform',
+      );
     });
 
     it('finds the same browser profile by its token without linking her', () => {
@@ -92,7 +106,9 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
 
     it('counts the low-entropy components too when asked for every count', () => {
       const evidence = evidenceClasses(population('fresh-profile', 'mary-new-profile'), 2, 'every-count');
-      expect(describeSignature(evidence.classes[0]!.code, 'every-count')).toContain('timezone(1) + language(1) + platform(1) + hardware(1)');
+      expect(describeSignature(evidence.classes[0]!.code, 'every-count')).toContain(
+        'timezone(1) + language(1) + platform(1) + hardware(1)',
+      );
     });
   });
 });

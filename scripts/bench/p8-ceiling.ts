@@ -188,11 +188,14 @@ export function evidenceClasses(
       const fpNetworksBucket = countBucket(tallies.fp.networksOf(fp[x]!));
       const ipFpBucket = countBucket(tallies.ipFp.count(ipFp[x]!) - 1);
       const tokenBucket = 1 + Math.min(tallies.token.networksOf(token[x]!), 4);
-      const componentBuckets = DIMENSIONS.map((_, k) => (counted[k] ? 2 + countBucket(tallies.component[k]!.count(component[k]![x]!) - 1) : 2));
+      const componentBuckets = DIMENSIONS.map((_, k) =>
+        counted[k] ? 2 + countBucket(tallies.component[k]!.count(component[k]![x]!) - 1) : 2,
+      );
       for (let y = 0; y < x; y++) {
         const sameIp = ip[y] === ip[x];
         const sameFp = fp[y] === fp[x];
-        let code = (signature === 'with-sitting' && at[x]! - at[y]! < SITTING_MS ? 2 : 0) + (young[x] === 1 && created[x]! > created[y]! ? 1 : 0);
+        let code =
+          (signature === 'with-sitting' && at[x]! - at[y]! < SITTING_MS ? 2 : 0) + (young[x] === 1 && created[x]! > created[y]! ? 1 : 0);
         code = code * 6 + (token[y] === token[x] ? tokenBucket : 0);
         code = code * (BUCKETS + 1) + (sameIp ? addressBucket : 0);
         code = code * 2 + (net[y] === net[x] ? 1 : 0);
@@ -261,7 +264,10 @@ export function describeSignature(code: number, signature: CeilingSignature): st
   if (tokenDigit) parts.push(`token(${tokenDigit - 1} networks)`);
   if (ipDigit) parts.push(`address(${BUCKET_NAMES[ipDigit - 1]})`);
   else if (netDigit) parts.push('network');
-  if (fpDigit) parts.push(`fingerprint(${BUCKET_NAMES[fpDigit - 1]}, ${BUCKET_NAMES[fpNetworks]} networks${ipDigit ? `, ${BUCKET_NAMES[ipFp]} here` : ''})`);
+  if (fpDigit)
+    parts.push(
+      `fingerprint(${BUCKET_NAMES[fpDigit - 1]}, ${BUCKET_NAMES[fpNetworks]} networks${ipDigit ? `, ${BUCKET_NAMES[ipFp]} here` : ''})`,
+    );
   parts.push(...shared);
   return parts.join(' + ') || 'nothing';
 }
@@ -293,7 +299,13 @@ export interface CeilingSummary {
  * The ceiling beside the product's own figures: `productFalseLinks` is the number of links
  * at certain or medium the product made between different people in the same window.
  */
-export function ceilingSummary(population: Population, evaluateFrom: number, productFalseLinks: number, target: number, signature: CeilingSignature = 'product'): CeilingSummary {
+export function ceilingSummary(
+  population: Population,
+  evaluateFrom: number,
+  productFalseLinks: number,
+  target: number,
+  signature: CeilingSignature = 'product',
+): CeilingSummary {
   const evidence = productClassesOf(population, evaluateFrom, signature);
   const per10k = (links: number) => (evidence.people ? (links / evidence.people) * 10_000 : Number.NaN);
   return {

@@ -91,7 +91,13 @@ export function verdictQuality(population: Population, verdicts: readonly PairVe
     return { found, pairs: pairs.length, share: pairs.length ? found / pairs.length : Number.NaN };
   };
   const sameDevice = [...truth].filter(([, kind]) => SAME_DEVICE_KINDS.includes(kind));
-  return { tiers, byKind, sameDeviceRecall: recallOf(sameDevice), sameDeviceSameAddressRecall: recallOf(sameDevice.filter(([k]) => sameAddress.has(k))), people };
+  return {
+    tiers,
+    byKind,
+    sameDeviceRecall: recallOf(sameDevice),
+    sameDeviceSameAddressRecall: recallOf(sameDevice.filter(([k]) => sameAddress.has(k))),
+    people,
+  };
 }
 
 /** The alt badge's tier, certain and medium together: its links, false links, precision and false links per 10k legitimate members. */
@@ -99,7 +105,12 @@ export function badgeTier(q: VerdictQuality): { links: number; falseLinks: numbe
   const tiers = q.tiers.filter((t) => t.tier !== 'possible');
   const links = tiers.reduce((sum, t) => sum + t.links, 0);
   const falseLinks = tiers.reduce((sum, t) => sum + t.links - t.truePositives, 0);
-  return { links, falseLinks, precision: links ? (links - falseLinks) / links : Number.NaN, falsePer10k: q.people ? (falseLinks / q.people) * 10_000 : Number.NaN };
+  return {
+    links,
+    falseLinks,
+    precision: links ? (links - falseLinks) / links : Number.NaN,
+    falsePer10k: q.people ? (falseLinks / q.people) * 10_000 : Number.NaN,
+  };
 }
 
 const pct = (x: number, digits = 1) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(digits)}%`);
@@ -107,9 +118,18 @@ const pct = (x: number, digits = 1) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).t
 /** A plain-text table of a quality, for the bench notes and the proposal's output. */
 export function formatQuality(label: string, q: VerdictQuality): string {
   const lines = [`${label}`, '  tier      links   precision  recall(≥tier)  false per 10k legitimate members'];
-  for (const t of q.tiers) lines.push(`  ${t.tier.padEnd(9)} ${String(t.links).padStart(6)}   ${pct(t.precision, 2).padStart(8)}   ${pct(t.recallAtOrAbove).padStart(10)}     ${t.falsePer10k.toFixed(1).padStart(8)}`);
-  lines.push(`  same-device recall at certain+medium: ${pct(q.sameDeviceRecall.share)} (${q.sameDeviceRecall.found}/${q.sameDeviceRecall.pairs}); same device and same address: ${pct(q.sameDeviceSameAddressRecall.share)} (${q.sameDeviceSameAddressRecall.found}/${q.sameDeviceSameAddressRecall.pairs})`);
-  lines.push(`  by kind (certain / certain+medium of pairs): ${Object.entries(q.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')}`);
+  for (const t of q.tiers)
+    lines.push(
+      `  ${t.tier.padEnd(9)} ${String(t.links).padStart(6)}   ${pct(t.precision, 2).padStart(8)}   ${pct(t.recallAtOrAbove).padStart(10)}     ${t.falsePer10k.toFixed(1).padStart(8)}`,
+    );
+  lines.push(
+    `  same-device recall at certain+medium: ${pct(q.sameDeviceRecall.share)} (${q.sameDeviceRecall.found}/${q.sameDeviceRecall.pairs}); same device and same address: ${pct(q.sameDeviceSameAddressRecall.share)} (${q.sameDeviceSameAddressRecall.found}/${q.sameDeviceSameAddressRecall.pairs})`,
+  );
+  lines.push(
+    `  by kind (certain / certain+medium of pairs): ${Object.entries(q.byKind)
+      .map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`)
+      .join(', ')}`,
+  );
   return lines.join('\n');
 }
 

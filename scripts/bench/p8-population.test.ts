@@ -1,7 +1,20 @@
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { verdictQuality } from './p8-metrics';
 import { snowflakeTimestamp } from '../../src/shared/discord-snowflake';
-import { ACCOUNT_AGE_ASSUMPTIONS, ALT_KINDS, SITTING_MS, TIMING_ASSUMPTIONS, fingerprintOf, generatePopulation, pairKind, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, truePairs, type BenchAccount } from './p8-population';
+import {
+  ACCOUNT_AGE_ASSUMPTIONS,
+  ALT_KINDS,
+  SITTING_MS,
+  TIMING_ASSUMPTIONS,
+  fingerprintOf,
+  generatePopulation,
+  pairKind,
+  POPULATION_START_MS,
+  populationStats,
+  SHARED_SHARE_TARGET,
+  truePairs,
+  type BenchAccount,
+} from './p8-population';
 
 describe('P8 population generator', () => {
   const population = generatePopulation({ people: 20_000, seed: 8 });
@@ -51,7 +64,8 @@ describe('P8 population generator', () => {
 
   it('gives every account a creation time its Discord id carries, aged as the assumption says', () => {
     const DAY = 24 * 3600 * 1000;
-    for (const a of population.accounts.slice(0, 500)) expect(snowflakeTimestamp(a.discordId)).toBe(Math.floor(POPULATION_START_MS + a.createdMs));
+    for (const a of population.accounts.slice(0, 500))
+      expect(snowflakeTimestamp(a.discordId)).toBe(Math.floor(POPULATION_START_MS + a.createdMs));
     const share = (kind: (a: BenchAccount) => boolean, days: number, accounts = population.accounts) => {
       const of = accounts.filter(kind);
       return of.filter((a) => a.atMs - a.createdMs <= days * DAY).length / of.length;
@@ -84,15 +98,26 @@ describe('P8 population generator', () => {
       if (alt.kind === 'second-browser') {
         expect(alt.deviceId).toBe(first.deviceId);
         expect(alt.browser).not.toBe(first.browser);
-        expect([alt.fingerprint.screen, alt.fingerprint.hardware, alt.fingerprint.platform]).toEqual([first.fingerprint.screen, first.fingerprint.hardware, first.fingerprint.platform]);
+        expect([alt.fingerprint.screen, alt.fingerprint.hardware, alt.fingerprint.platform]).toEqual([
+          first.fingerprint.screen,
+          first.fingerprint.hardware,
+          first.fingerprint.platform,
+        ]);
       }
       if (alt.kind === 'other-device') expect(alt.deviceId).not.toBe(first.deviceId);
       if (alt.kind === 'vpn') expect(alt.vpn).toBe(true);
     }
     for (const pair of truePairs(population)) expect(pair.a.personId).toBe(pair.b.personId);
     const customised = population.devices.find((d) => d.customised)!;
-    expect(fingerprintOf({ ...customised, id: 999_999 }, customised.browser, null).canvas).not.toBe(fingerprintOf(customised, customised.browser, null).canvas);
-    expect(pairKind(byIndex(0), population.accounts.find((a) => a.personId !== byIndex(0).personId)!)).toBeNull();
+    expect(fingerprintOf({ ...customised, id: 999_999 }, customised.browser, null).canvas).not.toBe(
+      fingerprintOf(customised, customised.browser, null).canvas,
+    );
+    expect(
+      pairKind(
+        byIndex(0),
+        population.accounts.find((a) => a.personId !== byIndex(0).personId)!,
+      ),
+    ).toBeNull();
   });
 
   it('makes every kind of alt, households, dorms, carrier NAT and public Wi-Fi', () => {
@@ -115,7 +140,9 @@ describe('P8 population generator', () => {
   it('renders one browser the same on equal devices, and a private Safari window with noise', () => {
     const phone = population.devices.find((d) => d.platform === 'mobile' && d.os === 'ios' && !d.customised)!;
     const twin = { ...phone, id: 999_999 };
-    expect(computeFingerprintHash(fingerprintOf(twin, phone.browser, null))).toBe(computeFingerprintHash(fingerprintOf(phone, phone.browser, null)));
+    expect(computeFingerprintHash(fingerprintOf(twin, phone.browser, null))).toBe(
+      computeFingerprintHash(fingerprintOf(phone, phone.browser, null)),
+    );
     expect(fingerprintOf(phone, 'safari', 'noise-key').canvas).not.toBe(fingerprintOf(phone, 'safari', null).canvas);
   });
 

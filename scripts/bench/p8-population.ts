@@ -44,7 +44,8 @@ export type AltKind = (typeof ALT_KINDS)[number];
 export const SAME_DEVICE_KINDS: readonly AltKind[] = ['same-browser', 'fresh-profile', 'private-window', 'second-browser'];
 export type Venue = 'home' | 'campus' | 'cellular' | 'public-wifi' | 'vpn';
 
-export const ADF_SOURCE = 'adF, arXiv 2311.08769 (2023), 5.4M ad impressions: ~40% of mobile, ~66% of desktop devices uniquely fingerprintable — https://arxiv.org/abs/2311.08769';
+export const ADF_SOURCE =
+  'adF, arXiv 2311.08769 (2023), 5.4M ad impressions: ~40% of mobile, ~66% of desktop devices uniquely fingerprintable — https://arxiv.org/abs/2311.08769';
 export const SHARED_SHARE_TARGET: Record<Platform, number> = { mobile: 0.6, desktop: 0.35 };
 
 /**
@@ -234,7 +235,8 @@ export function fingerprintOf(device: Device, browser: string, noise: string | n
   const own = device.customised ? `|own${device.id}` : '';
   const noisy = noise !== null && NOISY_PRIVATE.has(engine === 'webkit' ? 'safari' : engine) ? `|noise${noise}` : '';
   const gpu = mobile?.gpu ?? desktop!.gpu;
-  const fontsBase = device.platform === 'mobile' ? `fonts-${device.os}-${device.os === 'ios' ? 'system' : device.model}` : `fonts-${device.os}-default`;
+  const fontsBase =
+    device.platform === 'mobile' ? `fonts-${device.os}-${device.os === 'ios' ? 'system' : device.model}` : `fonts-${device.os}-default`;
   return {
     canvas: `canvas|${engine}|${device.model}|${device.os}${own}${noisy}`,
     webgl: `${gpu}~${engine}-extensions`,
@@ -243,7 +245,16 @@ export function fingerprintOf(device: Device, browser: string, noise: string | n
     fonts: `${fontsBase}${own}${device.fontsAcrossBrowsers ? '' : `|${engine}`}`,
     timezone: device.locale.timezone,
     language: device.locale.language,
-    platform: device.platform === 'mobile' ? (device.os === 'ios' ? 'iPhone' : 'Linux armv8l') : device.os === 'mac' ? 'MacIntel' : device.os === 'linux' ? 'Linux x86_64' : 'Win32',
+    platform:
+      device.platform === 'mobile'
+        ? device.os === 'ios'
+          ? 'iPhone'
+          : 'Linux armv8l'
+        : device.os === 'mac'
+          ? 'MacIntel'
+          : device.os === 'linux'
+            ? 'Linux x86_64'
+            : 'Win32',
     hardware: mobile?.hardware ?? desktop!.hardware,
   };
 }
@@ -289,11 +300,29 @@ export function generatePopulation(options: PopulationOptions): Population {
       const model = MOBILE_MODELS[rng.weighted(MOBILE_WEIGHTS)]!;
       const os = model.vendor;
       const browsers = BROWSERS[os]!;
-      device = { id, platform, model: model.name, os, browser: browsers.names[rng.weighted(browsers.weights)]!, customised: rng.chance(CUSTOMISED.mobile), fontsAcrossBrowsers: true, locale };
+      device = {
+        id,
+        platform,
+        model: model.name,
+        os,
+        browser: browsers.names[rng.weighted(browsers.weights)]!,
+        customised: rng.chance(CUSTOMISED.mobile),
+        fontsAcrossBrowsers: true,
+        locale,
+      };
     } else {
       const model = DESKTOP_MODELS[rng.weighted(DESKTOP_WEIGHTS)]!;
       const browsers = BROWSERS[model.os]!;
-      device = { id, platform, model: model.name, os: model.os, browser: browsers.names[rng.weighted(browsers.weights)]!, customised: rng.chance(CUSTOMISED.desktop), fontsAcrossBrowsers: rng.chance(0.5), locale };
+      device = {
+        id,
+        platform,
+        model: model.name,
+        os: model.os,
+        browser: browsers.names[rng.weighted(browsers.weights)]!,
+        customised: rng.chance(CUSTOMISED.desktop),
+        fontsAcrossBrowsers: rng.chance(0.5),
+        locale,
+      };
     }
     devices.push(device);
     return device;
@@ -377,22 +406,68 @@ export function generatePopulation(options: PopulationOptions): Population {
       const sameContext = () => (rng.chance(0.8) ? { venue: first.venue, ip: first.ip } : contextFor(person, primary));
       const base = { personId: person.id, householdId: first.householdId, kind, atMs: at, privateWindow: false, vpn: false };
       if (kind === 'same-browser') {
-        accounts.push({ ...base, deviceId: primary.id, platform: primary.platform, browser: first.browser, profileToken: first.profileToken, ...(first.vpn ? vpnExit() : sameContext()), vpn: first.vpn, fingerprint: first.fingerprint });
+        accounts.push({
+          ...base,
+          deviceId: primary.id,
+          platform: primary.platform,
+          browser: first.browser,
+          profileToken: first.profileToken,
+          ...(first.vpn ? vpnExit() : sameContext()),
+          vpn: first.vpn,
+          fingerprint: first.fingerprint,
+        });
       } else if (kind === 'fresh-profile' || kind === 'private-window') {
         const privateWindow = kind === 'private-window';
         const profileToken = token();
-        accounts.push({ ...base, deviceId: primary.id, platform: primary.platform, browser: first.browser, profileToken, privateWindow, ...(first.vpn ? vpnExit() : sameContext()), vpn: first.vpn, fingerprint: fingerprintOf(primary, first.browser, privateWindow ? profileToken : null) });
+        accounts.push({
+          ...base,
+          deviceId: primary.id,
+          platform: primary.platform,
+          browser: first.browser,
+          profileToken,
+          privateWindow,
+          ...(first.vpn ? vpnExit() : sameContext()),
+          vpn: first.vpn,
+          fingerprint: fingerprintOf(primary, first.browser, privateWindow ? profileToken : null),
+        });
       } else if (kind === 'second-browser') {
         const others = browsers.names.filter((b) => b !== primary.browser);
         const browser = rng.pick(others);
-        accounts.push({ ...base, deviceId: primary.id, platform: primary.platform, browser, profileToken: token(), ...(first.vpn ? vpnExit() : sameContext()), vpn: first.vpn, fingerprint: fingerprintOf(primary, browser, null) });
+        accounts.push({
+          ...base,
+          deviceId: primary.id,
+          platform: primary.platform,
+          browser,
+          profileToken: token(),
+          ...(first.vpn ? vpnExit() : sameContext()),
+          vpn: first.vpn,
+          fingerprint: fingerprintOf(primary, browser, null),
+        });
       } else if (kind === 'other-device') {
         const other = primary === person.phone ? (person.computer ?? newDevice('desktop', primary.locale)) : person.phone;
         person.computer ??= other.platform === 'desktop' ? other : null;
-        const context = person.dorm === null && rng.chance(0.85) ? { venue: 'home' as const, ip: homeOf(person) } : contextFor(person, other);
-        accounts.push({ ...base, deviceId: other.id, platform: other.platform, browser: other.browser, profileToken: token(), ...context, fingerprint: fingerprintOf(other, other.browser, null) });
+        const context =
+          person.dorm === null && rng.chance(0.85) ? { venue: 'home' as const, ip: homeOf(person) } : contextFor(person, other);
+        accounts.push({
+          ...base,
+          deviceId: other.id,
+          platform: other.platform,
+          browser: other.browser,
+          profileToken: token(),
+          ...context,
+          fingerprint: fingerprintOf(other, other.browser, null),
+        });
       } else {
-        accounts.push({ ...base, deviceId: primary.id, platform: primary.platform, browser: first.browser, profileToken: first.profileToken, ...vpnExit(), vpn: true, fingerprint: first.fingerprint });
+        accounts.push({
+          ...base,
+          deviceId: primary.id,
+          platform: primary.platform,
+          browser: first.browser,
+          profileToken: first.profileToken,
+          ...vpnExit(),
+          vpn: true,
+          fingerprint: first.fingerprint,
+        });
       }
     }
   }
@@ -413,7 +488,13 @@ export function generatePopulation(options: PopulationOptions): Population {
     devices,
     accounts: accounts.map((a, index) => {
       const createdMs = a.atMs - createdBefore(a.kind);
-      return { ...a, index, createdMs, discordId: snowflakeAt(POPULATION_START_MS + createdMs, index), username: `p8-${a.personId}-${index}` };
+      return {
+        ...a,
+        index,
+        createdMs,
+        discordId: snowflakeAt(POPULATION_START_MS + createdMs, index),
+        username: `p8-${a.personId}-${index}`,
+      };
     }),
   };
 }
@@ -425,7 +506,11 @@ export function generatePopulation(options: PopulationOptions): Population {
  * of the members who verified before; then an alt verifies within the hour after its person's first
  * account (`sameSitting`). Times stay inside the month.
  */
-function sitTogether(accounts: { personId: number; householdId: number; kind: BenchAccount['kind']; atMs: number }[], rng: ReturnType<typeof createRng>, timing: (typeof TIMING_ASSUMPTIONS)[TimingAssumption]): void {
+function sitTogether(
+  accounts: { personId: number; householdId: number; kind: BenchAccount['kind']; atMs: number }[],
+  rng: ReturnType<typeof createRng>,
+  timing: (typeof TIMING_ASSUMPTIONS)[TimingAssumption],
+): void {
   const within = () => 60_000 + rng.int(SITTING_MS - 60_000);
   const clamp = (ms: number) => Math.min(Math.max(ms, 0), SPAN_MS - 1);
   const firstOf = new Map<number, { atMs: number }>();
@@ -444,7 +529,8 @@ function sitTogether(accounts: { personId: number; householdId: number; kind: Be
     }
   }
   for (const a of accounts) a.atMs = clamp(a.atMs + (shift.get(a.personId) ?? 0));
-  for (const a of accounts) if (a.kind !== 'first' && rng.chance(timing.sameSitting)) a.atMs = clamp(firstOf.get(a.personId)!.atMs + within());
+  for (const a of accounts)
+    if (a.kind !== 'first' && rng.chance(timing.sameSitting)) a.atMs = clamp(firstOf.get(a.personId)!.atMs + within());
 }
 
 /** How two accounts of one person relate, from their sessions alone (null: different people). */
@@ -469,7 +555,8 @@ export function truePairs(population: Population): TruePair[] {
   for (const account of population.accounts) byPerson.set(account.personId, [...(byPerson.get(account.personId) ?? []), account]);
   const pairs: TruePair[] = [];
   for (const group of byPerson.values()) {
-    for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) pairs.push({ a: group[i]!, b: group[j]!, kind: pairKind(group[i]!, group[j]!)! });
+    for (let i = 0; i < group.length; i++)
+      for (let j = i + 1; j < group.length; j++) pairs.push({ a: group[i]!, b: group[j]!, kind: pairKind(group[i]!, group[j]!)! });
   }
   return pairs;
 }
@@ -496,7 +583,10 @@ export function populationStats(population: Population): PopulationStats {
     const counts = new Map<string, number>();
     const keys = devices.map((d) => fingerprintKey(fingerprintOf(d, d.browser, null)));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    shared[platform] = { devices: devices.length, share: devices.length ? keys.filter((k) => counts.get(k)! > 1).length / devices.length : 0 };
+    shared[platform] = {
+      devices: devices.length,
+      share: devices.length ? keys.filter((k) => counts.get(k)! > 1).length / devices.length : 0,
+    };
   }
   const pairsByKind = Object.fromEntries(ALT_KINDS.map((k) => [k, 0])) as Record<AltKind, number>;
   for (const pair of truePairs(population)) pairsByKind[pair.kind]++;

@@ -29,12 +29,38 @@
  * 50-candidate window: P8's in-product figures may differ a little.
  */
 import crypto from 'node:crypto';
-import { ALT_RULES, HIGH_ENTROPY_COMPONENTS, RARITY, scoreCandidate, type AltRule, type AnonymityCounts, type AttemptSignals } from '../../src/modules/alts';
+import {
+  ALT_RULES,
+  HIGH_ENTROPY_COMPONENTS,
+  RARITY,
+  scoreCandidate,
+  type AltRule,
+  type AnonymityCounts,
+  type AttemptSignals,
+} from '../../src/modules/alts';
 import { computeFingerprintHash, hashFingerprintComponents, looksStock } from '../../src/modules/fingerprint';
 import { hashIp } from '../../src/modules/network';
-import { byRatio, ceilingSummary, describeSignature, evidenceClasses, recallCeiling, strangersNeeded, type CeilingSignature } from './p8-ceiling';
+import {
+  byRatio,
+  ceilingSummary,
+  describeSignature,
+  evidenceClasses,
+  recallCeiling,
+  strangersNeeded,
+  type CeilingSignature,
+} from './p8-ceiling';
 import { badgeTier, formatQuality, pairKey, pct, verdictQuality, type PairVerdict, type Tier } from './p8-metrics';
-import { ACCOUNT_AGE_ASSUMPTIONS, SITTING_MS, TIMING_ASSUMPTIONS, generatePopulation, pairKind, SAME_DEVICE_KINDS, truePairs, type AccountAgeAssumption, type Population } from './p8-population';
+import {
+  ACCOUNT_AGE_ASSUMPTIONS,
+  SITTING_MS,
+  TIMING_ASSUMPTIONS,
+  generatePopulation,
+  pairKind,
+  SAME_DEVICE_KINDS,
+  truePairs,
+  type AccountAgeAssumption,
+  type Population,
+} from './p8-population';
 import { populationSummary } from './p8-verdicts';
 
 interface StoredAttempt extends AttemptSignals {
@@ -111,11 +137,37 @@ function storedAttempts(population: Population): StoredAttempt[] {
   const ipKey = crypto.randomBytes(32);
   const tokenKey = crypto.randomBytes(32);
   return population.accounts.map((a) => {
-    if (a.vpn) return { index: a.index, ipHash: null, networkHash: null, fingerprintHash: null, canvasHash: null, webglHash: null, audioHash: null, fontsHash: null, screenHash: null, timezoneHash: null, languageHash: null, platformHash: null, tokenHash: null };
+    if (a.vpn)
+      return {
+        index: a.index,
+        ipHash: null,
+        networkHash: null,
+        fingerprintHash: null,
+        canvasHash: null,
+        webglHash: null,
+        audioHash: null,
+        fontsHash: null,
+        screenHash: null,
+        timezoneHash: null,
+        languageHash: null,
+        platformHash: null,
+        tokenHash: null,
+      };
     const { ipHash, networkHash } = hashIp(ipKey, a.ip);
     const { hardwareHash: _hardware, ...components } = hashFingerprintComponents(a.fingerprint);
     const tokenHash = crypto.createHmac('sha256', tokenKey).update(a.profileToken).digest('hex');
-    return { index: a.index, ipHash, networkHash, fingerprintHash: computeFingerprintHash(a.fingerprint), ...components, tokenHash, browserTokenHash: tokenHash, accountCreatedMs: a.createdMs, attemptedAtMs: a.atMs, stockProfile: looksStock(a.fingerprint) };
+    return {
+      index: a.index,
+      ipHash,
+      networkHash,
+      fingerprintHash: computeFingerprintHash(a.fingerprint),
+      ...components,
+      tokenHash,
+      browserTokenHash: tokenHash,
+      accountCreatedMs: a.createdMs,
+      attemptedAtMs: a.atMs,
+      stockProfile: looksStock(a.fingerprint),
+    };
   });
 }
 
@@ -138,10 +190,18 @@ export type RuledVerdict = PairVerdict & { rule: AltRule | SittingRule | NoiseRu
  * one member on the address, since with two same-model phones there it cannot say whose it is.
  */
 function noisedPrivateWindow(x: StoredAttempt, y: StoredAttempt, counts: AnonymityCounts): boolean {
-  const equal = (k: 'webglHash' | 'fontsHash' | 'screenHash' | 'timezoneHash' | 'languageHash' | 'platformHash') => x[k] !== null && x[k] === y[k];
+  const equal = (k: 'webglHash' | 'fontsHash' | 'screenHash' | 'timezoneHash' | 'languageHash' | 'platformHash') =>
+    x[k] !== null && x[k] === y[k];
   const differ = (k: 'canvasHash' | 'audioHash') => x[k] !== null && y[k] !== null && x[k] !== y[k];
   const uncrowded = Math.max(counts.address - 1, 0) <= RARITY.crowdedAddress;
-  return x.ipHash !== null && x.ipHash === y.ipHash && uncrowded && differ('canvasHash') && differ('audioHash') && (['webglHash', 'fontsHash', 'screenHash', 'timezoneHash', 'languageHash', 'platformHash'] as const).every(equal);
+  return (
+    x.ipHash !== null &&
+    x.ipHash === y.ipHash &&
+    uncrowded &&
+    differ('canvasHash') &&
+    differ('audioHash') &&
+    (['webglHash', 'fontsHash', 'screenHash', 'timezoneHash', 'languageHash', 'platformHash'] as const).every(equal)
+  );
 }
 
 /**
@@ -176,7 +236,11 @@ function sittingRule(population: Population, x: StoredAttempt, y: StoredAttempt)
  * would read (the token, address, fingerprint, network, and a component at most two
  * members show), with the account ages and the server's size as the product sees them.
  */
-export function replay(population: Population, evaluateFrom: number, options: { sitting?: boolean; noise?: 'any' | 'alone' } = {}): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
+export function replay(
+  population: Population,
+  evaluateFrom: number,
+  options: { sitting?: boolean; noise?: 'any' | 'alone' } = {},
+): { verdicts: RuledVerdict[]; attempts: StoredAttempt[] } {
   const attempts = storedAttempts(population);
   const memory: Memory = { members: new AnonymitySets(), networks: new AnonymitySets(), byKey: new Map() };
   const verdicts: RuledVerdict[] = [];
@@ -184,8 +248,11 @@ export function replay(population: Population, evaluateFrom: number, options: { 
     const account = population.accounts[x.index]!;
     if (x.index >= evaluateFrom && x.fingerprintHash !== null) {
       const candidates = new Set<number>();
-      const rare = HIGH_ENTROPY_COMPONENTS.filter((c) => x[`${c}Hash`] !== null && memory.members.count(`${c}:${x[`${c}Hash`]}`) <= RARITY.rareComponentOthers + 1).map((c) => `${c}:${x[`${c}Hash`]}`);
-      for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`, ...rare]) for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
+      const rare = HIGH_ENTROPY_COMPONENTS.filter(
+        (c) => x[`${c}Hash`] !== null && memory.members.count(`${c}:${x[`${c}Hash`]}`) <= RARITY.rareComponentOthers + 1,
+      ).map((c) => `${c}:${x[`${c}Hash`]}`);
+      for (const key of [`ip:${x.ipHash}`, `fp:${x.fingerprintHash}`, `net:${x.networkHash}`, `tok:${x.tokenHash}`, ...rare])
+        for (const i of memory.byKey.get(key) ?? []) candidates.add(i);
       // every earlier account is a member (VPN-flagged ones included), as the product's members table holds them
       const counts: AnonymityCounts = { ...productCounts(memory, x), members: Math.min(x.index, RARITY.membersToJudgeRarity) };
       // every stored account is its own member here, so the noised window's candidates are its members
@@ -197,7 +264,13 @@ export function replay(population: Population, evaluateFrom: number, options: { 
         const sitting = options.sitting && below ? sittingRule(population, x, y) : null;
         const noise = below && noised.includes(i) && (options.noise === 'any' || noised.length === 1);
         if (sitting) verdicts.push({ a: y.index, b: x.index, confidence: 'medium', rule: sitting });
-        else if (noise) verdicts.push({ a: y.index, b: x.index, confidence: 'medium', rule: options.noise === 'any' ? 'address-private-window' : 'address-private-window-alone' });
+        else if (noise)
+          verdicts.push({
+            a: y.index,
+            b: x.index,
+            confidence: 'medium',
+            rule: options.noise === 'any' ? 'address-private-window' : 'address-private-window-alone',
+          });
         else if (score.confidence) verdicts.push({ a: y.index, b: x.index, confidence: score.confidence, rule: score.rule! });
       }
     }
@@ -225,15 +298,28 @@ function ruleTable(population: Population, verdicts: readonly RuledVerdict[]): s
     rows.set(v.rule, row);
   }
   const lines = ['  per rule (best verdict per pair): tier, same-device alts / other alts / strangers, precision'];
-  for (const rule of [...ALT_RULES, ...SITTING_RULES.map((r) => r.rule), 'address-private-window', 'address-private-window-alone'] as const) {
+  for (const rule of [
+    ...ALT_RULES,
+    ...SITTING_RULES.map((r) => r.rule),
+    'address-private-window',
+    'address-private-window-alone',
+  ] as const) {
     const row = rows.get(rule);
-    if (row) lines.push(`    ${rule.padEnd(36)} ${row.tier.padEnd(8)} ${row.sameDevice} / ${row.otherAlt} / ${row.strangers}   ${pct((row.sameDevice + row.otherAlt) / (row.sameDevice + row.otherAlt + row.strangers))}`);
+    if (row)
+      lines.push(
+        `    ${rule.padEnd(36)} ${row.tier.padEnd(8)} ${row.sameDevice} / ${row.otherAlt} / ${row.strangers}   ${pct((row.sameDevice + row.otherAlt) / (row.sameDevice + row.otherAlt + row.strangers))}`,
+      );
   }
   return lines.join('\n');
 }
 
 /** The badge tier's figures (certain+medium) and the ceiling's bound at the same number of false links. */
-function badgeSummary(population: Population, evaluateFrom: number, verdicts: readonly PairVerdict[], signature: CeilingSignature = 'product'): string {
+function badgeSummary(
+  population: Population,
+  evaluateFrom: number,
+  verdicts: readonly PairVerdict[],
+  signature: CeilingSignature = 'product',
+): string {
   const q = verdictQuality(population, verdicts, evaluateFrom);
   const badge = badgeTier(q);
   const ceiling = ceilingSummary(population, evaluateFrom, badge.falseLinks, 0.95, signature);
@@ -267,10 +353,13 @@ function diagnose(population: Population, evaluateFrom: number, verdicts: readon
     const what = `${pair.kind}: ${x.ipHash === y.ipHash ? `same address (${pair.b.venue})` : 'moved address'}, ${x.fingerprintHash === y.fingerprintHash ? 'same fingerprint' : 'fingerprint differs'}`;
     missed.set(what, (missed.get(what) ?? 0) + 1);
   }
-  const list = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `    ${n} × ${k}`).join('\n');
+  const list = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `    ${n} × ${k}`)
+      .join('\n');
   return `  false certain links by rule:\n${list(falseCertain)}\n  same-device pairs below medium:\n${list(missed)}`;
 }
-
 
 function main() {
   const arg = (name: string, fallback: number) => {
@@ -278,23 +367,41 @@ function main() {
     return i >= 0 ? Number(process.argv[i + 1]) : fallback;
   };
   for (const accountAge of Object.keys(ACCOUNT_AGE_ASSUMPTIONS) as AccountAgeAssumption[]) {
-    const population = generatePopulation({ people: arg('--people', 25_000), seed: arg('--seed', 8), accountAge, timing: process.argv.includes('--sitting') ? accountAge : undefined });
+    const population = generatePopulation({
+      people: arg('--people', 25_000),
+      seed: arg('--seed', 8),
+      accountAge,
+      timing: process.argv.includes('--sitting') ? accountAge : undefined,
+    });
     const evaluateFrom = Math.max(0, population.accounts.length - arg('--scored', 3_000));
-    process.stdout.write(`P8 replay, assumptions '${accountAge}': account ages ${JSON.stringify(ACCOUNT_AGE_ASSUMPTIONS[accountAge])}, timing ${JSON.stringify(TIMING_ASSUMPTIONS[accountAge])}: ${populationSummary(population)}\nscored: accounts ${evaluateFrom}–${population.accounts.length - 1}\n`);
+    process.stdout.write(
+      `P8 replay, assumptions '${accountAge}': account ages ${JSON.stringify(ACCOUNT_AGE_ASSUMPTIONS[accountAge])}, timing ${JSON.stringify(TIMING_ASSUMPTIONS[accountAge])}: ${populationSummary(population)}\nscored: accounts ${evaluateFrom}–${population.accounts.length - 1}\n`,
+    );
     const started = Date.now();
     const { verdicts, attempts } = replay(population, evaluateFrom);
-    process.stdout.write(`${formatQuality("the product's scoreCandidate, every candidate (no 50-candidate window)", verdictQuality(population, verdicts, evaluateFrom))}\n`);
+    process.stdout.write(
+      `${formatQuality("the product's scoreCandidate, every candidate (no 50-candidate window)", verdictQuality(population, verdicts, evaluateFrom))}\n`,
+    );
     process.stdout.write(`${badgeSummary(population, evaluateFrom, verdicts)}\n${ruleTable(population, verdicts)}\n`);
     if (process.argv.includes('--sitting')) {
       const withSitting = replay(population, evaluateFrom, { sitting: true }).verdicts;
-      process.stdout.write(`with the time between two attempts (experiment: SITTING_RULES as medium; the bound's signature adds "within the hour")\n`);
-      process.stdout.write(`${badgeSummary(population, evaluateFrom, withSitting, 'with-sitting')}\n${ruleTable(population, withSitting)}\n`);
-      for (const budget of [0, 100, 300]) process.stdout.write(`  any rule with the time, ≤ ${budget} false links per 10k: at most ${pct(boundAt(population, evaluateFrom, budget))}\n`);
+      process.stdout.write(
+        `with the time between two attempts (experiment: SITTING_RULES as medium; the bound's signature adds "within the hour")\n`,
+      );
+      process.stdout.write(
+        `${badgeSummary(population, evaluateFrom, withSitting, 'with-sitting')}\n${ruleTable(population, withSitting)}\n`,
+      );
+      for (const budget of [0, 100, 300])
+        process.stdout.write(
+          `  any rule with the time, ≤ ${budget} false links per 10k: at most ${pct(boundAt(population, evaluateFrom, budget))}\n`,
+        );
     }
     if (process.argv.includes('--noise')) {
       for (const noise of ['any', 'alone'] as const) {
         const withNoise = replay(population, evaluateFrom, { noise }).verdicts;
-        process.stdout.write(`with the private-window rule as medium (experiment, '${noise}': ${noise === 'any' ? 'every member it matches' : 'only when it matches one member on the address'})\n`);
+        process.stdout.write(
+          `with the private-window rule as medium (experiment, '${noise}': ${noise === 'any' ? 'every member it matches' : 'only when it matches one member on the address'})\n`,
+        );
         process.stdout.write(`${badgeSummary(population, evaluateFrom, withNoise)}\n${ruleTable(population, withNoise)}\n`);
       }
     }
@@ -329,13 +436,26 @@ function ceilingReport(population: Population, evaluateFrom: number, today: read
     missed.set(code, kinds);
   });
   const per10k = evidence.people / 10_000;
-  const lines = [`ceiling: ${evidence.pairs.toLocaleString('en')} pairs in ${evidence.classes.length} evidence classes; ${evidence.sameDevicePairs} same-device pairs; ${evidence.people} legitimate members`];
-  for (const budget of [0, 100, 1_000, 5_000, 10_000, 20_000, 50_000]) lines.push(`  ≤ ${budget} false links per 10k: at most ${pct(recallCeiling(evidence.classes, evidence.sameDevicePairs, budget * per10k))}`);
-  for (const share of [0.9, 0.95]) lines.push(`  ${pct(share, 0)} needs at least ${(strangersNeeded(evidence.classes, evidence.sameDevicePairs, share) / per10k).toFixed(0)} false links per 10k`);
+  const lines = [
+    `ceiling: ${evidence.pairs.toLocaleString('en')} pairs in ${evidence.classes.length} evidence classes; ${evidence.sameDevicePairs} same-device pairs; ${evidence.people} legitimate members`,
+  ];
+  for (const budget of [0, 100, 1_000, 5_000, 10_000, 20_000, 50_000])
+    lines.push(
+      `  ≤ ${budget} false links per 10k: at most ${pct(recallCeiling(evidence.classes, evidence.sameDevicePairs, budget * per10k))}`,
+    );
+  for (const share of [0.9, 0.95])
+    lines.push(
+      `  ${pct(share, 0)} needs at least ${(strangersNeeded(evidence.classes, evidence.sameDevicePairs, share) / per10k).toFixed(0)} false links per 10k`,
+    );
   const classes = new Map(evidence.classes.map((c) => [c.code, c]));
-  const rows = [...missed].map(([code, kinds]) => ({ code, kinds, klass: classes.get(code)! })).sort((a, b) => a.klass.strangers * b.klass.alts - b.klass.strangers * a.klass.alts);
+  const rows = [...missed]
+    .map(([code, kinds]) => ({ code, kinds, klass: classes.get(code)! }))
+    .sort((a, b) => a.klass.strangers * b.klass.alts - b.klass.strangers * a.klass.alts);
   lines.push('  same-device pairs the rule leaves below medium, by evidence class (missed; alts and strangers in the class):');
-  for (const { code, kinds, klass } of rows) lines.push(`    ${[...kinds.values()].reduce((a, b) => a + b, 0)}; ${klass.alts} / ${klass.strangers}: ${describeSignature(code, 'product')} [${[...kinds].map(([how, n]) => `${n} ${how}`).join(', ')}]`);
+  for (const { code, kinds, klass } of rows)
+    lines.push(
+      `    ${[...kinds.values()].reduce((a, b) => a + b, 0)}; ${klass.alts} / ${klass.strangers}: ${describeSignature(code, 'product')} [${[...kinds].map(([how, n]) => `${n} ${how}`).join(', ')}]`,
+    );
   return lines.join('\n');
 }
 
@@ -379,22 +499,33 @@ function gapReport(population: Population, evaluateFrom: number, today: readonly
     spent += c.strangers;
     takenAt.set(c.code, budget);
   }
-  const lines = [`gap: the classes the bound takes at 0 / 100 / 300 false links per 10k (${evidence.people} legitimate members, ${evidence.sameDevicePairs} same-device pairs), whole classes only`];
+  const lines = [
+    `gap: the classes the bound takes at 0 / 100 / 300 false links per 10k (${evidence.people} legitimate members, ${evidence.sameDevicePairs} same-device pairs), whole classes only`,
+  ];
   for (const b of budgets) {
     const taken = evidence.classes.filter((c) => (takenAt.get(c.code) ?? Infinity) <= b);
     const alts = taken.reduce((n, c) => n + c.alts, 0);
     const tierAlts = taken.reduce((n, c) => n + (counted.get(c.code)?.alts ?? 0), 0);
-    lines.push(`  ≤ ${b} per 10k: ${taken.length} classes, ${alts} alts (${pct(alts / evidence.sameDevicePairs)}), ${taken.reduce((n, c) => n + c.strangers, 0)} strangers; the tier counts ${tierAlts} of those alts, misses ${alts - tierAlts} in ${taken.filter((c) => (counted.get(c.code)?.alts ?? 0) < c.alts).length} classes`);
+    lines.push(
+      `  ≤ ${b} per 10k: ${taken.length} classes, ${alts} alts (${pct(alts / evidence.sameDevicePairs)}), ${taken.reduce((n, c) => n + c.strangers, 0)} strangers; the tier counts ${tierAlts} of those alts, misses ${alts - tierAlts} in ${taken.filter((c) => (counted.get(c.code)?.alts ?? 0) < c.alts).length} classes`,
+    );
   }
-  lines.push('  classes the bound takes that the tier does not count whole: taken at (per 10k) | alts | strangers | precision | tier counts (alts, strangers) | signature');
+  lines.push(
+    '  classes the bound takes that the tier does not count whole: taken at (per 10k) | alts | strangers | precision | tier counts (alts, strangers) | signature',
+  );
   const gapRows = byRatio(evidence.classes).filter((c) => takenAt.has(c.code) && (counted.get(c.code)?.alts ?? 0) < c.alts);
   for (const c of gapRows) {
     const tier = counted.get(c.code) ?? { alts: 0, strangers: 0 };
     const counts = tier.alts === 0 ? 'no' : `part ${tier.alts}/${c.alts}`;
-    lines.push(`    ${String(takenAt.get(c.code)).padStart(3)} | ${String(c.alts).padStart(4)} | ${String(c.strangers).padStart(5)} | ${pct(c.alts / (c.alts + c.strangers)).padStart(6)} | ${counts.padEnd(10)} ${tier.strangers ? `(${tier.strangers} strangers)` : ''} | ${describeSignature(c.code, 'product')}`);
+    lines.push(
+      `    ${String(takenAt.get(c.code)).padStart(3)} | ${String(c.alts).padStart(4)} | ${String(c.strangers).padStart(5)} | ${pct(c.alts / (c.alts + c.strangers)).padStart(6)} | ${counts.padEnd(10)} ${tier.strangers ? `(${tier.strangers} strangers)` : ''} | ${describeSignature(c.code, 'product')}`,
+    );
   }
   // the families of the gap's classes, over every class of the family
-  const families = new Map<string, { alts: number; strangers: number; gapAlts: number; tierAlts: number; tierStrangers: number; classes: number }>();
+  const families = new Map<
+    string,
+    { alts: number; strangers: number; gapAlts: number; tierAlts: number; tierStrangers: number; classes: number }
+  >();
   const gapFamilies = new Set(gapRows.map((c) => evidenceFamily(describeSignature(c.code, 'product'))));
   for (const c of evidence.classes) {
     const family = evidenceFamily(describeSignature(c.code, 'product'));
@@ -408,9 +539,13 @@ function gapReport(population: Population, evaluateFrom: number, today: readonly
     if (takenAt.has(c.code)) row.gapAlts += c.alts - (counted.get(c.code)?.alts ?? 0);
     families.set(family, row);
   }
-  lines.push('  the same gap by family (what the pair shares, without counts or account age), every class of the family: gap alts | alts | strangers | precision | tier counts (alts / strangers) | classes | family');
+  lines.push(
+    '  the same gap by family (what the pair shares, without counts or account age), every class of the family: gap alts | alts | strangers | precision | tier counts (alts / strangers) | classes | family',
+  );
   for (const [family, r] of [...families].sort((a, b) => b[1].gapAlts - a[1].gapAlts)) {
-    lines.push(`    ${String(r.gapAlts).padStart(4)} | ${String(r.alts).padStart(4)} | ${String(r.strangers).padStart(7)} | ${pct(r.alts / (r.alts + r.strangers)).padStart(6)} | ${r.tierAlts} / ${r.tierStrangers} | ${r.classes} | ${family}`);
+    lines.push(
+      `    ${String(r.gapAlts).padStart(4)} | ${String(r.alts).padStart(4)} | ${String(r.strangers).padStart(7)} | ${pct(r.alts / (r.alts + r.strangers)).padStart(6)} | ${r.tierAlts} / ${r.tierStrangers} | ${r.classes} | ${family}`,
+    );
   }
   return lines.join('\n');
 }

@@ -12,12 +12,26 @@ import { createOutboxRepository } from '../../src/modules/outbox';
 import { createAltDetector, createVerificationService } from '../../src/modules/verification';
 import type { VpnCheckResult } from '../../src/modules/vpn';
 import { badgeTier, formatQuality, pct, verdictQuality, type PairVerdict, type VerdictQuality } from './p8-metrics';
-import { ADF_SOURCE, generatePopulation, POPULATION_START_MS, populationStats, SHARED_SHARE_TARGET, type BenchAccount, type Population } from './p8-population';
+import {
+  ADF_SOURCE,
+  generatePopulation,
+  POPULATION_START_MS,
+  populationStats,
+  SHARED_SHARE_TARGET,
+  type BenchAccount,
+  type Population,
+} from './p8-population';
 import { ceilingSummary } from './p8-ceiling';
 import type { FigureResult } from './results';
 
 const CLEAN: VpnCheckResult = { verdict: 'clean', provider: null, source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
-const FLAGGED: VpnCheckResult = { verdict: 'vpn', provider: 'Sandbox VPN', source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
+const FLAGGED: VpnCheckResult = {
+  verdict: 'vpn',
+  provider: 'Sandbox VPN',
+  source: 'proxycheck',
+  checkFailed: false,
+  timezoneMismatch: false,
+};
 const START = new Date(POPULATION_START_MS);
 
 export const P8_TARGETS = { certainPrecision: 0.995, sameDeviceRecall: 0.95 } as const;
@@ -93,7 +107,12 @@ async function seedHistory(database: Database, population: Population, until: nu
  * built as the composition root builds it. Returns the links the product stored, as
  * verdicts between population accounts.
  */
-export async function verifyPopulation(database: Database, population: Population, evaluateFrom: number, log: (line: string) => void = () => undefined): Promise<PairVerdict[]> {
+export async function verifyPopulation(
+  database: Database,
+  population: Population,
+  evaluateFrom: number,
+  log: (line: string) => void = () => undefined,
+): Promise<PairVerdict[]> {
   const clock = createManualClock(START);
   const ipKey = crypto.randomBytes(32);
   await seedHistory(database, population, evaluateFrom, ipKey);
@@ -123,7 +142,10 @@ export async function verifyPopulation(database: Database, population: Populatio
     // it, a session's plans in save_alt_links / recount_alt_counters stay made for an empty alt_links and
     // scan it whole (seconds per verification by 40k links on PostgreSQL)
     if ((account.index + 1 - evaluateFrom) % 250 === 0) await database.exec('analyze alt_links');
-    if ((account.index + 1 - evaluateFrom) % 1000 === 0) log(`  P8 ${database.kind}: ${account.index + 1 - evaluateFrom} verifications scored (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    if ((account.index + 1 - evaluateFrom) % 1000 === 0)
+      log(
+        `  P8 ${database.kind}: ${account.index + 1 - evaluateFrom} verifications scored (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      );
   }
   const byDiscordId = new Map(population.accounts.map((a) => [a.discordId, a.index]));
   const { rows } = await database.query<{ main: string; alt: string; confidence: PairVerdict['confidence'] }>(
@@ -136,7 +158,10 @@ export async function verifyPopulation(database: Database, population: Populatio
 /** First accounts (legitimate members) the product holds as the alt side of a certain link: the button denies them. */
 async function deniedLegitimate(database: Database, population: Population, evaluateFrom: number): Promise<number> {
   const firsts = population.accounts.filter((a) => a.kind === 'first' && a.index >= evaluateFrom).map((a) => a.discordId);
-  const { rows } = await database.query<{ n: number }>('select count(*)::int as n from members where is_linked_as_alt and discord_id = any($1::text[])', [firsts]);
+  const { rows } = await database.query<{ n: number }>(
+    'select count(*)::int as n from members where is_linked_as_alt and discord_id = any($1::text[])',
+    [firsts],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -146,7 +171,9 @@ export function populationSummary(population: Population): string {
     `${stats.people.toLocaleString('en')} people, ${stats.accounts.toLocaleString('en')} accounts; fingerprints shared with another device: ` +
     `mobile ${pct(stats.shared.mobile.share)} of ${stats.shared.mobile.devices} (target ~${pct(SHARED_SHARE_TARGET.mobile, 0)}), ` +
     `desktop ${pct(stats.shared.desktop.share)} of ${stats.shared.desktop.devices} (target ~${pct(SHARED_SHARE_TARGET.desktop, 0)}) [${ADF_SOURCE}]; ` +
-    `true pairs ${Object.entries(stats.pairsByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ` +
+    `true pairs ${Object.entries(stats.pairsByKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}; ` +
     `busiest address ${stats.busiestAddress} accounts, ${stats.crowdedAddresses} addresses with > 100`
   );
 }
@@ -191,7 +218,14 @@ export async function measureVerdictQuality(
     badgeRow(population, evaluateFrom, quality, engine),
     ...(['medium', 'possible'] as const).map((name): FigureResult => {
       const t = tier(name);
-      return { figure: `P8 ${name}: precision / recall`, engine, value: `${pct(t.precision)} / ${pct(t.recallAtOrAbove)}`, target: 'info', pass: null, note: `P8 ${engine}: ${t.links} ${name} links, ${t.truePositives} between one person's accounts, ${t.falsePer10k.toFixed(0)} false per 10k legitimate members; recall counts pairs linked at ${name} or above` };
+      return {
+        figure: `P8 ${name}: precision / recall`,
+        engine,
+        value: `${pct(t.precision)} / ${pct(t.recallAtOrAbove)}`,
+        target: 'info',
+        pass: null,
+        note: `P8 ${engine}: ${t.links} ${name} links, ${t.truePositives} between one person's accounts, ${t.falsePer10k.toFixed(0)} false per 10k legitimate members; recall counts pairs linked at ${name} or above`,
+      };
     }),
     {
       figure: 'P8 same-device alts at certain+medium',
@@ -199,7 +233,11 @@ export async function measureVerdictQuality(
       value: `${pct(quality.sameDeviceRecall.share)} (${quality.sameDeviceRecall.found}/${quality.sameDeviceRecall.pairs})`,
       target: `≥ ${pct(P8_TARGETS.sameDeviceRecall, 0)}`,
       pass: quality.sameDeviceRecall.share >= P8_TARGETS.sameDeviceRecall,
-      note: `P8 ${engine}: same browser, fresh profile, private window, second browser; on one address ${pct(quality.sameDeviceSameAddressRecall.share)} (${quality.sameDeviceSameAddressRecall.found}/${quality.sameDeviceSameAddressRecall.pairs}). Per kind (certain / certain+medium / pairs): ${Object.entries(quality.byKind).map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`).join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
+      note: `P8 ${engine}: same browser, fresh profile, private window, second browser; on one address ${pct(quality.sameDeviceSameAddressRecall.share)} (${quality.sameDeviceSameAddressRecall.found}/${quality.sameDeviceSameAddressRecall.pairs}). Per kind (certain / certain+medium / pairs): ${Object.entries(
+        quality.byKind,
+      )
+        .map(([kind, e]) => `${kind} ${e.certain}/${e.certainOrMedium}/${e.pairs}`)
+        .join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
     },
     ceilingRow(population, evaluateFrom, quality, engine),
   ];
@@ -225,7 +263,11 @@ function badgeRow(population: Population, evaluateFrom: number, quality: Verdict
     engine,
     value: `precision ${pct(badge.precision, 2)} (${badge.links - badge.falseLinks}/${badge.links}), ${badge.falsePer10k.toFixed(1)} false per 10k, same-device recall ${pct(recall)}, bound ${pct(bound)}`,
     target: `≥ ${pct(t.precision, 0)}, ≤ ${t.falsePer10k} per 10k, recall ≥ ${pct(t.sameDeviceRecall, 0)} and within ${t.belowBound * 100} points of the bound`,
-    pass: badge.precision >= t.precision && badge.falsePer10k <= t.falsePer10k && recall >= t.sameDeviceRecall && bound - recall <= t.belowBound,
+    pass:
+      badge.precision >= t.precision &&
+      badge.falsePer10k <= t.falsePer10k &&
+      recall >= t.sameDeviceRecall &&
+      bound - recall <= t.belowBound,
     note: `P8 ${engine}: links at certain or medium, which make the alt badge; false ones between different people per 10,000 legitimate members; same-device alts found at certain or medium (${quality.sameDeviceRecall.found}/${quality.sameDeviceRecall.pairs}); the bound is the most same-device recall any rule deciding from the same evidence (account age included) reaches with no more false links (p8-ceiling.ts)`,
   };
 }
@@ -239,7 +281,9 @@ function badgeRow(population: Population, evaluateFrom: number, quality: Verdict
 function ceilingRow(population: Population, evaluateFrom: number, quality: VerdictQuality, engine: FigureResult['engine']): FigureResult {
   const falseLinks = quality.tiers.filter((t) => t.tier !== 'possible').reduce((sum, t) => sum + t.links - t.truePositives, 0);
   const ceiling = ceilingSummary(population, evaluateFrom, falseLinks, P8_TARGETS.sameDeviceRecall);
-  const needed = Number.isFinite(ceiling.neededPer10k) ? `${ceiling.neededPer10k.toFixed(0)} false links per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)` : 'no rule reaches it';
+  const needed = Number.isFinite(ceiling.neededPer10k)
+    ? `${ceiling.neededPer10k.toFixed(0)} false links per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)`
+    : 'no rule reaches it';
   return {
     figure: 'P8 same-device recall any rule reaches',
     engine,

@@ -30,7 +30,9 @@ async function seedStatisticsExtras(database: Database): Promise<void> {
       now() - make_interval(secs => ((hashint8(m.id + 7) & 2147483647) % (29 * 24 * 3600))::int) as filed) s
     where m.id % 50 = 0`);
   // one attempt in 40 ended denied as a certain alt or held for review
-  await database.query(`update verification_attempts set ended_as = case when id % 80 = 0 then 'denied_alt' else 'pending' end where id % 40 = 0`);
+  await database.query(
+    `update verification_attempts set ended_as = case when id % 80 = 0 then 'denied_alt' else 'pending' end where id % 40 = 0`,
+  );
   await database.query('analyze appeals');
   await database.query('analyze verification_attempts');
   await database.query(`
@@ -46,7 +48,10 @@ async function seedStatisticsExtras(database: Database): Promise<void> {
  * over 29 days, so the 30 and 90-day periods read every attempt). `samples` reads per
  * period after `warmup`; the figure is the worst period's p95.
  */
-export async function measureStatistics(database: Database, options: { samples: number; warmup: number; members: number }): Promise<FigureResult> {
+export async function measureStatistics(
+  database: Database,
+  options: { samples: number; warmup: number; members: number },
+): Promise<FigureResult> {
   await seedStatisticsExtras(database);
   const service = createStatisticsService({ database, clock: systemClock });
   const perPeriod: string[] = [];
@@ -67,7 +72,9 @@ export async function measureStatistics(database: Database, options: { samples: 
       worstPeriod = days;
     }
   }
-  const counts = await database.query<{ attempts: number | string; links: number | string }>('select (select count(*) from verification_attempts) as attempts, (select count(*) from alt_links) as links');
+  const counts = await database.query<{ attempts: number | string; links: number | string }>(
+    'select (select count(*) from verification_attempts) as attempts, (select count(*) from alt_links) as links',
+  );
   const row = counts.rows[0];
   return {
     figure: 'P9 statistics aggregates',

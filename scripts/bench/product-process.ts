@@ -5,7 +5,12 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createDiscordEmulator, type DiscordEmulator, type InvalidRequestLimitOption, type RateLimitOption } from '../../src/discord-emulator';
+import {
+  createDiscordEmulator,
+  type DiscordEmulator,
+  type InvalidRequestLimitOption,
+  type RateLimitOption,
+} from '../../src/discord-emulator';
 import { createProxycheckEmulator, type ProxycheckEmulator } from '../../src/modules/vpn';
 import type { BenchStore } from './engines';
 import { readStat, statCpuSeconds, threadCpuSeconds } from './host-cpu';
@@ -34,8 +39,13 @@ export interface ExternalDiscord {
   close(): Promise<void>;
 }
 
-export async function startExternalDiscord(options: { rateLimits?: RateLimitOption; invalidRequestLimit?: InvalidRequestLimitOption } = {}): Promise<ExternalDiscord> {
-  const emulator = await createDiscordEmulator({ rateLimits: options.rateLimits ?? true, invalidRequestLimit: options.invalidRequestLimit ?? true });
+export async function startExternalDiscord(
+  options: { rateLimits?: RateLimitOption; invalidRequestLimit?: InvalidRequestLimitOption } = {},
+): Promise<ExternalDiscord> {
+  const emulator = await createDiscordEmulator({
+    rateLimits: options.rateLimits ?? true,
+    invalidRequestLimit: options.invalidRequestLimit ?? true,
+  });
   const proxycheck = await createProxycheckEmulator();
   return {
     emulator,
@@ -232,7 +242,10 @@ export async function startProduct(options: StartProductOptions): Promise<Produc
 
   const readyTimeout = options.readyTimeoutMs ?? 600_000;
   const readyUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the product did not start within ${readyTimeout} ms:\n${lines.slice(-30).join('\n')}`)), readyTimeout);
+    const timer = setTimeout(
+      () => reject(new Error(`the product did not start within ${readyTimeout} ms:\n${lines.slice(-30).join('\n')}`)),
+      readyTimeout,
+    );
     onReady = (found) => {
       clearTimeout(timer);
       resolve(found);

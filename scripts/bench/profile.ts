@@ -66,7 +66,9 @@ export function summarizeProfiles(dir: string, label: string): string {
       if (category === 'idle') continue;
       total += time;
       byCategory.set(category, (byCategory.get(category) ?? 0) + time);
-      const where = node.callFrame.url ? `${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/(dist\/)?src\//, 'src/')}:${node.callFrame.lineNumber + 1}` : '';
+      const where = node.callFrame.url
+        ? `${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/(dist\/)?src\//, 'src/')}:${node.callFrame.lineNumber + 1}`
+        : '';
       const fn = `${node.callFrame.functionName || '(anonymous)'} ${where}`.trim();
       byFunction.set(fn, (byFunction.get(fn) ?? 0) + time);
     }

@@ -23,7 +23,14 @@ export function percentile(samples: readonly number[], p: number): number {
 export function summarize(samples: readonly number[]): { n: number; p50: number; p95: number; p99: number; max: number; mean: number } {
   const n = samples.length;
   const mean = n ? samples.reduce((a, b) => a + b, 0) / n : Number.NaN;
-  return { n, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), max: n ? Math.max(...samples) : Number.NaN, mean };
+  return {
+    n,
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    p99: percentile(samples, 99),
+    max: n ? Math.max(...samples) : Number.NaN,
+    mean,
+  };
 }
 
 export const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
@@ -37,7 +44,14 @@ function pad(text: string, width: number): string {
 /** The one table `npm run bench` prints, then the notes, numbered by row. */
 export function formatTable(results: readonly FigureResult[]): string {
   const header = ['#', 'figure', 'engine', 'value', 'target', 'result'];
-  const rows = results.map((r, i) => [String(i + 1), r.figure, r.engine, r.value, r.target, r.pass === null ? 'info' : r.pass ? 'PASS' : 'FAIL']);
+  const rows = results.map((r, i) => [
+    String(i + 1),
+    r.figure,
+    r.engine,
+    r.value,
+    r.target,
+    r.pass === null ? 'info' : r.pass ? 'PASS' : 'FAIL',
+  ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) => `| ${cells.map((cell, c) => pad(cell, widths[c]!)).join(' | ')} |`;
   const out = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];

@@ -33,8 +33,50 @@ const hashOf = (expr: string) => `(hashint4((${expr})::int)::bigint & 2147483647
 /** 29 days in seconds: everything stays inside the 30-day retention window */
 const SPREAD_SECONDS = 29 * 24 * 3600;
 
-const FIRST = ['shadow', 'pixel', 'nova', 'luna', 'frost', 'ember', 'echo', 'raven', 'blaze', 'storm', 'cyber', 'mystic', 'neon', 'ghost', 'lucky', 'sunny', 'wolf', 'fox', 'tiger', 'dragon'];
-const SECOND = ['hunter', 'gamer', 'cat', 'king', 'queen', 'rider', 'ninja', 'wizard', 'panda', 'bear', 'byte', 'star', 'moon', 'dust', 'fire', 'wave', 'rose', 'leaf', 'stone', 'sky'];
+const FIRST = [
+  'shadow',
+  'pixel',
+  'nova',
+  'luna',
+  'frost',
+  'ember',
+  'echo',
+  'raven',
+  'blaze',
+  'storm',
+  'cyber',
+  'mystic',
+  'neon',
+  'ghost',
+  'lucky',
+  'sunny',
+  'wolf',
+  'fox',
+  'tiger',
+  'dragon',
+];
+const SECOND = [
+  'hunter',
+  'gamer',
+  'cat',
+  'king',
+  'queen',
+  'rider',
+  'ninja',
+  'wizard',
+  'panda',
+  'bear',
+  'byte',
+  'star',
+  'moon',
+  'dust',
+  'fire',
+  'wave',
+  'rose',
+  'leaf',
+  'stone',
+  'sky',
+];
 /** The Discord id of the g-th seeded member (1-based): a snowflake of 2020. */
 const discordIdOf = (g: string) => `(700000000000000000 + ${g}::bigint * 4099)::text`;
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;

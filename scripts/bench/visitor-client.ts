@@ -30,19 +30,30 @@ export function createSiteTarget(url: string, maxSockets = 256): SiteTarget {
 /** A request's socket reset before any answer came back, on a kept-alive connection the server had already closed. */
 class StaleConnectionError extends Error {}
 
-function sendOnce(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number }, fresh = false): Promise<HttpAnswer> {
+function sendOnce(
+  target: SiteTarget,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string; timeoutMs?: number },
+  fresh = false,
+): Promise<HttpAnswer> {
   const base = new URL(target.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
     // `fresh`: a connection of its own, never one the agent kept
-    const req = http.request({ host: base.hostname, port: base.port, method, path, headers, agent: fresh ? false : target.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(options.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path}: no answer within ${options.timeoutMs ?? 60_000} ms`)));
+    const req = http.request(
+      { host: base.hostname, port: base.port, method, path, headers, agent: fresh ? false : target.agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(options.timeoutMs ?? 60_000, () =>
+      req.destroy(new Error(`${method} ${path}: no answer within ${options.timeoutMs ?? 60_000} ms`)),
+    );
     req.on('error', (error: NodeJS.ErrnoException) => {
       const stale = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       reject(stale ? new StaleConnectionError(error.message, { cause: error }) : error);
@@ -61,7 +72,12 @@ function sendOnce(target: SiteTarget, method: string, path: string, options: { h
  * client's late timers can be closed by the server as well (a browser checks an idle connection
  * is still open before using it).
  */
-export async function send(target: SiteTarget, method: string, path: string, options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+export async function send(
+  target: SiteTarget,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
   try {
     return await sendOnce(target, method, path, options);
   } catch (error) {
@@ -156,7 +172,15 @@ export class Visitor {
   async post(step: string, path: string, body?: unknown, timeoutMs?: number): Promise<HttpAnswer> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const startedAt = performance.now();
-    return this.record(step, startedAt, await send(this.target, 'POST', path, { headers: this.headers(text === undefined ? {} : { 'content-type': 'application/json' }), body: text, timeoutMs }));
+    return this.record(
+      step,
+      startedAt,
+      await send(this.target, 'POST', path, {
+        headers: this.headers(text === undefined ? {} : { 'content-type': 'application/json' }),
+        body: text,
+        timeoutMs,
+      }),
+    );
   }
 }
 
@@ -184,11 +208,23 @@ export interface FlowOutcome {
 export async function runVisitorFlow(
   target: SiteTarget,
   emulator: DiscordEmulator,
-  input: { userId: string; address: string; fingerprint: ReturnType<typeof buildBenchFingerprint>; flowId?: string; confirmRules?: boolean; timeoutMs?: number },
+  input: {
+    userId: string;
+    address: string;
+    fingerprint: ReturnType<typeof buildBenchFingerprint>;
+    flowId?: string;
+    confirmRules?: boolean;
+    timeoutMs?: number;
+  },
 ): Promise<FlowOutcome> {
   const started = performance.now();
   const visitor = new Visitor(target, input.address, input.flowId);
-  const outcome = (failedStep: string | null, landedOn: string | null = null, completed = false, callbackAnswered = false): FlowOutcome => ({
+  const outcome = (
+    failedStep: string | null,
+    landedOn: string | null = null,
+    completed = false,
+    callbackAnswered = false,
+  ): FlowOutcome => ({
     landedOn,
     completed,
     failedStep,
@@ -201,7 +237,12 @@ export async function runVisitorFlow(
 
   const token = await visitor.get('token', '/api/consent/token', t);
   if (token.status !== 200) return outcome('token');
-  const consent = await visitor.post('consent', '/api/consent', { consent: true, token: (JSON.parse(token.body) as { token: string }).token, ...input.fingerprint }, t);
+  const consent = await visitor.post(
+    'consent',
+    '/api/consent',
+    { consent: true, token: (JSON.parse(token.body) as { token: string }).token, ...input.fingerprint },
+    t,
+  );
   if (consent.status !== 200) return outcome('consent');
   const start = await visitor.get('start', '/oauth/start', t);
   const location = start.headers.location;

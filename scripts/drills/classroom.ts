@@ -36,7 +36,11 @@ interface Pupil {
 }
 
 /** One person's flow, each step retried after a refusal (429) as the answer says, until the deadline. */
-async function patientFlow(target: SiteTarget, emulator: DiscordEmulator, input: { userId: string; address: string; n: number; deadline: number; startedAt: number }): Promise<Pupil> {
+async function patientFlow(
+  target: SiteTarget,
+  emulator: DiscordEmulator,
+  input: { userId: string; address: string; n: number; deadline: number; startedAt: number },
+): Promise<Pupil> {
   const visitor = new Visitor(target, input.address);
   const pupil: Pupil = { finishedAtMs: null, refusals: 0, stuck: null };
   const patiently = async (step: () => Promise<HttpAnswer>): Promise<HttpAnswer | null> => {
@@ -57,7 +61,9 @@ async function patientFlow(target: SiteTarget, emulator: DiscordEmulator, input:
   const token = await patiently(() => visitor.get('token', '/api/consent/token'));
   if (token?.status !== 200) return stuck('consent token', token);
   const fingerprint = buildBenchFingerprint(`pupil-device-${input.n}`);
-  const consent = await patiently(() => visitor.post('consent', '/api/consent', { consent: true, token: (JSON.parse(token.body) as { token: string }).token, ...fingerprint }));
+  const consent = await patiently(() =>
+    visitor.post('consent', '/api/consent', { consent: true, token: (JSON.parse(token.body) as { token: string }).token, ...fingerprint }),
+  );
   if (consent?.status !== 200) return stuck('consent', consent);
   const start = await patiently(() => visitor.get('start', '/oauth/start'));
   if (start?.status !== 303 || !start.headers.location?.startsWith('http')) return stuck('/oauth/start', start);
@@ -75,11 +81,17 @@ async function patientFlow(target: SiteTarget, emulator: DiscordEmulator, input:
   return pupil;
 }
 
-export async function drillClassroom(options: DrillOptions & { visitors: number; arrivalMs: number; limitMs: number }): Promise<DrillResult> {
+export async function drillClassroom(
+  options: DrillOptions & { visitors: number; arrivalMs: number; limitMs: number },
+): Promise<DrillResult> {
   const store = await createStore(options.engine, { serverUrl: options.serverUrl, label: 'classroom' });
   // Discord's own limits, the OAuth2 token bucket (one for all callers in the emulator, per address at Discord) lifted: the drill is about the product's limit
   const discord = await startExternalDiscord({ rateLimits: { buckets: { oauth: { limit: 1_000_000, windowMs: 1000 } } } });
-  const product = await startProduct({ store, entry: options.entry, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' } }).catch(async (error: unknown) => {
+  const product = await startProduct({
+    store,
+    entry: options.entry,
+    env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs' },
+  }).catch(async (error: unknown) => {
     await discord.close();
     await store.dispose();
     throw error;
@@ -90,7 +102,9 @@ export async function drillClassroom(options: DrillOptions & { visitors: number;
     const startedAt = performance.now();
     const deadline = startedAt + options.limitMs;
     const gapMs = options.arrivalMs / options.visitors;
-    options.log?.(`classroom [${options.engine}]: ${options.visitors} visitors on ${address}, one every ${(gapMs / 1000).toFixed(1)} s, ${options.limitMs / 60_000} min to finish…`);
+    options.log?.(
+      `classroom [${options.engine}]: ${options.visitors} visitors on ${address}, one every ${(gapMs / 1000).toFixed(1)} s, ${options.limitMs / 60_000} min to finish…`,
+    );
     const pupils = await Promise.all(
       Array.from({ length: options.visitors }, async (_, n) => {
         await sleep(n * gapMs);
@@ -98,17 +112,26 @@ export async function drillClassroom(options: DrillOptions & { visitors: number;
         try {
           return await patientFlow(target, discord.emulator, { userId, address, n, deadline, startedAt });
         } catch (error) {
-          return { finishedAtMs: null, refusals: 0, stuck: error instanceof Error ? error.message.slice(0, 100) : String(error) } satisfies Pupil;
+          return {
+            finishedAtMs: null,
+            refusals: 0,
+            stuck: error instanceof Error ? error.message.slice(0, 100) : String(error),
+          } satisfies Pupil;
         }
       }),
     );
-    const finished = pupils.filter((p) => p.finishedAtMs !== null).map((p) => p.finishedAtMs!).sort((a, b) => a - b);
+    const finished = pupils
+      .filter((p) => p.finishedAtMs !== null)
+      .map((p) => p.finishedAtMs!)
+      .sort((a, b) => a - b);
     const refusals = pupils.reduce((sum, p) => sum + p.refusals, 0);
     const stuck = new Map<string, number>();
     for (const p of pupils) if (p.stuck) stuck.set(p.stuck, (stuck.get(p.stuck) ?? 0) + 1);
     const facts = [
       `${finished.length}/${options.visitors} visitors on one address finished the whole flow within ${options.limitMs / 60_000} min (arriving over ${options.arrivalMs / 1000} s)`,
-      finished.length ? `the last finished ${(finished.at(-1)! / 1000).toFixed(1)} s after the first arrived; the median ${(finished[Math.floor(finished.length / 2)]! / 1000).toFixed(1)} s` : 'nobody finished',
+      finished.length
+        ? `the last finished ${(finished.at(-1)! / 1000).toFixed(1)} s after the first arrived; the median ${(finished[Math.floor(finished.length / 2)]! / 1000).toFixed(1)} s`
+        : 'nobody finished',
       `${refusals} refusals (429) met on the way${stuck.size ? `; not finished: ${[...stuck].map(([why, n]) => `${why} ×${n}`).join(', ')}` : ''}`,
     ];
     return { drill: 'classroom behind one address', engine: options.engine, ok: finished.length === options.visitors, facts };

@@ -1,5 +1,12 @@
 import { itOn, postgresTestUrl } from '../../src/test-support/engine-pass';
-import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, drillWorkerCrashDuringRaid, formatDrills, type DrillResult } from './drills';
+import {
+  drillDatabaseRestart,
+  drillDiscordFaults,
+  drillKillDuringRaid,
+  drillWorkerCrashDuringRaid,
+  formatDrills,
+  type DrillResult,
+} from './drills';
 
 /**
  * The reliability drills in their short form, in `npm test`: the product runs
@@ -18,17 +25,26 @@ function expectPassed(result: DrillResult) {
 }
 
 describe('reliability drills (short form)', () => {
-  itOn('pglite')('kill -9 mid-raid: every verification that reached /rules is stored and its Discord actions complete after the restart [pglite]', async () => {
-    expectPassed(await drillKillDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
-  });
+  itOn('pglite')(
+    'kill -9 mid-raid: every verification that reached /rules is stored and its Discord actions complete after the restart [pglite]',
+    async () => {
+      expectPassed(await drillKillDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
+    },
+  );
 
-  itOn('pglite')('PGlite worker crash mid-raid: the product exits non-zero, every verification that reached /rules is stored and completes after the restart [pglite]', async () => {
-    expectPassed(await drillWorkerCrashDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
-  });
+  itOn('pglite')(
+    'PGlite worker crash mid-raid: the product exits non-zero, every verification that reached /rules is stored and completes after the restart [pglite]',
+    async () => {
+      expectPassed(await drillWorkerCrashDuringRaid({ engine: 'pglite', entry: 'tsx', visitors: 30, settleMs: 30_000 }));
+    },
+  );
 
-  itOn('pglite')('Discord 500s and hangs, proxycheck down: no visitor sees a 5xx, queued actions complete afterwards [pglite]', async () => {
-    expectPassed(await drillDiscordFaults({ engine: 'pglite', entry: 'tsx', visitorsPerPhase: 4, faultMs: 2_000, settleMs: 40_000 }));
-  });
+  itOn('pglite')(
+    'Discord 500s and hangs, proxycheck down: no visitor sees a 5xx, queued actions complete afterwards [pglite]',
+    async () => {
+      expectPassed(await drillDiscordFaults({ engine: 'pglite', entry: 'tsx', visitorsPerPhase: 4, faultMs: 2_000, settleMs: 40_000 }));
+    },
+  );
 
   itOn('postgres')('PostgreSQL connections terminated while serving: the product recovers without a restart [postgres]', async () => {
     expectPassed(await drillDatabaseRestart({ engine: 'postgres', serverUrl: serverUrl!, entry: 'tsx', visitors: 8, settleMs: 30_000 }));

@@ -3,8 +3,21 @@ import { openPostgres, type EngineKind } from '../../src/db/client';
 import { UNHANDLED_REJECTION_MESSAGE } from '../../src/process-guards';
 import { adminUrlOf, createStore, type BenchStore } from '../bench/engines';
 import { outboxDepth } from '../bench/p4-raid';
-import { startExternalDiscord, startProduct, type ExternalDiscord, type ProductProcess, type StartProductOptions } from '../bench/product-process';
-import { buildBenchFingerprint, createSiteTarget, runVisitorFlow, visitorAddress, type FlowOutcome, type SiteTarget } from '../bench/visitor-client';
+import {
+  startExternalDiscord,
+  startProduct,
+  type ExternalDiscord,
+  type ProductProcess,
+  type StartProductOptions,
+} from '../bench/product-process';
+import {
+  buildBenchFingerprint,
+  createSiteTarget,
+  runVisitorFlow,
+  visitorAddress,
+  type FlowOutcome,
+  type SiteTarget,
+} from '../bench/visitor-client';
 
 /**
  * Reliability drills: the product runs as a child process on a real store,
@@ -56,7 +69,11 @@ async function openRig(options: DrillOptions, label: string, env: Record<string,
     product: undefined as unknown as ProductProcess,
     target: undefined as unknown as SiteTarget,
     async start() {
-      rig.product = await startProduct({ store, entry: options.entry, env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs', ...env } });
+      rig.product = await startProduct({
+        store,
+        entry: options.entry,
+        env: { ...discord.env, TRUST_PROXY: 'loopback', SERVICES: 'web,bot,jobs', ...env },
+      });
       rig.target = createSiteTarget(rig.product.url, 64);
     },
     async close() {
@@ -87,18 +104,33 @@ interface DrillVisitor {
 function makeVisitors(rig: Rig, count: number, prefix: string, offset: number): DrillVisitor[] {
   return Array.from({ length: count }, (_, i) => {
     const n = offset + i;
-    return { n, userId: rig.discord.emulator.createUser({ username: `${prefix}${n}` }).id, address: visitorAddress(n), fingerprint: buildBenchFingerprint(`${prefix}-device-${n}`) };
+    return {
+      n,
+      userId: rig.discord.emulator.createUser({ username: `${prefix}${n}` }).id,
+      address: visitorAddress(n),
+      fingerprint: buildBenchFingerprint(`${prefix}-device-${n}`),
+    };
   });
 }
 
-async function verifyAll(rig: Rig, visitors: DrillVisitor[], concurrency: number, options: { timeoutMs?: number; stop?: () => boolean } = {}): Promise<void> {
+async function verifyAll(
+  rig: Rig,
+  visitors: DrillVisitor[],
+  concurrency: number,
+  options: { timeoutMs?: number; stop?: () => boolean } = {},
+): Promise<void> {
   const queue = [...visitors];
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let v = queue.shift(); v; v = queue.shift()) {
         if (options.stop?.()) return;
         try {
-          v.outcome = await runVisitorFlow(rig.target, rig.discord.emulator, { userId: v.userId, address: v.address, fingerprint: v.fingerprint, timeoutMs: options.timeoutMs ?? 30_000 });
+          v.outcome = await runVisitorFlow(rig.target, rig.discord.emulator, {
+            userId: v.userId,
+            address: v.address,
+            fingerprint: v.fingerprint,
+            timeoutMs: options.timeoutMs ?? 30_000,
+          });
         } catch (error) {
           v.error = error instanceof Error ? error.message : String(error);
         }
@@ -107,9 +139,11 @@ async function verifyAll(rig: Rig, visitors: DrillVisitor[], concurrency: number
   );
 }
 
-const serverErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s >= 500)).length;
+const serverErrors = (visitors: DrillVisitor[]) =>
+  visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s >= 500)).length;
 /** visitors who met a 500 (a fault), as opposed to a 503 (the database briefly away) */
-const internalErrors = (visitors: DrillVisitor[]) => visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s === 500)).length;
+const internalErrors = (visitors: DrillVisitor[]) =>
+  visitors.filter((v) => Object.values(v.outcome?.statuses ?? {}).some((s) => s === 500)).length;
 const reachedRules = (v: DrillVisitor) => v.outcome?.landedOn === '/rules';
 /** Things counted, as "thing ×n, …" ("none" for none). */
 function tally(things: Iterable<string>): string {
@@ -124,7 +158,11 @@ function unfinished(visitors: DrillVisitor[]): string {
       .filter((v) => !v.outcome?.completed)
       .map((v) => {
         const step = v.outcome?.failedStep;
-        return v.error ? `no answer (${v.error.split('\n')[0]!.slice(0, 100)})` : step ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}` : 'unknown';
+        return v.error
+          ? `no answer (${v.error.split('\n')[0]!.slice(0, 100)})`
+          : step
+            ? `${step} ${v.outcome?.landedOn ?? `answered ${v.outcome?.statuses[step] ?? '?'}`}`
+            : 'unknown';
       }),
   );
 }
@@ -271,13 +309,19 @@ async function raidThenDie(options: DrillOptions & { visitors: number; settleMs:
     facts.push(died.fact);
     const stored = visitors.filter(reachedRules);
     const interrupted = visitors.filter((v) => v.outcome && !reachedRules(v)).length + visitors.filter((v) => v.error).length;
-    facts.push(`died with ${stored.length}/${options.visitors} callbacks done (${interrupted} flows cut off, ${stored.filter((v) => joined(rig, v)).length} already in the guild)`);
+    facts.push(
+      `died with ${stored.length}/${options.visitors} callbacks done (${interrupted} flows cut off, ${stored.filter((v) => joined(rig, v)).length} already in the guild)`,
+    );
 
     const restartedAt = performance.now();
     await rig.start();
     facts.push(`restarted in ${((performance.now() - restartedAt) / 1000).toFixed(1)} s`);
     const settled = await waitForDiscord(rig, stored, options.settleMs);
-    facts.push(settled === null ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s` : `every stored verification's Discord actions completed ${(settled / 1000).toFixed(1)} s after the restart`);
+    facts.push(
+      settled === null
+        ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s`
+        : `every stored verification's Discord actions completed ${(settled / 1000).toFixed(1)} s after the restart`,
+    );
     const wrongRoles = stored.filter((v) => (rig.discord.emulator.state.memberRoleNames(v.userId) ?? []).join() !== 'Unverified').length;
     facts.push(`${wrongRoles} stored visitors without exactly the Unverified role`);
 
@@ -294,11 +338,21 @@ async function raidThenDie(options: DrillOptions & { visitors: number; settleMs:
       ['select count(*)::int as n from members where discord_id = any($1::text[])', [ids]],
       ["select count(*)::int as n from discord_outbox where status = 'failed'"],
     ]);
-    facts.push(`${inDb}/${stored.length} verifications that got their 303 → /rules are stored; ${failedActions} Discord actions failed for good`);
+    facts.push(
+      `${inDb}/${stored.length} verifications that got their 303 → /rules are stored; ${failedActions} Discord actions failed for good`,
+    );
     return {
       drill: death.label,
       engine: options.engine,
-      ok: died.ok && inDb === stored.length && settled !== null && wrongRoles === 0 && failedActions === 0 && after === rest.length && afterErrors === 0 && stored.length > 0,
+      ok:
+        died.ok &&
+        inDb === stored.length &&
+        settled !== null &&
+        wrongRoles === 0 &&
+        failedActions === 0 &&
+        after === rest.length &&
+        afterErrors === 0 &&
+        stored.length > 0,
       facts,
     };
   } finally {
@@ -312,7 +366,9 @@ async function raidThenDie(options: DrillOptions & { visitors: number; settleMs:
  * queued during a fault must complete afterwards; without proxycheck the failure policy
  * (VPN_CHECK_FAILURE=allow: verified, flagged) applies.
  */
-export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPhase: number; faultMs: number; settleMs: number }): Promise<DrillResult> {
+export async function drillDiscordFaults(
+  options: DrillOptions & { visitorsPerPhase: number; faultMs: number; settleMs: number },
+): Promise<DrillResult> {
   const facts: string[] = [];
   const rig = await openRig(options, 'faults');
   let ok = true;
@@ -336,21 +392,50 @@ export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPh
       ok &&= phaseOk;
       facts.push(
         `${name} for ${faultSeconds.toFixed(0)} s: ${atRules.length}/${visitors.length} visitors reached /rules, ${visitors.filter((v) => v.outcome?.landedOn === '/error').length} were sent to /error, ${errors} saw a 5xx or no answer; ` +
-          (settled === null ? `their Discord actions did NOT complete within ${options.settleMs / 1000} s` : `their Discord actions completed ${(settled / 1000).toFixed(1)} s after the fault ended`) +
+          (settled === null
+            ? `their Discord actions did NOT complete within ${options.settleMs / 1000} s`
+            : `their Discord actions completed ${(settled / 1000).toFixed(1)} s after the fault ended`) +
           // what went wrong, for a report that has to explain a failure on its own
-          (errors > 0 ? `; the visitors who did not finish stopped at: ${unfinished(visitors)}; the product's errors so far: ${loggedErrors(rig)}` : ''),
+          (errors > 0
+            ? `; the visitors who did not finish stopped at: ${unfinished(visitors)}; the product's errors so far: ${loggedErrors(rig)}`
+            : ''),
       );
       return visitors;
     };
 
     // bot calls (guild joins, roles, log messages) fail; sign-in itself keeps working
     const botRoutes = /^\/(guilds|channels)\//;
-    await phase('Discord REST answering 500', () => emulator.faults.set('error500', { routes: botRoutes }), () => emulator.faults.set('none'), true);
-    await phase('Discord REST hanging', () => emulator.faults.set('hang', { routes: botRoutes }), () => emulator.faults.set('none'), true);
+    await phase(
+      'Discord REST answering 500',
+      () => emulator.faults.set('error500', { routes: botRoutes }),
+      () => emulator.faults.set('none'),
+      true,
+    );
+    await phase(
+      'Discord REST hanging',
+      () => emulator.faults.set('hang', { routes: botRoutes }),
+      () => emulator.faults.set('none'),
+      true,
+    );
     // sign-in itself fails: visitors must land on /error, never on a 500
-    await phase('Discord OAuth2 answering 500', () => emulator.faults.set('error500', { routes: /^\/oauth2\/|^\/users\/@me/ }), () => emulator.faults.set('none'), false);
-    const vpnDown = await phase('proxycheck.io answering errors', () => proxycheck.setFault('error'), () => proxycheck.setFault('none'), true);
-    await phase('proxycheck.io hanging', () => proxycheck.setFault('hang'), () => proxycheck.setFault('none'), true);
+    await phase(
+      'Discord OAuth2 answering 500',
+      () => emulator.faults.set('error500', { routes: /^\/oauth2\/|^\/users\/@me/ }),
+      () => emulator.faults.set('none'),
+      false,
+    );
+    const vpnDown = await phase(
+      'proxycheck.io answering errors',
+      () => proxycheck.setFault('error'),
+      () => proxycheck.setFault('none'),
+      true,
+    );
+    await phase(
+      'proxycheck.io hanging',
+      () => proxycheck.setFault('hang'),
+      () => proxycheck.setFault('none'),
+      true,
+    );
 
     await rig.product.stop();
     const [flagged = 0, failedActions = 0] = await countsWhere(rig.store, [
@@ -360,7 +445,9 @@ export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPh
       ],
       ["select count(*)::int as n from discord_outbox where status = 'failed'"],
     ]);
-    facts.push(`failure policy 'allow': ${flagged}/${vpnDown.length} verified while proxycheck answered errors, each flagged vpn_check_failed for staff; ${failedActions} Discord actions failed for good`);
+    facts.push(
+      `failure policy 'allow': ${flagged}/${vpnDown.length} verified while proxycheck answered errors, each flagged vpn_check_failed for staff; ${failedActions} Discord actions failed for good`,
+    );
     ok &&= flagged === vpnDown.length && failedActions === 0;
     return { drill: 'Discord 500s/hangs, proxycheck down', engine: options.engine, ok, facts };
   } finally {
@@ -374,7 +461,9 @@ export async function drillDiscordFaults(options: DrillOptions & { visitorsPerPh
  * the PostgreSQL cluster restarted (long form, `restartCluster`). Visitors keep coming
  * during and after; afterwards every flow must succeed and the Discord side keep going.
  */
-export async function drillDatabaseRestart(options: DrillOptions & { visitors: number; restartCluster?: () => Promise<void>; settleMs: number }): Promise<DrillResult> {
+export async function drillDatabaseRestart(
+  options: DrillOptions & { visitors: number; restartCluster?: () => Promise<void>; settleMs: number },
+): Promise<DrillResult> {
   if (options.engine !== 'postgres' || !options.serverUrl) throw new Error('drill 3 needs the PostgreSQL engine');
   const facts: string[] = [];
   const rig = await openRig(options, 'pgrestart');
@@ -396,43 +485,79 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
     }
     await traffic;
     // visitors must have kept arriving while the database was away, or the drill proves nothing
-    facts.push(`the visitors' requests went on until ${((performance.now() - disruptedAt) / 1000).toFixed(1)} s after the disruption began`);
+    facts.push(
+      `the visitors' requests went on until ${((performance.now() - disruptedAt) / 1000).toFixed(1)} s after the disruption began`,
+    );
     const duringErrors = serverErrors(during);
     const finished = during.filter((v) => v.outcome?.completed).length;
-    facts.push(`during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer; the others stopped at: ${unfinished(during)}; sign-ins that met the outage, as the product logged them: ${signInFailures(rig)}; its errors: ${loggedErrors(rig)}`);
+    facts.push(
+      `during: ${finished}/${during.length} finished the whole flow; ${duringErrors} met a 5xx (a request whose query the termination killed: 503), ${internalErrors(during)} of them a 500, ${during.filter((v) => v.error).length} got no answer; the others stopped at: ${unfinished(during)}; sign-ins that met the outage, as the product logged them: ${signInFailures(rig)}; its errors: ${loggedErrors(rig)}`,
+    );
 
     // what a load balancer would wait for: the product says it can reach its database again
     // (requests in the few milliseconds before it has seen its connections die get a 503)
     const readyAgain = await waitForReady(rig.product.url, 10_000);
-    facts.push(readyAgain === null ? '/readyz did NOT answer 200 within 10 s of the disruption' : `/readyz answered 200 again ${((readyAgain - disruptedAt) / 1000).toFixed(2)} s after the disruption`);
+    facts.push(
+      readyAgain === null
+        ? '/readyz did NOT answer 200 within 10 s of the disruption'
+        : `/readyz answered 200 again ${((readyAgain - disruptedAt) / 1000).toFixed(2)} s after the disruption`,
+    );
     const after = makeVisitors(rig, options.visitors, 'pg', 1 + 2 * options.visitors);
     const recoveredAt = performance.now();
     await verifyAll(rig, after, 8);
     const afterOk = after.filter(reachedRules).length;
-    facts.push(`after: ${afterOk}/${after.length} verified (the first within ${((performance.now() - recoveredAt) / 1000).toFixed(1)} s), ${serverErrors(after)} saw a 5xx, process pid unchanged: ${rig.product.child.exitCode === null}`);
+    facts.push(
+      `after: ${afterOk}/${after.length} verified (the first within ${((performance.now() - recoveredAt) / 1000).toFixed(1)} s), ${serverErrors(after)} saw a 5xx, process pid unchanged: ${rig.product.child.exitCode === null}`,
+    );
     // a product that died says how, and what it last wrote (a crash under CI load must be diagnosable from the report)
     if (rig.product.child.exitCode !== null || rig.product.child.signalCode !== null) {
-      facts.push(`the product exited (code ${rig.product.child.exitCode}, signal ${rig.product.child.signalCode}); its last lines: ${rig.product.output().slice(-5).map((l) => l.slice(0, 300)).join(' | ') || 'none'}`);
+      facts.push(
+        `the product exited (code ${rig.product.child.exitCode}, signal ${rig.product.child.signalCode}); its last lines: ${
+          rig.product
+            .output()
+            .slice(-5)
+            .map((l) => l.slice(0, 300))
+            .join(' | ') || 'none'
+        }`,
+      );
     }
     // the product survives a promise nobody caught (src/process-guards.ts), but each is a bug: the report names it
     const unhandled = rig.product.output().filter((line) => line.includes(UNHANDLED_REJECTION_MESSAGE));
     if (unhandled.length > 0) {
-      const fact = `${unhandled.length} unhandled promise rejection(s) logged (a bug to fix; the drill does not fail on it): ${unhandled.slice(-2).map((l) => l.slice(0, 600)).join(' | ')}`;
+      const fact = `${unhandled.length} unhandled promise rejection(s) logged (a bug to fix; the drill does not fail on it): ${unhandled
+        .slice(-2)
+        .map((l) => l.slice(0, 600))
+        .join(' | ')}`;
       facts.push(fact);
       console.warn(`drill 3: ${fact}`);
     }
     if (serverErrors(after) > 0) {
-      const errors = rig.product.output().filter((line) => line.includes('"level":50')).slice(-3);
+      const errors = rig.product
+        .output()
+        .filter((line) => line.includes('"level":50'))
+        .slice(-3);
       facts.push(`the product's last errors: ${errors.map((l) => l.slice(0, 300)).join(' | ') || 'none logged'}`);
     }
     const settled = await waitForDiscord(rig, [...before, ...during, ...after].filter(reachedRules), options.settleMs);
-    facts.push(settled === null ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s` : `every verification's Discord actions completed (${(settled / 1000).toFixed(1)} s after the last visitor)`);
-    const health = await fetch(`${rig.product.url}/readyz`).then((r) => r.status).catch(() => 0);
+    facts.push(
+      settled === null
+        ? `Discord actions did NOT all complete within ${options.settleMs / 1000} s`
+        : `every verification's Discord actions completed (${(settled / 1000).toFixed(1)} s after the last visitor)`,
+    );
+    const health = await fetch(`${rig.product.url}/readyz`)
+      .then((r) => r.status)
+      .catch(() => 0);
     facts.push(`/readyz answers ${health}`);
     return {
       drill: options.restartCluster ? 'PostgreSQL cluster restart' : 'PostgreSQL connections terminated',
       engine: 'postgres',
-      ok: readyAgain !== null && afterOk === after.length && serverErrors(after) === 0 && internalErrors(during) === 0 && settled !== null && health === 200,
+      ok:
+        readyAgain !== null &&
+        afterOk === after.length &&
+        serverErrors(after) === 0 &&
+        internalErrors(during) === 0 &&
+        settled !== null &&
+        health === 200,
       facts,
     };
   } finally {
@@ -444,7 +569,9 @@ export async function drillDatabaseRestart(options: DrillOptions & { visitors: n
 async function waitForReady(url: string, timeoutMs: number): Promise<number | null> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    const status = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+    const status = await fetch(`${url}/readyz`)
+      .then((r) => r.status)
+      .catch(() => 0);
     if (status === 200) return performance.now();
     await sleep(50);
   }
@@ -456,7 +583,10 @@ async function terminateConnections(serverUrl: string, databaseUrl: string): Pro
   const admin = await openPostgres({ url: adminUrlOf(serverUrl), poolMax: 1, connectTimeoutSeconds: 5 });
   try {
     const name = new URL(databaseUrl).pathname.slice(1);
-    const { rows } = await admin.query<{ n: number }>('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
     return Number(rows[0]?.n ?? 0);
   } finally {
     await admin.close();
@@ -464,5 +594,7 @@ async function terminateConnections(serverUrl: string, databaseUrl: string): Pro
 }
 
 export function formatDrills(results: DrillResult[]): string {
-  return results.map((r) => `${r.ok ? 'PASS' : 'FAIL'}  ${r.drill} [${r.engine}]\n${r.facts.map((f) => `      - ${f}`).join('\n')}`).join('\n');
+  return results
+    .map((r) => `${r.ok ? 'PASS' : 'FAIL'}  ${r.drill} [${r.engine}]\n${r.facts.map((f) => `      - ${f}`).join('\n')}`)
+    .join('\n');
 }

@@ -20,7 +20,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EngineKind } from '../../src/db/client';
 import { drillClassroom } from './classroom';
-import { drillDatabaseRestart, drillDiscordFaults, drillKillDuringRaid, drillWorkerCrashDuringRaid, formatDrills, type DrillResult } from './drills';
+import {
+  drillDatabaseRestart,
+  drillDiscordFaults,
+  drillKillDuringRaid,
+  drillWorkerCrashDuringRaid,
+  formatDrills,
+  type DrillResult,
+} from './drills';
 
 /**
  * Restarts the local cluster without blocking this process: the drill's visitors keep sending
@@ -38,14 +45,21 @@ async function main(): Promise<void> {
   const only = new Set((value('--only') ?? '1,2,3,4').split(','));
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const short = argv.includes('--short');
-  const size = short ? { raid: 40, perPhase: 6, faultMs: 3_000, settleMs: 60_000, pgVisitors: 10 } : { raid: 200, perPhase: 40, faultMs: 30_000, settleMs: 180_000, pgVisitors: 300 };
+  const size = short
+    ? { raid: 40, perPhase: 6, faultMs: 3_000, settleMs: 60_000, pgVisitors: 10 }
+    : { raid: 200, perPhase: 40, faultMs: 30_000, settleMs: 180_000, pgVisitors: 300 };
   const results: DrillResult[] = [];
   const attempt = async (label: string, work: () => Promise<DrillResult>) => {
     log(`drill: ${label}…`);
     try {
       results.push(await work());
     } catch (error) {
-      results.push({ drill: label, engine: 'pglite', ok: false, facts: [`crashed: ${error instanceof Error ? error.message : String(error)}`] });
+      results.push({
+        drill: label,
+        engine: 'pglite',
+        ok: false,
+        facts: [`crashed: ${error instanceof Error ? error.message : String(error)}`],
+      });
     }
   };
 
@@ -53,14 +67,24 @@ async function main(): Promise<void> {
     const base = { engine, serverUrl, entry: argv.includes('--from-sources') ? ('tsx' as const) : ('dist' as const), log };
     // on PostgreSQL the actions a killed process had claimed wait out their 2-minute lease (other processes may be alive)
     const killSettleMs = engine === 'postgres' ? Math.max(size.settleMs, 150_000) : size.settleMs;
-    if (only.has('1')) await attempt(`kill -9 [${engine}]`, () => drillKillDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
-    if (only.has('1') && engine === 'pglite') await attempt('PGlite worker crash', () => drillWorkerCrashDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
-    if (only.has('2')) await attempt(`faults [${engine}]`, () => drillDiscordFaults({ ...base, visitorsPerPhase: size.perPhase, faultMs: size.faultMs, settleMs: size.settleMs }));
-    if (only.has('4')) await attempt(`classroom [${engine}]`, () => drillClassroom({ ...base, visitors: 40, arrivalMs: short ? 20_000 : 60_000, limitMs: 5 * 60_000 }));
+    if (only.has('1'))
+      await attempt(`kill -9 [${engine}]`, () => drillKillDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
+    if (only.has('1') && engine === 'pglite')
+      await attempt('PGlite worker crash', () => drillWorkerCrashDuringRaid({ ...base, visitors: size.raid, settleMs: killSettleMs }));
+    if (only.has('2'))
+      await attempt(`faults [${engine}]`, () =>
+        drillDiscordFaults({ ...base, visitorsPerPhase: size.perPhase, faultMs: size.faultMs, settleMs: size.settleMs }),
+      );
+    if (only.has('4'))
+      await attempt(`classroom [${engine}]`, () =>
+        drillClassroom({ ...base, visitors: 40, arrivalMs: short ? 20_000 : 60_000, limitMs: 5 * 60_000 }),
+      );
   }
   if (only.has('3') && serverUrl) {
     const base = { engine: 'postgres' as const, serverUrl, entry: 'dist' as const, log };
-    await attempt('PostgreSQL connections terminated', () => drillDatabaseRestart({ ...base, visitors: size.pgVisitors, settleMs: size.settleMs }));
+    await attempt('PostgreSQL connections terminated', () =>
+      drillDatabaseRestart({ ...base, visitors: size.pgVisitors, settleMs: size.settleMs }),
+    );
     if (argv.includes('--restart-cluster')) {
       await attempt('PostgreSQL cluster restart', () =>
         drillDatabaseRestart({ ...base, visitors: size.pgVisitors, settleMs: size.settleMs, restartCluster: restartLocalCluster }),

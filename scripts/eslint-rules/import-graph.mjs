@@ -15,7 +15,11 @@ const importPattern = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)[
 
 /** Test files and test helpers may import anything; they are not part of the runtime graph. */
 export function isTestFile(file) {
-  return /\.test\.tsx?$/.test(file) || file.split(path.sep).includes('test-support') || file.includes(`${path.sep}web${path.sep}src${path.sep}test${path.sep}`);
+  return (
+    /\.test\.tsx?$/.test(file) ||
+    file.split(path.sep).includes('test-support') ||
+    file.includes(`${path.sep}web${path.sep}src${path.sep}test${path.sep}`)
+  );
 }
 
 /** The module name when `file` lies under src/modules/<name>/, else null. */

@@ -8,7 +8,7 @@ export default {
     type: 'problem',
     docs: { description: 'Forbid import cycles between modules and between files' },
     schema: [],
-    messages: { cycle: "Import cycle: {{route}}. Move the shared piece to a types file or src/shared, or invert the dependency." },
+    messages: { cycle: 'Import cycle: {{route}}. Move the shared piece to a types file or src/shared, or invert the dependency.' },
   },
   create(context) {
     const file = context.filename;

@@ -27,7 +27,8 @@ export default {
     schema: [{ type: 'object', properties: { dir: { type: 'string' } }, required: ['dir'], additionalProperties: false }],
     messages: {
       internal: "'{{source}}' reaches inside {{dir}}; import from its index.ts instead.",
-      outside: "'{{source}}' is outside {{dir}}, which imports nothing from the rest of the repository (give it its own copy or move the piece into it).",
+      outside:
+        "'{{source}}' is outside {{dir}}, which imports nothing from the rest of the repository (give it its own copy or move the piece into it).",
     },
   },
   create(context) {
@@ -38,8 +39,10 @@ export default {
       if (typeof source !== 'string') return;
       const target = targetOf(context.filename, source);
       if (!target) return;
-      if (inside && !isInside(dir, target)) context.report({ node: node.source, messageId: 'outside', data: { source, dir: context.options[0].dir } });
-      if (!inside && isInside(dir, target) && !isEntry(dir, target)) context.report({ node: node.source, messageId: 'internal', data: { source, dir: context.options[0].dir } });
+      if (inside && !isInside(dir, target))
+        context.report({ node: node.source, messageId: 'outside', data: { source, dir: context.options[0].dir } });
+      if (!inside && isInside(dir, target) && !isEntry(dir, target))
+        context.report({ node: node.source, messageId: 'internal', data: { source, dir: context.options[0].dir } });
     }
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
   },

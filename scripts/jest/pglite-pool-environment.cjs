@@ -82,8 +82,12 @@ async function shapeOf(db) {
 
 /** One script that empties every table of the public schema and restarts its sequences. */
 async function resetScriptOf(db) {
-  const tables = await db.query(`select quote_ident(schemaname) || '.' || quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by tablename`);
-  const sequences = await db.query(`select quote_ident(schemaname) || '.' || quote_ident(sequencename) as name from pg_sequences where schemaname = 'public'`);
+  const tables = await db.query(
+    `select quote_ident(schemaname) || '.' || quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by tablename`,
+  );
+  const sequences = await db.query(
+    `select quote_ident(schemaname) || '.' || quote_ident(sequencename) as name from pg_sequences where schemaname = 'public'`,
+  );
   return [
     'begin',
     'set local session_replication_role = replica',
@@ -122,7 +126,15 @@ async function open(template) {
   const db = await PGlite.create({ extensions: { pg_trgm }, loadDataDir: new Blob([fs.readFileSync(template)]) });
   opened++;
   const schemas = (await db.query('select nspname from pg_namespace')).rows.map((r) => r.nspname);
-  return { db, template, schemas, shape: await shapeOf(db), sizeFigures: await sizeFiguresOf(db), reset: await resetScriptOf(db), settings: await settingsOf(db) };
+  return {
+    db,
+    template,
+    schemas,
+    shape: await shapeOf(db),
+    sizeFigures: await sizeFiguresOf(db),
+    reset: await resetScriptOf(db),
+    settings: await settingsOf(db),
+  };
 }
 
 /** Schemas a test created (pg-boss makes `pgboss` when the product's jobs start): dropped on hand-back. */

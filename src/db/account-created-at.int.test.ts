@@ -40,7 +40,9 @@ describe('the migration that adds verification_attempts.account_created_at', () 
   it('fills it in for the attempts stored before, from their member’s id', async () => {
     // the migrations before it, in a folder of their own
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-migrations-'));
-    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
     const index = journal.entries.findIndex((e) => e.tag.endsWith('_attempts_account_created_at'));
     expect(index).toBeGreaterThan(0);
     const before = journal.entries.slice(0, index);

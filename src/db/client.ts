@@ -62,7 +62,10 @@ const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm
 const pgliteExtensions = { pg_trgm };
 
 /** Drizzle's PGlite driver over an embedded client: it calls `query` and `transaction` only, which both kinds of client serve. */
-export function drizzleOnEmbedded<S extends Record<string, unknown>>(client: EmbeddedClient, options: { schema?: S; casing?: 'snake_case' } = {}) {
+export function drizzleOnEmbedded<S extends Record<string, unknown>>(
+  client: EmbeddedClient,
+  options: { schema?: S; casing?: 'snake_case' } = {},
+) {
   // the driver is typed for PGlite itself; an EmbeddedClient answers every call it makes
   return drizzlePglite({ client: client as unknown as PGlite, ...options });
 }
@@ -128,7 +131,10 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   } catch (error) {
     release();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DatabaseOpenError(`Cannot open the embedded database in ${folder}: ${reason}. If the folder is damaged, restore it from a backup or move it aside to start empty.`, { cause: error });
+    throw new DatabaseOpenError(
+      `Cannot open the embedded database in ${folder}: ${reason}. If the folder is damaged, restore it from a backup or move it aside to start empty.`,
+      { cause: error },
+    );
   }
 }
 
@@ -240,8 +246,9 @@ class LanedPool extends pg.Pool {
 
   override query(...args: unknown[]): never {
     const target = isStaffLane() ? this.staff : null;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads' arguments, as given
-    return (target ? (target.query as (...a: any[]) => any).apply(target, args) : (super.query as (...a: any[]) => any).apply(this, args)) as never;
+    // pg.Pool's query has many overloads; the arguments go on as given
+    type AnyQuery = (...a: unknown[]) => unknown;
+    return (target ? (target.query as AnyQuery).apply(target, args) : (super.query as AnyQuery).apply(this, args)) as never;
   }
 
   override async end(): Promise<void> {
@@ -265,7 +272,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         await pool.end().catch(() => undefined);
         const reason = error instanceof Error ? error.message : String(error);
         const tries = refusal ? '' : ` after ${attempt} attempts`;
-        throw new DatabaseOpenError(`Cannot reach the PostgreSQL server at ${describeUrl(options.url)} (DATABASE_URL)${tries}: ${reason}${refusal ? `; ${refusal}` : ''}`, { cause: error });
+        throw new DatabaseOpenError(
+          `Cannot reach the PostgreSQL server at ${describeUrl(options.url)} (DATABASE_URL)${tries}: ${reason}${refusal ? `; ${refusal}` : ''}`,
+          { cause: error },
+        );
       }
       options.onRetry?.(attempt, delay, error as Error);
       await new Promise((resolve) => setTimeout(resolve, delay));

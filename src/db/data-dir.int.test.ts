@@ -42,7 +42,11 @@ describe('an unreachable PostgreSQL server', () => {
   it('is retried with backoff for a bounded time, then reported naming DATABASE_URL', async () => {
     const retries: number[] = [];
     const started = Date.now();
-    const error = await openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none', connectTimeoutSeconds: 2, onRetry: (_n, delay) => retries.push(delay) }).catch((e: unknown) => e);
+    const error = await openPostgres({
+      url: 'postgres://nobody@127.0.0.1:1/none',
+      connectTimeoutSeconds: 2,
+      onRetry: (_n, delay) => retries.push(delay),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseOpenError);
     expect((error as Error).message).toMatch(/Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/);
     expect(retries.length).toBeGreaterThanOrEqual(2);

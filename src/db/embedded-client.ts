@@ -42,7 +42,10 @@ export function inProcessClient(pglite: PGlite): EmbeddedClient {
   return {
     query: (text, params, options) => prepared.query(text, params, options),
     exec: (text) => pglite.exec(text),
-    transaction: (work) => runTransaction(pglite, (tx) => work({ query: (text, params, options) => prepared.queryIn(tx, text, params, options), exec: (text) => tx.exec(text) })),
+    transaction: (work) =>
+      runTransaction(pglite, (tx) =>
+        work({ query: (text, params, options) => prepared.queryIn(tx, text, params, options), exec: (text) => tx.exec(text) }),
+      ),
     dumpDataDir: (compression) => exclusiveDump(pglite, compression),
     get closed() {
       return pglite.closed;

@@ -11,12 +11,15 @@ function functionFolder(files: Record<string, string>): { folder: string; remove
   return { folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
-const probeFunction = (name: string, result: string) => `-- a probe\nCREATE OR REPLACE FUNCTION ${name}() RETURNS text AS $$\nBEGIN\n  RETURN '${result}';\nEND;\n$$ LANGUAGE plpgsql;\n`;
+const probeFunction = (name: string, result: string) =>
+  `-- a probe\nCREATE OR REPLACE FUNCTION ${name}() RETURNS text AS $$\nBEGIN\n  RETURN '${result}';\nEND;\n$$ LANGUAGE plpgsql;\n`;
 
 describe('function files', () => {
   it('each define exactly the function they are named after', () => {
     const files = readFunctionFiles();
-    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['audit_append', 'audit_log_refuse_change', 'find_alt_candidates', 'recount_alt_counters', 'save_alt_links']));
+    expect(files.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['audit_append', 'audit_log_refuse_change', 'find_alt_candidates', 'recount_alt_counters', 'save_alt_links']),
+    );
     const named = functionFolder({ 'gk_one.sql': probeFunction('gk_other', 'x') });
     const twice = functionFolder({ 'gk_one.sql': probeFunction('gk_one', 'x') + probeFunction('gk_two', 'y') });
     try {
@@ -53,7 +56,7 @@ describeEngines('migrations', (getDatabase, engine) => {
     await expect(database.query(`delete from audit_log`)).rejects.toThrow(/append-only/);
   });
 
-  it('leave exactly the functions of src/db/functions in the database, each with its file\'s body', async () => {
+  it("leave exactly the functions of src/db/functions in the database, each with its file's body", async () => {
     const { rows } = await getDatabase().query<{ name: string; body: string }>(
       `select p.proname as name, p.prosrc as body from pg_proc p join pg_language l on l.oid = p.prolang
        where p.pronamespace = 'public'::regnamespace and l.lanname in ('plpgsql', 'sql') order by p.proname`,
@@ -66,9 +69,18 @@ describeEngines('migrations', (getDatabase, engine) => {
   it('re-create a changed function file on the next run, and apply all files or none', async () => {
     const database = getDatabase();
     const call = async (name: string) => (await database.query<{ result: string }>(`select ${name}() as result`)).rows[0]?.result;
-    const first = functionFolder({ 'gk_probe_a.sql': probeFunction('gk_probe_a', 'one'), 'gk_probe_b.sql': probeFunction('gk_probe_b', 'one') });
-    const changed = functionFolder({ 'gk_probe_a.sql': probeFunction('gk_probe_a', 'two'), 'gk_probe_b.sql': probeFunction('gk_probe_b', 'two') });
-    const broken = functionFolder({ 'gk_probe_a.sql': probeFunction('gk_probe_a', 'three'), 'gk_probe_b.sql': probeFunction('gk_probe_b', 'three').replace('RETURN', 'RETRN') });
+    const first = functionFolder({
+      'gk_probe_a.sql': probeFunction('gk_probe_a', 'one'),
+      'gk_probe_b.sql': probeFunction('gk_probe_b', 'one'),
+    });
+    const changed = functionFolder({
+      'gk_probe_a.sql': probeFunction('gk_probe_a', 'two'),
+      'gk_probe_b.sql': probeFunction('gk_probe_b', 'two'),
+    });
+    const broken = functionFolder({
+      'gk_probe_a.sql': probeFunction('gk_probe_a', 'three'),
+      'gk_probe_b.sql': probeFunction('gk_probe_b', 'three').replace('RETURN', 'RETRN'),
+    });
     try {
       await applyFunctions(database, readFunctionFiles(first.folder));
       expect([await call('gk_probe_a'), await call('gk_probe_b')]).toEqual(['one', 'one']);

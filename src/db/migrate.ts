@@ -58,7 +58,9 @@ export function readFunctionFiles(folder = functionsFolder()): SqlFunctionFile[]
       const text = fs.readFileSync(path.join(folder, file), 'utf8');
       const defined = [...text.matchAll(/\bcreate\s+or\s+replace\s+function\s+([a-z_][a-z0-9_]*)\s*\(/gi)].map((m) => m[1]!.toLowerCase());
       if (defined.length !== 1 || defined[0] !== name) {
-        throw new Error(`${path.join(folder, file)} must define exactly one function, named ${name}, with create or replace (found: ${defined.join(', ') || 'none'})`);
+        throw new Error(
+          `${path.join(folder, file)} must define exactly one function, named ${name}, with create or replace (found: ${defined.join(', ') || 'none'})`,
+        );
       }
       return { name, file, text };
     });
@@ -138,9 +140,7 @@ export async function applyFunctions(database: Database, files: readonly SqlFunc
 
 /** How many migrations the database has applied (0 before the first run). */
 export async function appliedMigrationCount(database: Database): Promise<number> {
-  const exists = await database.query<{ present: boolean }>(
-    `select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
-  );
+  const exists = await database.query<{ present: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
   if (!exists.rows[0]?.present) return 0;
   const result = await database.query<{ count: string | number }>('select count(*) as count from drizzle.__drizzle_migrations');
   return Number(result.rows[0]?.count ?? 0);

@@ -40,10 +40,17 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     const same = async (text: string, params: unknown[], options?: { rowMode: 'array' }) => {
       const mine = await prepared.query(text, params, options);
       const theirs = await pglite.query(text, params, options);
-      expect({ rows: mine.rows, fields: mine.fields, affectedRows: mine.affectedRows }).toEqual({ rows: theirs.rows, fields: theirs.fields, affectedRows: theirs.affectedRows });
+      expect({ rows: mine.rows, fields: mine.fields, affectedRows: mine.affectedRows }).toEqual({
+        rows: theirs.rows,
+        fields: theirs.fields,
+        affectedRows: theirs.affectedRows,
+      });
       return mine;
     };
-    const many = await same('select g as n, case when g % 2 = 0 then null else g::text end as odd, array[g, g * 10]::int[] as pair from generate_series(1, $1::int) g', [5]);
+    const many = await same(
+      'select g as n, case when g % 2 = 0 then null else g::text end as odd, array[g, g * 10]::int[] as pair from generate_series(1, $1::int) g',
+      [5],
+    );
     expect(many.rows).toHaveLength(5);
     expect(many.rows[1]).toEqual({ n: 2, odd: null, pair: [2, 20] });
     expect((await same('select null::jsonb as j, $1::bool as b', [false], { rowMode: 'array' })).rows).toEqual([[null, false]]);
@@ -56,18 +63,36 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
   });
 
   it('serialises every kind of parameter as PGlite does, dates and byte arrays included', async () => {
-    const text = 'insert into things (id, name, at, data, bytes, tags, big, ok, amount) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
-    const values = (id: number) => [id, 'two', new Date('2026-06-01T12:30:00.250Z'), { nested: { b: 'c' } }, new Uint8Array([255, 0, 7]), ['p', 'q'], 42n, false, '3.14'];
+    const text =
+      'insert into things (id, name, at, data, bytes, tags, big, ok, amount) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
+    const values = (id: number) => [
+      id,
+      'two',
+      new Date('2026-06-01T12:30:00.250Z'),
+      { nested: { b: 'c' } },
+      new Uint8Array([255, 0, 7]),
+      ['p', 'q'],
+      42n,
+      false,
+      '3.14',
+    ];
     const mine = await prepared.query(text, values(2));
     const theirs = await pglite.query(text, values(3));
     expect({ ...mine.rows[0]!, id: 0 }).toEqual({ ...theirs.rows[0]!, id: 0 });
-    expect(mine.rows[0]).toMatchObject({ at: new Date('2026-06-01T12:30:00.250Z'), data: { nested: { b: 'c' } }, bytes: new Uint8Array([255, 0, 7]), amount: '3.14' });
+    expect(mine.rows[0]).toMatchObject({
+      at: new Date('2026-06-01T12:30:00.250Z'),
+      data: { nested: { b: 'c' } },
+      bytes: new Uint8Array([255, 0, 7]),
+      amount: '3.14',
+    });
     expect((await prepared.query('select $1::text as v, $2::int as n', [null, undefined])).rows).toEqual([{ v: null, n: null }]);
   });
 
   it('honours rowMode, per-query parsers and declared parameter types', async () => {
     expect((await prepared.query('select id, name from things where id = $1', [1], { rowMode: 'array' })).rows).toEqual([[1, 'uno']]);
-    const raw = await prepared.query<{ at: string }>('select at from things where id = $1', [1], { parsers: { 1184: (value: string) => value } });
+    const raw = await prepared.query<{ at: string }>('select at from things where id = $1', [1], {
+      parsers: { 1184: (value: string) => value },
+    });
     expect(typeof raw.rows[0]!.at).toBe('string');
     expect((await prepared.query('select $1 as v', ['7'], { paramTypes: [23] })).rows).toEqual([{ v: 7 }]);
     expect((await prepared.query('select $1 as v', ['7'])).rows).toEqual([{ v: '7' }]);
@@ -91,7 +116,12 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
   });
 
   const plansOf = async (text: string) =>
-    (await pglite.query<{ generic_plans: number; custom_plans: number }>(`select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1`, [text])).rows;
+    (
+      await pglite.query<{ generic_plans: number; custom_plans: number }>(
+        `select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1`,
+        [text],
+      )
+    ).rows;
   const sessionMode = async () => (await pglite.query<{ mode: string }>(`select current_setting('plan_cache_mode') as mode`)).rows[0]!.mode;
 
   it('keeps one plan for a write, outside and inside transactions, and the session goes back to planning reads per run', async () => {
@@ -144,7 +174,10 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
   });
 
   it('fails a bad statement with PostgreSQL’s error and the query attached, and goes on working', async () => {
-    await expect(prepared.query('insert into things (id, name) values ($1, $2)', [1, 'again'])).rejects.toMatchObject({ code: '23505', query: 'insert into things (id, name) values ($1, $2)' });
+    await expect(prepared.query('insert into things (id, name) values ($1, $2)', [1, 'again'])).rejects.toMatchObject({
+      code: '23505',
+      query: 'insert into things (id, name) values ($1, $2)',
+    });
     await expect(prepared.query('selec nothing', [])).rejects.toMatchObject({ code: '42601' });
     expect((await prepared.query('select count(*)::int as n from things', [])).rows).toEqual([{ n: 3 }]);
   });
@@ -191,7 +224,9 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     await pglite.exec(`reset plan_cache_mode`);
     const before = await preparedCount();
     await pglite.transaction(async (tx) => {
-      expect((await fresh.queryIn(tx, 'select name from things where id = $1 -- first in a transaction', [1])).rows).toEqual([{ name: 'in-tx' }]);
+      expect((await fresh.queryIn(tx, 'select name from things where id = $1 -- first in a transaction', [1])).rows).toEqual([
+        { name: 'in-tx' },
+      ]);
     });
     expect(await preparedCount()).toBe(before);
     await fresh.query('select 1 as one', []);
@@ -212,11 +247,15 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     const withParams = ['select name from things where id = $1 -- kept a', 'select name from things where id = $1 -- kept b'];
     for (const text of withParams) await fresh.query(text, [1]);
     for (let i = 0; i < 100; i++) {
-      expect((await fresh.query(`select ${i} as n, count(*)::int as c from things where name like E'%w${i}%'`)).rows).toEqual([{ n: i, c: 0 }]);
+      expect((await fresh.query(`select ${i} as n, count(*)::int as c from things where name like E'%w${i}%'`)).rows).toEqual([
+        { n: i, c: 0 },
+      ]);
       await fresh.query(withParams[i % 2]!, [1]);
     }
     // 64 kept + at most one closed with the next preparation, the two with parameters, and nothing else
-    const kept = (await pglite.query<{ statement: string; generic_plans: number }>('select statement, generic_plans::int from pg_prepared_statements')).rows;
+    const kept = (
+      await pglite.query<{ statement: string; generic_plans: number }>('select statement, generic_plans::int from pg_prepared_statements')
+    ).rows;
     const valueStatements = kept.filter((k) => k.statement.includes("E'%w"));
     expect(valueStatements.length).toBeGreaterThanOrEqual(64);
     expect(valueStatements.length).toBeLessThanOrEqual(65);

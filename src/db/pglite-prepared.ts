@@ -117,7 +117,8 @@ type ValueParser = (value: string, type: number) => unknown;
  */
 function resultOf<T>(messages: Message[], fields: Results['fields'], pglite: PGlite, options: QueryOptions | undefined): Results<T> {
   const parsers: (ValueParser | undefined)[] = fields.map(
-    ({ dataTypeID }) => (options?.parsers?.[dataTypeID] ?? pglite.parsers[dataTypeID] ?? types.parsers[dataTypeID]) as ValueParser | undefined,
+    ({ dataTypeID }) =>
+      (options?.parsers?.[dataTypeID] ?? pglite.parsers[dataTypeID] ?? types.parsers[dataTypeID]) as ValueParser | undefined,
   );
   const parseValue = (value: string | null, column: number): unknown => {
     if (value === null) return null;
@@ -214,7 +215,9 @@ export class PreparedStatements {
   private async usePlanMode(wanted: PlanMode, tx: OpenTransaction | undefined): Promise<void> {
     const current = tx ? (this.transactionModes.get(tx) ?? this.sessionMode) : this.sessionMode;
     if (wanted === current) return;
-    await this.pglite.execProtocolStream(protocol.serialize.query(`set ${tx ? 'local ' : ''}plan_cache_mode = ${wanted}`), { syncToFs: false });
+    await this.pglite.execProtocolStream(protocol.serialize.query(`set ${tx ? 'local ' : ''}plan_cache_mode = ${wanted}`), {
+      syncToFs: false,
+    });
     if (tx) this.transactionModes.set(tx, wanted);
     else this.sessionMode = wanted;
   }
@@ -253,14 +256,21 @@ export class PreparedStatements {
 
   /** The kept statements of a statement's kind (with parameters or without), and how many of them may be kept. */
   private budgetOf(statement: Prepared): { kept: Map<string, Prepared>; max: number } {
-    return statement.paramTypes.length > 0 ? { kept: this.statements, max: MAX_STATEMENTS } : { kept: this.valueStatements, max: MAX_VALUE_STATEMENTS };
+    return statement.paramTypes.length > 0
+      ? { kept: this.statements, max: MAX_STATEMENTS }
+      : { kept: this.valueStatements, max: MAX_VALUE_STATEMENTS };
   }
 
   private keyOf(text: string, options: QueryOptions | undefined): string {
     return options?.paramTypes?.length ? `${options.paramTypes.join(',')}\n${text}` : text;
   }
 
-  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx: OpenTransaction | undefined): Promise<Results<T>> {
+  private async execute<T>(
+    text: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    tx: OpenTransaction | undefined,
+  ): Promise<Results<T>> {
     const statement = await this.prepared(text, options);
     // an unnamed statement is planned for its values whatever the mode
     if (statement.name) await this.usePlanMode(statement.planMode, tx);
@@ -299,7 +309,12 @@ export class PreparedStatements {
   /** Parse + Describe (+ Sync), after any closes waiting in `before`: the statement's parameter types and row shape. */
   private async parse(name: string, text: string, options: QueryOptions | undefined, before: Uint8Array[] = []): Promise<Prepared> {
     const messages = await this.pglite.execProtocolStream(
-      concat([...before, protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+      concat([
+        ...before,
+        protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     const rowDescription = messages.find((m) => m.name === 'rowDescription') as RowDescription | undefined;

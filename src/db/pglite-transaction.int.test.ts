@@ -4,7 +4,7 @@ import { runTransaction } from './pglite-transaction';
 
 jest.setTimeout(60_000);
 
-describe("PGlite transactions with one message for BEGIN and one for COMMIT", () => {
+describe('PGlite transactions with one message for BEGIN and one for COMMIT', () => {
   let pglite: PGlite;
   let prepared: PreparedStatements;
   const count = async () => (await pglite.query<{ n: number }>('select count(*)::int as n from t')).rows[0]!.n;
@@ -32,7 +32,9 @@ describe("PGlite transactions with one message for BEGIN and one for COMMIT", ()
       return 'done';
     });
     await opened;
-    const outside = prepared.query<{ n: number }>('select count(*)::int as n from t').then((result) => (order.push('outside'), result.rows[0]!.n));
+    const outside = prepared
+      .query<{ n: number }>('select count(*)::int as n from t')
+      .then((result) => (order.push('outside'), result.rows[0]!.n));
     expect(await transaction).toBe('done');
     expect(await outside).toBe(2);
     expect(order).toEqual(['transaction', 'outside']);
@@ -70,7 +72,9 @@ describe("PGlite transactions with one message for BEGIN and one for COMMIT", ()
   it('runs scripts with exec: one result per statement, an error with its fields, undone with the rest', async () => {
     const results = await runTransaction(pglite, (tx) => tx.exec('insert into t values (1); select id from t'));
     expect(results.map((result) => result.rows)).toEqual([[], [{ id: 1 }]]);
-    await expect(runTransaction(pglite, (tx) => tx.exec('insert into t values (2); select 1 / 0'))).rejects.toMatchObject({ code: '22012' });
+    await expect(runTransaction(pglite, (tx) => tx.exec('insert into t values (2); select 1 / 0'))).rejects.toMatchObject({
+      code: '22012',
+    });
     expect(await count()).toBe(1);
   });
 

@@ -5,7 +5,15 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { openTransaction, type EmbeddedClient, type EmbeddedQueries } from './embedded-client';
 import { isStaffLane } from './staff-lane';
-import { batchByTurn, errorFromFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+import {
+  batchByTurn,
+  errorFromFields,
+  itemsOf,
+  type Batch,
+  type WorkerAnswer,
+  type WorkerRequest,
+  type WorkerStarted,
+} from './pglite-worker-protocol';
 
 /** Every request but its id, which the client gives it. */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -24,7 +32,11 @@ export class EmbeddedWorkerStoppedError extends Error {
 function spawnWorker(folder: string, port: MessagePort): Worker {
   // no inherited flags (a preload meant for the main thread, a bench probe, must not run twice) but
   // the CPU profiler's: a profiled product profiles its database thread too
-  const options = { workerData: { folder, port }, transferList: [port], execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) };
+  const options = {
+    workerData: { folder, port },
+    transferList: [port],
+    execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')),
+  };
   const built = path.join(__dirname, 'pglite-worker.js');
   if (fs.existsSync(built)) return new Worker(built, options);
   const source = path.join(__dirname, 'pglite-worker.ts');
@@ -39,7 +51,8 @@ function rawTypes(parsers: QueryOptions['parsers']): number[] | undefined {
   let types = rawTypesOf.get(parsers);
   if (!types) {
     types = Object.entries(parsers).map(([oid, parse]) => {
-      if (parse('2000-01-01', Number(oid)) !== '2000-01-01') throw new Error(`a parser for type ${oid} that changes the value cannot run in the database worker`);
+      if (parse('2000-01-01', Number(oid)) !== '2000-01-01')
+        throw new Error(`a parser for type ${oid} that changes the value cannot run in the database worker`);
       return Number(oid);
     });
     rawTypesOf.set(parsers, types);
@@ -99,9 +112,12 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
    * message this way skips its 'message' event, and an empty port costs about 0.1 µs.
    */
   const drainAnswers = () => {
-    for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) settleAll(next.message as Batch<WorkerAnswer>);
+    for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port))
+      settleAll(next.message as Batch<WorkerAnswer>);
   };
-  const drainPoints = ['http.server.request.start', 'http.server.response.finish', 'undici:request:headers'].map((name) => diagnostics.channel(name));
+  const drainPoints = ['http.server.request.start', 'http.server.response.finish', 'undici:request:headers'].map((name) =>
+    diagnostics.channel(name),
+  );
   for (const point of drainPoints) point.subscribe(drainAnswers);
   let crashError: Error | undefined;
   worker.on('error', (error) => (crashError = error));
@@ -137,7 +153,16 @@ export async function openWorkerClient(folder: string, options: WorkerClientOpti
 
   const queries = (txId?: number, commit?: boolean): EmbeddedQueries => ({
     query: <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) =>
-      call<Results<T>>({ op: 'query', text, params, txId, rowMode: queryOptions?.rowMode, rawTypes: rawTypes(queryOptions?.parsers), paramTypes: queryOptions?.paramTypes, ...(commit ? { commit } : {}) }),
+      call<Results<T>>({
+        op: 'query',
+        text,
+        params,
+        txId,
+        rowMode: queryOptions?.rowMode,
+        rawTypes: rawTypes(queryOptions?.parsers),
+        paramTypes: queryOptions?.paramTypes,
+        ...(commit ? { commit } : {}),
+      }),
     exec: (text: string) => call<Results[]>({ op: 'exec', text, txId }),
   });
 

@@ -30,8 +30,16 @@ describe('the embedded database in its worker thread', () => {
 
   it('answers raw SQL with PGlite types intact (dates, bytes, JSON, int8)', async () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
-    await database.query('insert into t values ($1, $2, $3, $4, $5)', [1, at, new Uint8Array([1, 2, 3]), { a: [1, 'x'] }, 9_007_199_254_740_993n]);
-    const { rows } = await database.query<{ at: Date; body: Uint8Array; doc: unknown; big: bigint }>('select at, body, doc, big from t where id = 1');
+    await database.query('insert into t values ($1, $2, $3, $4, $5)', [
+      1,
+      at,
+      new Uint8Array([1, 2, 3]),
+      { a: [1, 'x'] },
+      9_007_199_254_740_993n,
+    ]);
+    const { rows } = await database.query<{ at: Date; body: Uint8Array; doc: unknown; big: bigint }>(
+      'select at, body, doc, big from t where id = 1',
+    );
     expect(rows[0]!.at).toEqual(at);
     expect(Array.from(rows[0]!.body)).toEqual([1, 2, 3]);
     expect(rows[0]!.doc).toEqual({ a: [1, 'x'] });
@@ -100,7 +108,9 @@ describe('the embedded database in its worker thread', () => {
     // a transaction whose work runs no statement commits nothing and holds nothing
     expect(await database.db.transaction(async () => 'nothing to run')).toBe('nothing to run');
     // a failed first statement rolls its transaction back, and the connection is free again
-    await expect(database.db.transaction(async (tx) => tx.execute(sql`insert into t (id) values (7)`))).rejects.toMatchObject({ cause: { code: '23505' } });
+    await expect(database.db.transaction(async (tx) => tx.execute(sql`insert into t (id) values (7)`))).rejects.toMatchObject({
+      cause: { code: '23505' },
+    });
     expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 7')).rows[0]!.n).toBe(1);
   });
 
@@ -108,7 +118,9 @@ describe('the embedded database in its worker thread', () => {
     const posted = jest.spyOn(MessagePort.prototype, 'postMessage');
     try {
       const answers = await Promise.allSettled(
-        Array.from({ length: 40 }, (_, i) => (i === 17 ? database.query('select 1 / 0 as n') : database.query<{ n: number }>('select $1::int * 2 as n', [i]))),
+        Array.from({ length: 40 }, (_, i) =>
+          i === 17 ? database.query('select 1 / 0 as n') : database.query<{ n: number }>('select $1::int * 2 as n', [i]),
+        ),
       );
       expect(posted).toHaveBeenCalledTimes(1);
       answers.forEach((answer, i) => {
@@ -160,7 +172,9 @@ describe('the embedded database in its worker thread', () => {
         const blocked = new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000));
         expect(await Promise.race([outside, blocked])).toBe(2);
         // and nothing more runs in it
-        await expect(tx.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringMatching(/transaction has ended/) } });
+        await expect(tx.execute(sql`select 1`)).rejects.toMatchObject({
+          cause: { message: expect.stringMatching(/transaction has ended/) },
+        });
         return rows;
       });
       expect(result).toEqual([{ id: 21 }]);
@@ -179,7 +193,9 @@ describe('the embedded database in its worker thread', () => {
       }),
     ).rejects.toMatchObject({ cause: { code: '23505' } });
     // a transaction of one statement, its last, which fails: the same
-    await expect(database.db.transaction(async (tx) => asLastStatement(tx, () => tx.execute(sql`select 1 / 0`)))).rejects.toMatchObject({ cause: { code: '22012' } });
+    await expect(database.db.transaction(async (tx) => asLastStatement(tx, () => tx.execute(sql`select 1 / 0`)))).rejects.toMatchObject({
+      cause: { code: '22012' },
+    });
     expect((await database.query<{ n: number }>('select count(*)::int as n from t where id = 22')).rows[0]!.n).toBe(0);
     // the connection is free again
     expect((await database.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
@@ -188,10 +204,12 @@ describe('the embedded database in its worker thread', () => {
   it('rolls back nested savepoints on their own', async () => {
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into t (id) values (5)`);
-      await tx.transaction(async (inner) => {
-        await inner.execute(sql`insert into t (id) values (6)`);
-        throw new Error('inner only');
-      }).catch(() => undefined);
+      await tx
+        .transaction(async (inner) => {
+          await inner.execute(sql`insert into t (id) values (6)`);
+          throw new Error('inner only');
+        })
+        .catch(() => undefined);
     });
     const ids = (await database.query<{ id: number }>('select id from t where id in (5, 6) order by id')).rows.map((r) => r.id);
     expect(ids).toEqual([5]);

@@ -4,7 +4,15 @@ import { exclusiveDump } from './embedded-client';
 import { PreparedStatements } from './pglite-prepared';
 import { createPriorityGate } from './priority-gate';
 import { runTransaction, type PgliteTransaction } from './pglite-transaction';
-import { batchByTurn, errorToFields, itemsOf, type Batch, type WorkerAnswer, type WorkerRequest, type WorkerStarted } from './pglite-worker-protocol';
+import {
+  batchByTurn,
+  errorToFields,
+  itemsOf,
+  type Batch,
+  type WorkerAnswer,
+  type WorkerRequest,
+  type WorkerStarted,
+} from './pglite-worker-protocol';
 
 /**
  * The worker thread that owns the embedded database: PostgreSQL in WebAssembly and
@@ -70,7 +78,8 @@ async function target(pglite: PGlite, txId: number | undefined) {
  */
 async function query(prepared: PreparedStatements, request: Extract<WorkerRequest, { op: 'query' }>) {
   const options: QueryOptions = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes), paramTypes: request.paramTypes };
-  if (request.txId === undefined) return connection.run(() => prepared.query(request.text, request.params, options), request.priority === true);
+  if (request.txId === undefined)
+    return connection.run(() => prepared.query(request.text, request.params, options), request.priority === true);
   const open = await openTransaction(request.txId);
   if (!request.commit) return prepared.queryIn(open.tx, request.text, request.params, options);
   let result;
@@ -104,15 +113,19 @@ function begin(pglite: PGlite, id: number, priority: boolean): void {
   let end!: { resolve: () => void; reject: (error: unknown) => void };
   const ended = new Promise<void>((resolve, reject) => (end = { resolve, reject }));
   ended.catch(() => undefined); // reported by whatever ended the transaction (an EndRequest, a last statement)
-  const run = connection.run(() => runTransaction(pglite, async (tx) => {
-    const transaction = { tx, decide, ended };
-    transactions.set(id, transaction);
-    opening.delete(id);
-    started = true;
-    opened(transaction);
-    answer({ id, ok: true, value: id });
-    if (!(await decided)) await tx.rollback();
-  }), priority);
+  const run = connection.run(
+    () =>
+      runTransaction(pglite, async (tx) => {
+        const transaction = { tx, decide, ended };
+        transactions.set(id, transaction);
+        opening.delete(id);
+        started = true;
+        opened(transaction);
+        answer({ id, ok: true, value: id });
+        if (!(await decided)) await tx.rollback();
+      }),
+    priority,
+  );
   run
     .then(
       () => {

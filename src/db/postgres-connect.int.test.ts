@@ -14,7 +14,11 @@ describe('opening a PostgreSQL server that refuses us', () => {
   withServer('fails at once, without retrying, for a user the server does not know, and says what to fix', async () => {
     const retries: number[] = [];
     const started = Date.now();
-    const opening = openPostgres({ url: variant((u) => (u.username = 'gatekeeper_no_such_role')), connectTimeoutSeconds: 30, onRetry: (attempt) => retries.push(attempt) });
+    const opening = openPostgres({
+      url: variant((u) => (u.username = 'gatekeeper_no_such_role')),
+      connectTimeoutSeconds: 30,
+      onRetry: (attempt) => retries.push(attempt),
+    });
     await expect(opening).rejects.toThrow(DatabaseOpenError);
     await expect(opening).rejects.toThrow(/\(DATABASE_URL\): .*gatekeeper_no_such_role.*; fix the user name or password in DATABASE_URL$/);
     expect(retries).toEqual([]);
@@ -34,8 +38,14 @@ describe('opening a PostgreSQL server that refuses us', () => {
 
   it('retries a server that does not answer, then names it once the wait is over', async () => {
     const retries: number[] = [];
-    const opening = openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none', connectTimeoutSeconds: 1, onRetry: (attempt) => retries.push(attempt) });
-    await expect(opening).rejects.toThrow(/^Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\) after \d+ attempts: /);
+    const opening = openPostgres({
+      url: 'postgres://nobody@127.0.0.1:1/none',
+      connectTimeoutSeconds: 1,
+      onRetry: (attempt) => retries.push(attempt),
+    });
+    await expect(opening).rejects.toThrow(
+      /^Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\) after \d+ attempts: /,
+    );
     expect(retries.length).toBeGreaterThan(0);
   });
 });

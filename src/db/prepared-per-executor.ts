@@ -29,7 +29,9 @@ export function preparedPerExecutor<Prepared>(build: (executor: Executor) => Pre
  * cursor): each shape is built once per executor, as above, the first time it is asked for. `key`
  * names the shape and must take few values, since every shape built is kept.
  */
-export function preparedPerShape<Key extends string, Prepared>(build: (executor: Executor, key: Key) => Prepared): (executor: Executor, key: Key) => Prepared {
+export function preparedPerShape<Key extends string, Prepared>(
+  build: (executor: Executor, key: Key) => Prepared,
+): (executor: Executor, key: Key) => Prepared {
   const built = new WeakMap<Executor, Map<Key, Prepared>>();
   return (executor, key) => {
     let shapes = built.get(executor);

@@ -15,9 +15,10 @@ describeOn('postgres')('waiting for a pool connection [postgres]', () => {
   });
 
   /** runs `work` as one HTTP request's part would (the middleware does this in the app) */
-  const asRequest = <T>(work: () => Promise<T>) => new Promise<T>((resolve, reject) => inRequestTurn({}, () => void work().then(resolve, reject)));
+  const asRequest = <T>(work: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => inRequestTurn({}, () => void work().then(resolve, reject)));
 
-  it("serves a request under way before requests that have not started, which keep their order", async () => {
+  it('serves a request under way before requests that have not started, which keep their order', async () => {
     const answered: string[] = [];
     const statement = (name: string) => database.query('select 1').then(() => void answered.push(name));
     // a request that has run its first statement and waits (for Discord, say) before its second

@@ -257,7 +257,9 @@ export const staff = pgTable(
   },
   (t) => [
     uniqueIndex('staff_username_lower_key').on(sql`lower(${t.username})`),
-    uniqueIndex('staff_single_owner_key').on(t.isOwner).where(sql`${t.isOwner}`),
+    uniqueIndex('staff_single_owner_key')
+      .on(t.isOwner)
+      .where(sql`${t.isOwner}`),
   ],
 );
 
@@ -348,7 +350,9 @@ export const auditLog = pgTable(
     index('audit_log_actor_idx').on(t.actorId),
     index('audit_log_target_idx').on(t.targetId),
     uniqueIndex('audit_log_seal_seq_idx').on(t.sealSeq),
-    index('audit_log_unsealed_idx').on(t.id).where(sql`seal_seq is null`),
+    index('audit_log_unsealed_idx')
+      .on(t.id)
+      .where(sql`seal_seq is null`),
     check('audit_log_sealed_whole', sql`(seal_seq is null) = (hash is null) and (hash is null) = (prev_hash is null)`),
   ],
 );
@@ -425,10 +429,14 @@ export const discordOutbox = pgTable(
   },
   (t) => [
     // the claim reads each kind's unfinished actions in priority, then queue order (outbox.repository.ts, claimQuery)
-    index('discord_outbox_claim_idx').on(t.kind, t.priority, t.nextAttemptAt, t.id).where(sql`${t.status} in ('pending', 'running')`),
+    index('discord_outbox_claim_idx')
+      .on(t.kind, t.priority, t.nextAttemptAt, t.id)
+      .where(sql`${t.status} in ('pending', 'running')`),
     index('discord_outbox_status_idx').on(t.status, t.updatedAt.desc()),
     index('discord_outbox_discord_id_idx').on(t.discordId),
-    uniqueIndex('discord_outbox_dedupe_key').on(t.dedupeKey).where(sql`${t.status} in ('pending', 'running')`),
+    uniqueIndex('discord_outbox_dedupe_key')
+      .on(t.dedupeKey)
+      .where(sql`${t.status} in ('pending', 'running')`),
     check('discord_outbox_status_check', sql`${t.status} in ('pending', 'running', 'done', 'failed')`),
   ],
 );

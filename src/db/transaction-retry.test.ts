@@ -17,10 +17,20 @@ describe('retryOnConflict', () => {
 
   it('gives up after the last attempt and never retries other errors', async () => {
     let calls = 0;
-    await expect(retryOnConflict(async () => { calls++; throw pgError('40P01'); }, 2)).rejects.toThrow('pg');
+    await expect(
+      retryOnConflict(async () => {
+        calls++;
+        throw pgError('40P01');
+      }, 2),
+    ).rejects.toThrow('pg');
     expect(calls).toBe(2);
     calls = 0;
-    await expect(retryOnConflict(async () => { calls++; throw pgError('23505'); })).rejects.toThrow('pg');
+    await expect(
+      retryOnConflict(async () => {
+        calls++;
+        throw pgError('23505');
+      }),
+    ).rejects.toThrow('pg');
     expect(calls).toBe(1);
   });
 });
@@ -42,7 +52,14 @@ describe('retryOnSqlState', () => {
       [1, '42P07'],
       [2, '42P07'],
     ]);
-    await expect(retryOnSqlState(async () => { throw Object.assign(new Error('pg'), { code: '40P01' }); }, { states: new Set(['42P07']), baseDelayMs: 1 })).rejects.toThrow('pg');
+    await expect(
+      retryOnSqlState(
+        async () => {
+          throw Object.assign(new Error('pg'), { code: '40P01' });
+        },
+        { states: new Set(['42P07']), baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('pg');
   });
 });
 
@@ -69,10 +86,27 @@ describe('retryWhileUncommitted', () => {
 
   it('never runs it again once it reached its commit, nor for any other error', async () => {
     let calls = 0;
-    await expect(retryWhileUncommitted(async (committing) => { calls++; committing('unsure'); throw terminated(); }, { baseDelayMs: 1 })).rejects.toThrow('administrator command');
+    await expect(
+      retryWhileUncommitted(
+        async (committing) => {
+          calls++;
+          committing('unsure');
+          throw terminated();
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('administrator command');
     expect(calls).toBe(1);
     calls = 0;
-    await expect(retryWhileUncommitted(async () => { calls++; throw Object.assign(new Error('duplicate key'), { code: '23505' }); }, { baseDelayMs: 1 })).rejects.toThrow('duplicate key');
+    await expect(
+      retryWhileUncommitted(
+        async () => {
+          calls++;
+          throw Object.assign(new Error('duplicate key'), { code: '23505' });
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('duplicate key');
     expect(calls).toBe(1);
   });
 
@@ -81,8 +115,18 @@ describe('retryWhileUncommitted', () => {
     let calls = 0;
     let asked = 0;
     const kept = await retryWhileUncommitted<string>(
-      async (committing) => { calls++; committing('kept after all'); throw terminated(); },
-      { baseDelayMs: 1, wasKept: async (value) => { asked++; return value === 'kept after all'; } },
+      async (committing) => {
+        calls++;
+        committing('kept after all');
+        throw terminated();
+      },
+      {
+        baseDelayMs: 1,
+        wasKept: async (value) => {
+          asked++;
+          return value === 'kept after all';
+        },
+      },
     );
     expect(kept).toBe('kept after all');
     expect([calls, asked]).toEqual([1, 1]);
@@ -90,7 +134,12 @@ describe('retryWhileUncommitted', () => {
     // not kept: the work runs again, and the second run's value is the result
     calls = 0;
     const again = await retryWhileUncommitted<string>(
-      async (committing) => { calls++; committing('first run'); if (calls === 1) throw terminated(); return 'second run'; },
+      async (committing) => {
+        calls++;
+        committing('first run');
+        if (calls === 1) throw terminated();
+        return 'second run';
+      },
       { baseDelayMs: 1, wasKept: async () => false },
     );
     expect(again).toBe('second run');
@@ -99,31 +148,72 @@ describe('retryWhileUncommitted', () => {
     // the outcome is asked again while the database is still away
     asked = 0;
     const later = await retryWhileUncommitted<string>(
-      async (committing) => { committing('kept'); throw terminated(); },
-      { baseDelayMs: 1, wasKept: async () => { asked++; if (asked < 3) throw new Error('connect ECONNREFUSED', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) }); return true; } },
+      async (committing) => {
+        committing('kept');
+        throw terminated();
+      },
+      {
+        baseDelayMs: 1,
+        wasKept: async () => {
+          asked++;
+          if (asked < 3) throw new Error('connect ECONNREFUSED', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+          return true;
+        },
+      },
     );
     expect([later, asked]).toEqual(['kept', 3]);
   });
 
   it('throws the lost commit as it is when whether it was kept cannot be read, or for any other error', async () => {
     let calls = 0;
-    await expect(retryWhileUncommitted(
-      async (committing) => { calls++; committing('unsure'); throw terminated(); },
-      { attempts: 3, baseDelayMs: 1, wasKept: async () => { throw terminated(); } },
-    )).rejects.toThrow('administrator command');
+    await expect(
+      retryWhileUncommitted(
+        async (committing) => {
+          calls++;
+          committing('unsure');
+          throw terminated();
+        },
+        {
+          attempts: 3,
+          baseDelayMs: 1,
+          wasKept: async () => {
+            throw terminated();
+          },
+        },
+      ),
+    ).rejects.toThrow('administrator command');
     expect(calls).toBe(1);
     // the outcome is asked only for a lost connection: a commit that failed otherwise was not kept, and is not retried
     let asked = 0;
-    await expect(retryWhileUncommitted(
-      async (committing) => { committing('failed'); throw Object.assign(new Error('deferred constraint'), { code: '23503' }); },
-      { baseDelayMs: 1, wasKept: async () => { asked++; return true; } },
-    )).rejects.toThrow('deferred constraint');
+    await expect(
+      retryWhileUncommitted(
+        async (committing) => {
+          committing('failed');
+          throw Object.assign(new Error('deferred constraint'), { code: '23503' });
+        },
+        {
+          baseDelayMs: 1,
+          wasKept: async () => {
+            asked++;
+            return true;
+          },
+        },
+      ),
+    ).rejects.toThrow('deferred constraint');
     expect(asked).toBe(0);
   });
 
   it('gives up after the last attempt', async () => {
     let calls = 0;
-    await expect(retryWhileUncommitted(async () => { calls++; throw terminated(); }, { attempts: 3, baseDelayMs: 1 })).rejects.toThrow('administrator command');
+    await expect(
+      retryWhileUncommitted(
+        async () => {
+          calls++;
+          throw terminated();
+        },
+        { attempts: 3, baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('administrator command');
     expect(calls).toBe(3);
   });
 });
@@ -142,7 +232,15 @@ describe('retryOnLostConnection', () => {
     expect(result).toBe('used');
     expect(calls).toBe(2);
     calls = 0;
-    await expect(retryOnLostConnection(async () => { calls++; throw Object.assign(new Error('check violation'), { code: '23514' }); }, { baseDelayMs: 1 })).rejects.toThrow('check violation');
+    await expect(
+      retryOnLostConnection(
+        async () => {
+          calls++;
+          throw Object.assign(new Error('check violation'), { code: '23514' });
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('check violation');
     expect(calls).toBe(1);
   });
 });

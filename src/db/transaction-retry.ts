@@ -24,7 +24,9 @@ async function retryWhile<T>(
     } catch (error) {
       if (!retryable(error) || attempt >= options.attempts) throw error;
       options.onRetry?.(attempt, error);
-      await new Promise((resolve) => setTimeout(resolve, options.baseDelayMs * attempt + Math.random() * options.jitter * options.baseDelayMs));
+      await new Promise((resolve) =>
+        setTimeout(resolve, options.baseDelayMs * attempt + Math.random() * options.jitter * options.baseDelayMs),
+      );
     }
   }
 }
@@ -79,7 +81,10 @@ export const UNCOMMITTED_RETRY = { attempts: 4, baseDelayMs: 250 } as const;
  * crash. The waits (0.25–0.5, 0.5–0.75 and 0.75–1 s by default) give the pool time to drop its dead
  * connections and a server time to come back.
  */
-export function retryWhileUncommitted<T>(work: (committing: (value: T) => void) => Promise<T>, options: UncommittedRetry<T> = {}): Promise<T> {
+export function retryWhileUncommitted<T>(
+  work: (committing: (value: T) => void) => Promise<T>,
+  options: UncommittedRetry<T> = {},
+): Promise<T> {
   const baseDelayMs = options.baseDelayMs ?? UNCOMMITTED_RETRY.baseDelayMs;
   // the run under way, once its commit has started: the value it gave
   let atCommit: { value: T } | undefined;

@@ -2,7 +2,8 @@ import { ApplicationFlags, type APIApplication } from 'discord-api-types/v10';
 import type { EmulatorContext } from './context';
 
 /** The privileged intents are switched on, as an operator would in the developer portal. */
-export const APPLICATION_FLAGS = ApplicationFlags.GatewayPresence | ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayMessageContent;
+export const APPLICATION_FLAGS =
+  ApplicationFlags.GatewayPresence | ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayMessageContent;
 
 export function toApiApplication(context: EmulatorContext): APIApplication {
   const { application, state } = context;

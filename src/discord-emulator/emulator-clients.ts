@@ -34,7 +34,11 @@ export const realmSafeMakeRequest: RESTOptions['makeRequest'] = async (url, init
 };
 
 /** An @discordjs/rest instance for the emulator, authenticated as the bot unless told otherwise. */
-export function createEmulatorRest(emulator: DiscordEmulator, token: string | null = emulator.application.botToken, options: Partial<RESTOptions> = {}): REST {
+export function createEmulatorRest(
+  emulator: DiscordEmulator,
+  token: string | null = emulator.application.botToken,
+  options: Partial<RESTOptions> = {},
+): REST {
   const rest = new REST({ makeRequest: realmSafeMakeRequest, ...options, api: emulator.apiBase });
   if (token) rest.setToken(token);
   return rest;

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayDispatchEvents, OverwriteType, type APIMessage, type APIRole, type APITextChannel, type APIUser } from 'discord-api-types/v10';
+import {
+  GatewayDispatchEvents,
+  OverwriteType,
+  type APIMessage,
+  type APIRole,
+  type APITextChannel,
+  type APIUser,
+} from 'discord-api-types/v10';
 import type { Logger } from 'pino';
 import type { EmulatorContext } from './context';
 import { makeRole, makeTextChannel } from './entity-factory';
@@ -8,7 +15,13 @@ import { FaultInjector, type FaultMode, type FaultOptions } from './faults';
 import { Gateway } from './gateway';
 import { toApiGuild } from './guild-object';
 import { createMessage } from './message-factory';
-import { buildButtonInteraction, buildSlashInteraction, deliverInteraction, type ClickButtonInput, type SlashCommandInput } from './interaction-driver';
+import {
+  buildButtonInteraction,
+  buildSlashInteraction,
+  deliverInteraction,
+  type ClickButtonInput,
+  type SlashCommandInput,
+} from './interaction-driver';
 import type { InteractionResult, WaitOptions } from './interaction-record';
 import { approveAuthorizationRequest, revokeUserGrants, authorizationRequestFrom, issueAuthorizationCode } from './oauth';
 import { handleAuthorizePage } from './oauth-authorize-page';
@@ -76,7 +89,14 @@ export interface DiscordEmulator {
   authorizeUrl: string;
   /** The sandbox web view, or one channel of it. */
   sandboxUrl(channelId?: string): string;
-  createUser(input: { username: string; globalName?: string; avatar?: string | null; bot?: boolean; onVpn?: boolean; createdAt?: Date }): APIUser;
+  createUser(input: {
+    username: string;
+    globalName?: string;
+    avatar?: string | null;
+    bot?: boolean;
+    onVpn?: boolean;
+    createdAt?: Date;
+  }): APIUser;
   getUser(id: string): (APIUser & { onVpn: boolean }) | undefined;
   /** Adds a member directly (no OAuth) and dispatches GUILD_MEMBER_ADD; roles by id or name. */
   addGuildMember(userId: string, roles?: string[]): void;
@@ -108,7 +128,14 @@ export interface DiscordEmulator {
   postMessageAs(userId: string, channelId: string, content: string): APIMessage;
   /** The message and custom_id of the first button labelled `label` in a channel (newest message first). */
   findButton(channelId: string, label: string): { messageId: string; customId: string } | undefined;
-  issueAuthorizationCode(input: { userId: string; clientId: string; redirectUri: string; scope: string; codeChallenge?: string; codeChallengeMethod?: 'S256' }): string;
+  issueAuthorizationCode(input: {
+    userId: string;
+    clientId: string;
+    redirectUri: string;
+    scope: string;
+    codeChallenge?: string;
+    codeChallengeMethod?: 'S256';
+  }): string;
   /**
    * `userId` approves the authorize page the app sent its visitor to (`authorizeUrl`), as the
    * sandbox sign-in form does: the code and the app's `state` that Discord's redirect back carries.
@@ -221,8 +248,10 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
   });
 
   // async, so that input errors (unknown button, missing option) arrive as rejections like delivery failures do.
-  const clickButton = async (input: ClickButtonInput, wait?: WaitOptions) => deliverInteraction(context, buildButtonInteraction(context, input), wait);
-  const runSlashCommand = async (input: SlashCommandInput, wait?: WaitOptions) => deliverInteraction(context, buildSlashInteraction(context, input), wait);
+  const clickButton = async (input: ClickButtonInput, wait?: WaitOptions) =>
+    deliverInteraction(context, buildButtonInteraction(context, input), wait);
+  const runSlashCommand = async (input: SlashCommandInput, wait?: WaitOptions) =>
+    deliverInteraction(context, buildSlashInteraction(context, input), wait);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator.local');
@@ -235,14 +264,19 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
       res.writeHead(302, { Location: '/sandbox' }).end();
       return;
     }
-    if (path.startsWith('/sandbox') && (await handleSandboxView({ context, clickButton, runSlashCommand }, req, res, path, url.searchParams))) return;
+    if (
+      path.startsWith('/sandbox') &&
+      (await handleSandboxView({ context, clickButton, runSlashCommand }, req, res, path, url.searchParams))
+    )
+      return;
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   }
 
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       options.logger?.error({ err: error, url: req.url }, 'discord emulator: unexpected error');
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: '500: Internal Server Error', code: 0 }));
+      if (!res.headersSent)
+        res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: '500: Internal Server Error', code: 0 }));
     });
   });
   server.on('upgrade', (req, socket, head) => {
@@ -259,7 +293,13 @@ export async function createDiscordEmulator(options: DiscordEmulatorOptions = {}
   const resolveRole = (role: string): string => {
     if (state.guild.roles.has(role)) return role;
     const byName = state.roleByName(role);
-    if (!byName) throw new Error(`Discord emulator: no role "${role}" (have: ${state.sortedRoles().map((r) => r.name).join(', ')})`);
+    if (!byName)
+      throw new Error(
+        `Discord emulator: no role "${role}" (have: ${state
+          .sortedRoles()
+          .map((r) => r.name)
+          .join(', ')})`,
+      );
     return byName.id;
   };
 

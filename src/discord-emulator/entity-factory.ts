@@ -4,7 +4,13 @@ import { ChannelType, type APIRole, type APITextChannel, type APIUser, type Role
 const NO_ROLE_FLAGS = 0 as RoleFlags;
 import { generateSnowflake } from './snowflake';
 
-export function makeUser(input: { username: string; globalName?: string | null; avatar?: string | null; bot?: boolean; createdAt?: number }): APIUser {
+export function makeUser(input: {
+  username: string;
+  globalName?: string | null;
+  avatar?: string | null;
+  bot?: boolean;
+  createdAt?: number;
+}): APIUser {
   return {
     id: generateSnowflake(input.createdAt ?? Date.now()),
     username: input.username,
@@ -18,7 +24,16 @@ export function makeUser(input: { username: string; globalName?: string | null; 
   };
 }
 
-export function makeRole(input: { id?: string; name: string; position: number; permissions: bigint; color?: number; managed?: boolean; botId?: string; hoist?: boolean }): APIRole {
+export function makeRole(input: {
+  id?: string;
+  name: string;
+  position: number;
+  permissions: bigint;
+  color?: number;
+  managed?: boolean;
+  botId?: string;
+  hoist?: boolean;
+}): APIRole {
   const color = input.color ?? 0;
   return {
     id: input.id ?? generateSnowflake(),

@@ -14,7 +14,8 @@ describe('Discord emulator faults', () => {
     await emulator.close();
   });
 
-  const rest = (options: { timeout?: number; retries?: number } = {}) => createEmulatorRest(emulator, emulator.application.botToken, options);
+  const rest = (options: { timeout?: number; retries?: number } = {}) =>
+    createEmulatorRest(emulator, emulator.application.botToken, options);
 
   it('answers 500 for the next N matching requests, which @discordjs/rest retries', async () => {
     emulator.faults.set('error500', { routes: /^\/users\//, count: 2 });
@@ -28,7 +29,9 @@ describe('Discord emulator faults', () => {
     emulator.faults.set('error500', { routes: /\/roles\// });
     await expect(rest().get(Routes.guild(emulator.guild.id))).resolves.toBeDefined();
     const member = emulator.state.findUserByName('sandbox-member')?.id ?? '';
-    await expect(rest({ retries: 1 }).put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff')))).rejects.toThrow();
+    await expect(
+      rest({ retries: 1 }).put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff'))),
+    ).rejects.toThrow();
     expect(emulator.state.memberRoleNames(member)).not.toContain('Staff');
     emulator.faults.set('none');
     await rest().put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Staff')));
@@ -55,7 +58,12 @@ describe('Discord emulator faults', () => {
 
   it('answers a burst of 429s with Retry-After on the matching route, then the real answer', async () => {
     emulator.faults.set('rate429', { routes: /^\/oauth2\/token$/, count: 2, retryAfterSeconds: 1.5 });
-    const token = () => fetch(`${emulator.apiBase}/v10/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+    const token = () =>
+      fetch(`${emulator.apiBase}/v10/oauth2/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=nope',
+      });
     for (let i = 0; i < 2; i++) {
       const limited = await token();
       expect(limited.status).toBe(429);
@@ -72,7 +80,9 @@ describe('Discord emulator faults', () => {
     const bodies: unknown[] = [];
     for (const mode of ['missingPermissions', 'unknownRole', 'unknownMember'] as const) {
       emulator.faults.set(mode, { routes: /\/roles\//, count: 1 });
-      const failed = await rest().put(path).catch((error: unknown) => error);
+      const failed = await rest()
+        .put(path)
+        .catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(DiscordAPIError);
       bodies.push({ status: (failed as DiscordAPIError).status, ...(failed as DiscordAPIError).rawError });
     }

@@ -22,7 +22,14 @@ export class FaultInjector {
   private remaining: number | undefined;
   private retryAfter = 1;
   /** How many requests each fault has hit so far. */
-  readonly injected: Record<Exclude<FaultMode, 'none'>, number> = { error500: 0, hang: 0, rate429: 0, missingPermissions: 0, unknownRole: 0, unknownMember: 0 };
+  readonly injected: Record<Exclude<FaultMode, 'none'>, number> = {
+    error500: 0,
+    hang: 0,
+    rate429: 0,
+    missingPermissions: 0,
+    unknownRole: 0,
+    unknownMember: 0,
+  };
 
   set(mode: FaultMode, options: FaultOptions = {}): void {
     this.mode = mode;

@@ -34,9 +34,13 @@ describe('Discord emulator gateway with the real discord.js client', () => {
     const guild = client.guilds.cache.get(emulator.guild.id);
     expect(guild?.name).toBe('Gatekeeper Sandbox');
     expect(guild?.roles.everyone.id).toBe(emulator.guild.id);
-    expect(guild?.roles.cache.map((role) => role.name)).toEqual(expect.arrayContaining(['@everyone', 'Verified', 'Limited Access', 'Unverified', 'Staff']));
+    expect(guild?.roles.cache.map((role) => role.name)).toEqual(
+      expect.arrayContaining(['@everyone', 'Verified', 'Limited Access', 'Unverified', 'Staff']),
+    );
     const channelNames = guild?.channels.cache.filter((c) => c.type === ChannelType.GuildText).map((c) => c.name);
-    expect(channelNames).toEqual(expect.arrayContaining(['verification', 'rules', 'raffle-confirmation-chat', 'stream-general-chat', 'logs']));
+    expect(channelNames).toEqual(
+      expect.arrayContaining(['verification', 'rules', 'raffle-confirmation-chat', 'stream-general-chat', 'logs']),
+    );
     expect(guild?.members.me?.id).toBe(emulator.application.botUserId);
     expect(client.user.id).toBe(emulator.application.botUserId);
     expect(client.application.id).toBe(emulator.application.id);
@@ -91,9 +95,16 @@ describe('Discord emulator gateway with the real discord.js client', () => {
   it('numbers dispatches per session: READY, GUILD_CREATE, then later events', async () => {
     const socket = new WebSocket(`${emulator.gatewayUrl}?v=10&encoding=json`);
     const received: Array<{ op: number; s: number | null; t: string | null }> = [];
-    socket.on('message', (data: Buffer) => received.push(JSON.parse(data.toString()) as { op: number; s: number | null; t: string | null }));
+    socket.on('message', (data: Buffer) =>
+      received.push(JSON.parse(data.toString()) as { op: number; s: number | null; t: string | null }),
+    );
     await once(socket, 'open');
-    socket.send(JSON.stringify({ op: 2, d: { token: emulator.application.botToken, intents: GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers, properties: {} } }));
+    socket.send(
+      JSON.stringify({
+        op: 2,
+        d: { token: emulator.application.botToken, intents: GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers, properties: {} },
+      }),
+    );
     await waitFor(() => received.length >= 3);
     emulator.addGuildMember(emulator.createUser({ username: 'counted' }).id);
     await waitFor(() => received.length >= 4);
@@ -160,7 +171,9 @@ describe('Discord emulator gateway with the real discord.js client', () => {
     expect((await blind)[0].content).toBe('');
     await client.destroy();
 
-    client = await loginEmulatorClient(emulator, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
+    client = await loginEmulatorClient(emulator, {
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
+    });
     const seeing = once(client, Events.MessageCreate) as Promise<[Message]>;
     emulator.postMessageAs(memberId, channelId, 'hello again');
     expect((await seeing)[0].content).toBe('hello again');

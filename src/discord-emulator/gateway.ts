@@ -140,13 +140,21 @@ export class Gateway {
       socket.close(GatewayCloseCodes.DecodeError, 'Only JSON encoding is emulated');
       return;
     }
-    this.send(connection, { op: GatewayOpcodes.Hello, d: { heartbeat_interval: this.context.settings.heartbeatIntervalMs }, s: null, t: null });
+    this.send(connection, {
+      op: GatewayOpcodes.Hello,
+      d: { heartbeat_interval: this.context.settings.heartbeatIntervalMs },
+      s: null,
+      t: null,
+    });
   }
 
   private onMessage(connection: Connection, data: RawData): void {
     let payload: { op?: unknown; d?: unknown };
     try {
-      payload = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')) as { op?: unknown; d?: unknown };
+      payload = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')) as {
+        op?: unknown;
+        d?: unknown;
+      };
     } catch {
       connection.socket.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
       return;
@@ -180,7 +188,11 @@ export class Gateway {
   }
 
   private tokenMatches(token: unknown): boolean {
-    return typeof token === 'string' && token.replace(/^Bot\s+/i, '') === this.context.application.botToken && !this.context.application.botTokenRevoked;
+    return (
+      typeof token === 'string' &&
+      token.replace(/^Bot\s+/i, '') === this.context.application.botToken &&
+      !this.context.application.botTokenRevoked
+    );
   }
 
   private identify(connection: Connection, data: GatewayIdentifyData | undefined): void {
@@ -215,7 +227,11 @@ export class Gateway {
       shard: [0, 1],
       application: { id: application.id, flags: APPLICATION_FLAGS, flags_new: String(APPLICATION_FLAGS) },
     });
-    this.dispatchTo(session, GatewayDispatchEvents.GuildCreate, toGuildCreate(state, { allMembers: (data.intents & GatewayIntentBits.GuildMembers) !== 0 }));
+    this.dispatchTo(
+      session,
+      GatewayDispatchEvents.GuildCreate,
+      toGuildCreate(state, { allMembers: (data.intents & GatewayIntentBits.GuildMembers) !== 0 }),
+    );
   }
 
   private resume(connection: Connection, data: GatewayResumeData | undefined): void {
@@ -249,7 +265,9 @@ export class Gateway {
     const userIds = 'user_ids' in data && data.user_ids ? new Set(Array.isArray(data.user_ids) ? data.user_ids : [data.user_ids]) : null;
     const limit = 'limit' in data && data.limit > 0 ? data.limit : Number.POSITIVE_INFINITY;
     const members = [...state.guild.members.values()]
-      .filter((member) => (userIds ? userIds.has(member.userId) : state.requireUser(member.userId).username.toLowerCase().startsWith(query)))
+      .filter((member) =>
+        userIds ? userIds.has(member.userId) : state.requireUser(member.userId).username.toLowerCase().startsWith(query),
+      )
       .slice(0, limit)
       .map((member) => state.toApiMember(member));
     this.dispatchTo(session, GatewayDispatchEvents.GuildMembersChunk, {
@@ -273,7 +291,12 @@ export class Gateway {
     if (needed !== undefined && (session.intents & needed) === 0 && !this.isOwnMemberUpdate(t, d)) return;
     session.seq++;
     // The union member for T: discord-api-types cannot relate a generic T to its payload, so this names it.
-    const payload = { op: GatewayOpcodes.Dispatch, t, s: session.seq, d: this.withoutMessageContent(session, t, d) } as GatewayDispatchPayload;
+    const payload = {
+      op: GatewayOpcodes.Dispatch,
+      t,
+      s: session.seq,
+      d: this.withoutMessageContent(session, t, d),
+    } as GatewayDispatchPayload;
     session.buffer.push(payload);
     if (session.buffer.length > REPLAY_BUFFER) session.buffer.shift();
     if (session.connection) this.send(session.connection, payload);

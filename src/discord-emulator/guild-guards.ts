@@ -42,5 +42,7 @@ export function requireActionableMember(context: EmulatorContext, member: Member
   if (state.memberTopPosition(member.userId) >= state.memberTopPosition(context.application.botUserId)) throw missingPermissions();
 }
 
-export const invalidAccessToken = () => new RestError(403, { message: 'Invalid OAuth2 access token', code: RESTJSONErrorCodes.InvalidOAuth2AccessToken });
-export const userBanned = () => new RestError(403, { message: 'The user is banned from this guild.', code: RESTJSONErrorCodes.UserBannedFromThisGuild });
+export const invalidAccessToken = () =>
+  new RestError(403, { message: 'Invalid OAuth2 access token', code: RESTJSONErrorCodes.InvalidOAuth2AccessToken });
+export const userBanned = () =>
+  new RestError(403, { message: 'The user is banned from this guild.', code: RESTJSONErrorCodes.UserBannedFromThisGuild });

@@ -5,7 +5,10 @@ export function escapeHtml(value: string): string {
 }
 
 /** Tagged template that escapes interpolations; nest pre-rendered HTML with `raw()`. */
-export function html(strings: TemplateStringsArray, ...values: Array<string | number | RawHtml | RawHtml[] | null | undefined | false>): RawHtml {
+export function html(
+  strings: TemplateStringsArray,
+  ...values: Array<string | number | RawHtml | RawHtml[] | null | undefined | false>
+): RawHtml {
   let out = strings[0] ?? '';
   values.forEach((value, index) => {
     if (Array.isArray(value)) out += value.map((item) => item.value).join('');

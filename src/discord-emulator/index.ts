@@ -8,6 +8,19 @@ export type { AuditEntry, EmulatorState, MemberRecord, RequestFilter, RequestLog
 export { BOT_ROLE_PERMISSIONS, SANDBOX_CHANNELS, SANDBOX_ROLES, type SeedName } from './seed';
 export { sandboxChannelPath } from './sandbox-view';
 export { generateSnowflake } from './snowflake';
-export { createEmulatorRest, DEFAULT_TEST_INTENTS, emulatorClientOptions, loginEmulatorClient, realmSafeMakeRequest } from './emulator-clients';
+export {
+  createEmulatorRest,
+  DEFAULT_TEST_INTENTS,
+  emulatorClientOptions,
+  loginEmulatorClient,
+  realmSafeMakeRequest,
+} from './emulator-clients';
 export { setOpenApiViolationSink, type OpenApiViolation, type OpenApiViolationSink } from './openapi-check/violations';
-export { computeBasePermissions, computeChannelPermissions, highestRolePosition, permissionNames, type GuildPermissionContext, type PermissionSubject } from './permissions';
+export {
+  computeBasePermissions,
+  computeChannelPermissions,
+  highestRolePosition,
+  permissionNames,
+  type GuildPermissionContext,
+  type PermissionSubject,
+} from './permissions';

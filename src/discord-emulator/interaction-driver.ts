@@ -107,7 +107,15 @@ function findButtons(message: APIMessage): Array<{ customId: string; label: stri
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
-    const component = node as { type?: number; style?: number; custom_id?: string; label?: string; disabled?: boolean; components?: unknown; accessory?: unknown };
+    const component = node as {
+      type?: number;
+      style?: number;
+      custom_id?: string;
+      label?: string;
+      disabled?: boolean;
+      components?: unknown;
+      accessory?: unknown;
+    };
     if (component.type === ComponentType.Button && component.style !== ButtonStyle.Link && component.custom_id) {
       found.push({ customId: component.custom_id, label: component.label ?? '', disabled: component.disabled ?? false });
     }
@@ -123,11 +131,13 @@ export function buildButtonInteraction(context: EmulatorContext, input: ClickBut
   requireMember(context, input.userId, input.guildId);
   state.requireChannel(input.channelId);
   const ephemeral = state.ephemeralMessages.get(input.messageId);
-  const message = ephemeral?.userId === input.userId ? ephemeral.message : state.messages(input.channelId).find((m) => m.id === input.messageId);
+  const message =
+    ephemeral?.userId === input.userId ? ephemeral.message : state.messages(input.channelId).find((m) => m.id === input.messageId);
   if (!message) throw new Error(`clickButton: no message ${input.messageId} visible to ${input.userId} in channel ${input.channelId}`);
   const buttons = findButtons(message);
   const button = buttons.find((candidate) => candidate.customId === input.customId);
-  if (!button) throw new Error(`clickButton: message has no button "${input.customId}" (has: ${buttons.map((b) => b.customId).join(', ') || 'none'})`);
+  if (!button)
+    throw new Error(`clickButton: message has no button "${input.customId}" (has: ${buttons.map((b) => b.customId).join(', ') || 'none'})`);
   if (button.disabled) throw new Error(`clickButton: button "${input.customId}" is disabled`);
   return {
     ...basePayload(context, input),
@@ -140,27 +150,38 @@ export function buildButtonInteraction(context: EmulatorContext, input: ClickBut
 function findOptionDefinitions(
   options: APIApplicationCommandOption[] | undefined,
   input: SlashCommandInput,
-): { definitions: APIApplicationCommandOption[]; wrap: (inner: APIApplicationCommandInteractionDataBasicOption[]) => APIApplicationCommandInteractionDataOption[] } {
+): {
+  definitions: APIApplicationCommandOption[];
+  wrap: (inner: APIApplicationCommandInteractionDataBasicOption[]) => APIApplicationCommandInteractionDataOption[];
+} {
   let definitions = options ?? [];
   const path: Array<{ name: string; type: ApplicationCommandOptionType.Subcommand | ApplicationCommandOptionType.SubcommandGroup }> = [];
   if (input.subcommandGroup) {
     const group = definitions.find((o) => o.type === ApplicationCommandOptionType.SubcommandGroup && o.name === input.subcommandGroup);
-    if (!group || group.type !== ApplicationCommandOptionType.SubcommandGroup) throw new Error(`runSlashCommand: no subcommand group "${input.subcommandGroup}"`);
+    if (!group || group.type !== ApplicationCommandOptionType.SubcommandGroup)
+      throw new Error(`runSlashCommand: no subcommand group "${input.subcommandGroup}"`);
     definitions = group.options ?? [];
     path.push({ name: group.name, type: ApplicationCommandOptionType.SubcommandGroup });
   }
   if (input.subcommand) {
     const sub = definitions.find((o) => o.type === ApplicationCommandOptionType.Subcommand && o.name === input.subcommand);
-    if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand) throw new Error(`runSlashCommand: no subcommand "${input.subcommand}"`);
+    if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand)
+      throw new Error(`runSlashCommand: no subcommand "${input.subcommand}"`);
     definitions = sub.options ?? [];
     path.push({ name: sub.name, type: ApplicationCommandOptionType.Subcommand });
-  } else if (definitions.some((o) => o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup)) {
+  } else if (
+    definitions.some((o) => o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup)
+  ) {
     throw new Error('runSlashCommand: this command needs a subcommand');
   }
   const wrap = (inner: APIApplicationCommandInteractionDataBasicOption[]): APIApplicationCommandInteractionDataOption[] => {
     const [group, sub] = path.length === 2 ? path : [undefined, path[0]];
     if (!sub) return inner;
-    const subOption: APIApplicationCommandInteractionDataOption = { name: sub.name, type: ApplicationCommandOptionType.Subcommand, options: inner };
+    const subOption: APIApplicationCommandInteractionDataOption = {
+      name: sub.name,
+      type: ApplicationCommandOptionType.Subcommand,
+      options: inner,
+    };
     return group ? [{ name: group.name, type: ApplicationCommandOptionType.SubcommandGroup, options: [subOption] }] : [subOption];
   };
   return { definitions, wrap };
@@ -213,7 +234,12 @@ function buildOption(
     }
     case ApplicationCommandOptionType.Channel: {
       const channel = state.requireChannel(asString);
-      (resolved.channels ??= {})[channel.id] = { id: channel.id, name: channel.name, type: channel.type, permissions: String(state.memberPermissions(context.application.botUserId)) };
+      (resolved.channels ??= {})[channel.id] = {
+        id: channel.id,
+        name: channel.name,
+        type: channel.type,
+        permissions: String(state.memberPermissions(context.application.botUserId)),
+      };
       return { name, type: definition.type, value: asString };
     }
     default:
@@ -230,7 +256,9 @@ export function buildSlashInteraction(context: EmulatorContext, input: SlashComm
   if (command.default_member_permissions !== null && !input.ignoreCommandPermissions) {
     const needed = BigInt(command.default_member_permissions);
     if (!hasPermission(BigInt(base.member.permissions), needed)) {
-      throw new Error(`runSlashCommand: /${input.name} is hidden from this member (default_member_permissions ${command.default_member_permissions})`);
+      throw new Error(
+        `runSlashCommand: /${input.name} is hidden from this member (default_member_permissions ${command.default_member_permissions})`,
+      );
     }
   }
   const { definitions, wrap } = findOptionDefinitions(command.options, input);

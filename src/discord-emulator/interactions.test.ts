@@ -26,7 +26,12 @@ const commands = [
     .setName('staff')
     .setDescription('Staff tools')
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-    .addSubcommand((s) => s.setName('note').setDescription('Add a note').addStringOption((o) => o.setName('text').setDescription('Note').setRequired(true))),
+    .addSubcommand((s) =>
+      s
+        .setName('note')
+        .setDescription('Add a note')
+        .addStringOption((o) => o.setName('text').setDescription('Note').setRequired(true)),
+    ),
 ].map((command) => command.toJSON());
 
 /** A tiny bot written against discord.js only, to show the emulator's wire formats satisfy it. */
@@ -67,10 +72,16 @@ async function answerCommand(interaction: ChatInputCommandInteraction): Promise<
     const reason = interaction.options.getString('reason') ?? 'none';
     const days = interaction.options.getInteger('days') ?? 0;
     const isPublic = interaction.options.getBoolean('public') ?? false;
-    await interaction.reply({ content: `${member.username}|${reason}|${days}|${String(isPublic)}`, ...(isPublic ? {} : { flags: MessageFlags.Ephemeral }) });
+    await interaction.reply({
+      content: `${member.username}|${reason}|${days}|${String(isPublic)}`,
+      ...(isPublic ? {} : { flags: MessageFlags.Ephemeral }),
+    });
   } else if (interaction.commandName === 'staff') {
     const canManage = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
-    await interaction.reply({ content: `${interaction.options.getSubcommand()}:${interaction.options.getString('text', true)}:${String(canManage)}`, flags: MessageFlags.Ephemeral });
+    await interaction.reply({
+      content: `${interaction.options.getSubcommand()}:${interaction.options.getString('text', true)}:${String(canManage)}`,
+      flags: MessageFlags.Ephemeral,
+    });
   }
 }
 
@@ -91,7 +102,12 @@ describe('Discord emulator interactions through discord.js', () => {
     channelId = emulator.guild.channelId('verification');
     const channel = client.channels.cache.get(channelId) as TextChannel;
     const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-      ...['verify', 'slow', 'chatty', 'silent'].map((id) => new ButtonBuilder().setCustomId(id).setLabel(id === 'verify' ? 'Complete Verification!' : id).setStyle(ButtonStyle.Primary)),
+      ...['verify', 'slow', 'chatty', 'silent'].map((id) =>
+        new ButtonBuilder()
+          .setCustomId(id)
+          .setLabel(id === 'verify' ? 'Complete Verification!' : id)
+          .setStyle(ButtonStyle.Primary),
+      ),
     );
     const panel = await channel.send({ content: 'Verification panel', components: [row] });
     panelId = panel.id;
@@ -111,7 +127,12 @@ describe('Discord emulator interactions through discord.js', () => {
 
   it('delivers a button click to interactionCreate and records the ephemeral reply', async () => {
     const result = await emulator.clickButton({ userId: memberId, channelId, messageId: panelId, customId: 'verify' });
-    expect(result).toMatchObject({ acknowledged: true, failed: false, ephemeral: true, callbackType: InteractionResponseType.ChannelMessageWithSource });
+    expect(result).toMatchObject({
+      acknowledged: true,
+      failed: false,
+      ephemeral: true,
+      callbackType: InteractionResponseType.ChannelMessageWithSource,
+    });
     expect(result.reply?.content).toBe('Verified sandbox-member');
     expect(result.text).toBe('Verified sandbox-member');
     // Ephemeral replies are not channel messages.
@@ -142,7 +163,9 @@ describe('Discord emulator interactions through discord.js', () => {
 
   it('updates the component message for callback type 7', async () => {
     const channel = client.channels.cache.get(channelId) as TextChannel;
-    const row = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('update').setLabel('Update me').setStyle(ButtonStyle.Secondary));
+    const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+      new ButtonBuilder().setCustomId('update').setLabel('Update me').setStyle(ButtonStyle.Secondary),
+    );
     const message = await channel.send({ content: 'Before', components: [row] });
     const result = await emulator.clickButton({ userId: memberId, channelId, messageId: message.id, customId: 'update' });
     expect(result.updatedMessage?.content).toBe('Panel updated');
@@ -150,7 +173,9 @@ describe('Discord emulator interactions through discord.js', () => {
   });
 
   it('refuses clicks on buttons that do not exist', async () => {
-    await expect(emulator.clickButton({ userId: memberId, channelId, messageId: panelId, customId: 'nope' })).rejects.toThrow(/no button "nope"/);
+    await expect(emulator.clickButton({ userId: memberId, channelId, messageId: panelId, customId: 'nope' })).rejects.toThrow(
+      /no button "nope"/,
+    );
   });
 
   it('runs a slash command whose options discord.js can read', async () => {
@@ -170,22 +195,45 @@ describe('Discord emulator interactions through discord.js', () => {
 
   it('runs subcommands and carries member permissions from roles', async () => {
     const staffId = emulator.state.findUserByName('sandbox-staff')?.id ?? '';
-    const result = await emulator.runSlashCommand({ userId: staffId, channelId, name: 'staff', subcommand: 'note', options: { text: 'hello' } });
+    const result = await emulator.runSlashCommand({
+      userId: staffId,
+      channelId,
+      name: 'staff',
+      subcommand: 'note',
+      options: { text: 'hello' },
+    });
     expect(result.reply?.content).toBe('note:hello:true');
 
     // A plain member cannot see a Manage Guild command; forcing it shows the bot's own check.
-    await expect(emulator.runSlashCommand({ userId: memberId, channelId, name: 'staff', subcommand: 'note', options: { text: 'x' } })).rejects.toThrow(/hidden/);
-    const forced = await emulator.runSlashCommand({ userId: memberId, channelId, name: 'staff', subcommand: 'note', options: { text: 'x' }, ignoreCommandPermissions: true });
+    await expect(
+      emulator.runSlashCommand({ userId: memberId, channelId, name: 'staff', subcommand: 'note', options: { text: 'x' } }),
+    ).rejects.toThrow(/hidden/);
+    const forced = await emulator.runSlashCommand({
+      userId: memberId,
+      channelId,
+      name: 'staff',
+      subcommand: 'note',
+      options: { text: 'x' },
+      ignoreCommandPermissions: true,
+    });
     expect(forced.reply?.content).toBe('note:x:false');
 
     emulator.setRolePermissions('Verified', PermissionFlagsBits.ManageGuild);
-    const granted = await emulator.runSlashCommand({ userId: memberId, channelId, name: 'staff', subcommand: 'note', options: { text: 'y' } });
+    const granted = await emulator.runSlashCommand({
+      userId: memberId,
+      channelId,
+      name: 'staff',
+      subcommand: 'note',
+      options: { text: 'y' },
+    });
     expect(granted.reply?.content).toBe('note:y:true');
     emulator.setRolePermissions('Verified', 0n);
   });
 
   it('validates slash command input like the Discord client would', async () => {
-    await expect(emulator.runSlashCommand({ userId: memberId, channelId, name: 'lookup', options: {} })).rejects.toThrow(/missing required option/);
+    await expect(emulator.runSlashCommand({ userId: memberId, channelId, name: 'lookup', options: {} })).rejects.toThrow(
+      /missing required option/,
+    );
     await expect(emulator.runSlashCommand({ userId: memberId, channelId, name: 'nope' })).rejects.toThrow(/not registered/);
   });
 
@@ -208,13 +256,19 @@ describe('Discord emulator interactions through discord.js', () => {
     // The test bot ignores 'silent', so this test answers the interaction over raw REST itself.
     const detached = emulator.clickButton({ userId: user.id, channelId, messageId: panelId, customId: 'silent' });
     const record = [...emulator.state.interactions.values()].at(-1);
-    const response = await fetch(`${emulator.apiBase}/v10/interactions/${record?.id ?? ''}/${record?.token ?? ''}/callback?with_response=true`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ type: 4, data: { content: 'raw reply', flags: 64 } }),
-    });
+    const response = await fetch(
+      `${emulator.apiBase}/v10/interactions/${record?.id ?? ''}/${record?.token ?? ''}/callback?with_response=true`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 4, data: { content: 'raw reply', flags: 64 } }),
+      },
+    );
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { interaction: { id: string; response_message_ephemeral: boolean }; resource: { type: number; message: { content: string } } };
+    const body = (await response.json()) as {
+      interaction: { id: string; response_message_ephemeral: boolean };
+      resource: { type: number; message: { content: string } };
+    };
     expect(body.interaction).toMatchObject({ id: record?.id, response_message_ephemeral: true });
     expect(body.resource).toMatchObject({ type: 4, message: { content: 'raw reply' } });
     expect((await detached).reply?.content).toBe('raw reply');

@@ -15,7 +15,8 @@ describe("the emulator's invalid request limit", () => {
     emulator = undefined;
   });
 
-  const call = (path: string, token: string, init: RequestInit = {}) => fetch(`${emulator!.apiBase}/v10${path}`, { ...init, headers: { Authorization: `Bot ${token}`, ...init.headers } });
+  const call = (path: string, token: string, init: RequestInit = {}) =>
+    fetch(`${emulator!.apiBase}/v10${path}`, { ...init, headers: { Authorization: `Bot ${token}`, ...init.headers } });
 
   it("counts 401, 403 and 429 (not scope shared) per address, then answers every route with Cloudflare's 1015 until the block ends", async () => {
     emulator = await createDiscordEmulator({ invalidRequestLimit: { limit: 5, windowMs: 60_000, banMs: 1_500 } });
@@ -34,7 +35,13 @@ describe("the emulator's invalid request limit", () => {
     expect((await call('/users/@me', 'not-the-token')).status).toBe(401);
     expect(emulator.invalidRequests!.bansImposed).toBe(1);
 
-    for (const blocked of [await call('/users/@me', token), await fetch(`${emulator.apiBase}/v10/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code' }) })]) {
+    for (const blocked of [
+      await call('/users/@me', token),
+      await fetch(`${emulator.apiBase}/v10/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'authorization_code' }),
+      }),
+    ]) {
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await blocked.text()).toBe('error code: 1015');

@@ -9,7 +9,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * integers and booleans compare the stored value with the role's; the date types compare the stored
  * ISO8601 date with "`value` days before now". A field the user's connection lacks meets nothing.
  */
-export function meetsRequirement(field: APIApplicationRoleConnectionMetadata | undefined, stored: string | undefined, requirement: LinkedRoleRequirement, now: number): boolean {
+export function meetsRequirement(
+  field: APIApplicationRoleConnectionMetadata | undefined,
+  stored: string | undefined,
+  requirement: LinkedRoleRequirement,
+  now: number,
+): boolean {
   if (!field || stored === undefined) return false;
   const number = Number(stored);
   switch (field.type) {
@@ -35,7 +40,19 @@ export function meetsRequirement(field: APIApplicationRoleConnectionMetadata | u
 }
 
 /** Whether a connection meets every requirement of a linked role (no connection: none). */
-export function meetsLinkedRole(metadata: readonly APIApplicationRoleConnectionMetadata[], connection: RoleConnectionRecord | undefined, requirements: readonly LinkedRoleRequirement[], now: number): boolean {
+export function meetsLinkedRole(
+  metadata: readonly APIApplicationRoleConnectionMetadata[],
+  connection: RoleConnectionRecord | undefined,
+  requirements: readonly LinkedRoleRequirement[],
+  now: number,
+): boolean {
   if (!connection) return false;
-  return requirements.every((requirement) => meetsRequirement(metadata.find((field) => field.key === requirement.key), connection.metadata[requirement.key], requirement, now));
+  return requirements.every((requirement) =>
+    meetsRequirement(
+      metadata.find((field) => field.key === requirement.key),
+      connection.metadata[requirement.key],
+      requirement,
+      now,
+    ),
+  );
 }

@@ -20,13 +20,19 @@ import type { EmulatorState } from './state';
 const embedSchema = z.looseObject({
   title: z.string().max(256).nullish(),
   description: z.string().max(4096).nullish(),
-  fields: z.array(z.looseObject({ name: z.string().max(256), value: z.string().max(1024) })).max(25).nullish(),
+  fields: z
+    .array(z.looseObject({ name: z.string().max(256), value: z.string().max(1024) }))
+    .max(25)
+    .nullish(),
 });
 
 const messageBodySchema = z.looseObject({
   content: z.string().max(2000).nullish(),
   embeds: z.array(embedSchema).max(10).nullish(),
-  components: z.array(z.looseObject({ type: z.number().int() })).max(40).nullish(),
+  components: z
+    .array(z.looseObject({ type: z.number().int() }))
+    .max(40)
+    .nullish(),
   flags: discordInteger().nullish(),
   tts: z.boolean().nullish(),
   allowed_mentions: z
@@ -85,7 +91,11 @@ export function parseMessageBody(body: unknown, options: { requireContent: boole
 function checkAllowedMentions(allowed: AllowedMentions): void {
   for (const kind of ['users', 'roles'] as const) {
     if (allowed.parse?.includes(kind) && allowed[kind]?.length) {
-      throw fieldError('allowed_mentions', 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE', `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`);
+      throw fieldError(
+        'allowed_mentions',
+        'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+        `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`,
+      );
     }
   }
 }
@@ -95,7 +105,13 @@ const MAX_EMBEDS_TEXT = 6000;
 
 function checkEmbedsTotal(embeds: APIEmbed[]): void {
   const total = embeds.reduce(
-    (sum, e) => sum + (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text?.length ?? 0) + (e.author?.name?.length ?? 0) + (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0),
+    (sum, e) =>
+      sum +
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.footer?.text?.length ?? 0) +
+      (e.author?.name?.length ?? 0) +
+      (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0),
     0,
   );
   if (total > MAX_EMBEDS_TEXT) throw fieldError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
@@ -107,7 +123,8 @@ function validateComponents(components: APIMessageTopLevelComponent[], flags: nu
   const customIds = new Set<string>();
   components.forEach((row, rowIndex) => {
     if (row.type !== ComponentType.ActionRow) {
-      if (!componentsV2) throw fieldError(`components.${rowIndex}.type`, 'COMPONENT_TYPE_INVALID', 'Invalid component type (set the IsComponentsV2 flag).');
+      if (!componentsV2)
+        throw fieldError(`components.${rowIndex}.type`, 'COMPONENT_TYPE_INVALID', 'Invalid component type (set the IsComponentsV2 flag).');
       return;
     }
     if (row.components.length === 0 || row.components.length > 5) {
@@ -119,7 +136,8 @@ function validateComponents(components: APIMessageTopLevelComponent[], flags: nu
         if ('custom_id' in component) checkCustomId(customIds, component.custom_id, path);
         return;
       }
-      if ('label' in component && component.label && component.label.length > 80) throw fieldError(`${path}.label`, 'BASE_TYPE_MAX_LENGTH', 'Must be 80 or fewer in length.');
+      if ('label' in component && component.label && component.label.length > 80)
+        throw fieldError(`${path}.label`, 'BASE_TYPE_MAX_LENGTH', 'Must be 80 or fewer in length.');
       if (component.style === ButtonStyle.Link) {
         if (!component.url) throw fieldError(`${path}.url`, 'BASE_TYPE_REQUIRED', 'This field is required');
       } else if (component.style !== ButtonStyle.Premium) {
@@ -132,7 +150,8 @@ function validateComponents(components: APIMessageTopLevelComponent[], flags: nu
 function checkCustomId(seen: Set<string>, customId: string | undefined, path: string): void {
   if (!customId) throw fieldError(`${path}.custom_id`, 'BASE_TYPE_REQUIRED', 'This field is required');
   if (customId.length > 100) throw fieldError(`${path}.custom_id`, 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
-  if (seen.has(customId)) throw fieldError(`${path}.custom_id`, 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
+  if (seen.has(customId))
+    throw fieldError(`${path}.custom_id`, 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
   seen.add(customId);
 }
 
@@ -141,8 +160,13 @@ function checkCustomId(seen: Set<string>, customId: string | undefined, path: st
  * mention in the content; with it, only the kinds in `parse` and the users and roles listed by id
  * (and mentioned in the content). Mentions inside embeds never ping.
  */
-function pingedBy(state: EmulatorState, content: string, allowed: AllowedMentions | null | undefined): Pick<APIMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
-  const may = (kind: 'users' | 'roles', id: string) => !allowed || Boolean(allowed.parse?.includes(kind)) || Boolean(allowed[kind]?.includes(id));
+function pingedBy(
+  state: EmulatorState,
+  content: string,
+  allowed: AllowedMentions | null | undefined,
+): Pick<APIMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
+  const may = (kind: 'users' | 'roles', id: string) =>
+    !allowed || Boolean(allowed.parse?.includes(kind)) || Boolean(allowed[kind]?.includes(id));
   const userIds = [...new Set([...content.matchAll(/<@!?(\d{17,20})>/g)].map((match) => match[1] ?? ''))].filter((id) => may('users', id));
   const roleIds = [...new Set([...content.matchAll(/<@&(\d{17,20})>/g)].map((match) => match[1] ?? ''))].filter((id) => may('roles', id));
   return {

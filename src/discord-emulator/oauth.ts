@@ -6,7 +6,16 @@ export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 /** Scopes a sandbox visitor can grant; anything else is `invalid_scope`, as on Discord. */
-export const KNOWN_SCOPES = new Set(['identify', 'email', 'guilds', 'guilds.join', 'guilds.members.read', 'connections', 'openid', 'role_connections.write']);
+export const KNOWN_SCOPES = new Set([
+  'identify',
+  'email',
+  'guilds',
+  'guilds.join',
+  'guilds.members.read',
+  'connections',
+  'openid',
+  'role_connections.write',
+]);
 
 export interface OAuthApplication {
   clientId: string;
@@ -74,7 +83,8 @@ export function validateAuthorizationRequest(app: OAuthApplication, request: Aut
   if (request.responseType !== undefined && request.responseType !== 'code') return 'Unsupported response_type (only "code").';
   const scopes = parseScopes(request.scope);
   if (scopes.length === 0 || scopes.some((scope) => !KNOWN_SCOPES.has(scope))) return 'Invalid scope.';
-  if (request.codeChallenge !== undefined && request.codeChallengeMethod !== 'S256') return 'Unsupported code_challenge_method (only "S256").';
+  if (request.codeChallenge !== undefined && request.codeChallengeMethod !== 'S256')
+    return 'Unsupported code_challenge_method (only "S256").';
   return null;
 }
 
@@ -125,7 +135,13 @@ export function authorizationRequestFrom(params: URLSearchParams): Authorization
 }
 
 /** `userId` presses "Authorize" on `request`: a code bound to exactly that request (refused as the page would refuse it). */
-export function approveAuthorizationRequest(store: OAuthStore, app: OAuthApplication, userId: string, request: AuthorizationRequest, now: number): string {
+export function approveAuthorizationRequest(
+  store: OAuthStore,
+  app: OAuthApplication,
+  userId: string,
+  request: AuthorizationRequest,
+  now: number,
+): string {
   const problem = validateAuthorizationRequest(app, request);
   if (problem) throw new Error(`approveAuthorizationRequest: ${problem}`);
   return issueAuthorizationCode(
@@ -163,7 +179,11 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function mintTokens(store: OAuthStore, from: { userId: string; clientId: string; scopes: string[] }, now: number): RESTPostOAuth2AccessTokenResult {
+function mintTokens(
+  store: OAuthStore,
+  from: { userId: string; clientId: string; scopes: string[] },
+  now: number,
+): RESTPostOAuth2AccessTokenResult {
   // only the grant's fields: a refresh record passed in carries its own (old) `token`, which must not be copied
   const grant = { userId: from.userId, clientId: from.clientId, scopes: from.scopes };
   const accessToken = randomToken();

@@ -45,7 +45,11 @@ export function computeBasePermissions(guild: GuildPermissionContext, member: Pe
  * combined (denies first, then allows, so one role's allow beats another's deny), then
  * the overwrite for the member themself. Administrator is never overwritten.
  */
-export function computeChannelPermissions(guild: GuildPermissionContext, member: PermissionSubject, overwrites: readonly APIOverwrite[]): bigint {
+export function computeChannelPermissions(
+  guild: GuildPermissionContext,
+  member: PermissionSubject,
+  overwrites: readonly APIOverwrite[],
+): bigint {
   const base = computeBasePermissions(guild, member);
   if (base === ALL_PERMISSIONS) return ALL_PERMISSIONS;
   let permissions = base;

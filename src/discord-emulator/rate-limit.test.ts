@@ -82,7 +82,9 @@ describe('Discord emulator rate limits', () => {
     const ids = [...channels.keys()];
     const token = emulator.application.botToken;
     const responses = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => fetch(`${emulator?.apiBase ?? ''}/v10/channels/${ids[i % ids.length] ?? ''}`, { headers: { Authorization: `Bot ${token}` } })),
+      Array.from({ length: 15 }, (_, i) =>
+        fetch(`${emulator?.apiBase ?? ''}/v10/channels/${ids[i % ids.length] ?? ''}`, { headers: { Authorization: `Bot ${token}` } }),
+      ),
     );
     const limited = responses.filter((r) => r.status === 429);
     expect(limited).toHaveLength(5);
@@ -104,7 +106,11 @@ describe('Discord emulator rate limits', () => {
     const started = Date.now();
     await Promise.all(
       Array.from({ length: 40 }, (_, i) => {
-        const route = Routes.guildMemberRole(emulator?.guild.id ?? '', users[i % users.length] ?? '', roles[Math.floor(i / users.length) % 2] ?? '');
+        const route = Routes.guildMemberRole(
+          emulator?.guild.id ?? '',
+          users[i % users.length] ?? '',
+          roles[Math.floor(i / users.length) % 2] ?? '',
+        );
         return rest.put(route);
       }),
     );
@@ -114,7 +120,9 @@ describe('Discord emulator rate limits', () => {
     // 40 calls at 5 per window: the client waited out at least seven windows (the server's own windows, which it
     // counted above, start at a window's first call, so a sliding count of any 500 ms may see up to 10)
     expect(Date.now() - started).toBeGreaterThanOrEqual(7 * 500);
-    expect(emulator.state.listMembers().find((m) => m.userId === users[0])?.roleNames).toEqual(expect.arrayContaining(['Verified', 'Unverified']));
+    expect(emulator.state.listMembers().find((m) => m.userId === users[0])?.roleNames).toEqual(
+      expect.arrayContaining(['Verified', 'Unverified']),
+    );
   }, 30_000);
 
   it('stays at zero 429s for concurrent workers once one call has taught @discordjs/rest the bucket', async () => {
@@ -138,7 +146,9 @@ describe('Discord emulator rate limits', () => {
   it('scales route windows with timeScale, keeping the counts', async () => {
     emulator = await createDiscordEmulator({ rateLimits: { timeScale: 0.2 } }); // member roles: 10 per 2 s instead of 10 s
     const member = emulator.state.findUserByName('sandbox-member')?.id ?? '';
-    const responses = await Promise.all(Array.from({ length: 11 }, () => rawRolePut(emulator as DiscordEmulator, member, emulator?.guild.roleId('Staff') ?? '')));
+    const responses = await Promise.all(
+      Array.from({ length: 11 }, () => rawRolePut(emulator as DiscordEmulator, member, emulator?.guild.roleId('Staff') ?? '')),
+    );
     expect(responses.filter((r) => r.status === 429)).toHaveLength(1);
     expect(Number(responses[0]?.headers.get('x-ratelimit-reset-after'))).toBeLessThanOrEqual(2);
   });

@@ -74,16 +74,23 @@ export const DISCORD_RATE_LIMITS: RateLimitConfig = {
  * `minWindowMs` keeps a scaled window from shrinking below the timer jitter of a busy machine (a 1 s bucket ×0.02 is
  * 20 ms, the size of one event-loop stall): the count per window stays Discord's.
  */
-export type RateLimitOption = boolean | { global?: BucketLimit; buckets?: Partial<Record<BucketName, BucketLimit>>; timeScale?: number; minWindowMs?: number };
+export type RateLimitOption =
+  boolean | { global?: BucketLimit; buckets?: Partial<Record<BucketName, BucketLimit>>; timeScale?: number; minWindowMs?: number };
 
 export function resolveRateLimits(option: RateLimitOption | undefined): RateLimitConfig | null {
   if (option === false) return null;
   if (option === undefined || option === true) return DISCORD_RATE_LIMITS;
   const scale = option.timeScale ?? 1;
   const floor = Math.max(1, option.minWindowMs ?? 1);
-  const scaled = (limit: BucketLimit): BucketLimit => ({ limit: limit.limit, windowMs: Math.min(limit.windowMs, Math.max(floor, Math.round(limit.windowMs * scale))) });
+  const scaled = (limit: BucketLimit): BucketLimit => ({
+    limit: limit.limit,
+    windowMs: Math.min(limit.windowMs, Math.max(floor, Math.round(limit.windowMs * scale))),
+  });
   // fromEntries drops the key type; the entries are exactly DISCORD_RATE_LIMITS.buckets' keys.
-  const buckets = Object.fromEntries(Object.entries(DISCORD_RATE_LIMITS.buckets).map(([name, limit]) => [name, scaled(limit)])) as Record<BucketName, BucketLimit>;
+  const buckets = Object.fromEntries(Object.entries(DISCORD_RATE_LIMITS.buckets).map(([name, limit]) => [name, scaled(limit)])) as Record<
+    BucketName,
+    BucketLimit
+  >;
   return {
     global: option.global ?? DISCORD_RATE_LIMITS.global,
     buckets: { ...buckets, ...option.buckets },
@@ -98,7 +105,13 @@ interface Window {
 /** A 429's body as the OpenAPI description's RatelimitedResponse has it: Error's code and message, retry_after (seconds) and global. */
 export type RateLimitDecision =
   | { limited: false; headers: Record<string, string> }
-  | { limited: true; global: boolean; retryAfterMs: number; headers: Record<string, string>; body: { message: string; code: number; retry_after: number; global: boolean } };
+  | {
+      limited: true;
+      global: boolean;
+      retryAfterMs: number;
+      headers: Record<string, string>;
+      body: { message: string; code: number; retry_after: number; global: boolean };
+    };
 
 const seconds = (ms: number) => (Math.ceil(ms) / 1000).toFixed(3);
 

@@ -17,13 +17,15 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
   for await (const chunk of req) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new RestError(413, { message: 'Request entity too large', code: RESTJSONErrorCodes.RequestEntityTooLarge });
+    if (size > MAX_BODY_BYTES)
+      throw new RestError(413, { message: 'Request entity too large', code: RESTJSONErrorCodes.RequestEntityTooLarge });
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
 }
 
-const invalidJson = () => new RestError(400, { message: 'The request body contains invalid JSON.', code: RESTJSONErrorCodes.RequestBodyContainsInvalidJSON });
+const invalidJson = () =>
+  new RestError(400, { message: 'The request body contains invalid JSON.', code: RESTJSONErrorCodes.RequestBodyContainsInvalidJSON });
 
 /** JSON, form-urlencoded (OAuth2) and multipart (messages with files: `payload_json` + `files[n]`), as Discord accepts them. */
 export async function parseRequestBody(req: IncomingMessage): Promise<ParsedBody> {
@@ -35,7 +37,11 @@ export async function parseRequestBody(req: IncomingMessage): Promise<ParsedBody
   }
   if (contentType.startsWith('multipart/form-data')) {
     // The WHATWG Request parser (undici, built into Node) reads multipart bodies without a dependency.
-    const formData = await new Request('http://emulator.local/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+    const formData = await new Request('http://emulator.local/', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: raw,
+    }).formData();
     const files: UploadedFile[] = [];
     let body: unknown;
     for (const [key, value] of formData.entries()) {

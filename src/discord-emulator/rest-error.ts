@@ -5,9 +5,7 @@ export interface FormErrorTree {
   [key: string]: FormErrorTree | Array<{ code: string; message: string }>;
 }
 
-export type RestErrorBody =
-  | { message: string; code: number; errors?: FormErrorTree }
-  | { error: string; error_description?: string };
+export type RestErrorBody = { message: string; code: number; errors?: FormErrorTree } | { error: string; error_description?: string };
 
 /** A Discord-shaped error response; route handlers throw it and the REST pipeline serialises it. */
 export class RestError extends Error {

@@ -29,7 +29,8 @@ export interface RestServerDeps {
 function authenticate(context: EmulatorContext, header: string | undefined): RequestAuth {
   if (!header) return { kind: 'none' };
   const [scheme, token = ''] = header.split(/\s+/, 2);
-  if (scheme === 'Bot') return token === context.application.botToken && !context.application.botTokenRevoked ? { kind: 'bot' } : { kind: 'invalid' };
+  if (scheme === 'Bot')
+    return token === context.application.botToken && !context.application.botTokenRevoked ? { kind: 'bot' } : { kind: 'invalid' };
   if (scheme === 'Bearer') {
     const grant = findAccessToken(context.state.oauth, token, context.now());
     return grant ? { kind: 'bearer', grant } : { kind: 'invalid' };
@@ -96,14 +97,34 @@ export function createRestHandler(deps: RestServerDeps) {
     let scope: string | undefined;
     const log = (status: number, route: string, bucket: string | null, global?: boolean) => {
       invalidRequests?.record(client, status, scope, receivedAt);
-      state.requestLog.push({ at: receivedAt, method, path, route, bucket, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status, ...(global === undefined ? {} : { global }), ...(advertised ? { advertised } : {}) });
+      state.requestLog.push({
+        at: receivedAt,
+        method,
+        path,
+        route,
+        bucket,
+        token: tokenLabel(auth),
+        userAgent: req.headers['user-agent'] ?? null,
+        status,
+        ...(global === undefined ? {} : { global }),
+        ...(advertised ? { advertised } : {}),
+      });
       if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, REQUEST_LOG_LIMIT / 10);
     };
 
     const blockedMs = invalidRequests?.blockedFor(client, receivedAt) ?? 0;
     if (blockedMs > 0) {
       // Cloudflare's block, in front of the API: no JSON, no X-RateLimit-* headers, every route
-      state.requestLog.push({ at: receivedAt, method, path, route: '(blocked)', bucket: null, token: tokenLabel(auth), userAgent: req.headers['user-agent'] ?? null, status: 429 });
+      state.requestLog.push({
+        at: receivedAt,
+        method,
+        path,
+        route: '(blocked)',
+        bucket: null,
+        token: tokenLabel(auth),
+        userAgent: req.headers['user-agent'] ?? null,
+        status: 429,
+      });
       res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': String(Math.ceil(blockedMs / 1000)) }).end('error code: 1015');
       return;
     }
@@ -112,7 +133,13 @@ export function createRestHandler(deps: RestServerDeps) {
     const spec = onViolation && segments ? checkRequestHead({ method, segments, query, headers: req.headers }) : null;
     const reportProblems = (found: { problems: string[]; notes: string[] }) => {
       if (onViolation && (found.problems.length > 0 || found.notes.length > 0)) {
-        onViolation({ method, path: spec?.located?.template ?? maskedPath(segments ?? []), problems: found.problems, notes: found.notes, userAgent: req.headers['user-agent'] ?? '' });
+        onViolation({
+          method,
+          path: spec?.located?.template ?? maskedPath(segments ?? []),
+          problems: found.problems,
+          notes: found.notes,
+          userAgent: req.headers['user-agent'] ?? '',
+        });
       }
     };
     if (spec) reportProblems(spec);
@@ -140,7 +167,14 @@ export function createRestHandler(deps: RestServerDeps) {
       send(res, 500, { message: '500: Internal Server Error', code: 0 });
       return;
     }
-    const answer = fault === 'missingPermissions' ? missingPermissions() : fault === 'unknownRole' ? unknownRole() : fault === 'unknownMember' ? unknownMember() : null;
+    const answer =
+      fault === 'missingPermissions'
+        ? missingPermissions()
+        : fault === 'unknownRole'
+          ? unknownRole()
+          : fault === 'unknownMember'
+            ? unknownMember()
+            : null;
     if (answer) {
       log(answer.status, route.path, bucketKey);
       send(res, answer.status, answer.body);
@@ -151,7 +185,12 @@ export function createRestHandler(deps: RestServerDeps) {
       state.rateLimitHits++;
       scope = 'shared';
       log(429, route.path, bucketKey);
-      send(res, 429, { message: 'You are being rate limited.', code: 0, retry_after: retryAfterSeconds, global: false }, { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' });
+      send(
+        res,
+        429,
+        { message: 'You are being rate limited.', code: 0, retry_after: retryAfterSeconds, global: false },
+        { 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': 'shared' },
+      );
       return;
     }
 
@@ -164,7 +203,13 @@ export function createRestHandler(deps: RestServerDeps) {
 
     let headers: Record<string, string> = {};
     if (limiter) {
-      const decision = limiter.take({ bucket: route.bucket, bucketKey, caller: tokenLabel(auth), global: auth.kind === 'bot', now: receivedAt });
+      const decision = limiter.take({
+        bucket: route.bucket,
+        bucketKey,
+        caller: tokenLabel(auth),
+        global: auth.kind === 'bot',
+        now: receivedAt,
+      });
       if (decision.limited) {
         state.rateLimitHits++;
         scope = decision.headers['X-RateLimit-Scope'];
@@ -173,7 +218,10 @@ export function createRestHandler(deps: RestServerDeps) {
         return;
       }
       headers = decision.headers;
-      advertised = { limit: Number(headers['X-RateLimit-Limit']), resetAfterMs: Math.round(Number(headers['X-RateLimit-Reset-After']) * 1000) };
+      advertised = {
+        limit: Number(headers['X-RateLimit-Limit']),
+        resetAfterMs: Math.round(Number(headers['X-RateLimit-Reset-After']) * 1000),
+      };
     }
 
     let result: RouteResult;

@@ -19,7 +19,13 @@ async function accessTokenFor(emulator: DiscordEmulator, userId: string, scope =
   const tokens = (await rest.post(Routes.oauth2TokenExchange(), {
     auth: false,
     passThroughBody: true,
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: emulator.application.clientId,
+      client_secret: emulator.application.clientSecret,
+    }),
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
   })) as RESTPostOAuth2AccessTokenResult;
   return tokens.access_token;
@@ -52,7 +58,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     const user = emulator.createUser({ username: 'joiner' });
     const token = await accessTokenFor(emulator, user.id);
     const verified = emulator.guild.roleId('Verified');
-    const member = (await bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: { access_token: token, roles: [verified] } })) as APIGuildMember;
+    const member = (await bot.put(Routes.guildMember(emulator.guild.id, user.id), {
+      body: { access_token: token, roles: [verified] },
+    })) as APIGuildMember;
     expect(member.user?.id).toBe(user.id);
     expect(member.roles).toEqual([verified]);
     expect(emulator.state.memberRoleNames(user.id)).toEqual(['Verified']);
@@ -69,7 +77,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     const user = emulator.createUser({ username: 'already-here' });
     emulator.addGuildMember(user.id, ['Limited Access']);
     const token = await accessTokenFor(emulator, user.id);
-    const answer = await bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: { access_token: token, roles: [emulator.guild.roleId('Unverified')] } });
+    const answer = await bot.put(Routes.guildMember(emulator.guild.id, user.id), {
+      body: { access_token: token, roles: [emulator.guild.roleId('Unverified')] },
+    });
     // @discordjs/rest hands back the empty body as bytes, never a member object
     expect(Array.isArray((answer as { roles?: unknown }).roles)).toBe(false);
     expect((answer as ArrayBuffer).byteLength).toBe(0);
@@ -118,7 +128,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
   it('refuses to add without guilds.join, without a token, or for a banned user', async () => {
     const user = emulator.createUser({ username: 'no-join' });
     const identifyOnly = await accessTokenFor(emulator, user.id, 'identify');
-    expect((await apiError(bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: { access_token: identifyOnly } }))).code).toBe(50025);
+    expect((await apiError(bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: { access_token: identifyOnly } }))).code).toBe(
+      50025,
+    );
 
     const missing = await apiError(bot.put(Routes.guildMember(emulator.guild.id, user.id), { body: {} }));
     expect(missing.status).toBe(400);
@@ -141,16 +153,22 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(emulator.state.memberRoleNames(userId)).toEqual(['Limited Access']);
     expect(emulator.state.auditLog.at(-1)).toMatchObject({ action: 'member_role_remove', reason: 'VPN detected' });
 
-    const patched = (await bot.patch(Routes.guildMember(emulator.guild.id, userId), { body: { roles: [emulator.guild.roleId('Unverified')] } })) as APIGuildMember;
+    const patched = (await bot.patch(Routes.guildMember(emulator.guild.id, userId), {
+      body: { roles: [emulator.guild.roleId('Unverified')] },
+    })) as APIGuildMember;
     expect(patched.roles).toEqual([emulator.guild.roleId('Unverified')]);
 
     const fetched = (await bot.get(Routes.guildMember(emulator.guild.id, userId))) as APIGuildMember;
     expect(fetched.roles).toEqual(patched.roles);
-    const list = (await bot.get(Routes.guildMembers(emulator.guild.id), { query: new URLSearchParams({ limit: '1000' }) })) as APIGuildMember[];
+    const list = (await bot.get(Routes.guildMembers(emulator.guild.id), {
+      query: new URLSearchParams({ limit: '1000' }),
+    })) as APIGuildMember[];
     expect(list.map((m) => m.user?.username)).toEqual(expect.arrayContaining(['sandbox-member', 'sandbox-staff', 'Gatekeeper']));
     // without a limit Discord answers one member; search matches the start of a name
     expect((await bot.get(Routes.guildMembers(emulator.guild.id))) as APIGuildMember[]).toHaveLength(1);
-    const found = (await bot.get(Routes.guildMembersSearch(emulator.guild.id), { query: new URLSearchParams({ query: 'sandbox-s', limit: '10' }) })) as APIGuildMember[];
+    const found = (await bot.get(Routes.guildMembersSearch(emulator.guild.id), {
+      query: new URLSearchParams({ query: 'sandbox-s', limit: '10' }),
+    })) as APIGuildMember[];
     expect(found.map((m) => m.user?.username)).toEqual(['sandbox-staff']);
 
     await bot.delete(Routes.guildMember(emulator.guild.id, userId));
@@ -179,7 +197,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect((await apiError(bot.put(Routes.guildMemberRole(guild, memberId, '1234567890123456789')))).code).toBe(10011);
     const channel = emulator.guild.channelId('logs');
     expect((await apiError(bot.get(Routes.channelMessage(channel, '1234567890123456789')))).code).toBe(10008);
-    const unknownInteraction = await apiError(bot.post(Routes.interactionCallback('1234567890123456789', 'nope'), { body: { type: 4, data: { content: 'x' } }, auth: false }));
+    const unknownInteraction = await apiError(
+      bot.post(Routes.interactionCallback('1234567890123456789', 'nope'), { body: { type: 4, data: { content: 'x' } }, auth: false }),
+    );
     expect(unknownInteraction.code).toBe(10062);
   });
 
@@ -206,7 +226,12 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
 
   it('posts, lists, edits and deletes messages, keeping components', async () => {
     const channel = emulator.guild.channelId('verification');
-    const components = [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Success, custom_id: 'go', label: 'Go' }] }];
+    const components = [
+      {
+        type: ComponentType.ActionRow,
+        components: [{ type: ComponentType.Button, style: ButtonStyle.Success, custom_id: 'go', label: 'Go' }],
+      },
+    ];
     const posted = (await bot.post(Routes.channelMessages(channel), { body: { content: 'Panel', components } })) as APIMessage;
     expect(posted.components).toEqual(components);
     await bot.post(Routes.channelMessages(channel), { body: { embeds: [{ title: 'Second' }] } });
@@ -221,7 +246,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     const tooLong = await apiError(bot.post(Routes.channelMessages(channel), { body: { content: 'x'.repeat(2001) } }));
     expect(tooLong.rawError).toMatchObject({ code: 50035, errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } });
     const noCustomId = await apiError(
-      bot.post(Routes.channelMessages(channel), { body: { content: 'bad', components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x' }] }] } }),
+      bot.post(Routes.channelMessages(channel), {
+        body: { content: 'bad', components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x' }] }] },
+      }),
     );
     expect(noCustomId.code).toBe(50035);
 
@@ -232,7 +259,10 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
   it('registers application commands globally and per guild', async () => {
     const app = emulator.application.id;
     const body = [{ name: 'verify-status', description: 'Show your status', type: 1 }];
-    const [created] = (await bot.put(Routes.applicationGuildCommands(app, emulator.guild.id), { body })) as Array<{ id: string; name: string }>;
+    const [created] = (await bot.put(Routes.applicationGuildCommands(app, emulator.guild.id), { body })) as Array<{
+      id: string;
+      name: string;
+    }>;
     const [again] = (await bot.put(Routes.applicationGuildCommands(app, emulator.guild.id), { body })) as Array<{ id: string }>;
     expect(again?.id).toBe(created?.id); // bulk overwrite keeps ids by name, as Discord does
     await bot.put(Routes.applicationCommands(app), { body: [{ name: 'privacy', description: 'Your data' }] });
@@ -242,12 +272,16 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(invalid.code).toBe(50035);
   });
 
-  it('stores a command\'s contexts and integration types, and refuses values the OpenAPI description does not allow', async () => {
+  it("stores a command's contexts and integration types, and refuses values the OpenAPI description does not allow", async () => {
     const app = emulator.application.id;
     const route = Routes.applicationGuildCommands(app, emulator.guild.id);
-    const [guildOnly] = (await bot.put(route, { body: [{ name: 'status', description: 'x', contexts: [0] }] })) as Array<Record<string, unknown>>;
+    const [guildOnly] = (await bot.put(route, { body: [{ name: 'status', description: 'x', contexts: [0] }] })) as Array<
+      Record<string, unknown>
+    >;
     expect(guildOnly).toMatchObject({ contexts: [0], integration_types: [0], dm_permission: false });
-    const [everywhere] = (await bot.put(route, { body: [{ name: 'status', description: 'x', contexts: [0, 1, 2], integration_types: [0, 1] }] })) as Array<Record<string, unknown>>;
+    const [everywhere] = (await bot.put(route, {
+      body: [{ name: 'status', description: 'x', contexts: [0, 1, 2], integration_types: [0, 1] }],
+    })) as Array<Record<string, unknown>>;
     expect(everywhere).toMatchObject({ contexts: [0, 1, 2], integration_types: [0, 1], dm_permission: true });
     const [unset] = (await bot.put(route, { body: [{ name: 'status', description: 'x' }] })) as Array<Record<string, unknown>>;
     expect(unset).toMatchObject({ contexts: null });
@@ -263,7 +297,9 @@ describe('Discord emulator REST v10 through @discordjs/rest', () => {
     expect(((await bot.get(Routes.guildRoles(emulator.guild.id))) as Array<{ id: string }>)[0]?.id).toBe(emulator.guild.id);
     const gateway = (await bot.get(Routes.gatewayBot())) as { url: string; shards: number };
     expect(gateway).toMatchObject({ url: emulator.gatewayUrl, shards: 1 });
-    const unversioned = await fetch(`${emulator.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${emulator.application.botToken}` } });
+    const unversioned = await fetch(`${emulator.apiBase}/gateway/bot`, {
+      headers: { Authorization: `Bot ${emulator.application.botToken}` },
+    });
     expect(unversioned.status).toBe(200);
   });
 });

@@ -31,7 +31,12 @@ describe('sandbox view: slash-command box', () => {
           description: 'Your data',
           options: [
             { name: 'show', description: 'What is kept about you', type: ApplicationCommandOptionType.Subcommand },
-            { name: 'delete', description: 'Delete it', type: ApplicationCommandOptionType.Subcommand, options: [{ name: 'confirm', description: 'Sure?', type: ApplicationCommandOptionType.Boolean, required: true }] },
+            {
+              name: 'delete',
+              description: 'Delete it',
+              type: ApplicationCommandOptionType.Subcommand,
+              options: [{ name: 'confirm', description: 'Sure?', type: ApplicationCommandOptionType.Boolean, required: true }],
+            },
           ],
         },
       ],
@@ -57,9 +62,15 @@ describe('sandbox view: slash-command box', () => {
   });
 
   const cookieOf = (userId: string) => `gk_sandbox_user=${userId}`;
-  const get = async (path: string, userId: string) => (await fetch(`${emulator.url}${path}`, { headers: { cookie: cookieOf(userId) } })).text();
+  const get = async (path: string, userId: string) =>
+    (await fetch(`${emulator.url}${path}`, { headers: { cookie: cookieOf(userId) } })).text();
   const post = (path: string, form: Record<string, string>, userId: string) =>
-    fetch(`${emulator.url}${path}`, { method: 'POST', body: new URLSearchParams(form), headers: { cookie: cookieOf(userId) }, redirect: 'manual' });
+    fetch(`${emulator.url}${path}`, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { cookie: cookieOf(userId) },
+      redirect: 'manual',
+    });
   const channelPath = () => `/sandbox/channels/${channelId}`;
 
   it('offers the registered commands, each subcommand as its own entry, and hides what the member may not use', async () => {

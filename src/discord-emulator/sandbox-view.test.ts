@@ -23,7 +23,10 @@ describe('sandbox web view', () => {
       new ButtonBuilder().setCustomId('verify').setLabel('Complete Verification!').setStyle(ButtonStyle.Success),
       new ButtonBuilder().setURL('https://example.com/rules').setLabel('Rules').setStyle(ButtonStyle.Link),
     );
-    await (client.channels.cache.get(channelId) as TextChannel).send({ embeds: [{ title: 'Verification', description: 'Click below' }], components: [row] });
+    await (client.channels.cache.get(channelId) as TextChannel).send({
+      embeds: [{ title: 'Verification', description: 'Click below' }],
+      components: [row],
+    });
     memberId = emulator.createUser({ username: 'web-visitor' }).id;
     emulator.addGuildMember(memberId, ['Unverified']);
   });
@@ -35,11 +38,17 @@ describe('sandbox web view', () => {
 
   const get = (path: string, cookie?: string) => fetch(`${emulator.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
   const post = (path: string, form: Record<string, string>, cookie?: string) =>
-    fetch(`${emulator.url}${path}`, { method: 'POST', body: new URLSearchParams(form), headers: cookie ? { cookie } : {}, redirect: 'manual' });
+    fetch(`${emulator.url}${path}`, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: cookie ? { cookie } : {},
+      redirect: 'manual',
+    });
 
   it('lists the channels', async () => {
     const page = await (await get('/sandbox')).text();
-    for (const name of ['verification', 'rules', 'raffle-confirmation-chat', 'stream-general-chat', 'logs']) expect(page).toContain(`# ${name}`);
+    for (const name of ['verification', 'rules', 'raffle-confirmation-chat', 'stream-general-chat', 'logs'])
+      expect(page).toContain(`# ${name}`);
     expect(page).toContain('Sandbox mode');
     expect(emulator.sandboxUrl(channelId)).toBe(`${emulator.url}/sandbox/channels/${channelId}`);
   });
@@ -73,7 +82,9 @@ describe('sandbox web view', () => {
     const live = await (await get(`/sandbox/channels/${channelId}/live`, cookie)).text();
     expect(live).toContain('Only you can see this');
     // Someone else does not see the ephemeral reply.
-    const other = await (await get(`/sandbox/channels/${channelId}`, `gk_sandbox_user=${emulator.state.findUserByName('sandbox-staff')?.id ?? ''}`)).text();
+    const other = await (
+      await get(`/sandbox/channels/${channelId}`, `gk_sandbox_user=${emulator.state.findUserByName('sandbox-staff')?.id ?? ''}`)
+    ).text();
     expect(other).not.toContain('You are <strong>verified</strong>!');
   });
 
@@ -103,7 +114,11 @@ describe('sandbox web view', () => {
     const noIdentity = await post(`/sandbox/channels/${channelId}/click`, { message_id: '1', custom_id: 'verify' });
     expect(decodeURIComponent(noIdentity.headers.get('location') ?? '')).toContain('Choose who you are first.');
     const stranger = emulator.createUser({ username: 'not-a-member' });
-    const notMember = await post(`/sandbox/channels/${channelId}/click`, { message_id: '1', custom_id: 'verify' }, `gk_sandbox_user=${stranger.id}`);
+    const notMember = await post(
+      `/sandbox/channels/${channelId}/click`,
+      { message_id: '1', custom_id: 'verify' },
+      `gk_sandbox_user=${stranger.id}`,
+    );
     const page = await (await get(notMember.headers.get('location') ?? '', `gk_sandbox_user=${stranger.id}`)).text();
     expect(page).toContain('role="alert"');
     expect(page).toContain('not a member');

@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InteractionResponseType, type APIMessage } from 'discord-api-types/v10';
 import type { EmulatorContext } from './context';
-import { html, readCookie, readForm, redirect, renderPage, SANDBOX_USER_COOKIE, sandboxUserCookie, sendHtml, type RawHtml } from './html-layout';
+import {
+  html,
+  readCookie,
+  readForm,
+  redirect,
+  renderPage,
+  SANDBOX_USER_COOKIE,
+  sandboxUserCookie,
+  sendHtml,
+  type RawHtml,
+} from './html-layout';
 import type { ClickButtonInput, SlashCommandInput } from './interaction-driver';
 import type { InteractionResult } from './interaction-record';
 import { CommandFormError, readCommandForm, renderCommandBox, sandboxPeople } from './sandbox-commands';
@@ -49,7 +59,12 @@ function visibleMessages(context: EmulatorContext, channelId: string, viewerId: 
   return [...recent, ...ephemeral].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).slice(-MAX_RENDERED_MESSAGES);
 }
 
-function renderInteractionStatus(context: EmulatorContext, interactionId: string | null, viewerId: string | undefined, error: string | null): RawHtml {
+function renderInteractionStatus(
+  context: EmulatorContext,
+  interactionId: string | null,
+  viewerId: string | undefined,
+  error: string | null,
+): RawHtml {
   if (error) return html`<p class="error" role="alert">${error}</p>`;
   const record = interactionId ? context.state.interactions.get(interactionId) : undefined;
   if (!record || record.userId !== viewerId) return html``;
@@ -58,7 +73,11 @@ function renderInteractionStatus(context: EmulatorContext, interactionId: string
     const expired = Date.now() - record.createdAt > context.settings.interactionAckTimeoutMs;
     return expired ? html`<p class="error">This interaction failed</p>` : html`<p class="muted">Sending command…</p>`;
   }
-  const pending = record.response && !record.responseEdited && record.followUps.length === 0 && record.callbackType === InteractionResponseType.DeferredChannelMessageWithSource;
+  const pending =
+    record.response &&
+    !record.responseEdited &&
+    record.followUps.length === 0 &&
+    record.callbackType === InteractionResponseType.DeferredChannelMessageWithSource;
   return pending ? html`<p class="muted">${botName} is thinking…</p>` : html`<p class="muted">${botName} replied.</p>`;
 }
 
@@ -71,10 +90,19 @@ function renderLinkedRoles(context: EmulatorContext, viewerId: string | undefine
   if (!viewerId || state.linkedRoles.size === 0) return html``;
   const connection = state.roleConnections.get(viewerId);
   const app = context.application.name;
-  const roles = [...state.linkedRoles].map(([roleId, requirements]) => ({ name: state.guild.roles.get(roleId)?.name ?? roleId, met: meetsLinkedRole(state.roleConnectionMetadata, connection, requirements, context.now()) }));
-  return html`<section aria-label="Linked roles" class="muted">Linked roles (${app}): ${roles.map(
-    (role) => html`<span class="role">${role.name}: ${role.met ? 'requirement met' : connection ? 'requirement not met' : `connect ${app} first`}</span> `,
-  )}</section>`;
+  const roles = [...state.linkedRoles].map(([roleId, requirements]) => ({
+    name: state.guild.roles.get(roleId)?.name ?? roleId,
+    met: meetsLinkedRole(state.roleConnectionMetadata, connection, requirements, context.now()),
+  }));
+  return html`<section aria-label="Linked roles" class="muted">
+    Linked roles (${app}):
+    ${roles.map(
+      (role) =>
+        html`<span class="role"
+          >${role.name}: ${role.met ? 'requirement met' : connection ? 'requirement not met' : `connect ${app} first`}</span
+        > `,
+    )}
+  </section>`;
 }
 
 function renderLive(context: EmulatorContext, channelId: string, viewerId: string | undefined, query: URLSearchParams): RawHtml {
@@ -82,39 +110,65 @@ function renderLive(context: EmulatorContext, channelId: string, viewerId: strin
   const member = viewerId ? state.getMember(viewerId) : undefined;
   const roles = viewerId ? state.memberRoleNames(viewerId) : [];
   const messages = visibleMessages(context, channelId, viewerId);
-  return html`<section aria-label="Your roles" class="muted">${
-    !viewerId
-      ? 'Choose who you are to click buttons.'
-      : member
-        ? html`Your roles: ${roles.length ? roles.map((name) => html`<span class="role">${name}</span>`) : html`<span class="role">none</span>`}`
-        : 'You are not a member of this server yet.'
-  }</section>${renderLinkedRoles(context, viewerId)}
-<div id="interaction-status" role="status" class="reply">${renderInteractionStatus(context, query.get('interaction'), viewerId, query.get('error'))}</div>
-<section aria-label="Messages">${messages.length ? messages.map((message) => renderMessage(state, message, channelId)) : html`<p class="muted">No messages yet.</p>`}</section>`;
+  return html`<section aria-label="Your roles" class="muted">
+      ${
+        !viewerId
+          ? 'Choose who you are to click buttons.'
+          : member
+            ? html`Your roles:
+              ${roles.length ? roles.map((name) => html`<span class="role">${name}</span>`) : html`<span class="role">none</span>`}`
+            : 'You are not a member of this server yet.'
+      }
+    </section>
+    ${renderLinkedRoles(context, viewerId)}
+    <div id="interaction-status" role="status" class="reply">
+      ${renderInteractionStatus(context, query.get('interaction'), viewerId, query.get('error'))}
+    </div>
+    <section aria-label="Messages">
+      ${messages.length ? messages.map((message) => renderMessage(state, message, channelId)) : html`<p class="muted">No messages yet.</p>`}
+    </section>`;
 }
 
-function renderShell(context: EmulatorContext, input: { channelId: string | null; viewerId: string | undefined; returnTo: string; main: RawHtml }): string {
+function renderShell(
+  context: EmulatorContext,
+  input: { channelId: string | null; viewerId: string | undefined; returnTo: string; main: RawHtml },
+): string {
   const { state } = context;
   const channels = [...state.guild.channels.values()].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   const body = html`<div class="layout">
-<nav class="sidebar" aria-label="Channels"><h2>${state.guild.name}</h2>
-${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${channel.id === input.channelId ? html`aria-current="page"` : ''}># ${channel.name}</a>`)}
-</nav>
-<main>
-<div class="whoami"><form method="post" action="/sandbox/identity">
-<input type="hidden" name="return_to" value="${input.returnTo}">
-<div><label for="whoami-user" class="muted">Who am I</label>
-<select id="whoami-user" name="user">${!input.viewerId ? html`<option value="">Choose a user…</option>` : ''}
-${sandboxPeople(context).map((person) => html`<option value="${person.value}" ${person.value === input.viewerId ? html`selected` : ''}>${person.label}</option>`)}
-</select></div><button type="submit" class="btn-secondary">Switch user</button></form></div>
-${input.main}
-</main></div>`;
+    <nav class="sidebar" aria-label="Channels">
+      <h2>${state.guild.name}</h2>
+      ${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${channel.id === input.channelId ? html`aria-current="page"` : ''}># ${channel.name}</a>`)}
+    </nav>
+    <main>
+      <div class="whoami">
+        <form method="post" action="/sandbox/identity">
+          <input type="hidden" name="return_to" value="${input.returnTo}" />
+          <div>
+            <label for="whoami-user" class="muted">Who am I</label>
+            <select id="whoami-user" name="user">
+              ${!input.viewerId ? html`<option value="">Choose a user…</option>` : ''}
+              ${sandboxPeople(context).map((person) => html`<option value="${person.value}" ${person.value === input.viewerId ? html`selected` : ''}>${person.label}</option>`)}
+            </select>
+          </div>
+          <button type="submit" class="btn-secondary">Switch user</button>
+        </form>
+      </div>
+      ${input.main}
+    </main>
+  </div>`;
   const channelName = input.channelId ? state.guild.channels.get(input.channelId)?.name : null;
   return renderPage({ title: channelName ? `#${channelName} · ${state.guild.name}` : state.guild.name, body, script: POLL_SCRIPT });
 }
 
 /** Serves `/sandbox…`; returns false for paths it does not own. */
-export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<boolean> {
+export async function handleSandboxView(
+  deps: SandboxViewDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+): Promise<boolean> {
   const { context } = deps;
   const { state } = context;
   const viewerId = currentUserId(context, req);
@@ -122,7 +176,8 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
 
   if (path === '/sandbox' || path === '/sandbox/') {
     if (method !== 'GET') return false;
-    const main = html`<h1>${state.guild.name}</h1><p class="muted">Pick a channel on the left. Buttons on messages act as the user chosen above.</p>`;
+    const main = html`<h1>${state.guild.name}</h1>
+      <p class="muted">Pick a channel on the left. Buttons on messages act as the user chosen above.</p>`;
     sendHtml(res, 200, renderShell(context, { channelId: null, viewerId, returnTo: '/sandbox', main }));
     return true;
   }
@@ -139,7 +194,17 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
   const channelId = match[1] ?? '';
   const channel = state.guild.channels.get(channelId);
   if (!channel) {
-    sendHtml(res, 404, renderPage({ title: 'Unknown Channel', body: html`<main class="card"><h1>Unknown Channel</h1><p><a href="/sandbox">Back to the sandbox</a></p></main>` }));
+    sendHtml(
+      res,
+      404,
+      renderPage({
+        title: 'Unknown Channel',
+        body: html`<main class="card">
+          <h1>Unknown Channel</h1>
+          <p><a href="/sandbox">Back to the sandbox</a></p>
+        </main>`,
+      }),
+    );
     return true;
   }
   const action = match[2];
@@ -151,7 +216,12 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
       return true;
     }
     try {
-      const result = await deps.clickButton({ userId: viewerId, channelId, messageId: form.get('message_id') ?? '', customId: form.get('custom_id') ?? '' });
+      const result = await deps.clickButton({
+        userId: viewerId,
+        channelId,
+        messageId: form.get('message_id') ?? '',
+        customId: form.get('custom_id') ?? '',
+      });
       redirect(res, `${back}?interaction=${result.interactionId}`);
     } catch (error) {
       redirect(res, `${back}?error=${encodeURIComponent(error instanceof Error ? error.message : String(error))}`);
@@ -171,7 +241,12 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
       redirect(res, `${back}?interaction=${result.interactionId}&${again}`);
     } catch (error) {
       // the driver's own refusals (an unknown user id, a value that is not a choice) read as Discord's picker would say them
-      const message = error instanceof CommandFormError ? error.message : error instanceof Error ? error.message.replace(/^runSlashCommand: /, '') : String(error);
+      const message =
+        error instanceof CommandFormError
+          ? error.message
+          : error instanceof Error
+            ? error.message.replace(/^runSlashCommand: /, '')
+            : String(error);
       redirect(res, `${back}?error=${encodeURIComponent(message)}&${again}`);
     }
     return true;
@@ -182,9 +257,14 @@ export async function handleSandboxView(deps: SandboxViewDeps, req: IncomingMess
     return true;
   }
   const search = query.toString();
-  const main = html`<h1># ${channel.name}</h1>${channel.topic ? html`<p class="muted">${channel.topic}</p>` : ''}
-<div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>
-${renderCommandBox(context, { channelId, viewerId, chosen: query.get('command'), path: sandboxChannelPath(channelId) })}`;
-  sendHtml(res, 200, renderShell(context, { channelId, viewerId, returnTo: `${sandboxChannelPath(channelId)}${search ? `?${search}` : ''}`, main }));
+  const main = html`<h1># ${channel.name}</h1>
+    ${channel.topic ? html`<p class="muted">${channel.topic}</p>` : ''}
+    <div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>
+    ${renderCommandBox(context, { channelId, viewerId, chosen: query.get('command'), path: sandboxChannelPath(channelId) })}`;
+  sendHtml(
+    res,
+    200,
+    renderShell(context, { channelId, viewerId, returnTo: `${sandboxChannelPath(channelId)}${search ? `?${search}` : ''}`, main }),
+  );
   return true;
 }

@@ -36,7 +36,11 @@ export const BOT_ROLE_PERMISSIONS =
   PermissionFlagsBits.ReadMessageHistory;
 
 const STAFF_PERMISSIONS =
-  PermissionFlagsBits.ManageGuild | PermissionFlagsBits.KickMembers | PermissionFlagsBits.BanMembers | PermissionFlagsBits.ModerateMembers | PermissionFlagsBits.ManageMessages;
+  PermissionFlagsBits.ManageGuild |
+  PermissionFlagsBits.KickMembers |
+  PermissionFlagsBits.BanMembers |
+  PermissionFlagsBits.ModerateMembers |
+  PermissionFlagsBits.ManageMessages;
 
 /** A fresh application with a realistic-looking bot token (`base64(id).timestamp.hmac`-shaped). */
 export function createApplication(name = 'Gatekeeper'): EmulatorApplication {
@@ -57,7 +61,11 @@ export function seedState(application: EmulatorApplication, seed: SeedName): Emu
   const guildId = generateSnowflake(ago(730));
   const bot = makeUser({ username: application.name, bot: true, createdAt: ago(400) });
   bot.id = application.botUserId;
-  const owner = makeUser({ username: seed === 'sandbox' ? 'sandbox-owner' : 'guild-owner', globalName: 'Guild Owner', createdAt: ago(2400) });
+  const owner = makeUser({
+    username: seed === 'sandbox' ? 'sandbox-owner' : 'guild-owner',
+    globalName: 'Guild Owner',
+    createdAt: ago(2400),
+  });
 
   const guild: GuildRecord = {
     id: guildId,
@@ -77,17 +85,43 @@ export function seedState(application: EmulatorApplication, seed: SeedName): Emu
   state.addUser({ user: bot, onVpn: false });
   state.addUser({ user: owner, onVpn: false });
   const join = (userId: string, roles: string[], daysAgo: number) =>
-    guild.members.set(userId, { userId, roles, nick: null, joinedAt: new Date(ago(daysAgo)).toISOString(), communicationDisabledUntil: null });
+    guild.members.set(userId, {
+      userId,
+      roles,
+      nick: null,
+      joinedAt: new Date(ago(daysAgo)).toISOString(),
+      communicationDisabledUntil: null,
+    });
   join(owner.id, [], 700);
 
-  const roleColors: Record<(typeof SANDBOX_ROLES)[number], number> = { Unverified: 0x95a5a6, 'Limited Access': 0xf1c40f, Verified: 0x2ecc71, Staff: 0x5865f2 };
+  const roleColors: Record<(typeof SANDBOX_ROLES)[number], number> = {
+    Unverified: 0x95a5a6,
+    'Limited Access': 0xf1c40f,
+    Verified: 0x2ecc71,
+    Staff: 0x5865f2,
+  };
   let position = 1;
   if (seed === 'sandbox') {
     for (const name of SANDBOX_ROLES) {
-      addRole(makeRole({ name, position: position++, permissions: name === 'Staff' ? STAFF_PERMISSIONS : 0n, color: roleColors[name], hoist: name === 'Staff' }));
+      addRole(
+        makeRole({
+          name,
+          position: position++,
+          permissions: name === 'Staff' ? STAFF_PERMISSIONS : 0n,
+          color: roleColors[name],
+          hoist: name === 'Staff',
+        }),
+      );
     }
   }
-  const botRole = makeRole({ name: application.name, position: position++, permissions: BOT_ROLE_PERMISSIONS, managed: true, botId: bot.id, color: 0xeb459e });
+  const botRole = makeRole({
+    name: application.name,
+    position: position++,
+    permissions: BOT_ROLE_PERMISSIONS,
+    managed: true,
+    botId: bot.id,
+    color: 0xeb459e,
+  });
   addRole(botRole);
   join(bot.id, [botRole.id], 30);
 

@@ -12,7 +12,13 @@ import {
   type GuildMemberFlags,
 } from 'discord-api-types/v10';
 import { makeUser } from './entity-factory';
-import { canManageRole, computeBasePermissions, computeChannelPermissions, highestRolePosition, type GuildPermissionContext } from './permissions';
+import {
+  canManageRole,
+  computeBasePermissions,
+  computeChannelPermissions,
+  highestRolePosition,
+  type GuildPermissionContext,
+} from './permissions';
 import type { InteractionRecord } from './interaction-record';
 import type { OAuthStore } from './oauth';
 import { unknownChannel, unknownMember, unknownRole, unknownUser } from './rest-error';
@@ -62,7 +68,12 @@ export interface GuildIncidents {
   dm_spam_detected_at: string | null;
 }
 
-export const NO_INCIDENTS: GuildIncidents = { invites_disabled_until: null, dms_disabled_until: null, raid_detected_at: null, dm_spam_detected_at: null };
+export const NO_INCIDENTS: GuildIncidents = {
+  invites_disabled_until: null,
+  dms_disabled_until: null,
+  raid_detected_at: null,
+  dm_spam_detected_at: null,
+};
 
 /** A user's role connection to the application. */
 export interface RoleConnectionRecord {
@@ -100,7 +111,16 @@ export interface RequestLogEntry {
 /** What the bot did to members, with the X-Audit-Log-Reason it gave (tests assert reasons). */
 export interface AuditEntry {
   at: number;
-  action: 'member_add' | 'member_update' | 'member_kick' | 'member_ban' | 'member_unban' | 'member_role_add' | 'member_role_remove' | 'guild_incident_actions' | 'guild_update';
+  action:
+    | 'member_add'
+    | 'member_update'
+    | 'member_kick'
+    | 'member_ban'
+    | 'member_unban'
+    | 'member_role_add'
+    | 'member_role_remove'
+    | 'guild_incident_actions'
+    | 'guild_update';
   /** a member's id, or the guild's for a change of the guild */
   targetId: string;
   /** a guild change: the body as the bot sent it */
@@ -174,7 +194,14 @@ export class EmulatorState {
   }
 
   /** A new fake user (snowflake dated now unless `createdAt` says otherwise). */
-  createUser(input: { username: string; globalName?: string; avatar?: string | null; bot?: boolean; onVpn?: boolean; createdAt?: Date }): APIUser {
+  createUser(input: {
+    username: string;
+    globalName?: string;
+    avatar?: string | null;
+    bot?: boolean;
+    onVpn?: boolean;
+    createdAt?: Date;
+  }): APIUser {
     const user = makeUser({
       username: input.username,
       globalName: input.globalName ?? null,
@@ -308,14 +335,23 @@ export class EmulatorState {
   addMember(userId: string, roles: string[] = [], nick: string | null = null): MemberRecord {
     this.requireUser(userId);
     for (const roleId of roles) this.requireRole(roleId);
-    const member: MemberRecord = { userId, roles: unique(roles), nick, joinedAt: new Date().toISOString(), communicationDisabledUntil: null };
+    const member: MemberRecord = {
+      userId,
+      roles: unique(roles),
+      nick,
+      joinedAt: new Date().toISOString(),
+      communicationDisabledUntil: null,
+    };
     this.guild.members.set(userId, member);
     this.dispatch(GatewayDispatchEvents.GuildMemberAdd, { ...this.toApiMember(member), guild_id: this.guild.id });
     return member;
   }
 
   /** Replaces a member's roles and nick, dispatching GUILD_MEMBER_UPDATE when something changed. */
-  updateMember(userId: string, change: { roles?: string[]; nick?: string | null; communicationDisabledUntil?: string | null }): MemberRecord {
+  updateMember(
+    userId: string,
+    change: { roles?: string[]; nick?: string | null; communicationDisabledUntil?: string | null },
+  ): MemberRecord {
     const member = this.requireMember(userId);
     const before = JSON.stringify(member);
     if (change.roles) {

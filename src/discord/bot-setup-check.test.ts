@@ -9,10 +9,33 @@ const OWNER = '300000000000000000';
 const P = PermissionFlagsBits;
 
 const role = (id: string, name: string, position: number, permissions = 0n, managed = false): APIRole =>
-  ({ id, name, position, permissions: String(permissions), managed, color: 0, hoist: false, mentionable: false, flags: 0 }) as unknown as APIRole;
-const overwrite = (id: string, type: OverwriteType, allow: bigint, deny: bigint): APIOverwrite => ({ id, type, allow: String(allow), deny: String(deny) });
+  ({
+    id,
+    name,
+    position,
+    permissions: String(permissions),
+    managed,
+    color: 0,
+    hoist: false,
+    mentionable: false,
+    flags: 0,
+  }) as unknown as APIRole;
+const overwrite = (id: string, type: OverwriteType, allow: bigint, deny: bigint): APIOverwrite => ({
+  id,
+  type,
+  allow: String(allow),
+  deny: String(deny),
+});
 
-const BOT_PERMISSIONS = P.ViewChannel | P.SendMessages | P.EmbedLinks | P.ReadMessageHistory | P.ManageRoles | P.CreateInstantInvite | P.KickMembers | P.BanMembers;
+const BOT_PERMISSIONS =
+  P.ViewChannel |
+  P.SendMessages |
+  P.EmbedLinks |
+  P.ReadMessageHistory |
+  P.ManageRoles |
+  P.CreateInstantInvite |
+  P.KickMembers |
+  P.BanMembers;
 
 /** A server set up as the README says: #logs hidden from @everyone and shown to Staff and the bot. */
 function wellSetUp(): SetupCheckInput {
@@ -34,7 +57,11 @@ function wellSetUp(): SetupCheckInput {
         found: {
           id: '22',
           name: 'logs',
-          permission_overwrites: [overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel), overwrite('14', OverwriteType.Role, P.ViewChannel, 0n), overwrite('15', OverwriteType.Role, P.ViewChannel, 0n)],
+          permission_overwrites: [
+            overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel),
+            overwrite('14', OverwriteType.Role, P.ViewChannel, 0n),
+            overwrite('15', OverwriteType.Role, P.ViewChannel, 0n),
+          ],
         },
       },
     },
@@ -64,9 +91,16 @@ describe('checkBotSetup', () => {
   it('a member overwrite for the bot beats a role deny; a role allow beats another role deny', () => {
     const input = wellSetUp();
     const logs = input.channels.logs.found!;
-    logs.permission_overwrites = [overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel), overwrite(BOT, OverwriteType.Member, P.ViewChannel, 0n)];
+    logs.permission_overwrites = [
+      overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel),
+      overwrite(BOT, OverwriteType.Member, P.ViewChannel, 0n),
+    ];
     expect(checkBotSetup(input)).toEqual([]);
-    logs.permission_overwrites = [overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel), overwrite('15', OverwriteType.Role, 0n, P.SendMessages), overwrite(BOT, OverwriteType.Member, 0n, P.ViewChannel)];
+    logs.permission_overwrites = [
+      overwrite(GUILD, OverwriteType.Role, 0n, P.ViewChannel),
+      overwrite('15', OverwriteType.Role, 0n, P.SendMessages),
+      overwrite(BOT, OverwriteType.Member, 0n, P.ViewChannel),
+    ];
     expect(checkBotSetup(input)[0]!.problem).toBe('In #logs the bot lacks "View Channel", "Send Messages".');
   });
 
@@ -74,7 +108,9 @@ describe('checkBotSetup', () => {
     const input = wellSetUp();
     input.guild.roles.find((r) => r.name === 'Verified')!.position = 6;
     const problems = checkBotSetup(input);
-    expect(problems.map((p) => p.problem)).toEqual(['The role "Verified" is above or level with the bot\'s highest role, so the bot cannot grant or remove it.']);
+    expect(problems.map((p) => p.problem)).toEqual([
+      'The role "Verified" is above or level with the bot\'s highest role, so the bot cannot grant or remove it.',
+    ]);
     expect(problems[0]!.fix).toBe('Server Settings → Roles: drag "Gatekeeper" above "Verified".');
   });
 
@@ -94,7 +130,9 @@ describe('checkBotSetup', () => {
     const bot = input.guild.roles.find((r) => r.id === '15')!;
     bot.permissions = String(BOT_PERMISSIONS & ~P.ManageRoles & ~P.BanMembers);
     expect(checkBotSetup(input).map((p) => p.problem)).toEqual(['The bot lacks the server permissions "Ban Members", "Manage Roles".']);
-    expect(checkBotSetup({ ...input, certainAltAction: 'none' }).map((p) => p.problem)).toEqual(['The bot lacks the server permission "Manage Roles".']);
+    expect(checkBotSetup({ ...input, certainAltAction: 'none' }).map((p) => p.problem)).toEqual([
+      'The bot lacks the server permission "Manage Roles".',
+    ]);
   });
 
   it('Administrator short-circuits every overwrite', () => {
@@ -109,10 +147,12 @@ describe('checkBotSetup', () => {
     input.channels.verification = { configured: 'verify-here', found: undefined };
     input.roles.verified = { configured: 'Members', found: undefined };
     expect(checkBotSetup(input).map((p) => p.fix)).toEqual([
-      'Create #verify-here, or set DISCORD_VERIFICATION_CHANNEL to an existing channel\'s name or id.',
+      "Create #verify-here, or set DISCORD_VERIFICATION_CHANNEL to an existing channel's name or id.",
       'Set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to an existing role, or create a role named "Members" again.',
     ]);
-    expect(checkBotSetup(input)[1]!.problem).toBe('The Verified role "Members" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.');
+    expect(checkBotSetup(input)[1]!.problem).toBe(
+      'The Verified role "Members" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.',
+    );
   });
 });
 

@@ -1,7 +1,13 @@
 import { PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 import type { ManagedRole } from '../modules/outbox';
 import { ROLE_SLOT_NAMES, roleSafetyProblems, roleSetting, type RoleProblem } from './role-safety';
-import { computeBasePermissions, computeChannelPermissions, permissionNames, type GuildPermissionContext, type PermissionSubject } from '../discord-emulator';
+import {
+  computeBasePermissions,
+  computeChannelPermissions,
+  permissionNames,
+  type GuildPermissionContext,
+  type PermissionSubject,
+} from '../discord-emulator';
 
 /**
  * What the bot needs, and why:
@@ -14,7 +20,11 @@ import { computeBasePermissions, computeChannelPermissions, permissionNames, typ
  *   or raises the verification level (Modify Guild).
  */
 export const CHANNEL_PERMISSIONS = {
-  verification: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.ReadMessageHistory,
+  verification:
+    PermissionFlagsBits.ViewChannel |
+    PermissionFlagsBits.SendMessages |
+    PermissionFlagsBits.EmbedLinks |
+    PermissionFlagsBits.ReadMessageHistory,
   logs: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages,
 } as const;
 
@@ -26,7 +36,13 @@ export const ALT_ACTION_PERMISSIONS = { none: 0n, kick: PermissionFlagsBits.Kick
 export const DISCORD_LEVER_PERMISSIONS = PermissionFlagsBits.ManageGuild;
 
 /** The `permissions` integer of the invite URL: everything any configuration can need. */
-export const INVITE_PERMISSIONS = CHANNEL_PERMISSIONS.verification | CHANNEL_PERMISSIONS.logs | GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS.kick | ALT_ACTION_PERMISSIONS.ban | DISCORD_LEVER_PERMISSIONS;
+export const INVITE_PERMISSIONS =
+  CHANNEL_PERMISSIONS.verification |
+  CHANNEL_PERMISSIONS.logs |
+  GUILD_PERMISSIONS |
+  ALT_ACTION_PERMISSIONS.kick |
+  ALT_ACTION_PERMISSIONS.ban |
+  DISCORD_LEVER_PERMISSIONS;
 
 export interface SetupProblem {
   /** what is wrong, naming the permission and the channel or role */
@@ -42,7 +58,10 @@ export type SetupArea = 'server' | `channel:${keyof typeof CHANNEL_PERMISSIONS}`
 export interface SetupCheckInput {
   guild: GuildPermissionContext;
   bot: PermissionSubject & { name: string };
-  channels: Record<keyof typeof CHANNEL_PERMISSIONS, { configured: string; found: { id: string; name: string; permission_overwrites?: APIOverwrite[] } | undefined }>;
+  channels: Record<
+    keyof typeof CHANNEL_PERMISSIONS,
+    { configured: string; found: { id: string; name: string; permission_overwrites?: APIOverwrite[] } | undefined }
+  >;
   /** the roles Gatekeeper gives, and the Staff role (checked only for the choices role-safety.ts refuses) */
   roles: Record<ManagedRole, { configured: string; found: APIRole | undefined }> & { staff?: { configured: string } };
   certainAltAction: keyof typeof ALT_ACTION_PERMISSIONS;
@@ -54,7 +73,8 @@ const list = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
 function checkGuildPermissions(input: SetupCheckInput): SetupProblem[] {
   const base = computeBasePermissions(input.guild, input.bot);
-  const needed = GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS[input.certainAltAction] | (input.discordLevers ? DISCORD_LEVER_PERMISSIONS : 0n);
+  const needed =
+    GUILD_PERMISSIONS | ALT_ACTION_PERMISSIONS[input.certainAltAction] | (input.discordLevers ? DISCORD_LEVER_PERMISSIONS : 0n);
   const missing = permissionNames(needed & ~base);
   if (missing.length === 0) return [];
   return [
@@ -70,7 +90,13 @@ function checkChannel(input: SetupCheckInput, which: keyof typeof CHANNEL_PERMIS
   const { configured, found } = input.channels[which];
   const setting = which === 'verification' ? 'DISCORD_VERIFICATION_CHANNEL' : 'DISCORD_LOGS_CHANNEL';
   if (!found) {
-    return [{ problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`, fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.`, area: `channel:${which}` }];
+    return [
+      {
+        problem: `The ${which} channel "${configured}" does not exist or the bot cannot see it.`,
+        fix: `Create #${configured}, or set ${setting} to an existing channel's name or id.`,
+        area: `channel:${which}`,
+      },
+    ];
   }
   const permissions = computeChannelPermissions(input.guild, input.bot, found.permission_overwrites ?? []);
   const missing = permissionNames(CHANNEL_PERMISSIONS[which] & ~permissions);

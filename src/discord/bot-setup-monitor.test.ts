@@ -50,14 +50,20 @@ describe('the bot permission self-check against the emulator', () => {
       { role: '@everyone', deny: PermissionFlagsBits.ViewChannel },
       { role: 'Staff', allow: PermissionFlagsBits.ViewChannel },
     ]);
-    expect(await restError(rest.post(Routes.channelMessages(emulator.guild.channelId('logs')), { body: { content: 'x' } }))).toEqual({ status: 403, code: 50001, message: 'Missing Access' });
+    expect(await restError(rest.post(Routes.channelMessages(emulator.guild.channelId('logs')), { body: { content: 'x' } }))).toEqual({
+      status: 403,
+      code: 50001,
+      message: 'Missing Access',
+    });
     const report = await monitor.run();
     expect(report.problems.map((p) => p.problem)).toEqual(['In #logs the bot lacks "View Channel", "Send Messages".']);
   });
 
   it('Send Messages denied to the bot role in #verification: 50013 Missing Permissions', async () => {
     emulator.setChannelOverwrites('verification', [{ role: botRole, deny: PermissionFlagsBits.SendMessages }]);
-    expect(await restError(rest.post(Routes.channelMessages(emulator.guild.channelId('verification')), { body: { content: 'x' } }))).toEqual({ status: 403, code: 50013, message: 'Missing Permissions' });
+    expect(
+      await restError(rest.post(Routes.channelMessages(emulator.guild.channelId('verification')), { body: { content: 'x' } })),
+    ).toEqual({ status: 403, code: 50013, message: 'Missing Permissions' });
     expect((await monitor.run()).problems.map((p) => p.problem)).toEqual(['In #verification the bot lacks "Send Messages".']);
   });
 
@@ -65,7 +71,9 @@ describe('the bot permission self-check against the emulator', () => {
     emulator.setRolePosition(botRole, 2);
     const member = emulator.state.findUserByName('sandbox-newcomer')!.id;
     emulator.addGuildMember(member);
-    expect((await restError(rest.put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Verified'))))).code).toBe(50013);
+    expect((await restError(rest.put(Routes.guildMemberRole(emulator.guild.id, member, emulator.guild.roleId('Verified'))))).code).toBe(
+      50013,
+    );
     const problems = (await monitor.run()).problems;
     expect(problems.map((p) => p.problem)).toEqual([
       'The role "Verified" is above or level with the bot\'s highest role, so the bot cannot grant or remove it.',
@@ -77,7 +85,12 @@ describe('the bot permission self-check against the emulator', () => {
   it('a refused role choice: one plain line at start naming the problem, the fix and what waits; its role is never resolved for a change', async () => {
     const lines: { level: number; msg: string }[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-    const names = { guildId: emulator.guild.id, roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Verified' }, verificationChannel: 'verification', logsChannel: 'logs' };
+    const names = {
+      guildId: emulator.guild.id,
+      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Verified' },
+      verificationChannel: 'verification',
+      logsChannel: 'logs',
+    };
     const watched = createBotSetupMonitor({ rest, names, certainAltAction: 'kick', logger });
     emulator.setRolePermissions(emulator.guild.roleId('Verified'), PermissionFlagsBits.Administrator);
     const report = await watched.run();
@@ -90,7 +103,9 @@ describe('the bot permission self-check against the emulator', () => {
       'Role configuration refused: The role "Verified" is chosen as both the Verified role and the Staff role. Fix: Give each its own role: choose another role for the Verified role or the Staff role (dashboard Settings, or DISCORD_VERIFIED_ROLE / DISCORD_STAFF_ROLE). Until then Gatekeeper gives and takes no Verified role (those role changes wait in the outbox).',
     ]);
     const directory = guardRoles(createGuildDirectory(rest, names), () => watched.refusedRoles());
-    await expect(directory.roleId('verified')).rejects.toThrow('Role configuration refused: The Verified role "Verified" carries "Administrator"');
+    await expect(directory.roleId('verified')).rejects.toThrow(
+      'Role configuration refused: The Verified role "Verified" carries "Administrator"',
+    );
     await expect(directory.roleId('staff')).rejects.toThrow('chosen as both the Verified role and the Staff role');
     expect(await directory.roleId('unverified')).toBe(emulator.guild.roleId('Unverified'));
     // fixed in the server: the next check lets it through
@@ -124,7 +139,12 @@ describe("the server's name and icon for the visitor pages", () => {
     const emulator = await createDiscordEmulator({ rateLimits: false });
     try {
       const rest = createEmulatorRest(emulator);
-      const names = { guildId: emulator.guild.id, roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' }, verificationChannel: 'verification', logsChannel: 'logs' };
+      const names = {
+        guildId: emulator.guild.id,
+        roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
+        verificationChannel: 'verification',
+        logsChannel: 'logs',
+      };
       const monitor = createBotSetupMonitor({ rest, names, certainAltAction: 'none', logger: silentLogger });
       const get = jest.spyOn(rest, 'get');
       expect(await monitor.identity()).toEqual({ name: emulator.state.guild.name, iconUrl: null });
@@ -138,7 +158,12 @@ describe("the server's name and icon for the visitor pages", () => {
 
   it('answers null, without waiting long, when Discord cannot be read', async () => {
     const rest = { get: () => Promise.reject(new Error('Discord is down')) } as unknown as ReturnType<typeof createEmulatorRest>;
-    const names = { guildId: '1', roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' }, verificationChannel: 'verification', logsChannel: 'logs' };
+    const names = {
+      guildId: '1',
+      roles: { verified: 'Verified', limited: 'Limited Access', unverified: 'Unverified', staff: 'Staff' },
+      verificationChannel: 'verification',
+      logsChannel: 'logs',
+    };
     const monitor = createBotSetupMonitor({ rest, names, certainAltAction: 'none', logger: silentLogger });
     expect(await monitor.identity()).toBeNull();
   });

@@ -1,6 +1,13 @@
 import { logDiscordPermissionProblem } from '../operator-events';
 import type { REST } from '@discordjs/rest';
-import { Routes, type APIGuild, type APIGuildChannel, type APIGuildMember, type APIUser, type GuildChannelType } from 'discord-api-types/v10';
+import {
+  Routes,
+  type APIGuild,
+  type APIGuildChannel,
+  type APIGuildMember,
+  type APIUser,
+  type GuildChannelType,
+} from 'discord-api-types/v10';
 import type { Logger } from '../logger';
 import { checkBotSetup, refusedRoleChoices, type SetupCheckInput, type SetupProblem } from './bot-setup-check';
 import { ROLE_SLOT_NAMES, type RoleProblem } from './role-safety';
@@ -38,7 +45,13 @@ export function guildIconUrl(guild: { id: string; icon: string | null }, cdnBase
  * The bot runs it at start and on guild, role, channel and own-member updates; the web
  * side reads `current()`, which re-checks when the last result is a minute old.
  */
-export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; certainAltAction: SetupCheckInput['certainAltAction']; readonly discordLevers?: boolean; logger: Logger }) {
+export function createBotSetupMonitor(deps: {
+  rest: REST;
+  names: GuildNames;
+  certainAltAction: SetupCheckInput['certainAltAction'];
+  readonly discordLevers?: boolean;
+  logger: Logger;
+}) {
   let latest: SetupReport | undefined;
   let running: Promise<SetupReport> | undefined;
   let botUser: APIUser | undefined;
@@ -56,7 +69,10 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
     const member = (await rest.get(Routes.guildMember(names.guildId, botUser.id))) as APIGuildMember;
     const channel = (configured: string) => {
       const found = findByNameOrId(channels, configured);
-      return { configured, found: found ? { id: found.id, name: found.name ?? configured, permission_overwrites: found.permission_overwrites } : undefined };
+      return {
+        configured,
+        found: found ? { id: found.id, name: found.name ?? configured, permission_overwrites: found.permission_overwrites } : undefined,
+      };
     };
     const role = (configured: string) => ({ configured, found: findByNameOrId(guild.roles, configured) });
     const botRoles = guild.roles.filter((r) => member.roles.includes(r.id));
@@ -65,7 +81,12 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
       guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles },
       bot: { userId: botUser.id, roleIds: member.roles, name: botRole?.name ?? botUser.username },
       channels: { verification: channel(names.verificationChannel), logs: channel(names.logsChannel) },
-      roles: { verified: role(names.roles.verified), limited: role(names.roles.limited), unverified: role(names.roles.unverified), staff: { configured: names.roles.staff } },
+      roles: {
+        verified: role(names.roles.verified),
+        limited: role(names.roles.limited),
+        unverified: role(names.roles.unverified),
+        staff: { configured: names.roles.staff },
+      },
       certainAltAction: deps.certainAltAction,
       discordLevers: deps.discordLevers,
     };
@@ -79,10 +100,14 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
     // a refused role choice is one plain line: the problem, its fix, and what Gatekeeper does meanwhile
     for (const r of next.error ? [] : refused) {
       const roles = r.slots.filter((slot) => slot !== 'staff').map((slot) => ROLE_SLOT_NAMES[slot].label);
-      const meanwhile = roles.length > 0 ? `until then Gatekeeper gives and takes no ${roles.join(' or ')} role (those role changes wait in the outbox)` : 'until then nobody is staff through that role';
+      const meanwhile =
+        roles.length > 0
+          ? `until then Gatekeeper gives and takes no ${roles.join(' or ')} role (those role changes wait in the outbox)`
+          : 'until then nobody is staff through that role';
       deps.logger.error(`Role configuration refused: ${r.problem} Fix: ${r.fix} ${meanwhile[0]!.toUpperCase()}${meanwhile.slice(1)}.`);
     }
-    for (const problem of next.problems) if (!refusedText.has(problem.problem)) logDiscordPermissionProblem(deps.logger, { problem: problem.problem, fix: problem.fix });
+    for (const problem of next.problems)
+      if (!refusedText.has(problem.problem)) logDiscordPermissionProblem(deps.logger, { problem: problem.problem, fix: problem.fix });
     if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
   }
 
@@ -94,7 +119,11 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
         refused = refusedRoleChoices(input);
         report = { checkedAt: new Date().toISOString(), problems: checkBotSetup(input) };
       } catch (error) {
-        report = { checkedAt: new Date().toISOString(), problems: latest?.problems ?? [], error: `Discord did not answer the self-check: ${(error as Error).message}` };
+        report = {
+          checkedAt: new Date().toISOString(),
+          problems: latest?.problems ?? [],
+          error: `Discord did not answer the self-check: ${(error as Error).message}`,
+        };
       }
       log(latest, report);
       latest = report;
@@ -123,7 +152,9 @@ export function createBotSetupMonitor(deps: { rest: REST; names: GuildNames; cer
         if (stale) void current().catch(() => undefined);
         return identity;
       }
-      const read = current().then(() => identity).catch(() => null);
+      const read = current()
+        .then(() => identity)
+        .catch(() => null);
       const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), FIRST_READ_WAIT_MS).unref());
       return Promise.race([read, timeout]);
     },

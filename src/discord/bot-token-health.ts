@@ -19,7 +19,8 @@ export interface BotTokenStatus {
 }
 
 export const TOKEN_REJECTED_MESSAGE = 'Discord rejected the bot token (401 Unauthorized): all Discord work is paused and nothing is lost.';
-export const TOKEN_REJECTED_FIX = 'Discord Developer Portal → your application → Bot → Reset Token, put the new token in DISCORD_BOT_TOKEN and restart. Work resumes by itself as soon as the token is accepted again.';
+export const TOKEN_REJECTED_FIX =
+  'Discord Developer Portal → your application → Bot → Reset Token, put the new token in DISCORD_BOT_TOKEN and restart. Work resumes by itself as soon as the token is accepted again.';
 
 /** What a call made while the token is rejected fails with (no request is sent). */
 export class BotTokenRejectedError extends Error {
@@ -36,7 +37,12 @@ export class BotTokenRejectedError extends Error {
  * GET /users/@me with the token) with backoff; the first probe answered 2xx restores it,
  * logs one line and tells the listeners (the outbox resumes).
  */
-export function createBotTokenHealth(deps: { probe: () => Promise<number>; logger: Logger; delaysMs?: readonly number[]; now?: () => number }) {
+export function createBotTokenHealth(deps: {
+  probe: () => Promise<number>;
+  logger: Logger;
+  delaysMs?: readonly number[];
+  now?: () => number;
+}) {
   const delays = deps.delaysMs ?? TOKEN_PROBE_DELAYS_MS;
   const now = deps.now ?? Date.now;
   let since: number | null = null;

@@ -28,7 +28,12 @@ export interface DiscordConnection {
 export async function connectDiscord(
   env: Env,
   logger: Logger,
-  options: { emulatorPort?: number; redirectUri?: string; interactionAckTimeoutMs?: number; emulatorLimits?: Pick<DiscordEmulatorOptions, 'rateLimits' | 'invalidRequestLimit'> } = {},
+  options: {
+    emulatorPort?: number;
+    redirectUri?: string;
+    interactionAckTimeoutMs?: number;
+    emulatorLimits?: Pick<DiscordEmulatorOptions, 'rateLimits' | 'invalidRequestLimit'>;
+  } = {},
 ): Promise<DiscordConnection> {
   if (!env.sandbox) {
     return {
@@ -49,7 +54,15 @@ export async function connectDiscord(
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   // only our own callback may receive codes: the emulator must not become an open redirect
   // the logger hears the emulator's own errors and each request that departs from Discord's API description (a warning)
-  const emulator = await createDiscordEmulator({ port, host, publicUrl: port ? `http://localhost:${port}` : undefined, redirectUris: options.redirectUri ? [options.redirectUri] : undefined, interactionAckTimeoutMs: options.interactionAckTimeoutMs, logger, ...options.emulatorLimits });
+  const emulator = await createDiscordEmulator({
+    port,
+    host,
+    publicUrl: port ? `http://localhost:${port}` : undefined,
+    redirectUris: options.redirectUri ? [options.redirectUri] : undefined,
+    interactionAckTimeoutMs: options.interactionAckTimeoutMs,
+    logger,
+    ...options.emulatorLimits,
+  });
   const proxycheck = await createProxycheckEmulator();
   logger.info({ discord: emulator.url }, 'sandbox mode: Discord and proxycheck.io are emulated in-process');
   return {

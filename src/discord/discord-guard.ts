@@ -32,7 +32,11 @@ export function createDiscordGuard(config: {
     delaysMs: config.probeDelaysMs,
     // the cheapest bot call there is; its own 401 counts toward the limit like any other
     probe: async () => {
-      const response = await doFetch(`${config.apiBase.replace(/\/$/, '')}/v10/users/@me`, { method: 'GET', headers: { Authorization: `Bot ${config.botToken}` }, signal: AbortSignal.timeout(10_000) });
+      const response = await doFetch(`${config.apiBase.replace(/\/$/, '')}/v10/users/@me`, {
+        method: 'GET',
+        headers: { Authorization: `Bot ${config.botToken}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       await response.text().catch(() => '');
       invalid.record('users-me', response.status, response.headers.get('x-ratelimit-scope'));
       return response.status;

@@ -21,10 +21,14 @@ describe('the bot’s REST client against the emulator at Discord’s limits', (
     try {
       // paced as the product paces it (discord-rest.ts): a client at exactly 50/s over its own windows can put a
       // few more into one of the server's, which do not line up with them
-      const rest = createEmulatorRest(emulator, emulator.application.botToken, { globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest });
+      const rest = createEmulatorRest(emulator, emulator.application.botToken, {
+        globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest,
+      });
       const channels = Array.from({ length: 30 }, (_, i) => emulator.createChannel(`burst-${i}`).id ?? '');
       const started = Date.now();
-      const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => rest.get(Routes.channel(channels[i % channels.length] ?? ''))));
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) => rest.get(Routes.channel(channels[i % channels.length] ?? ''))),
+      );
 
       // every request answered: a global 429 was waited out and retried, never lost
       expect(answers).toHaveLength(150);
@@ -67,7 +71,10 @@ describe('a cold start on a route (its bucket not learnt yet)', () => {
     const later = users.slice(10).map(edit);
     const outcomes = await Promise.allSettled([first, ...others, ...later]);
     expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
-    return { limited: discord.state.rateLimitHits, answered: discord.state.requests({ status: 200 }).filter((r) => r.method === 'PATCH').length };
+    return {
+      limited: discord.state.rateLimitHits,
+      answered: discord.state.requests({ status: 200 }).filter((r) => r.method === 'PATCH').length,
+    };
   }
 
   it('draws a 429 from @discordjs/rest as it comes: the calls after the first answer run in a second queue', async () => {
@@ -77,7 +84,9 @@ describe('a cold start on a route (its bucket not learnt yet)', () => {
   }, 30_000);
 
   it('draws none from the bot’s client, which sends the first call alone', async () => {
-    const bot = await coldBurst((discord) => createBotRest({ apiBase: discord.apiBase, botToken: discord.application.botToken, timeoutMs: 5000 }));
+    const bot = await coldBurst((discord) =>
+      createBotRest({ apiBase: discord.apiBase, botToken: discord.application.botToken, timeoutMs: 5000 }),
+    );
     expect(bot.answered).toBe(15);
     expect(bot.limited).toBe(0);
   }, 30_000);

@@ -1,4 +1,12 @@
-import { DefaultUserAgentAppendix, REST, RESTEvents, type APIRequest, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import {
+  DefaultUserAgentAppendix,
+  REST,
+  RESTEvents,
+  type APIRequest,
+  type InternalRequest,
+  type RESTOptions,
+  type ResponseLike,
+} from '@discordjs/rest';
 import type { Client } from 'discord.js';
 import { discordUserAgent } from '../discord-user-agent';
 import { BotTokenRejectedError } from './bot-token-health';
@@ -118,7 +126,17 @@ export function watchBotRest(rest: REST, guard: DiscordGuard, botToken: string):
  * guard, every call passes the budget gate and every answer is watched (`watchBotRest`).
  */
 export function createBotRest(config: { apiBase: string; botToken: string; timeoutMs?: number; guard?: DiscordGuard }): REST {
-  const rest = new BotRest({ api: config.apiBase, version: '10', timeout: config.timeoutMs ?? 15_000, retries: 1, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest, userAgentAppendix: restUserAgentAppendix() }, config.guard).setToken(config.botToken);
+  const rest = new BotRest(
+    {
+      api: config.apiBase,
+      version: '10',
+      timeout: config.timeoutMs ?? 15_000,
+      retries: 1,
+      globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.rest,
+      userAgentAppendix: restUserAgentAppendix(),
+    },
+    config.guard,
+  ).setToken(config.botToken);
   if (config.guard) watchBotRest(rest, config.guard, config.botToken);
   return rest;
 }

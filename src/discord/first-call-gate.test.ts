@@ -3,12 +3,16 @@ import { bucketRoute, createFirstCallGate } from './first-call-gate';
 
 describe('bucket routes', () => {
   it('names routes as the REST client does', () => {
-    expect(bucketRoute('/guilds/123456789012345678/members/876543210987654321/roles/111111111111111111')).toBe('/guilds/:id/members/:id/roles/:id');
+    expect(bucketRoute('/guilds/123456789012345678/members/876543210987654321/roles/111111111111111111')).toBe(
+      '/guilds/:id/members/:id/roles/:id',
+    );
   });
 
   it('names every interaction callback and every webhook token as one route, as the REST client does', () => {
     expect(bucketRoute('/interactions/123456789012345678/aW50ZXJhY3Rpb246MTIz.abc/callback')).toBe('/interactions/:id/:token/callback');
-    expect(bucketRoute('/webhooks/123456789012345678/aW50ZXJhY3Rpb246MTIz.abc/messages/@original')).toBe('/webhooks/:id/:token/messages/@original');
+    expect(bucketRoute('/webhooks/123456789012345678/aW50ZXJhY3Rpb246MTIz.abc/messages/@original')).toBe(
+      '/webhooks/:id/:token/messages/@original',
+    );
     expect(bucketRoute('/webhooks/123456789012345678/other-token/messages/876543210987654321')).toBe('/webhooks/:id/:token/messages/:id');
   });
 });
@@ -35,7 +39,11 @@ describe('first call on a route the REST client has not learnt', () => {
     const gate = createFirstCallGate({ relearnAfterMs: 60_000 });
     const log: string[] = [];
     const [a, b, c] = [heldCall(log, 'a'), heldCall(log, 'b'), heldCall(log, 'c')];
-    const results = [gate.run('PUT /guilds/:id/members/:id', a.call), gate.run('PUT /guilds/:id/members/:id', b.call), gate.run('PUT /guilds/:id/members/:id', c.call)];
+    const results = [
+      gate.run('PUT /guilds/:id/members/:id', a.call),
+      gate.run('PUT /guilds/:id/members/:id', b.call),
+      gate.run('PUT /guilds/:id/members/:id', c.call),
+    ];
     await settle();
     expect(log).toEqual(['start a']);
     a.answer();

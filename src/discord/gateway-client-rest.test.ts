@@ -34,7 +34,9 @@ describe("the gateway client's REST calls", () => {
     await start({ limit: 10_000, windowMs: 60_000 });
     const closed = emulator.createChannel('closed');
     emulator.setChannelOverwrites(closed.id, [{ userId: emulator.application.botUserId, deny: PermissionFlagsBits.SendMessages }]);
-    await expect(client.rest.post(Routes.channelMessages(closed.id), { body: { content: 'a log line' } })).rejects.toMatchObject({ status: 403 });
+    await expect(client.rest.post(Routes.channelMessages(closed.id), { body: { content: 'a log line' } })).rejects.toMatchObject({
+      status: 403,
+    });
 
     const memberId = emulator.createUser({ username: 'someone' }).id;
     emulator.addGuildMember(memberId);
@@ -47,7 +49,9 @@ describe("the gateway client's REST calls", () => {
     expect(emulator.faults.injected.rate429).toBe(1);
 
     emulator.faults.revokeBotToken();
-    await expect(client.rest.put(Routes.applicationGuildCommands(emulator.application.id, emulator.guild.id), { body: [] })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      client.rest.put(Routes.applicationGuildCommands(emulator.application.id, emulator.guild.id), { body: [] }),
+    ).rejects.toMatchObject({ status: 401 });
     expect(guard.token.rejected).toBe(true);
     const sent = emulator.state.requestLog.length;
     await expect(client.rest.get(Routes.channel(closed.id))).rejects.toBeInstanceOf(BotTokenRejectedError);
@@ -68,7 +72,10 @@ describe("the gateway client's REST calls", () => {
 
     const logLine = client.rest.post(Routes.channelMessages(channelId), { body: { content: 'a log line' } });
     await client.rest.get(Routes.channel(channelId));
-    const sentAt = (method: string) => emulator.state.requestLog.find((r) => r.method === method && r.path.endsWith(`/channels/${channelId}${method === 'POST' ? '/messages' : ''}`))?.at;
+    const sentAt = (method: string) =>
+      emulator.state.requestLog.find(
+        (r) => r.method === method && r.path.endsWith(`/channels/${channelId}${method === 'POST' ? '/messages' : ''}`),
+      )?.at;
     expect(sentAt('GET')! - recordedAt).toBeLessThan(1000);
     expect(sentAt('POST')).toBeUndefined();
 

@@ -54,8 +54,11 @@ export function createGuildDirectory(rest: REST, names: GuildNames) {
     return loading;
   }
 
-
-  async function find<T extends { id: string; name?: string | null }>(pick: (c: NonNullable<typeof cache>) => T[], wanted: string, what: string): Promise<string> {
+  async function find<T extends { id: string; name?: string | null }>(
+    pick: (c: NonNullable<typeof cache>) => T[],
+    wanted: string,
+    what: string,
+  ): Promise<string> {
     let hit = findByNameOrId(pick(await load()), wanted);
     if (!hit) hit = findByNameOrId(pick(await load(true)), wanted);
     if (!hit) throw new Error(`The ${what} '${wanted}' does not exist in guild ${names.guildId}`);
@@ -68,7 +71,8 @@ export function createGuildDirectory(rest: REST, names: GuildNames) {
       try {
         return await find((c) => c.roles, names.roles[role], 'role');
       } catch (error) {
-        if (error instanceof Error && error.message.startsWith('The role ')) throw new RoleMissingError(role, names.roles[role], names.guildId);
+        if (error instanceof Error && error.message.startsWith('The role '))
+          throw new RoleMissingError(role, names.roles[role], names.guildId);
         throw error;
       }
     },
@@ -77,7 +81,11 @@ export function createGuildDirectory(rest: REST, names: GuildNames) {
       cache = undefined;
     },
     channelId: (which: 'verification' | 'logs') =>
-      find((c) => c.channels as (APIChannel & { name?: string | null })[], which === 'verification' ? names.verificationChannel : names.logsChannel, 'channel'),
+      find(
+        (c) => c.channels as (APIChannel & { name?: string | null })[],
+        which === 'verification' ? names.verificationChannel : names.logsChannel,
+        'channel',
+      ),
     async guild(): Promise<APIGuild> {
       return (await rest.get(Routes.guild(names.guildId))) as APIGuild;
     },

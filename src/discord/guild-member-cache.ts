@@ -66,7 +66,8 @@ export function createGuildMemberCache(options: { maxAgeMs?: number; maxEntries?
 export function learnFromGatewayEvent(cache: GuildMemberCache, packet: { t?: string | null; d?: unknown }): void {
   const d = packet.d as { member?: { user?: { id?: string }; roles?: unknown }; user?: { id?: string }; roles?: unknown } | undefined;
   if (!d) return;
-  const rolesOf = (value: unknown) => (Array.isArray(value) && value.every((id) => typeof id === 'string') ? (value as string[]) : undefined);
+  const rolesOf = (value: unknown) =>
+    Array.isArray(value) && value.every((id) => typeof id === 'string') ? (value as string[]) : undefined;
   switch (packet.t) {
     case 'INTERACTION_CREATE': {
       const userId = d.member?.user?.id;

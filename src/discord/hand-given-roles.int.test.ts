@@ -37,7 +37,12 @@ describeOnPgliteOnly('roles given by hand survive every role change Gatekeeper m
     const expectRoles = (managed: string) => expect(kit.roleNames(user.id)).toEqual([...handGiven, managed].sort());
     const panel = () => emulator.findButton(kit.channelId('verification'), 'Complete Verification!')!;
     const click = async () => {
-      const result = await emulator.clickButton({ userId: user.id, channelId: kit.channelId('verification'), messageId: panel().messageId, customId: panel().customId });
+      const result = await emulator.clickButton({
+        userId: user.id,
+        channelId: kit.channelId('verification'),
+        messageId: panel().messageId,
+        customId: panel().customId,
+      });
       await kit.drain();
       return result;
     };

@@ -7,7 +7,8 @@ import type { SetupProblem } from './bot-setup-check';
 /** A failed registration is tried again at the next use once this long has passed. */
 const RETRY_AFTER_MS = 5 * 60_000;
 
-export type LinkedRolesState = { state: 'off' } | { state: 'registering' } | { state: 'available' } | { state: 'unavailable'; reason: string };
+export type LinkedRolesState =
+  { state: 'off' } | { state: 'registering' } | { state: 'available' } | { state: 'unavailable'; reason: string };
 
 /**
  * Registers "Verified with Gatekeeper"'s metadata for the application (Update Application Role Connection
@@ -15,7 +16,13 @@ export type LinkedRolesState = { state: 'off' } | { state: 'registering' } | { s
  * after a failure. A failure marks Linked Roles unavailable with Discord's reason; verification itself
  * never depends on it.
  */
-export function createLinkedRolesRegistration(deps: { rest: REST; applicationId: string; readonly enabled: boolean; logger: Logger; now?: () => number }) {
+export function createLinkedRolesRegistration(deps: {
+  rest: REST;
+  applicationId: string;
+  readonly enabled: boolean;
+  logger: Logger;
+  now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   let result: { ok: true } | { ok: false; reason: string; at: number } | undefined;
   let running: Promise<void> | undefined;
@@ -26,7 +33,10 @@ export function createLinkedRolesRegistration(deps: { rest: REST; applicationId:
       result = { ok: true };
       deps.logger.info('Linked Roles: the role-connection metadata is registered with Discord');
     } catch (error) {
-      const reason = error instanceof DiscordAPIError ? `Discord refused the metadata (${error.status} ${error.code}: ${error.message})` : `Discord could not be reached (${error instanceof Error ? error.message : String(error)})`;
+      const reason =
+        error instanceof DiscordAPIError
+          ? `Discord refused the metadata (${error.status} ${error.code}: ${error.message})`
+          : `Discord could not be reached (${error instanceof Error ? error.message : String(error)})`;
       result = { ok: false, reason, at: now() };
       deps.logger.warn({ reason }, 'Linked Roles are unavailable');
     }

@@ -48,11 +48,18 @@ export function createVerificationLevelCall(deps: { rest: REST; database: Databa
     const level = await currentLevel();
     const changedByStaff = level !== state.raisedTo;
     if (changedByStaff) {
-      deps.logger.info({ level: levelName(level), raisedTo: levelName(state.raisedTo) }, 'lockdown ended: the verification level was changed during it, so it stays as staff set it');
+      deps.logger.info(
+        { level: levelName(level), raisedTo: levelName(state.raisedTo) },
+        'lockdown ended: the verification level was changed during it, so it stays as staff set it',
+      );
     } else {
       await setLevel(state.previous, reason);
     }
-    await writeLevelState(db, { ...state, raisedTo: null, previous: null, restore: changedByStaff ? 'changed_by_staff' : 'restored' }, now());
+    await writeLevelState(
+      db,
+      { ...state, raisedTo: null, previous: null, restore: changedByStaff ? 'changed_by_staff' : 'restored' },
+      now(),
+    );
   }
 
   return {

@@ -8,9 +8,17 @@ import { createDiscordEmulator } from '../discord-emulator';
 function discordAnswering(status: number, scope: string | null, log: string[]): OutboundFetch {
   return async (url) => {
     log.push(`fetch ${new URL(url).pathname}`);
-    const headers: Record<string, string> = status === 429 ? { 'retry-after': '600', ...(scope ? { 'x-ratelimit-scope': scope } : {}) } : {};
-    const body = status === 429 ? { message: 'You are being rate limited.', retry_after: 600, global: false, code: 0 } : { error: 'invalid_grant' };
-    return { ok: false, status, headers: { get: (name: string) => headers[name.toLowerCase()] ?? null }, json: async () => body, text: async () => JSON.stringify(body) };
+    const headers: Record<string, string> =
+      status === 429 ? { 'retry-after': '600', ...(scope ? { 'x-ratelimit-scope': scope } : {}) } : {};
+    const body =
+      status === 429 ? { message: 'You are being rate limited.', retry_after: 600, global: false, code: 0 } : { error: 'invalid_grant' };
+    return {
+      ok: false,
+      status,
+      headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
+      json: async () => body,
+      text: async () => JSON.stringify(body),
+    };
   };
 }
 
@@ -55,7 +63,9 @@ describe('the OAuth client against the emulator', () => {
       const me = await fetch(`${emulator.apiBase}/v10/users/@me`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
       expect(me.status).toBe(401);
       const bot = new REST({ api: emulator.apiBase }).setToken(emulator.application.botToken);
-      await expect(bot.put(Routes.guildMember(emulator.guild.id, userId), { body: { access_token: tokens.access_token } })).rejects.toBeInstanceOf(DiscordAPIError);
+      await expect(
+        bot.put(Routes.guildMember(emulator.guild.id, userId), { body: { access_token: tokens.access_token } }),
+      ).rejects.toBeInstanceOf(DiscordAPIError);
       expect(emulator.state.guild.members.has(userId)).toBe(false);
       // the refresh token went with it
       await expect(token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).rejects.toMatchObject({ status: 400 });
@@ -73,12 +83,18 @@ describe('the OAuth client against the emulator', () => {
       const userId = emulator.createUser({ username: 'removed-app' }).id;
       const code = emulator.issueAuthorizationCode({ userId, clientId, redirectUri: REDIRECT, scope: 'identify role_connections.write' });
       const oauth = createDiscordOAuth({ apiBase: emulator.apiBase, authorizeBase: emulator.url, clientId, clientSecret });
-      const tokens = await new REST({ api: emulator.apiBase, retries: 0 }).post(Routes.oauth2TokenExchange(), {
+      const tokens = (await new REST({ api: emulator.apiBase, retries: 0 }).post(Routes.oauth2TokenExchange(), {
         auth: false,
         passThroughBody: true,
-        body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+        body: new URLSearchParams({
+          client_id: clientId,
+          client_secret: clientSecret,
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+        }),
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      }) as RESTPostOAuth2AccessTokenResult;
+      })) as RESTPostOAuth2AccessTokenResult;
       expect(emulator.revokeGrant(userId)).toBeGreaterThanOrEqual(1);
       await expect(oauth.refreshTokens(tokens.refresh_token)).rejects.toBeInstanceOf(GrantRevokedError);
     } finally {

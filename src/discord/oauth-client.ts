@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
-import type { RESTGetAPICurrentUserResult, RESTPostOAuth2AccessTokenResult, RESTPutAPICurrentUserApplicationRoleConnectionJSONBody } from 'discord-api-types/v10';
+import type {
+  RESTGetAPICurrentUserResult,
+  RESTPostOAuth2AccessTokenResult,
+  RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
+} from 'discord-api-types/v10';
 import { snowflakeDate } from '../shared/discord-snowflake';
 import { discordUserAgent } from '../discord-user-agent';
 import { outboundFetch, type OutboundFetch, type OutboundResponse } from '../outbound-http';
@@ -71,7 +75,6 @@ export class OAuthExchangeError extends Error {
     return this.status === null || this.status === 429 || this.status >= 500;
   }
 }
-
 
 export function avatarUrlOf(user: { id: string; avatar: string | null }, cdnBase = 'https://cdn.discordapp.com'): string | null {
   if (!user.avatar) return null;
@@ -161,7 +164,11 @@ export function createDiscordOAuth(config: {
   async function request(path: string, init: Init): Promise<OutboundResponse> {
     await config.beforeRequest?.();
     // every call to Discord names the installation (Discord may block requests without a User-Agent)
-    const response = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, 'User-Agent': discordUserAgent() }, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await doFetch(`${base}${path}`, {
+      ...init,
+      headers: { ...init.headers, 'User-Agent': discordUserAgent() },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     config.onResponse?.(response.status, path, response.headers.get('x-ratelimit-scope'));
     return response;
   }
@@ -177,13 +184,21 @@ export function createDiscordOAuth(config: {
       let response: OutboundResponse;
       try {
         response = options.queued
-          ? await queue.run(`${init.method} ${path}`, () => request(path, init), { deadlineMs: Math.max(0, deadline - performance.now()), background: options.queued.background })
+          ? await queue.run(`${init.method} ${path}`, () => request(path, init), {
+              deadlineMs: Math.max(0, deadline - performance.now()),
+              background: options.queued.background,
+            })
           : await request(path, init);
       } catch (error) {
-        if (error instanceof OAuthQueueTimeout) throw new DiscordHttpError(429, `${init.method} ${path}: rate limited (${error.message})`, error.retryAfterMs);
+        if (error instanceof OAuthQueueTimeout)
+          throw new DiscordHttpError(429, `${init.method} ${path}: rate limited (${error.message})`, error.retryAfterMs);
         if (attempt < 2) continue;
         const name = (error as { name?: string }).name;
-        throw new Error(name === 'TimeoutError' || name === 'AbortError' ? `no answer from Discord within ${timeoutMs} ms` : 'Discord could not be reached');
+        throw new Error(
+          name === 'TimeoutError' || name === 'AbortError'
+            ? `no answer from Discord within ${timeoutMs} ms`
+            : 'Discord could not be reached',
+        );
       }
       if (response.ok) {
         // a revocation's answer may be empty
@@ -198,7 +213,12 @@ export function createDiscordOAuth(config: {
         continue;
       }
       if (attempt < 2 && response.status >= 500) continue;
-      throw new DiscordHttpError(response.status, `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`, retryAfterMs, oauthErrorOf(text));
+      throw new DiscordHttpError(
+        response.status,
+        `${init.method} ${path}: HTTP ${response.status}${describeError(text)}`,
+        retryAfterMs,
+        oauthErrorOf(text),
+      );
     }
   }
 
@@ -228,28 +248,45 @@ export function createDiscordOAuth(config: {
           client_id: config.clientId,
           client_secret: config.clientSecret,
         });
-        const result = await call<RESTPostOAuth2AccessTokenResult>('/oauth2/token', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-          body: body.toString(),
-        }, { queued: { waitMs: waitBudgetMs } });
+        const result = await call<RESTPostOAuth2AccessTokenResult>(
+          '/oauth2/token',
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+            body: body.toString(),
+          },
+          { queued: { waitMs: waitBudgetMs } },
+        );
         return tokensOf(result);
       } catch (error) {
         // a 429 here means the queue could not give it a turn within its budget: handed back with the wait left
         const status = error instanceof DiscordHttpError ? error.status : null;
         const retryAfterMs = error instanceof DiscordHttpError ? error.retryAfterMs : null;
-        throw new OAuthExchangeError(`Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`, status, retryAfterMs);
+        throw new OAuthExchangeError(
+          `Discord refused the authorization code: ${error instanceof Error ? error.message : String(error)}`,
+          status,
+          retryAfterMs,
+        );
       }
     },
 
     async refreshTokens(refreshToken) {
-      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: config.clientId, client_secret: config.clientSecret });
+      const body = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: config.clientId,
+        client_secret: config.clientSecret,
+      });
       try {
-        const result = await call<RESTPostOAuth2AccessTokenResult>('/oauth2/token', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-          body: body.toString(),
-        }, { queued: { waitMs: REVOKE_WAIT_MS, background: true } });
+        const result = await call<RESTPostOAuth2AccessTokenResult>(
+          '/oauth2/token',
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+            body: body.toString(),
+          },
+          { queued: { waitMs: REVOKE_WAIT_MS, background: true } },
+        );
         return tokensOf(result);
       } catch (error) {
         if (isRevokedGrant(error)) throw new GrantRevokedError(`Discord refused the refresh token: ${(error as Error).message}`);
@@ -258,7 +295,10 @@ export function createDiscordOAuth(config: {
     },
 
     async fetchIdentity(accessToken) {
-      const user = await call<RESTGetAPICurrentUserResult>('/users/@me', { method: 'GET', headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' } });
+      const user = await call<RESTGetAPICurrentUserResult>('/users/@me', {
+        method: 'GET',
+        headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+      });
       return {
         id: user.id,
         username: user.username,
@@ -281,11 +321,15 @@ export function createDiscordOAuth(config: {
     async revokeToken(accessToken) {
       // Discord's Token Revocation (RFC 7009): the client authenticates with HTTP Basic, as its docs show
       const basic = Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64');
-      await call<unknown>('/oauth2/token/revoke', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', Authorization: `Basic ${basic}` },
-        body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
-      }, { queued: { waitMs: REVOKE_WAIT_MS, background: true } });
+      await call<unknown>(
+        '/oauth2/token/revoke',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', Authorization: `Basic ${basic}` },
+          body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
+        },
+        { queued: { waitMs: REVOKE_WAIT_MS, background: true } },
+      );
     },
   };
 }

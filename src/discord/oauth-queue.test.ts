@@ -5,7 +5,13 @@ import { createOAuthQueue, OAuthQueueTimeout } from './oauth-queue';
 function answer(status: number, headers: Record<string, string>, body: unknown = {}): OutboundResponse {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   const text = JSON.stringify(body);
-  return { ok: status < 300, status, headers: { get: (name) => lower[name.toLowerCase()] ?? null }, json: async () => JSON.parse(text), text: async () => text };
+  return {
+    ok: status < 300,
+    status,
+    headers: { get: (name) => lower[name.toLowerCase()] ?? null },
+    json: async () => JSON.parse(text),
+    text: async () => text,
+  };
 }
 
 /** A fixed-window endpoint like the emulator's: `limit` per `windowMs`, starting with the first call. */
@@ -23,10 +29,18 @@ function endpoint(limit: number, windowMs: number, bucket = 'b1') {
       count = 0;
     }
     const left = resetAt - now;
-    const headers = { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Reset-After': (Math.ceil(left) / 1000).toFixed(3), 'X-RateLimit-Bucket': bucket };
+    const headers = {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Reset-After': (Math.ceil(left) / 1000).toFixed(3),
+      'X-RateLimit-Bucket': bucket,
+    };
     if (count >= limit) {
       log.limited++;
-      return answer(429, { ...headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Scope': 'user', 'Retry-After': String(Math.ceil(left / 1000)) }, { message: 'You are being rate limited.', code: 0, retry_after: Math.ceil(left) / 1000, global: false });
+      return answer(
+        429,
+        { ...headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Scope': 'user', 'Retry-After': String(Math.ceil(left / 1000)) },
+        { message: 'You are being rate limited.', code: 0, retry_after: Math.ceil(left) / 1000, global: false },
+      );
     }
     count++;
     log.ok++;
@@ -64,7 +78,13 @@ describe('OAuth queue', () => {
     const at: number[] = [];
     const send = async () => {
       at.push(performance.now());
-      return ++calls === 1 ? answer(429, { 'X-RateLimit-Scope': 'shared', 'Retry-After': '1' }, { message: 'You are being rate limited.', code: 0, retry_after: 0.1, global: false }) : answer(200, {});
+      return ++calls === 1
+        ? answer(
+            429,
+            { 'X-RateLimit-Scope': 'shared', 'Retry-After': '1' },
+            { message: 'You are being rate limited.', code: 0, retry_after: 0.1, global: false },
+          )
+        : answer(200, {});
     };
     const queue = createOAuthQueue({ random: () => 1 });
     const response = await queue.run('POST /oauth2/token', send, { deadlineMs: 5_000 });
@@ -81,13 +101,19 @@ describe('OAuth queue', () => {
     const token = async () => {
       if (!first) return answer(200, {});
       first = false;
-      return answer(429, { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global', 'Retry-After': '1' }, { message: 'You are being rate limited.', code: 0, retry_after: 0.2, global: true });
+      return answer(
+        429,
+        { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global', 'Retry-After': '1' },
+        { message: 'You are being rate limited.', code: 0, retry_after: 0.2, global: true },
+      );
     };
     const start = performance.now();
     const exchange = queue.run('POST /oauth2/token', token, { deadlineMs: 5_000 });
     await new Promise((r) => setTimeout(r, 20));
     let revokedAt = 0;
-    const revoke = queue.run('POST /oauth2/token/revoke', async () => ((revokedAt = performance.now()), answer(200, {})), { deadlineMs: 5_000 });
+    const revoke = queue.run('POST /oauth2/token/revoke', async () => ((revokedAt = performance.now()), answer(200, {})), {
+      deadlineMs: 5_000,
+    });
     await Promise.all([exchange, revoke]);
     expect(revokedAt - start).toBeGreaterThanOrEqual(195);
   });

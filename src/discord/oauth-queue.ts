@@ -60,7 +60,8 @@ async function retryAfterMsOf(response: OutboundResponse): Promise<{ ms: number 
   try {
     const body = JSON.parse(text) as { retry_after?: unknown; global?: unknown };
     const global = body.global === true;
-    if (typeof body.retry_after === 'number' && Number.isFinite(body.retry_after)) return { ms: Math.max(0, Math.ceil(body.retry_after * 1000)), global };
+    if (typeof body.retry_after === 'number' && Number.isFinite(body.retry_after))
+      return { ms: Math.max(0, Math.ceil(body.retry_after * 1000)), global };
   } catch {
     // not JSON: the header decides
   }
@@ -180,17 +181,22 @@ export function createOAuthQueue(options: { now?: () => number; random?: () => n
     if (at === Infinity || at >= timerAt) return;
     if (timer) clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      pump();
-    }, Math.max(0, at - now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Infinity;
+        pump();
+      },
+      Math.max(0, at - now()),
+    );
     timer.unref();
   }
 
   function enqueue(item: Waiting, front: boolean): void {
     // by priority, then in arrival order; a call sent back after a 429 keeps its place
-    const index = waiting.findIndex((other) => other.priority > item.priority || (other.priority === item.priority && (front ? other.seq > item.seq : false)));
+    const index = waiting.findIndex(
+      (other) => other.priority > item.priority || (other.priority === item.priority && (front ? other.seq > item.seq : false)),
+    );
     if (index === -1) waiting.push(item);
     else waiting.splice(index, 0, item);
   }
@@ -262,9 +268,16 @@ export function createOAuthQueue(options: { now?: () => number; random?: () => n
      * Sends `send` when the route's bucket has room; resolves with the first answer that is not
      * a 429. `deadlineMs`: how long the caller can wait for its turn (from now).
      */
-    run(route: string, send: () => Promise<OutboundResponse>, options: { deadlineMs: number; background?: boolean }): Promise<OutboundResponse> {
+    run(
+      route: string,
+      send: () => Promise<OutboundResponse>,
+      options: { deadlineMs: number; background?: boolean },
+    ): Promise<OutboundResponse> {
       return new Promise<OutboundResponse>((resolve, reject) => {
-        enqueue({ route, priority: options.background ? 1 : 0, seq: ++seq, deadline: now() + options.deadlineMs, send, resolve, reject }, false);
+        enqueue(
+          { route, priority: options.background ? 1 : 0, seq: ++seq, deadline: now() + options.deadlineMs, send, resolve, reject },
+          false,
+        );
         pump();
       });
     },

@@ -36,7 +36,10 @@ const CALLBACKS_AT_ONCE = 100;
 const TIME_SCALE = 0.05;
 /** the raid's size against the 2,000 visitors of the target */
 const RAID_SCALE = VISITORS / 2000;
-const SCALED_LIMIT = { limit: Math.round(DISCORD_INVALID_REQUEST_LIMIT.limit * TIME_SCALE * RAID_SCALE), windowMs: DISCORD_INVALID_REQUEST_LIMIT.windowMs * TIME_SCALE };
+const SCALED_LIMIT = {
+  limit: Math.round(DISCORD_INVALID_REQUEST_LIMIT.limit * TIME_SCALE * RAID_SCALE),
+  windowMs: DISCORD_INVALID_REQUEST_LIMIT.windowMs * TIME_SCALE,
+};
 const TOKEN_BUCKET = { limit: 5, windowMs: 250 };
 /** every CLICKER_EVERY-th visitor clicks the verification button once its flow is done */
 const CLICKER_EVERY = 5;
@@ -45,16 +48,18 @@ const CLICKER_EVERY = 5;
 async function runAll<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i]!);
+    }),
+  );
   return results;
 }
 
 /** How many of the token bucket's windows (fixed, each from the first call after the last one ended) had all their calls. */
 function fullWindows(sentAt: number[]): number {
   let full = 0;
-  for (let i = 0; i < sentAt.length; ) {
+  for (let i = 0; i < sentAt.length;) {
     const end = sentAt[i]! + TOKEN_BUCKET.windowMs;
     let j = i;
     while (j < sentAt.length && sentAt[j]! < end) j++;
@@ -71,9 +76,16 @@ describe("a 200-visitor raid stays far from Discord's invalid request limit", ()
   beforeAll(async () => {
     database = await createTestDatabase();
     await resetDatabase(database);
-    ({ handle } = await startTestGatekeeper(database, { TRUST_PROXY: 'loopback' }, {
-      discordLimits: { rateLimits: { timeScale: TIME_SCALE, minWindowMs: 50, buckets: { oauth: TOKEN_BUCKET } }, invalidRequests: SCALED_LIMIT },
-    }));
+    ({ handle } = await startTestGatekeeper(
+      database,
+      { TRUST_PROXY: 'loopback' },
+      {
+        discordLimits: {
+          rateLimits: { timeScale: TIME_SCALE, minWindowMs: 50, buckets: { oauth: TOKEN_BUCKET } },
+          invalidRequests: SCALED_LIMIT,
+        },
+      },
+    ));
   });
   afterAll(async () => {
     await handle?.stop();
@@ -93,8 +105,12 @@ describe("a 200-visitor raid stays far from Discord's invalid request limit", ()
     limitReached.catch(() => undefined);
     const sampler = setInterval(() => {
       peak = Math.max(peak, guard.invalid.total());
-      if (emulator.invalidRequests!.bansImposed > 0) reached(new Error(`the emulator blocked the product's address (Cloudflare's 1015); the product had counted ${peak} invalid answers`));
-      if (peak >= SCALED_LIMIT.limit / 2) reached(new Error(`the product counted ${peak} invalid answers: half the budget of ${SCALED_LIMIT.limit} or more`));
+      if (emulator.invalidRequests!.bansImposed > 0)
+        reached(
+          new Error(`the emulator blocked the product's address (Cloudflare's 1015); the product had counted ${peak} invalid answers`),
+        );
+      if (peak >= SCALED_LIMIT.limit / 2)
+        reached(new Error(`the product counted ${peak} invalid answers: half the budget of ${SCALED_LIMIT.limit} or more`));
     }, 50);
     const logStart = emulator.state.requestLog.length;
     const channelId = emulator.guild.channelId('verification');
@@ -116,12 +132,18 @@ describe("a 200-visitor raid stays far from Discord's invalid request limit", ()
       const signedIn = await runAll(visitors, CONCURRENCY, async (v) => {
         const visitor = new Visitor(target, visitorAddress(v.n + 70_000));
         const token = await visitor.get('token', '/api/consent/token');
-        const consent = await visitor.post('consent', '/api/consent', { consent: true, token: (JSON.parse(token.body) as { token: string }).token, ...buildBenchFingerprint(`raid-device-${v.n}`) });
+        const consent = await visitor.post('consent', '/api/consent', {
+          consent: true,
+          token: (JSON.parse(token.body) as { token: string }).token,
+          ...buildBenchFingerprint(`raid-device-${v.n}`),
+        });
         const start = await visitor.get('start', '/oauth/start');
         if (consent.status !== 200 || start.status !== 303) failures.push(`${v.n}: consent ${consent.status}, start ${start.status}`);
         return { ...v, visitor, authorize: new URL(start.headers.location ?? '/', handle.url) };
       });
-      await runAll(signedIn, CALLBACKS_AT_ONCE, (v) => backFromDiscord(v).catch((error: unknown) => void failures.push(`${v.n}: ${String(error)}`)));
+      await runAll(signedIn, CALLBACKS_AT_ONCE, (v) =>
+        backFromDiscord(v).catch((error: unknown) => void failures.push(`${v.n}: ${String(error)}`)),
+      );
       async function backFromDiscord({ n, userId, visitor, authorize }: (typeof signedIn)[number]): Promise<void> {
         const { code, state } = emulator.authorizeAs(userId, authorize);
         let callback = await visitor.get('callback', `/oauth/callback?${new URLSearchParams({ code, state }).toString()}`);
@@ -131,9 +153,16 @@ describe("a 200-visitor raid stays far from Discord's invalid request limit", ()
           callback = await visitor.get('callback', '/oauth/finish');
         }
         const rules = callback.headers.location === '/rules' ? await visitor.post('rules', '/api/rules/confirm') : null;
-        if (rules?.status !== 200) return void failures.push(`${n}: callback ${callback.status} ${callback.headers.location ?? ''}, rules ${rules?.status ?? '-'}`);
+        if (rules?.status !== 200)
+          return void failures.push(`${n}: callback ${callback.status} ${callback.headers.location ?? ''}, rules ${rules?.status ?? '-'}`);
         // a member of the server clicks as soon as the website is done; the joins and #logs lines are still queued
-        if (n % CLICKER_EVERY === 1) clicks.push(emulator.clickButton({ userId, channelId, messageId: panel.messageId, customId: panel.customId }, { settleMs: 20, timeoutMs: 30_000 }));
+        if (n % CLICKER_EVERY === 1)
+          clicks.push(
+            emulator.clickButton(
+              { userId, channelId, messageId: panel.messageId, customId: panel.customId },
+              { settleMs: 20, timeoutMs: 30_000 },
+            ),
+          );
       }
       clicked = await Promise.all(clicks);
       await handle.services.outboxWorker.drain();
@@ -155,11 +184,21 @@ describe("a 200-visitor raid stays far from Discord's invalid request limit", ()
     expect(failures).toEqual([]);
     expect(clicked.filter((c) => c.failed)).toEqual([]);
     // the Discord side did its work: joins, role changes, #logs lines
-    const roleNames = (userId: string) => (emulator.state.guild.members.get(userId)?.roles ?? []).map((id) => emulator.state.guild.roles.get(id)?.name).sort().join(',');
+    const roleNames = (userId: string) =>
+      (emulator.state.guild.members.get(userId)?.roles ?? [])
+        .map((id) => emulator.state.guild.roles.get(id)?.name)
+        .sort()
+        .join(',');
     for (const v of visitors) expect([v.n, roleNames(v.userId)]).toEqual([v.n, v.n % CLICKER_EVERY === 1 ? 'Verified' : 'Unverified']);
     // Add Guild Member answers 201 to a new member (204 to one already in)
-    expect(log.filter((r) => r.method === 'PUT' && /\/guilds\/\d+\/members\/\d+$/.test(r.path) && r.status === 201)).toHaveLength(VISITORS / 5);
-    expect(log.filter((r) => r.method === 'POST' && r.path.endsWith(`/channels/${emulator.guild.channelId('logs')}/messages`) && r.status === 200).length).toBeGreaterThan(0);
+    expect(log.filter((r) => r.method === 'PUT' && /\/guilds\/\d+\/members\/\d+$/.test(r.path) && r.status === 201)).toHaveLength(
+      VISITORS / 5,
+    );
+    expect(
+      log.filter(
+        (r) => r.method === 'POST' && r.path.endsWith(`/channels/${emulator.guild.channelId('logs')}/messages`) && r.status === 200,
+      ).length,
+    ).toBeGreaterThan(0);
     // the sign-ins came faster than the token endpoint allows: its bucket was spent, window after window, and the exchanges waited their turn
     const exchanges = log.filter((r) => r.method === 'POST' && r.path.endsWith('/oauth2/token'));
     expect(exchanges.filter((r) => r.status === 200)).toHaveLength(VISITORS);

@@ -20,7 +20,10 @@ describe('invalid requests and the budget gate', () => {
     const now = 0;
     const invalid = createInvalidRequests({ limit: 100, windowMs: 60_000, now: () => now });
     const slept: number[] = [];
-    const gate = createRequestBudgetGate(invalid, { now: () => now, sleep: (ms) => (slept.push(ms) < 5 ? Promise.resolve() : new Promise<void>(() => undefined)) });
+    const gate = createRequestBudgetGate(invalid, {
+      now: () => now,
+      sleep: (ms) => (slept.push(ms) < 5 ? Promise.resolve() : new Promise<void>(() => undefined)),
+    });
     for (let i = 0; i < 24; i++) invalid.record('other', 401);
     await gate.pass(true);
     expect(gate.state()).toBe('open');

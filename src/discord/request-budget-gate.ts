@@ -20,7 +20,10 @@ export type BudgetState = 'open' | 'slowed' | 'paused';
  * One gate that every Discord call of the process passes (the bot's REST client, the
  * visitors' OAuth calls): `pass(essential)` resolves when the call may go.
  */
-export function createRequestBudgetGate(invalid: InvalidRequests, options: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {}) {
+export function createRequestBudgetGate(
+  invalid: InvalidRequests,
+  options: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
+) {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const widestSpacingMs = invalid.windowMs / (invalid.limit * BUDGET_THRESHOLDS.widestSpacingShare);

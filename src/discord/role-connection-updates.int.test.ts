@@ -16,15 +16,26 @@ const STAFF = { kind: 'discord' as const, discordId: '500000000000000099', usern
  * role connection, and later decisions update it through the outbox. Every call's body is checked
  * against Discord's OpenAPI description by the emulator.
  */
-describeEngines('Linked Roles: the role connection follows the member\'s record', (getDatabase) => {
+describeEngines("Linked Roles: the role connection follows the member's record", (getDatabase) => {
   const server = useTestGatekeeper(getDatabase);
   const emulator = () => server.handle.discord.emulator!;
-  const members = () => createMembersService({ database: getDatabase(), clock: createManualClock(new Date()), outbox: server.handle.services.outbox });
+  const members = () =>
+    createMembersService({ database: getDatabase(), clock: createManualClock(new Date()), outbox: server.handle.services.outbox });
   const drain = () => server.handle.services.outboxWorker.drain();
   const grantOf = async (discordId: string) =>
-    (await getDatabase().query<{ sealed_refresh_token: string; sealed_access_token: string; access_expires_at: Date }>('select sealed_refresh_token, sealed_access_token, access_expires_at from role_connection_grants where discord_id = $1', [discordId])).rows[0];
+    (
+      await getDatabase().query<{ sealed_refresh_token: string; sealed_access_token: string; access_expires_at: Date }>(
+        'select sealed_refresh_token, sealed_access_token, access_expires_at from role_connection_grants where discord_id = $1',
+        [discordId],
+      )
+    ).rows[0];
   const connectionCalls = async (discordId: string) =>
-    (await getDatabase().query<{ status: string; attempts: number; last_error: string | null; sealed: boolean }>(`select status, attempts, last_error, sealed_secret is not null as sealed from discord_outbox where kind = 'role_connection' and discord_id = $1 order by id`, [discordId])).rows;
+    (
+      await getDatabase().query<{ status: string; attempts: number; last_error: string | null; sealed: boolean }>(
+        `select status, attempts, last_error, sealed_secret is not null as sealed from discord_outbox where kind = 'role_connection' and discord_id = $1 order by id`,
+        [discordId],
+      )
+    ).rows;
   const click = async (userId: string) => {
     const channelId = emulator().guild.channelId('verification');
     const button = emulator().findButton(channelId, 'Complete Verification!')!;
@@ -72,7 +83,11 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     await drain();
     // the join kept the token (it is the grant), and the connection says what the record says
     expect(liveGrants(user.id)).toHaveLength(1);
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({ platform_name: 'Gatekeeper', platform_username: 'linked-member', metadata: { verified: '0', not_alt: '1' } });
+    expect(emulator().state.roleConnections.get(user.id)).toEqual({
+      platform_name: 'Gatekeeper',
+      platform_username: 'linked-member',
+      metadata: { verified: '0', not_alt: '1' },
+    });
 
     // the rules confirmed make the member verified (the button then gives the role)
     await agent.post('/api/rules/confirm').expect(200);
@@ -106,7 +121,9 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     await drain();
     const before = await grantOf(user.id);
     const [first] = liveGrants(user.id);
-    await getDatabase().query(`update role_connection_grants set access_expires_at = now() - interval '1 minute' where discord_id = $1`, [user.id]);
+    await getDatabase().query(`update role_connection_grants set access_expires_at = now() - interval '1 minute' where discord_id = $1`, [
+      user.id,
+    ]);
 
     await click(user.id);
     await drain();
@@ -129,7 +146,9 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     expect(await grantOf(user.id)).toBeUndefined();
     expect((await connectionCalls(user.id)).at(-1)).toMatchObject({ status: 'done', attempts: 1, last_error: null });
     // the member is verified all the same; later decisions queue nothing more for the connection
-    const roles = emulator().state.guild.members.get(user.id)!.roles.map((id) => emulator().state.guild.roles.get(id)?.name);
+    const roles = emulator()
+      .state.guild.members.get(user.id)!
+      .roles.map((id) => emulator().state.guild.roles.get(id)?.name);
     expect(roles).toEqual(['Verified']);
     const calls = (await connectionCalls(user.id)).length;
     await members().unverify(STAFF, user.id);
@@ -137,7 +156,7 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     expect(await connectionCalls(user.id)).toHaveLength(calls);
   });
 
-  it('a deletion clears the connection with the member\'s grant, then revokes it; the grant goes with the record', async () => {
+  it("a deletion clears the connection with the member's grant, then revokes it; the grant goes with the record", async () => {
     const user = emulator().createUser({ username: 'linked-deleted' });
     await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
     await drain();
@@ -149,12 +168,16 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     await members().remove({ id: 1, username: 'owner' }, user.id, 'dashboard');
     expect(await grantOf(user.id)).toBeUndefined();
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({ platform_name: 'Gatekeeper', platform_username: null, metadata: { verified: '0', not_alt: '0' } });
+    expect(emulator().state.roleConnections.get(user.id)).toEqual({
+      platform_name: 'Gatekeeper',
+      platform_username: null,
+      metadata: { verified: '0', not_alt: '0' },
+    });
     expect(liveGrants(user.id)).toEqual([]);
     // the sealed token the outbox held is erased once done
     expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
   });
-  it('the /linked-roles sign-in keeps a member\'s grant, so /unverify then updates the connection; nobody\'s without a record', async () => {
+  it("the /linked-roles sign-in keeps a member's grant, so /unverify then updates the connection; nobody's without a record", async () => {
     await server.handle.services.settings.update(OWNER, { linkedRoles: false });
     // verified before Linked Roles were turned on: no grant from the verification sign-in
     const user = emulator().createUser({ username: 'menu-member' });
@@ -191,7 +214,7 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     expect(liveGrants(stranger.id)).toEqual([]);
   });
 
-  it('the retention purge clears a purged member\'s connection with their grant, then revokes it', async () => {
+  it("the retention purge clears a purged member's connection with their grant, then revokes it", async () => {
     await server.handle.services.settings.update(OWNER, { linkedRoles: true });
     await server.handle.services.linkedRoles.ensure();
     const user = emulator().createUser({ username: 'linked-expired' });
@@ -202,24 +225,43 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
     expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
 
     await getDatabase().query(`update members set last_seen_at = now() - interval '40 days' where discord_id = $1`, [user.id]);
-    const counts = await purgeExpired({ database: getDatabase(), clock: createManualClock(new Date()), retentionDays: 30, outbox: server.handle.services.outbox });
+    const counts = await purgeExpired({
+      database: getDatabase(),
+      clock: createManualClock(new Date()),
+      retentionDays: 30,
+      outbox: server.handle.services.outbox,
+    });
     expect(counts.members).toBe(1);
     expect(await grantOf(user.id)).toBeUndefined();
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({ platform_name: 'Gatekeeper', platform_username: null, metadata: { verified: '0', not_alt: '0' } });
+    expect(emulator().state.roleConnections.get(user.id)).toEqual({
+      platform_name: 'Gatekeeper',
+      platform_username: null,
+      metadata: { verified: '0', not_alt: '0' },
+    });
     expect(liveGrants(user.id)).toEqual([]);
     expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
   });
 
-  it('a verification that makes another member a certain alt updates that member\'s connection (not an alt: 0)', async () => {
+  it("a verification that makes another member a certain alt updates that member's connection (not an alt: 0)", async () => {
     await server.handle.services.settings.update(OWNER, { linkedRoles: true });
     await server.handle.services.linkedRoles.ensure();
     const older = emulator().createUser({ username: 'linked-main' });
     const newer = emulator().createUser({ username: 'linked-alt' });
     // the older record first, on its own device; then the newer one verifies with the grant on another
-    await walkVisitorFlow(server.handle, { userId: older.id, fingerprint: buildFingerprint('main-phone'), confirmRules: true, forwardedFor: '198.18.20.1' });
+    await walkVisitorFlow(server.handle, {
+      userId: older.id,
+      fingerprint: buildFingerprint('main-phone'),
+      confirmRules: true,
+      forwardedFor: '198.18.20.1',
+    });
     const laptop = buildFingerprint('shared-laptop');
-    const { browserToken } = await walkVisitorFlow(server.handle, { userId: newer.id, fingerprint: laptop, confirmRules: true, forwardedFor: '198.18.20.2' });
+    const { browserToken } = await walkVisitorFlow(server.handle, {
+      userId: newer.id,
+      fingerprint: laptop,
+      confirmRules: true,
+      forwardedFor: '198.18.20.2',
+    });
     await drain();
     await click(newer.id);
     await drain();
@@ -227,7 +269,12 @@ describeEngines('Linked Roles: the role connection follows the member\'s record'
 
     // the older account verifies again from the same browser: the newer one is its certain alt
     await walkVisitorFlow(server.handle, { userId: older.id, fingerprint: laptop, forwardedFor: '198.18.20.2', browserToken });
-    const [link] = (await getDatabase().query<{ confidence: string }>(`select l.confidence from alt_links l join members a on a.id = l.alt_member_id join members m on m.id = l.main_member_id where a.discord_id = $1 and m.discord_id = $2`, [newer.id, older.id])).rows;
+    const [link] = (
+      await getDatabase().query<{ confidence: string }>(
+        `select l.confidence from alt_links l join members a on a.id = l.alt_member_id join members m on m.id = l.main_member_id where a.discord_id = $1 and m.discord_id = $2`,
+        [newer.id, older.id],
+      )
+    ).rows;
     expect(link?.confidence).toBe('certain');
     await drain();
     expect(emulator().state.roleConnections.get(newer.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });

@@ -17,12 +17,21 @@ const RENEW_BEFORE_MS = 60_000;
  * stored grant is dropped, one log line says so, and the action ends as done: nothing to retry.
  * Any other failure (Discord unreachable, 5xx, 429) is thrown for the outbox to retry.
  */
-export function createRoleConnectionUpdates(deps: { database: Database; oauth: DiscordOAuth; sealKey: Buffer; logger: Logger; now?: () => Date }) {
+export function createRoleConnectionUpdates(deps: {
+  database: Database;
+  oauth: DiscordOAuth;
+  sealKey: Buffer;
+  logger: Logger;
+  now?: () => Date;
+}) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps.database;
 
   function revoked(discordId: string): void {
-    deps.logger.info({ discordId }, 'Linked Roles: the member removed Gatekeeper\'s access in Discord; their stored grant is dropped and their connection is no longer updated');
+    deps.logger.info(
+      { discordId },
+      "Linked Roles: the member removed Gatekeeper's access in Discord; their stored grant is dropped and their connection is no longer updated",
+    );
   }
 
   async function renew(discordId: string, refreshToken: string): Promise<RoleConnectionTokens> {
@@ -84,7 +93,8 @@ export function createRoleConnectionUpdates(deps: { database: Database; oauth: D
   }
 
   return {
-    run: (discordId: string, sealedRefreshToken: string | null) => (sealedRefreshToken ? clear(discordId, sealedRefreshToken) : update(discordId)),
+    run: (discordId: string, sealedRefreshToken: string | null) =>
+      sealedRefreshToken ? clear(discordId, sealedRefreshToken) : update(discordId),
   };
 }
 

@@ -8,7 +8,10 @@ export type RoleSlot = ManagedRole | 'staff';
 export const ROLE_SLOTS: readonly RoleSlot[] = ['verified', 'limited', 'unverified', 'staff'];
 
 /** How each slot is named to people, and where it is set (the dashboard's setting, else the environment variable). */
-export const ROLE_SLOT_NAMES: Record<RoleSlot, { label: string; settingKey: 'verifiedRole' | 'limitedRole' | 'unverifiedRole' | 'staffRole'; env: string }> = {
+export const ROLE_SLOT_NAMES: Record<
+  RoleSlot,
+  { label: string; settingKey: 'verifiedRole' | 'limitedRole' | 'unverifiedRole' | 'staffRole'; env: string }
+> = {
   verified: { label: 'Verified', settingKey: 'verifiedRole', env: 'DISCORD_VERIFIED_ROLE' },
   limited: { label: 'Limited Access', settingKey: 'limitedRole', env: 'DISCORD_LIMITED_ROLE' },
   unverified: { label: 'Unverified', settingKey: 'unverifiedRole', env: 'DISCORD_UNVERIFIED_ROLE' },
@@ -50,7 +53,8 @@ export interface RoleSafetyInput {
 }
 
 /** Where the owner changes a slot's role, in words: `the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE)`. */
-export const roleSetting = (slot: RoleSlot) => `the ${ROLE_SLOT_NAMES[slot].label} role setting (dashboard Settings, or ${ROLE_SLOT_NAMES[slot].env})`;
+export const roleSetting = (slot: RoleSlot) =>
+  `the ${ROLE_SLOT_NAMES[slot].label} role setting (dashboard Settings, or ${ROLE_SLOT_NAMES[slot].env})`;
 const list = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
 /**
@@ -73,12 +77,20 @@ export function roleSafetyProblems(input: RoleSafetyInput): RoleProblem[] {
     if (!role) continue;
     if (role.id === guild.guildId) {
       const why = slot === 'staff' ? 'every member would be staff' : 'every member holds it already, so it cannot be given or taken';
-      problems.push({ problem: `The ${label} role is @everyone: ${why}.`, fix: `Set ${roleSetting(slot)} to a role of its own.`, slots: [slot] });
+      problems.push({
+        problem: `The ${label} role is @everyone: ${why}.`,
+        fix: `Set ${roleSetting(slot)} to a role of its own.`,
+        slots: [slot],
+      });
       continue;
     }
     if (slot === 'staff') continue;
     if (role.managed) {
-      problems.push({ problem: `The ${label} role "${role.name}" is managed by an integration or a bot: nobody can give it.`, fix: `Set ${roleSetting(slot)} to an ordinary role.`, slots: [slot] });
+      problems.push({
+        problem: `The ${label} role "${role.name}" is managed by an integration or a bot: nobody can give it.`,
+        fix: `Set ${roleSetting(slot)} to an ordinary role.`,
+        slots: [slot],
+      });
       continue;
     }
     const dangerous = permissionNames(BigInt(role.permissions) & DANGEROUS_PERMISSIONS);

@@ -13,7 +13,12 @@ export function createTokenRevoker(deps: { oauth: Pick<DiscordOAuth, 'revokeToke
     revoke(accessToken: string): void {
       const revocation: Promise<void> = deps.oauth
         .revokeToken(accessToken)
-        .catch((error: unknown) => deps.logger.warn({ reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' }, 'revoking a used access token failed'))
+        .catch((error: unknown) =>
+          deps.logger.warn(
+            { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
+            'revoking a used access token failed',
+          ),
+        )
         .finally(() => pending.delete(revocation));
       pending.add(revocation);
     },

@@ -28,7 +28,9 @@ describeEngines("every request to Discord carries the product's User-Agent", (ge
     expect(landedOn).toBe('/rules');
     await handle.services.outboxWorker.drain();
     const button = emulator.findButton(channelId, 'Complete Verification!')!;
-    expect(JSON.stringify(await emulator.clickButton({ userId: visitor.id, channelId, messageId: button.messageId, customId: button.customId }))).toContain("You're verified");
+    expect(
+      JSON.stringify(await emulator.clickButton({ userId: visitor.id, channelId, messageId: button.messageId, customId: button.customId })),
+    ).toContain("You're verified");
     await handle.services.outboxWorker.drain();
 
     const kit = slashCommandKit(handle);
@@ -39,10 +41,18 @@ describeEngines("every request to Discord carries the product's User-Agent", (ge
     const requests = emulator.state.requestLog;
     const calls = new Set(requests.map((r) => `${r.method} ${r.route}`));
     // the flow reached every kind of client: OAuth2, the outbox's REST, the gateway client's REST
-    for (const call of ['POST /oauth2/token', 'GET /users/@me', 'PUT /guilds/:guildId/members/:userId', 'POST /interactions/:interactionId/:interactionToken/callback', 'GET /gateway/bot']) {
+    for (const call of [
+      'POST /oauth2/token',
+      'GET /users/@me',
+      'PUT /guilds/:guildId/members/:userId',
+      'POST /interactions/:interactionId/:interactionToken/callback',
+      'GET /gateway/bot',
+    ]) {
       expect(calls).toContain(call);
     }
-    const without = requests.filter((r) => !r.userAgent?.includes(discordUserAgent())).map((r) => `${r.method} ${r.route}: ${r.userAgent ?? '(none)'}`);
+    const without = requests
+      .filter((r) => !r.userAgent?.includes(discordUserAgent()))
+      .map((r) => `${r.method} ${r.route}: ${r.userAgent ?? '(none)'}`);
     expect(without).toEqual([]);
     // the installation's own site and version, then the product's token
     expect(discordUserAgent()).toMatch(/^DiscordBot \(https?:\/\/\S+, \d+\.\d+\.\d+\) Gatekeeper\/\d+\.\d+\.\d+$/);

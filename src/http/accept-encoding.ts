@@ -20,7 +20,8 @@ export function chooseEncoding(header: string | undefined, available: ReadonlySe
     }
     weights.set(name.trim(), Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 0);
   }
-  const weightOf = (coding: string) => weights.get(coding) ?? (coding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
+  const weightOf = (coding: string) =>
+    weights.get(coding) ?? (coding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
   let best: StoredEncoding | undefined;
   let bestQ = 0;
   for (const coding of PREFERENCE) {

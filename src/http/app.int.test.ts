@@ -85,7 +85,9 @@ describe('http app', () => {
   });
 
   it('rejects oversized bodies', async () => {
-    const res = await request(app).post('/api/probe').send({ big: 'x'.repeat(100_000) });
+    const res = await request(app)
+      .post('/api/probe')
+      .send({ big: 'x'.repeat(100_000) });
     expect(res.status).toBe(413);
   });
 });

@@ -4,7 +4,7 @@ import { cookieKeys } from './cookie-keys';
 describe('cookie signing keys', () => {
   const data = 'gk_session=eyJjb25zZW50Ijp7ImF0IjoxfX0=';
 
-  it("signs as Keygrip does, so cookies signed before keep working and Keygrip accepts these", () => {
+  it('signs as Keygrip does, so cookies signed before keep working and Keygrip accepts these', () => {
     for (const keys of [['one key'], ['new key', 'old key'], ['ünïcode ключ', 'x']]) {
       const ours = cookieKeys(keys);
       const theirs = new Keygrip(keys);
@@ -14,7 +14,7 @@ describe('cookie signing keys', () => {
     }
   });
 
-  it("finds the key that signed, so a rotated cookie is re-signed with the first; refuses anything else", () => {
+  it('finds the key that signed, so a rotated cookie is re-signed with the first; refuses anything else', () => {
     const keys = cookieKeys(['new key', 'old key']);
     expect(keys.index(data, new Keygrip(['new key']).sign(data))).toBe(0);
     expect(keys.index(data, new Keygrip(['old key']).sign(data))).toBe(1);

@@ -26,11 +26,14 @@ describeEngines('sandbox under another loopback name', (getDatabase) => {
     expect(handle.url).toBe(`http://localhost:${port}`);
   });
 
-  it.each(['/', '/rules?step=2', '/oauth/start', '/admin/login'])('sends %s opened on 127.0.0.1 to localhost, path and query kept', async (path) => {
-    const res = await request(`http://127.0.0.1:${port}`).get(path);
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe(`http://localhost:${port}${path}`);
-  });
+  it.each(['/', '/rules?step=2', '/oauth/start', '/admin/login'])(
+    'sends %s opened on 127.0.0.1 to localhost, path and query kept',
+    async (path) => {
+      const res = await request(`http://127.0.0.1:${port}`).get(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(`http://localhost:${port}${path}`);
+    },
+  );
 
   it('sends a page opened with the name [::1] (as its Host header says) to localhost', async () => {
     const res = await request(`http://127.0.0.1:${port}`).get('/').set('Host', `[::1]:${port}`);
@@ -49,7 +52,10 @@ describeEngines('sandbox under another loopback name', (getDatabase) => {
     // the browser follows to the printed address; the rest of the flow happens there
     const browser = request.agent(handle.url);
     const { body } = await browser.get('/api/consent/token').expect(200);
-    await browser.post('/api/consent').send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await browser
+      .post('/api/consent')
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await browser.get('/oauth/start').expect(303);
     const authorize = new URL(start.headers.location as string);
     expect(authorize.searchParams.get('redirect_uri')).toBe(`http://localhost:${port}/oauth/callback`);

@@ -136,7 +136,13 @@ describe('the built web app with compressed copies', () => {
   });
 
   it('answers the app for a path the filesystem cannot name (a 256-byte segment, a path through a file), never an error', async () => {
-    for (const route of [`/${'a'.repeat(256)}`, `/assets/${'b'.repeat(4096)}.js`, '/index.html/x', '/favicon.svg/..%2f', `/${'%C3%A9'.repeat(200)}`]) {
+    for (const route of [
+      `/${'a'.repeat(256)}`,
+      `/assets/${'b'.repeat(4096)}.js`,
+      '/index.html/x',
+      '/favicon.svg/..%2f',
+      `/${'%C3%A9'.repeat(200)}`,
+    ]) {
       const res = await get(base, route);
       expect({ route: route.slice(0, 40), status: res.status }).toEqual({ route: route.slice(0, 40), status: 200 });
       expect(res.headers['content-type']).toMatch(/^text\/html/);

@@ -55,7 +55,11 @@ export function spaRouter(webDist: string): Router {
       relative = '';
     }
     const file = path.resolve(root, relative);
-    const servable = relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && file.startsWith(root + path.sep) && !/\.(br|gz)$/.test(file);
+    const servable =
+      relative !== '' &&
+      !relative.split('/').some((part) => part.startsWith('.')) &&
+      file.startsWith(root + path.sep) &&
+      !/\.(br|gz)$/.test(file);
     if (servable && isFile(file)) {
       sendBuilt(req, res, file, HASHED.test(relative) ? IMMUTABLE : 'public, max-age=3600', next);
       return;

@@ -23,7 +23,11 @@ describeEngines('staff sign-in while visitors saturate the database', (getDataba
   beforeAll(async () => {
     if (engine === 'pglite') {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-staff-lane-'));
-      database = await openPglite(dir, { onWorkerCrash: (error) => { throw error; } });
+      database = await openPglite(dir, {
+        onWorkerCrash: (error) => {
+          throw error;
+        },
+      });
       await runMigrations(database);
     } else {
       database = getDatabase();
@@ -52,7 +56,10 @@ describeEngines('staff sign-in while visitors saturate the database', (getDataba
     const visitors = Promise.all(saturate()).then(() => (visitorsDone = true));
     await new Promise((resolve) => setTimeout(resolve, 200)); // the visitors' statements are under way and queued
     const started = performance.now();
-    const res = await request(app).post('/api/staff/login').set('X-Forwarded-For', '203.0.113.10').send({ username: 'Owner', password: TEAM.owner.password });
+    const res = await request(app)
+      .post('/api/staff/login')
+      .set('X-Forwarded-For', '203.0.113.10')
+      .send({ username: 'Owner', password: TEAM.owner.password });
     const tookMs = performance.now() - started;
     expect(res.status).toBe(200);
     expect({ visitorsDone, tookMs: tookMs < 2_000 }).toEqual({ visitorsDone: false, tookMs: true });

@@ -9,7 +9,14 @@ import type { FingerprintComponentHashes } from '../modules/fingerprint';
  */
 export interface VisitorSession {
   consentTokenHash?: string;
-  consent?: { at: number; fingerprintHash: string; browserTokenHash?: string; components: FingerprintComponentHashes; timezone: string; stockProfile?: boolean };
+  consent?: {
+    at: number;
+    fingerprintHash: string;
+    browserTokenHash?: string;
+    components: FingerprintComponentHashes;
+    timezone: string;
+    stockProfile?: boolean;
+  };
   oauth?: { stateHash: string; verifier: string; at: number };
   /**
    * a sign-in the server is still finishing: the id of its job ('' when another web process runs it), a hash of

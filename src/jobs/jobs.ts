@@ -32,10 +32,19 @@ export function scheduledJobs(deps: {
   const { dailyBackup } = deps;
   return [
     // Discord takes a pause at most 24 hours ahead: while the lockdown holds it is asked for again every few hours
-    ...(renewDiscordPause ? [{ name: DISCORD_PAUSE_JOB, cron: `*/${DISCORD_PAUSE_CHECK_MINUTES} * * * *`, handler: renewDiscordPause }] : []),
+    ...(renewDiscordPause
+      ? [{ name: DISCORD_PAUSE_JOB, cron: `*/${DISCORD_PAUSE_CHECK_MINUTES} * * * *`, handler: renewDiscordPause }]
+      : []),
     // embedded database only: PostgreSQL is backed up with pg_dump by whoever runs the server
     ...(dailyBackup && deps.database.kind === 'pglite'
-      ? [{ name: BACKUP_JOB, cron: '30 3 * * *', handler: () => runDailyBackup({ database: deps.database, dataDir: dailyBackup.dataDir, keep: dailyBackup.keep, now: deps.clock.now() }) }]
+      ? [
+          {
+            name: BACKUP_JOB,
+            cron: '30 3 * * *',
+            handler: () =>
+              runDailyBackup({ database: deps.database, dataDir: dailyBackup.dataDir, keep: dailyBackup.keep, now: deps.clock.now() }),
+          },
+        ]
       : []),
     {
       name: RETENTION_JOB,

@@ -20,7 +20,12 @@ describeEngines('job scheduler', (getDatabase) => {
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
     await buildMember(database.db, { lastSeenAt: new Date('2026-04-01T00:00:00Z') });
     const runs: string[] = [];
-    scheduler = await startScheduler({ database, logger: silentLogger, jobs: scheduledJobs({ database, clock, retentionDays: 30 }), onRun: (job, result) => runs.push(`${job} ${result}`) });
+    scheduler = await startScheduler({
+      database,
+      logger: silentLogger,
+      jobs: scheduledJobs({ database, clock, retentionDays: 30 }),
+      onRun: (job, result) => runs.push(`${job} ${result}`),
+    });
 
     const schedules = await scheduler.boss.getSchedules();
     expect(schedules).toHaveLength(3);

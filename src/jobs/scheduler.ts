@@ -24,7 +24,8 @@ function retrySetUpRace<T>(step: () => Promise<T>, what: string, logger: Logger)
   return retryOnSqlState(step, {
     states: SET_UP_RACES,
     baseDelayMs: 50,
-    onRetry: (attempt, code) => logger.info({ attempt, code, step: what }, 'another process set up the job scheduler at the same time: trying again'),
+    onRetry: (attempt, code) =>
+      logger.info({ attempt, code, step: what }, 'another process set up the job scheduler at the same time: trying again'),
   });
 }
 
@@ -63,7 +64,11 @@ export async function startScheduler(deps: {
     deps.logger,
   );
   for (const job of deps.jobs) {
-    await retrySetUpRace(() => boss.createQueue(job.name, { name: job.name, policy: 'singleton', retryLimit: 2, retryDelay: 60 }), 'createQueue', deps.logger);
+    await retrySetUpRace(
+      () => boss.createQueue(job.name, { name: job.name, policy: 'singleton', retryLimit: 2, retryDelay: 60 }),
+      'createQueue',
+      deps.logger,
+    );
     if (job.cron) await retrySetUpRace(() => boss.schedule(job.name, job.cron!, undefined, { tz: 'UTC' }), 'schedule', deps.logger);
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async () => {
       const started = Date.now();

@@ -32,7 +32,10 @@ export function metricsAccess(token: string | undefined): RequestHandler {
         next();
         return;
       }
-      res.status(401).set('WWW-Authenticate', 'Bearer realm="metrics"').json({ error: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)', code: 'unauthorized' });
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer realm="metrics"')
+        .json({ error: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)', code: 'unauthorized' });
       return;
     }
     if (isDirectLoopback(req)) {

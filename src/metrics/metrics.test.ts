@@ -35,6 +35,7 @@ describe('gatekeeper_discord_invalid_requests', () => {
   it('has every family at 0 before any answer', async () => {
     const invalid = createInvalidRequests();
     const metrics = createMetrics({ invalidRequests: () => invalid.snapshot().byFamily });
-    for (const family of ['oauth-token', 'users-me', 'guild-members', 'member-roles', 'messages', 'interactions', 'other']) expect(await scrapedInvalid(metrics, family)).toBe(0);
+    for (const family of ['oauth-token', 'users-me', 'guild-members', 'member-roles', 'messages', 'interactions', 'other'])
+      expect(await scrapedInvalid(metrics, family)).toBe(0);
   });
 });

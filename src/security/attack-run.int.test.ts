@@ -32,7 +32,10 @@ describeEngines('attack run regressions', (getDatabase) => {
         done();
       },
     });
-    handle = await startSecurityGatekeeper(getDatabase(), { logger: createLogger({ level: 'info', destination: sink }), env: { METRICS_TOKEN: 'metrics-token-0123456789' } });
+    handle = await startSecurityGatekeeper(getDatabase(), {
+      logger: createLogger({ level: 'info', destination: sink }),
+      env: { METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
     owner = await ownerCookie(handle);
   });
   afterAll(async () => {
@@ -44,19 +47,32 @@ describeEngines('attack run regressions', (getDatabase) => {
   describe('control characters in text', () => {
     const cases: Array<[string, (text: string) => request.Test]> = [
       ['the anonymous login username', (t) => request(handle.url).post('/api/staff/login').send({ username: t, password: 'x' })],
-      ['a note', (t) => request(handle.url).post(`/api/admin/users/${MEMBER_ID}/notes`).set('Cookie', owner).set('Origin', handle.url).send({ note: t })],
+      [
+        'a note',
+        (t) =>
+          request(handle.url).post(`/api/admin/users/${MEMBER_ID}/notes`).set('Cookie', owner).set('Origin', handle.url).send({ note: t }),
+      ],
       [
         'a Manual Entry field',
         (t) =>
-          request(handle.url)
-            .post('/api/admin/manual-entry')
-            .set('Cookie', owner)
-            .set('Origin', handle.url)
-            .send({ discordId: '300000000000000009', username: t, avatarUrl: null, status: 'verified', rulesConfirmed: 'true', manualAltStatus: null }),
+          request(handle.url).post('/api/admin/manual-entry').set('Cookie', owner).set('Origin', handle.url).send({
+            discordId: '300000000000000009',
+            username: t,
+            avatarUrl: null,
+            status: 'verified',
+            rulesConfirmed: 'true',
+            manualAltStatus: null,
+          }),
       ],
       ['?search= on the member list', (t) => request(handle.url).get('/api/admin/users').query({ search: t }).set('Cookie', owner)],
       ['an audit filter', (t) => request(handle.url).get('/api/admin/audit').query({ actor: t }).set('Cookie', owner)],
-      ['a nested body key', (t) => request(handle.url).post('/api/staff/login').send({ username: 'a', password: 'b', extra: { [t]: 1 } })],
+      [
+        'a nested body key',
+        (t) =>
+          request(handle.url)
+            .post('/api/staff/login')
+            .send({ username: 'a', password: 'b', extra: { [t]: 1 } }),
+      ],
     ];
 
     it.each(cases)('answers 400 JSON for NUL and other controls in %s, writes nothing, logs no typed text', async (_name, send) => {
@@ -87,15 +103,26 @@ describeEngines('attack run regressions', (getDatabase) => {
   });
 
   describe('a body that lies about its Content-Encoding', () => {
-    it.each(['gzip', 'deflate', 'br'])('answers 400 JSON for Content-Encoding: %s over a plain body, without a session and without an error log', async (encoding) => {
-      const res = await request(handle.url).post('/api/staff/login').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('{"username":"a","password":"b"}');
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
-      expect(errorLines()).toEqual([]);
-    });
+    it.each(['gzip', 'deflate', 'br'])(
+      'answers 400 JSON for Content-Encoding: %s over a plain body, without a session and without an error log',
+      async (encoding) => {
+        const res = await request(handle.url)
+          .post('/api/staff/login')
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .send('{"username":"a","password":"b"}');
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+        expect(errorLines()).toEqual([]);
+      },
+    );
 
     it('answers 415 for an encoding it does not support', async () => {
-      const res = await request(handle.url).post('/api/staff/login').set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}');
+      const res = await request(handle.url)
+        .post('/api/staff/login')
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'compress')
+        .send('{}');
       expect(res.status).toBe(415);
       expect(res.body.error).toEqual(expect.any(String));
     });
@@ -104,10 +131,14 @@ describeEngines('attack run regressions', (getDatabase) => {
       const body = zlib.gzipSync(Buffer.from(JSON.stringify({ username: 'nobody', password: 'wrong-password' })));
       // node:http, because supertest would serialise a Buffer body as JSON under this Content-Type
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request(`${handle.url}/api/staff/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = http.request(
+          `${handle.url}/api/staff/login`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -123,7 +154,14 @@ describeEngines('attack run regressions', (getDatabase) => {
         Array.from({ length: 12 }, async (_, a) => {
           const seen: number[] = [];
           for (let i = 0; i < 5; i += 1) {
-            seen.push((await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', `198.51.100.${a + 1}`).send({ username: OWNER.username, password: `guess-${a}-${i}` })).status);
+            seen.push(
+              (
+                await request(handle.url)
+                  .post('/api/staff/login')
+                  .set('X-Forwarded-For', `198.51.100.${a + 1}`)
+                  .send({ username: OWNER.username, password: `guess-${a}-${i}` })
+              ).status,
+            );
           }
           return seen;
         }),
@@ -141,7 +179,12 @@ describeEngines('attack run regressions', (getDatabase) => {
       expect((await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', shared).send(OWNER)).status).toBe(200);
       // all at once, as a spray would
       const spray = await Promise.all(
-        Array.from({ length: 25 }, (_, i) => request(handle.url).post('/api/staff/login').set('X-Forwarded-For', shared).send({ username: `random-${i}-${Math.random().toString(36).slice(2)}`, password: 'x' })),
+        Array.from({ length: 25 }, (_, i) =>
+          request(handle.url)
+            .post('/api/staff/login')
+            .set('X-Forwarded-For', shared)
+            .send({ username: `random-${i}-${Math.random().toString(36).slice(2)}`, password: 'x' }),
+        ),
       );
       // past the address's budget the spray is refused with the wait, before any password is checked
       const refused = spray.filter((r) => r.status === 429);
@@ -157,7 +200,14 @@ describeEngines('attack run regressions', (getDatabase) => {
     it.each(['/api/config', '/api/no-such-route', '/healthz', '/oauth/callback'])('is strict on %s', async (path) => {
       const res = await request(handle.url).get(path);
       const csp = String(res.headers['content-security-policy']);
-      for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"]) {
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+      ]) {
         expect(csp).toContain(directive);
       }
       const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';

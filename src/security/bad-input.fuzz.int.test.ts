@@ -5,7 +5,16 @@ import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildAttempt, buildMember } from '../test-support/factories';
 import { buildFingerprint } from '../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../server';
-import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from '../test-support/security-kit';
+import {
+  changedTables,
+  cookieOf,
+  fingerprintTables,
+  listTables,
+  mountedRoutes,
+  ownerCookie,
+  startSecurityGatekeeper,
+  type MountedRoute,
+} from '../test-support/security-kit';
 
 /**
  * Bad-input fuzzing of every endpoint the product mounts (read from its routers, so a
@@ -104,11 +113,29 @@ const contentType = fc.constantFrom(
   undefined,
 );
 
-const query = fc.array(fc.tuple(fc.oneof(text, fc.constantFrom('filter', 'limit', 'cursor', 'search', 'state', 'code', 'error', 'before', 'actor', 'a[b]', 'a[]')), text), { maxLength: 5 });
+const query = fc.array(
+  fc.tuple(
+    fc.oneof(text, fc.constantFrom('filter', 'limit', 'cursor', 'search', 'state', 'code', 'error', 'before', 'actor', 'a[b]', 'a[]')),
+    text,
+  ),
+  { maxLength: 5 },
+);
 
 const forwardedFor = fc.oneof(
-  fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map(([a, b, c]) => `198.${18 + a}.${b}.${c}`),
-  fc.constantFrom('unknown', '1.2.3.4, 5.6.7.8', '999.1.1.1', '::1', '::ffff:127.0.0.1', '2001:db8::1', 'a'.repeat(300), ', , ,', '127.0.0.1'),
+  fc
+    .tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
+    .map(([a, b, c]) => `198.${18 + a}.${b}.${c}`),
+  fc.constantFrom(
+    'unknown',
+    '1.2.3.4, 5.6.7.8',
+    '999.1.1.1',
+    '::1',
+    '::ffff:127.0.0.1',
+    '2001:db8::1',
+    'a'.repeat(300),
+    ', , ,',
+    '127.0.0.1',
+  ),
 );
 
 const origin = fc.constantFrom(undefined, 'SAME', 'null', 'https://evil.example', 'http://localhost');
@@ -192,14 +219,26 @@ interface RawAnswer {
 function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path.slice(0, 60)}: no answer`)));
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve({ status: 0, body: '' }) : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve({ status: 0, body: '' }) : reject(error),
+    );
     if (body !== undefined) req.write(body);
     req.end();
   });
@@ -229,7 +268,11 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
     const address = `198.19.200.${(++visitorSeq % 250) + 1}`;
     const agent = request.agent(handle.url);
     const { body: first } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: first.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: first.token, ...buildFingerprint() })
+      .expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
     const state = new URL(start.headers.location as string).searchParams.get('state')!;
     const { body: second, headers } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
@@ -240,7 +283,9 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
     let req = request(handle.url)[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](buildPath(route, fuzz));
     req = req.set('X-Forwarded-For', fuzz.forwardedFor);
     if (fuzz.origin) req = req.set('Origin', fuzz.origin === 'SAME' ? handle.url : fuzz.origin);
-    const cookies = [cookie, fuzz.garbageCookie ? 'gk_session=eyJmb28iOiJiYXIifQ; gk_session.sig=forged' : undefined].filter(Boolean).join('; ');
+    const cookies = [cookie, fuzz.garbageCookie ? 'gk_session=eyJmb28iOiJiYXIifQ; gk_session.sig=forged' : undefined]
+      .filter(Boolean)
+      .join('; ');
     if (cookies) req = req.set('Cookie', cookies);
     if (fuzz.contentType) req = req.set('Content-Type', fuzz.contentType);
     if (fuzz.body !== undefined && route.method !== 'GET') req = req.send(fuzz.body);
@@ -253,30 +298,39 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
   async function fuzzRoute(route: MountedRoute, caller: 'anonymous' | 'owner' | 'visitor', failures: string[]) {
     const key = `${route.method} ${route.path}`;
     const allowed = ALLOWED_WRITES[key] ?? [];
-    await fc.assert(
-      fc.asyncProperty(input, async (fuzz) => {
-        let cookie: string | undefined;
-        if (caller === 'owner') cookie = owner;
-        if (caller === 'visitor') {
-          const visitor = await midFlowVisitor();
-          lastSeen = undefined; // setting the visitor up wrote its tokens
-          cookie = visitor.cookie;
-          // aim some inputs at the live token and state, so the handlers get past their first check
-          if (fuzz.aim) fuzz = { ...fuzz, query: [...fuzz.query, ['state', visitor.state]], body: JSON.stringify({ consent: true, token: visitor.token, fingerprintData: {}, fingerprintHash: 'x' }) };
-        }
-        const before = lastSeen ?? (await fingerprintTables(getDatabase(), tables));
-        const res = await send(route, fuzz, cookie);
-        const after = await fingerprintTables(getDatabase(), tables);
-        lastSeen = after;
-        const changed = changedTables(before, after, allowed);
-        if (res.status >= 500 || changed.length > 0) {
-          failures.push(`${caller} ${key} → ${res.status}${changed.length ? `, wrote ${changed.join(', ')}` : ''} (${JSON.stringify(res.body).slice(0, 120)}) for ${JSON.stringify({ ...fuzz, body: fuzz.body?.slice(0, 80) })}`);
-          return false;
-        }
-        return true;
-      }),
-      { numRuns: RUNS, endOnFailure: true },
-    ).catch(() => undefined); // collected in `failures` with the request that caused it
+    await fc
+      .assert(
+        fc.asyncProperty(input, async (fuzz) => {
+          let cookie: string | undefined;
+          if (caller === 'owner') cookie = owner;
+          if (caller === 'visitor') {
+            const visitor = await midFlowVisitor();
+            lastSeen = undefined; // setting the visitor up wrote its tokens
+            cookie = visitor.cookie;
+            // aim some inputs at the live token and state, so the handlers get past their first check
+            if (fuzz.aim)
+              fuzz = {
+                ...fuzz,
+                query: [...fuzz.query, ['state', visitor.state]],
+                body: JSON.stringify({ consent: true, token: visitor.token, fingerprintData: {}, fingerprintHash: 'x' }),
+              };
+          }
+          const before = lastSeen ?? (await fingerprintTables(getDatabase(), tables));
+          const res = await send(route, fuzz, cookie);
+          const after = await fingerprintTables(getDatabase(), tables);
+          lastSeen = after;
+          const changed = changedTables(before, after, allowed);
+          if (res.status >= 500 || changed.length > 0) {
+            failures.push(
+              `${caller} ${key} → ${res.status}${changed.length ? `, wrote ${changed.join(', ')}` : ''} (${JSON.stringify(res.body).slice(0, 120)}) for ${JSON.stringify({ ...fuzz, body: fuzz.body?.slice(0, 80) })}`,
+            );
+            return false;
+          }
+          return true;
+        }),
+        { numRuns: RUNS, endOnFailure: true },
+      )
+      .catch(() => undefined); // collected in `failures` with the request that caused it
     // the owner's session must survive for the next route (logout ends it by design)
     if (caller === 'owner' && key === 'POST /api/staff/logout') {
       owner = await ownerCookie(handle);
@@ -286,7 +340,15 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
 
   it('finds every route of the product to fuzz', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['POST /api/consent', 'GET /oauth/callback', 'POST /api/staff/login', 'GET /api/admin/users', 'DELETE /api/admin/staff/:id', 'POST /api/setup-admin', 'POST /api/rules/confirm']) {
+    for (const expected of [
+      'POST /api/consent',
+      'GET /oauth/callback',
+      'POST /api/staff/login',
+      'GET /api/admin/users',
+      'DELETE /api/admin/staff/:id',
+      'POST /api/setup-admin',
+      'POST /api/rules/confirm',
+    ]) {
       expect(keys).toContain(expected);
     }
     expect(keys.length).toBeGreaterThanOrEqual(20);
@@ -306,7 +368,9 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
 
   it('a visitor half-way through verification: any input on the visitor and sign-in routes', async () => {
     const failures: string[] = [];
-    for (const route of routes.filter((r) => !r.path.startsWith('/api/admin') && !r.path.startsWith('/api/staff') && !r.path.startsWith('/api/setup'))) {
+    for (const route of routes.filter(
+      (r) => !r.path.startsWith('/api/admin') && !r.path.startsWith('/api/staff') && !r.path.startsWith('/api/setup'),
+    )) {
       await fuzzRoute(route, 'visitor', failures);
     }
     expect(failures).toEqual([]);
@@ -324,10 +388,25 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
       }
     };
     const paramRoutes = routes.filter((r) => r.path.includes(':'));
-    const plainPaths = ['/X', '/oauth/X', '/api/X', '/assets/X', '/X/index.html', '/oauth/callback?code=X&state=X', '/api/admin/users?search=X'];
+    const plainPaths = [
+      '/X',
+      '/oauth/X',
+      '/api/X',
+      '/assets/X',
+      '/X/index.html',
+      '/oauth/callback?code=X&state=X',
+      '/api/admin/users?search=X',
+    ];
     for (const segment of ODD_SEGMENTS) {
       for (const path of plainPaths) await check('segment', 'GET', path.replaceAll('X', segment), { cookie: owner, accept: 'text/html' });
-      for (const route of paramRoutes) await check('segment', route.method, route.path.replace(/:\w+/g, segment), { cookie: owner, 'content-type': 'application/json' }, route.method === 'GET' ? undefined : '{}');
+      for (const route of paramRoutes)
+        await check(
+          'segment',
+          route.method,
+          route.path.replace(/:\w+/g, segment),
+          { cookie: owner, 'content-type': 'application/json' },
+          route.method === 'GET' ? undefined : '{}',
+        );
     }
     // ten thousand parameters: in the query string (a head past Node's limit) and in a JSON body
     const manyParams = Array.from({ length: 10_000 }, (_, i) => `p${i}=${i}`).join('&');
@@ -347,22 +426,34 @@ describeEngines('security: bad input on every endpoint writes nothing and never 
       ['20 kB header', { 'x-long': 'h'.repeat(20_000) }],
       ['8 kB cookie', { cookie: `gk_session=${'c'.repeat(8_000)}; gk_session.sig=${'s'.repeat(40)}` }],
       ['8 kB forwarded address', { 'x-forwarded-for': `${'9.'.repeat(4_000)}1` }],
-      ['8 kB accept headers', { accept: `text/html;q=0.${'9'.repeat(8_000)}`, 'accept-encoding': 'br;q=0.5,'.repeat(500), 'accept-language': 'en;'.repeat(1_500) }],
+      [
+        '8 kB accept headers',
+        {
+          accept: `text/html;q=0.${'9'.repeat(8_000)}`,
+          'accept-encoding': 'br;q=0.5,'.repeat(500),
+          'accept-language': 'en;'.repeat(1_500),
+        },
+      ],
       ['500 headers', manyHeaders],
     ];
     for (const [label, headers] of headerCases) {
-      for (const path of ['/', '/oauth/callback?code=a&state=b', '/api/consent/token', '/api/admin/users', '/verify']) await check(label, 'GET', path, headers);
+      for (const path of ['/', '/oauth/callback?code=a&state=b', '/api/consent/token', '/api/admin/users', '/verify'])
+        await check(label, 'GET', path, headers);
     }
     expect(failures).toEqual([]);
   });
 
   it('unknown paths and methods answer 404/405-style errors, never 5xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'), fc.oneof(text, fc.webPath()), async (method, tail) => {
-        const path = `/api/${encode(tail)}`;
-        const res = await request(handle.url)[method.toLowerCase() as 'get'](path).set('Cookie', owner);
-        return res.status < 500;
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
+        fc.oneof(text, fc.webPath()),
+        async (method, tail) => {
+          const path = `/api/${encode(tail)}`;
+          const res = await request(handle.url)[method.toLowerCase() as 'get'](path).set('Cookie', owner);
+          return res.status < 500;
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -3,7 +3,16 @@ import type { GatekeeperHandle } from '../server';
 import { describeEngines, resetDatabase } from '../test-support/database';
 import { buildAttempt, buildMember } from '../test-support/factories';
 import { buildFingerprint } from '../test-support/gatekeeper';
-import { changedTables, cookieOf, fingerprintTables, listTables, mountedRoutes, ownerCookie, startSecurityGatekeeper, type MountedRoute } from '../test-support/security-kit';
+import {
+  changedTables,
+  cookieOf,
+  fingerprintTables,
+  listTables,
+  mountedRoutes,
+  ownerCookie,
+  startSecurityGatekeeper,
+  type MountedRoute,
+} from '../test-support/security-kit';
 
 /**
  * CSRF on the real product (app.int.test.ts checks the rule on a probe route): every
@@ -23,7 +32,14 @@ const EVIL = 'https://evil.example';
 const VALID_BODIES: Record<string, unknown> = {
   'POST /api/admin/users/:discordId/notes': { note: 'csrf' },
   'PATCH /api/admin/users/:discordId/alt-status': { manualAltStatus: 'certain_alt' },
-  'POST /api/admin/manual-entry': { discordId: '300000000000000009', username: 'csrf', avatarUrl: null, status: 'verified', rulesConfirmed: 'true', manualAltStatus: null },
+  'POST /api/admin/manual-entry': {
+    discordId: '300000000000000009',
+    username: 'csrf',
+    avatarUrl: null,
+    status: 'verified',
+    rulesConfirmed: 'true',
+    manualAltStatus: null,
+  },
   'POST /api/admin/create-staff': { username: 'csrf-staff', password: 'csrf-password' },
   'POST /api/admin/staff': { username: 'csrf-staff2', password: 'csrf-password' },
   'PATCH /api/admin/staff/:id/password': { newPassword: 'csrf-password-2' },
@@ -61,7 +77,11 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
     const member = await buildMember(database.db, { discordId: MEMBER_ID, username: 'csrf-target' });
     await buildAttempt(database.db, member.id);
     // a second staff account the staff routes can aim at
-    await request(handle.url).post('/api/admin/create-staff').set('Cookie', owner).send({ username: 'csrf-victim', password: 'victim-password' }).expect(201);
+    await request(handle.url)
+      .post('/api/admin/create-staff')
+      .set('Cookie', owner)
+      .send({ username: 'csrf-victim', password: 'victim-password' })
+      .expect(201);
     tables = await listTables(database);
     writeRoutes = mountedRoutes(handle).filter((r) => r.method !== 'GET');
   });
@@ -72,7 +92,11 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
     const user = handle.discord.emulator!.createUser({ username: `csrf-visitor-${address}` });
     const agent = request.agent(handle.url);
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
     const authorize = new URL(start.headers.location as string);
     const { code, state } = handle.discord.emulator!.authorizeAs(user.id, authorize);
@@ -84,7 +108,14 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
   it('covers every state-changing route the product mounts (a new one is attacked without being listed here)', () => {
     const keys = writeRoutes.map((r) => `${r.method} ${r.path}`);
     expect(keys.length).toBeGreaterThanOrEqual(15);
-    expect(keys).toEqual(expect.arrayContaining(['POST /api/staff/logout', 'POST /api/rules/confirm', 'DELETE /api/admin/staff/:id', ...Object.keys(VALID_BODIES)]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'POST /api/staff/logout',
+        'POST /api/rules/confirm',
+        'DELETE /api/admin/staff/:id',
+        ...Object.keys(VALID_BODIES),
+      ]),
+    );
   });
 
   let attackNo = 0;
@@ -101,12 +132,19 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
       const key = `${route.method} ${route.path}`;
       const path = route.path.replace(':discordId', MEMBER_ID).replace(':id', '2');
       // a form carrying fields; the EMPTY form is its own test below
-      const payload = key === 'POST /api/consent' ? { consent: true, token: consentToken.token, ...buildFingerprint() } : (VALID_BODIES[key] ?? { confirm: 'yes' });
-      let req = request(handle.url)[route.method.toLowerCase() as 'post' | 'patch' | 'delete'](path)
+      const payload =
+        key === 'POST /api/consent'
+          ? { consent: true, token: consentToken.token, ...buildFingerprint() }
+          : (VALID_BODIES[key] ?? { confirm: 'yes' });
+      const agent = request(handle.url);
+      let req = agent[route.method.toLowerCase() as 'post' | 'patch' | 'delete'](path)
         .set('Cookie', `${owner}; ${visitor}`)
         .set('X-Forwarded-For', address);
       for (const [name, value] of Object.entries(attack.headers)) req = req.set(name, value);
-      if (attack.form === 'urlencoded') req = req.type('form').send(new URLSearchParams(Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)])).toString());
+      if (attack.form === 'urlencoded')
+        req = req
+          .type('form')
+          .send(new URLSearchParams(Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)])).toString());
       else if (attack.form === 'multipart') {
         for (const [k, v] of Object.entries(payload)) req = req.field(k, String(v));
       } else if (attack.form === 'text') req = req.set('Content-Type', 'text/plain').send(JSON.stringify(payload));
@@ -115,7 +153,8 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
       const after = await fingerprintTables(getDatabase(), tables);
       const changed = changedTables(before, after);
       before = after;
-      if (![403, 415].includes(res.status) || changed.length > 0) problems.push(`${key} → ${res.status}${changed.length ? ` wrote ${changed.join(', ')}` : ''}`);
+      if (![403, 415].includes(res.status) || changed.length > 0)
+        problems.push(`${key} → ${res.status}${changed.length ? ` wrote ${changed.join(', ')}` : ''}`);
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     }
     expect(problems).toEqual([]);
@@ -131,11 +170,15 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
       let before = await fingerprintTables(getDatabase(), tables);
       for (const route of writeRoutes) {
         const path = route.path.replace(':discordId', MEMBER_ID).replace(':id', '2');
-        const res = await request(handle.url)[route.method.toLowerCase() as 'post' | 'patch' | 'delete'](path).set('Cookie', owner).set('Content-Type', contentType);
+        const agent = request(handle.url);
+        const res = await agent[route.method.toLowerCase() as 'post' | 'patch' | 'delete'](path)
+          .set('Cookie', owner)
+          .set('Content-Type', contentType);
         const after = await fingerprintTables(getDatabase(), tables);
         const changed = changedTables(before, after);
         before = after;
-        if (res.status !== 415 || changed.length > 0) problems.push(`${route.method} ${route.path} → ${res.status}${changed.length ? ` wrote ${changed.join(', ')}` : ''}`);
+        if (res.status !== 415 || changed.length > 0)
+          problems.push(`${route.method} ${route.path} → ${res.status}${changed.length ? ` wrote ${changed.join(', ')}` : ''}`);
       }
       expect(problems).toEqual([]);
     },
@@ -143,14 +186,25 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
 
   it('accepts the same requests from the site itself (the refusals above are about origin, not the payload)', async () => {
     owner = await ownerCookie(handle);
-    const res = await request(handle.url).post(`/api/admin/users/${MEMBER_ID}/notes`).set('Cookie', owner).set('Origin', handle.url).send({ note: 'same-origin' });
+    const res = await request(handle.url)
+      .post(`/api/admin/users/${MEMBER_ID}/notes`)
+      .set('Cookie', owner)
+      .set('Origin', handle.url)
+      .send({ note: 'same-origin' });
     expect(res.status).toBe(201);
-    const ok = await request(handle.url).post(`/api/admin/users/${MEMBER_ID}/notes`).set('Cookie', owner).set('Sec-Fetch-Site', 'same-origin').send({ note: 'fetch metadata' });
+    const ok = await request(handle.url)
+      .post(`/api/admin/users/${MEMBER_ID}/notes`)
+      .set('Cookie', owner)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .send({ note: 'fetch metadata' });
     expect(ok.status).toBe(201);
   });
 
   it('sets the session cookies HttpOnly and SameSite=Lax, and never answers CORS preflights with a grant', async () => {
-    const login = await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', '192.0.2.44').send({ username: 'sec-owner', password: 'sec-owner-password' });
+    const login = await request(handle.url)
+      .post('/api/staff/login')
+      .set('X-Forwarded-For', '192.0.2.44')
+      .send({ username: 'sec-owner', password: 'sec-owner-password' });
     const visitor = await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', '198.18.9.11');
     for (const res of [login, visitor]) {
       const cookies = res.headers['set-cookie'] as unknown as string[];
@@ -160,7 +214,10 @@ describeEngines('security: cross-site requests change nothing', (getDatabase) =>
         expect(cookie).toMatch(/;\s*samesite=lax/i);
       }
     }
-    const preflight = await request(handle.url).options('/api/admin/staff').set('Origin', EVIL).set('Access-Control-Request-Method', 'POST');
+    const preflight = await request(handle.url)
+      .options('/api/admin/staff')
+      .set('Origin', EVIL)
+      .set('Access-Control-Request-Method', 'POST');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
   });

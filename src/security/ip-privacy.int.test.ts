@@ -84,8 +84,15 @@ describeEngines('security: no raw IP address in the database, the logs or Discor
 
     // staff: setup, failed logins (throttle rows), a login, dashboard reads
     const cookie = await ownerCookie(handle);
-    for (let i = 0; i < 3; i++) await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', STAFF_V4).send({ username: OWNER.username, password: `wrong-${i}` });
-    await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', STAFF_V4).send({ username: 'nobody', password: 'whatever-password' });
+    for (let i = 0; i < 3; i++)
+      await request(handle.url)
+        .post('/api/staff/login')
+        .set('X-Forwarded-For', STAFF_V4)
+        .send({ username: OWNER.username, password: `wrong-${i}` });
+    await request(handle.url)
+      .post('/api/staff/login')
+      .set('X-Forwarded-For', STAFF_V4)
+      .send({ username: 'nobody', password: 'whatever-password' });
     await request(handle.url).get('/api/admin/users?filter=all').set('Cookie', cookie).set('X-Forwarded-For', STAFF_V4).expect(200);
     await request(handle.url).get(`/api/admin/users/${alt.id}`).set('Cookie', cookie).set('X-Forwarded-For', STAFF_V4).expect(200);
     await request(handle.url).get('/api/admin/audit').set('Cookie', cookie).set('X-Forwarded-For', STAFF_V4).expect(200);
@@ -98,20 +105,25 @@ describeEngines('security: no raw IP address in the database, the logs or Discor
     const database = getDatabase();
     for (const table of await listTables(database)) {
       const { rows } = await database.query<{ row: string }>(`select x::text as row from "${table}" x`);
-      for (const { row } of rows) for (const needle of needles) if (row.includes(needle)) leaks.push(`${table}: ${needle} in ${row.slice(0, 160)}`);
+      for (const { row } of rows)
+        for (const needle of needles) if (row.includes(needle)) leaks.push(`${table}: ${needle} in ${row.slice(0, 160)}`);
     }
     // the evidence is there, as hashes: the scan would have seen addresses had they been stored
-    const { rows: hashes } = await database.query<{ n: number }>("select count(*)::int as n from verification_attempts where ip_hash ~ '^[0-9a-f]{64}$'");
+    const { rows: hashes } = await database.query<{ n: number }>(
+      "select count(*)::int as n from verification_attempts where ip_hash ~ '^[0-9a-f]{64}$'",
+    );
     expect(hashes[0]!.n).toBeGreaterThanOrEqual(3);
 
     expect(logs.lines.length).toBeGreaterThan(10);
-    for (const line of logs.lines) for (const needle of needles) if (line.includes(needle)) leaks.push(`log: ${needle} in ${line.slice(0, 200)}`);
+    for (const line of logs.lines)
+      for (const needle of needles) if (line.includes(needle)) leaks.push(`log: ${needle} in ${line.slice(0, 200)}`);
 
     const sentToDiscord = [
       ...emulator.state.requestLog.map((entry) => entry.path),
       ...['logs', 'verification'].flatMap((name) => emulator.state.messages(emulator.guild.channelId(name)).map((m) => JSON.stringify(m))),
     ];
-    for (const sent of sentToDiscord) for (const needle of needles) if (sent.includes(needle)) leaks.push(`Discord: ${needle} in ${sent.slice(0, 160)}`);
+    for (const sent of sentToDiscord)
+      for (const needle of needles) if (sent.includes(needle)) leaks.push(`Discord: ${needle} in ${sent.slice(0, 160)}`);
 
     expect(leaks).toEqual([]);
   });

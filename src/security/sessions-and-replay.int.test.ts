@@ -42,7 +42,11 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
     const agent = request.agent(handle.url);
     const ip = nextAddress();
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', ip).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', ip).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', ip)
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', ip).expect(303);
     return { agent, ip, authorize: new URL(start.headers.location as string) };
   }
@@ -68,7 +72,9 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
       // another installation: its own DATA_DIR, hence its own session key, same database
       const other = await startSecurityGatekeeper(getDatabase(), { env: { SERVICES: 'web' } });
       try {
-        const foreign = cookieOf(await request(other.url).post('/api/staff/login').set('X-Forwarded-For', OWNER_ADDRESS).send(OWNER).expect(200));
+        const foreign = cookieOf(
+          await request(other.url).post('/api/staff/login').set('X-Forwarded-For', OWNER_ADDRESS).send(OWNER).expect(200),
+        );
         await request(other.url).get('/api/admin/session').set('Cookie', foreign).expect(200);
         await request(handle.url).get('/api/admin/session').set('Cookie', foreign).expect(401);
       } finally {
@@ -84,7 +90,11 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
     it('ignores a tampered visitor cookie and never treats a visitor session as staff', async () => {
       const user = handle.discord.emulator!.createUser({ username: 'tamper' });
       const { agent, ip, authorize } = await startSignIn();
-      const callback = await agent.get('/oauth/callback').query({ code: codeFor(user.id, authorize), state: authorize.searchParams.get('state') }).set('X-Forwarded-For', ip).expect(303);
+      const callback = await agent
+        .get('/oauth/callback')
+        .query({ code: codeFor(user.id, authorize), state: authorize.searchParams.get('state') })
+        .set('X-Forwarded-For', ip)
+        .expect(303);
       expect(callback.headers.location).toBe('/rules');
       const cookie = cookieOf(callback);
       await request(handle.url).get('/api/verification/vpn-status').set('Cookie', cookie).set('X-Forwarded-For', ip).expect(200);
@@ -123,10 +133,16 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
       const user = handle.discord.emulator!.createUser({ username: 'code-twice' });
       const first = await startSignIn();
       const code = codeFor(user.id, first.authorize);
-      const ok = await first.agent.get('/oauth/callback').query({ code, state: first.authorize.searchParams.get('state') }).set('X-Forwarded-For', first.ip);
+      const ok = await first.agent
+        .get('/oauth/callback')
+        .query({ code, state: first.authorize.searchParams.get('state') })
+        .set('X-Forwarded-For', first.ip);
       expect(ok.headers.location).toBe('/rules');
       const second = await startSignIn();
-      const replay = await second.agent.get('/oauth/callback').query({ code, state: second.authorize.searchParams.get('state') }).set('X-Forwarded-For', second.ip);
+      const replay = await second.agent
+        .get('/oauth/callback')
+        .query({ code, state: second.authorize.searchParams.get('state') })
+        .set('X-Forwarded-For', second.ip);
       expect(replay.headers.location).toBe('/error');
       expect(await count('select verification_count as n from members where discord_id = $1', [user.id])).toBe(1);
     });
@@ -135,7 +151,10 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
       const user = handle.discord.emulator!.createUser({ username: 'pkce' });
       const { agent, ip, authorize } = await startSignIn();
       const stolen = codeFor(user.id, authorize, 'x'.repeat(43));
-      const res = await agent.get('/oauth/callback').query({ code: stolen, state: authorize.searchParams.get('state') }).set('X-Forwarded-For', ip);
+      const res = await agent
+        .get('/oauth/callback')
+        .query({ code: stolen, state: authorize.searchParams.get('state') })
+        .set('X-Forwarded-For', ip);
       expect(res.headers.location).toBe('/error');
       expect(await members(user.id)).toBe(0);
     });
@@ -144,7 +163,14 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
       const users = Array.from({ length: 5 }, (_, i) => handle.discord.emulator!.createUser({ username: `race-${i}` }));
       const { agent, ip, authorize } = await startSignIn();
       const state = authorize.searchParams.get('state');
-      const results = await Promise.all(users.map((u) => agent.get('/oauth/callback').query({ code: codeFor(u.id, authorize), state }).set('X-Forwarded-For', ip)));
+      const results = await Promise.all(
+        users.map((u) =>
+          agent
+            .get('/oauth/callback')
+            .query({ code: codeFor(u.id, authorize), state })
+            .set('X-Forwarded-For', ip),
+        ),
+      );
       expect(results.filter((r) => r.headers.location === '/rules')).toHaveLength(1);
       expect(results.every((r) => r.status === 303)).toBe(true);
       expect(await count('select count(*)::int as n from members where discord_id = any($1::text[])', [users.map((u) => u.id)])).toBe(1);
@@ -156,14 +182,22 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
     const ip = nextAddress();
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', ip).expect(200);
     const fingerprint = buildFingerprint();
-    const results = await Promise.all(Array.from({ length: 6 }, () => agent.post('/api/consent').set('X-Forwarded-For', ip).send({ consent: true, token: body.token, ...fingerprint })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        agent
+          .post('/api/consent')
+          .set('X-Forwarded-For', ip)
+          .send({ consent: true, token: body.token, ...fingerprint }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
   });
 
   it('throttles password guessing with the production policy, and the owner still signs in from its own address', async () => {
     await ownerCookie(handle); // the owner has signed in from OWNER_ADDRESS before: a known address
     const attacker = '203.0.113.200';
-    const login = (password: string, ip: string) => request(handle.url).post('/api/staff/login').set('X-Forwarded-For', ip).send({ username: OWNER.username, password });
+    const login = (password: string, ip: string) =>
+      request(handle.url).post('/api/staff/login').set('X-Forwarded-For', ip).send({ username: OWNER.username, password });
 
     const guesses: number[] = [];
     for (let i = 0; i < 25; i++) guesses.push((await login(`guess-${i}`, attacker)).status);
@@ -189,8 +223,16 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
     const url = (getDatabase().pool!.options as { connectionString: string }).connectionString;
     const second = await openPostgres({ url, poolMax: 5 });
     try {
-      const apps = [getDatabase(), second, getDatabase(), second].map((database) => createStaffTestApp(database, { setupCode: createMemorySetupCodeStore(TEST_SETUP_CODE) }).app);
-      const results = await Promise.all(apps.map((app, i) => request(app).post('/api/setup-admin').send({ setupCode: TEST_SETUP_CODE, username: `racer${i}`, password: 'racer-password' })));
+      const apps = [getDatabase(), second, getDatabase(), second].map(
+        (database) => createStaffTestApp(database, { setupCode: createMemorySetupCodeStore(TEST_SETUP_CODE) }).app,
+      );
+      const results = await Promise.all(
+        apps.map((app, i) =>
+          request(app)
+            .post('/api/setup-admin')
+            .send({ setupCode: TEST_SETUP_CODE, username: `racer${i}`, password: 'racer-password' }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
       expect(await count('select count(*)::int as n from staff where is_owner')).toBe(1);
       expect(await count('select count(*)::int as n from staff')).toBe(1);
@@ -198,5 +240,4 @@ describeEngines('security: sessions, replays and races', (getDatabase, engine) =
       await second.close();
     }
   });
-
 });

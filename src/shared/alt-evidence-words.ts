@@ -49,7 +49,16 @@ export interface AltEvidenceFacts {
 }
 
 const BOOLEAN_FACTS = ['browserTokenMatch', 'fingerprintMatch', 'ipMatch', 'networkMatch', 'sharedNetwork'] as const;
-const COUNT_FACTS = ['fingerprintShared', 'fingerprintNetworks', 'addressShared', 'canvasShared', 'webglShared', 'audioShared', 'fontsShared', 'sharedCountsCappedAt'] as const;
+const COUNT_FACTS = [
+  'fingerprintShared',
+  'fingerprintNetworks',
+  'addressShared',
+  'canvasShared',
+  'webglShared',
+  'audioShared',
+  'fontsShared',
+  'sharedCountsCappedAt',
+] as const;
 const COMPONENT_KEYS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const;
 
 /** Keeps only the facts of a stored evidence value that have the expected type (stored JSON is read as unknown). */
@@ -118,13 +127,15 @@ export function altEvidenceReasons(facts: AltEvidenceFacts): string[] {
   const reasons: string[] = [];
   const notCounted = facts.sharedNetwork ? ', marked shared by staff' : '';
   if (facts.browserTokenMatch) reasons.push('same browser');
-  if (facts.fingerprintMatch) reasons.push(`same device model${howCommon(facts.fingerprintShared, facts, facts.fingerprintNetworks)}${ownComponent(facts)}`);
+  if (facts.fingerprintMatch)
+    reasons.push(`same device model${howCommon(facts.fingerprintShared, facts, facts.fingerprintNetworks)}${ownComponent(facts)}`);
   if (facts.ipMatch) reasons.push(`same internet address${howCommon(facts.addressShared, facts)}${notCounted}`);
   else if (facts.networkMatch) reasons.push(`same network${notCounted}`);
   const components = facts.components ?? {};
   if (!facts.fingerprintMatch) {
     for (const component of DEVICE_COMPONENTS) {
-      if (components[component] === true) reasons.push(`same ${COMPONENT_WORDS[component]}${howCommon(facts[`${component}Shared`], facts)}`);
+      if (components[component] === true)
+        reasons.push(`same ${COMPONENT_WORDS[component]}${howCommon(facts[`${component}Shared`], facts)}`);
     }
     if (components.screen === true && components.timezone === true && components.language === true && components.platform === true) {
       reasons.push('same screen, time zone, language and platform');
@@ -138,10 +149,14 @@ export function altEvidenceReasons(facts: AltEvidenceFacts): string[] {
  * "same device model as 214 other members on 180 networks (weak, not counted)". With
  * `maxReasons` (a short reply), the strongest reasons are named and the rest counted.
  */
-export function describeAltEvidence(link: { confidence: AltLinkStrength; detectionMethod: string; evidence: unknown }, options: { maxReasons?: number } = {}): string {
+export function describeAltEvidence(
+  link: { confidence: AltLinkStrength; detectionMethod: string; evidence: unknown },
+  options: { maxReasons?: number } = {},
+): string {
   const reasons = altEvidenceReasons(altEvidenceFacts(link.evidence));
   const max = Math.max(1, options.maxReasons ?? reasons.length);
-  const named = reasons.length > max ? [...reasons.slice(0, max), `${plural(reasons.length - max, 'more shared sign', 'more shared signs')}`] : reasons;
+  const named =
+    reasons.length > max ? [...reasons.slice(0, max), `${plural(reasons.length - max, 'more shared sign', 'more shared signs')}`] : reasons;
   const why = named.length > 0 ? named.join('; ') : link.detectionMethod === 'manual' ? 'linked by staff' : 'no shared evidence recorded';
   return `${why} (${ALT_STRENGTH_WORDS[link.confidence]})`;
 }

@@ -19,8 +19,14 @@ describe('appeal text', () => {
   });
 
   it('accepts plain text, trimmed, up to the limit, and text that only looks like a comparison', () => {
-    expect(checkAppealText('  I <3 this server, and 2 < 3  ', APPEAL_MESSAGE_MAX)).toEqual({ ok: true, text: 'I <3 this server, and 2 < 3' });
-    expect(checkAppealText(` ${'x'.repeat(APPEAL_MESSAGE_MAX)} `, APPEAL_MESSAGE_MAX)).toEqual({ ok: true, text: 'x'.repeat(APPEAL_MESSAGE_MAX) });
+    expect(checkAppealText('  I <3 this server, and 2 < 3  ', APPEAL_MESSAGE_MAX)).toEqual({
+      ok: true,
+      text: 'I <3 this server, and 2 < 3',
+    });
+    expect(checkAppealText(` ${'x'.repeat(APPEAL_MESSAGE_MAX)} `, APPEAL_MESSAGE_MAX)).toEqual({
+      ok: true,
+      text: 'x'.repeat(APPEAL_MESSAGE_MAX),
+    });
   });
 
   it('names what it checks', () => {
@@ -28,6 +34,9 @@ describe('appeal text', () => {
   });
 
   it('lets only a certain alt or Limited Access appeal', () => {
-    expect(['certain_alt', 'suspected_alt', 'limited', 'verified', 'pending'].filter((s) => isAppealable(s as never))).toEqual(['certain_alt', 'limited']);
+    expect(['certain_alt', 'suspected_alt', 'limited', 'verified', 'pending'].filter((s) => isAppealable(s as never))).toEqual([
+      'certain_alt',
+      'limited',
+    ]);
   });
 });

@@ -30,7 +30,11 @@ const MARKUP = /<[a-z/!?]/i;
  * says what is wrong with it. Plain text only: nothing that reads as HTML, at most `max`
  * characters, not empty.
  */
-export function checkAppealText(text: unknown, max: number, what = 'The message'): { ok: true; text: string } | { ok: false; error: string } {
+export function checkAppealText(
+  text: unknown,
+  max: number,
+  what = 'The message',
+): { ok: true; text: string } | { ok: false; error: string } {
   if (typeof text !== 'string') return { ok: false, error: `${what} must be text` };
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, error: `${what} cannot be empty` };
@@ -95,13 +99,18 @@ export function appealOutcomeLines(outcome: AppealOutcome, tense: 'will' | 'did'
   const links = outcome.dismissedLinks;
   if (links.length > 0) {
     const names = links.map((l) => `@${l.username} (${l.confidence})`).join(', ');
-    lines.push(`${will ? 'Dismisses' : 'Dismissed'} ${links.length === 1 ? 'the alt link' : `${links.length} alt links`} as not the same person: ${names}`);
+    lines.push(
+      `${will ? 'Dismisses' : 'Dismissed'} ${links.length === 1 ? 'the alt link' : `${links.length} alt links`} as not the same person: ${names}`,
+    );
   } else lines.push(will ? 'Dismisses no alt links' : 'Dismissed no alt links');
-  if (outcome.clearedManualStatus) lines.push(`${will ? 'Clears' : 'Cleared'} the manual ${MEMBER_STATES[outcome.clearedManualStatus].label} status`);
+  if (outcome.clearedManualStatus)
+    lines.push(`${will ? 'Clears' : 'Cleared'} the manual ${MEMBER_STATES[outcome.clearedManualStatus].label} status`);
   if (outcome.liftsLimitedAccess) lines.push(`${will ? 'Lifts' : 'Lifted'} ${MEMBER_STATES.limited.label}`);
   if (outcome.liftsBan) lines.push(`${will ? 'Lifts' : 'Lifted'} the ban from the button's denial, if there is one`);
   const roles = (list: AppealRole[]) => list.map((r) => APPEAL_ROLE_NAMES[r]).join(', ');
-  lines.push(`Roles: ${will ? 'adds' : 'added'} ${roles(outcome.roles.add)}; ${will ? 'removes' : 'removed'} ${roles(outcome.roles.remove)}`);
+  lines.push(
+    `Roles: ${will ? 'adds' : 'added'} ${roles(outcome.roles.add)}; ${will ? 'removes' : 'removed'} ${roles(outcome.roles.remove)}`,
+  );
   return lines;
 }
 

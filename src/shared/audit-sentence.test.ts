@@ -56,49 +56,145 @@ function entry(action: string, overrides: Partial<AuditEntryView> = {}): AuditEn
 
 /** A plausible row of each action, as its writer stores it. */
 const SAMPLES: Record<AuditAction, AuditEntryView> = {
-  'verification.completed': entry('verification.completed', { actorType: 'visitor', actorId: BOB.discordId, actorName: null, details: { outcome: 'verified', alts: [{ discordId: MAIN.discordId }] } }),
-  'verification.denied': entry('verification.denied', { actorType: 'visitor', actorId: BOB.discordId, actorName: null, details: { reason: 'vpn_check_failed', policy: 'deny' } }),
+  'verification.completed': entry('verification.completed', {
+    actorType: 'visitor',
+    actorId: BOB.discordId,
+    actorName: null,
+    details: { outcome: 'verified', alts: [{ discordId: MAIN.discordId }] },
+  }),
+  'verification.denied': entry('verification.denied', {
+    actorType: 'visitor',
+    actorId: BOB.discordId,
+    actorName: null,
+    details: { reason: 'vpn_check_failed', policy: 'deny' },
+  }),
   'rules.confirmed': entry('rules.confirmed', { actorType: 'visitor', actorId: BOB.discordId, actorName: null }),
   'button.verified': entry('button.verified', { actorType: 'discord', actorId: BOB.discordId, actorName: 'bob' }),
   'button.limited': entry('button.limited', { actorType: 'discord', actorId: BOB.discordId, actorName: 'bob' }),
-  'button.denied_alt': entry('button.denied_alt', { actorType: 'discord', actorId: BOB.discordId, actorName: 'bob', details: { certainAltAction: 'kick' } }),
+  'button.denied_alt': entry('button.denied_alt', {
+    actorType: 'discord',
+    actorId: BOB.discordId,
+    actorName: 'bob',
+    details: { certainAltAction: 'kick' },
+  }),
   'member.note_add': entry('member.note_add', { details: { noteId: 3, length: 20 } }),
   'member.alt_status': entry('member.alt_status', { details: { from: null, to: 'certain_alt' } }),
   'member.manual_verify': entry('member.manual_verify', { details: { from: 'pending', status: 'verified' } }),
   'member.unverify': entry('member.unverify', { details: { from: 'verified', rulesConfirmed: true } }),
   'member.manual_entry': entry('member.manual_entry', { details: { status: 'verified', rulesConfirmed: true, manualAltStatus: null } }),
-  'member.alt_link_dismiss': entry('member.alt_link_dismiss', { details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, confidence: 'certain', detectionMethod: 'both' } }),
-  'member.alt_link_reopen': entry('member.alt_link_reopen', { details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId } }),
-  'alt_link.rescore': entry('alt_link.rescore', { actorType: 'system', actorId: 'alt-rescoring', actorName: 'Alt rescoring', details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, from: 'certain', to: 'medium', why: 'downgraded' } }),
+  'member.alt_link_dismiss': entry('member.alt_link_dismiss', {
+    details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, confidence: 'certain', detectionMethod: 'both' },
+  }),
+  'member.alt_link_reopen': entry('member.alt_link_reopen', {
+    details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId },
+  }),
+  'alt_link.rescore': entry('alt_link.rescore', {
+    actorType: 'system',
+    actorId: 'alt-rescoring',
+    actorName: 'Alt rescoring',
+    details: { linkId: 4, mainDiscordId: MAIN.discordId, altDiscordId: BOB.discordId, from: 'certain', to: 'medium', why: 'downgraded' },
+  }),
   'member.delete': entry('member.delete', { members: {}, details: { via: 'dashboard', attempts: 2 } }),
   'shared_network.mark': entry('shared_network.mark', { details: { labelled: true, members: 4 } }),
   'shared_network.unmark': entry('shared_network.unmark', { details: { members: 4 } }),
-  'appeal.filed': entry('appeal.filed', { actorType: 'visitor', actorId: BOB.discordId, actorName: null, details: { appealId: 7, standing: 'limited', length: 40 } }),
+  'appeal.filed': entry('appeal.filed', {
+    actorType: 'visitor',
+    actorId: BOB.discordId,
+    actorName: null,
+    details: { appealId: 7, standing: 'limited', length: 40 },
+  }),
   'appeal.approved': entry('appeal.approved', { details: { appealId: 7, standingAtFiling: 'certain_alt' } }),
   'appeal.rejected': entry('appeal.rejected', { details: { appealId: 7, reasonLength: 18 }, appealReason: 'still the same device' }),
-  'admission.released': entry('admission.released', { targetType: 'server', targetId: null, details: { count: 3, verified: 2, limited: 1 } }),
+  'admission.released': entry('admission.released', {
+    targetType: 'server',
+    targetId: null,
+    details: { count: 3, verified: 2, limited: 1 },
+  }),
   'lockdown.on': entry('lockdown.on', { targetType: 'server', targetId: null, details: { reason: 'raid from a forum', wasOn: false } }),
   'lockdown.off': entry('lockdown.off', { targetType: 'server', targetId: null, details: { reason: null, release: true } }),
-  'raid.alarm': entry('raid.alarm', { actorType: 'system', actorId: 'raid', actorName: 'Raid detector', targetType: 'server', targetId: null, details: { reasons: ['40 joins in 5 minutes'], lockdownStarted: true } }),
-  'settings.updated': entry('settings.updated', { targetType: 'settings', targetId: '2', details: { version: 2, changes: { certainAltAction: { old: 'none', new: 'kick' } } } }),
+  'raid.alarm': entry('raid.alarm', {
+    actorType: 'system',
+    actorId: 'raid',
+    actorName: 'Raid detector',
+    targetType: 'server',
+    targetId: null,
+    details: { reasons: ['40 joins in 5 minutes'], lockdownStarted: true },
+  }),
+  'settings.updated': entry('settings.updated', {
+    targetType: 'settings',
+    targetId: '2',
+    details: { version: 2, changes: { certainAltAction: { old: 'none', new: 'kick' } } },
+  }),
   'staff.setup': entry('staff.setup', { targetType: 'staff', targetId: '1', details: { owner: true } }),
   'staff.create': entry('staff.create', { targetType: 'staff', targetId: '3', targetStaffName: 'Helper', details: { username: 'Helper' } }),
   'staff.delete': entry('staff.delete', { targetType: 'staff', targetId: '3', details: { username: 'Helper' } }),
   'staff.promote': entry('staff.promote', { targetType: 'staff', targetId: '3', targetStaffName: 'Helper' }),
   'staff.demote': entry('staff.demote', { targetType: 'staff', targetId: '3', targetStaffName: 'Helper' }),
   'staff.password_change': entry('staff.password_change', { targetType: 'staff', targetId: '3', targetStaffName: 'Helper' }),
-  'staff.password_change_failed': entry('staff.password_change_failed', { targetType: 'staff', targetId: '1', details: { reason: 'wrong_current_password' } }),
+  'staff.password_change_failed': entry('staff.password_change_failed', {
+    targetType: 'staff',
+    targetId: '1',
+    details: { reason: 'wrong_current_password' },
+  }),
   'staff.login': entry('staff.login', { targetType: 'staff', targetId: '1', targetStaffName: 'owner' }),
   'staff.logout': entry('staff.logout', { targetType: 'staff', targetId: '1', targetStaffName: 'owner' }),
-  'staff.login_failed': entry('staff.login_failed', { actorType: 'visitor', actorId: null, actorName: null, targetType: 'staff', targetId: '3', targetStaffName: 'Helper', details: { reason: 'wrong_password' } }),
-  'staff.login_throttled': entry('staff.login_throttled', { actorType: 'visitor', actorId: null, actorName: null, targetType: 'staff', targetId: null, details: { scope: 'client' } }),
+  'staff.login_failed': entry('staff.login_failed', {
+    actorType: 'visitor',
+    actorId: null,
+    actorName: null,
+    targetType: 'staff',
+    targetId: '3',
+    targetStaffName: 'Helper',
+    details: { reason: 'wrong_password' },
+  }),
+  'staff.login_throttled': entry('staff.login_throttled', {
+    actorType: 'visitor',
+    actorId: null,
+    actorName: null,
+    targetType: 'staff',
+    targetId: null,
+    details: { scope: 'client' },
+  }),
   'outbox.retry': entry('outbox.retry', { details: { outboxId: 9, kind: 'update_roles' } }),
-  'outbox.failed': entry('outbox.failed', { actorType: 'system', actorId: 'outbox', actorName: 'Discord outbox', details: { outboxId: 9, kind: 'update_roles', error: 'Missing Permissions', attempts: 5 } }),
-  'retention.purge': entry('retention.purge', { actorType: 'system', actorId: 'retention', actorName: 'Retention purge', targetType: null, targetId: null, details: { members: 12, retentionDays: 30 } }),
+  'outbox.failed': entry('outbox.failed', {
+    actorType: 'system',
+    actorId: 'outbox',
+    actorName: 'Discord outbox',
+    details: { outboxId: 9, kind: 'update_roles', error: 'Missing Permissions', attempts: 5 },
+  }),
+  'retention.purge': entry('retention.purge', {
+    actorType: 'system',
+    actorId: 'retention',
+    actorName: 'Retention purge',
+    targetType: null,
+    targetId: null,
+    details: { members: 12, retentionDays: 30 },
+  }),
   'command.lookup': entry('command.lookup', { actorType: 'discord', actorId: '300000000000000003', actorName: 'modmin' }),
-  'command.appeals': entry('command.appeals', { actorType: 'discord', actorId: '300000000000000003', actorName: 'modmin', targetType: null, targetId: null, details: { open: 2 } }),
-  'command.panel': entry('command.panel', { actorType: 'discord', actorId: '300000000000000003', actorName: 'modmin', targetType: 'channel', targetId: '5', details: { messageId: '6' } }),
-  'command.shared_network_list': entry('command.shared_network_list', { actorType: 'discord', actorId: '300000000000000003', actorName: 'modmin', targetType: null, targetId: null, details: { networks: 1 } }),
+  'command.appeals': entry('command.appeals', {
+    actorType: 'discord',
+    actorId: '300000000000000003',
+    actorName: 'modmin',
+    targetType: null,
+    targetId: null,
+    details: { open: 2 },
+  }),
+  'command.panel': entry('command.panel', {
+    actorType: 'discord',
+    actorId: '300000000000000003',
+    actorName: 'modmin',
+    targetType: 'channel',
+    targetId: '5',
+    details: { messageId: '6' },
+  }),
+  'command.shared_network_list': entry('command.shared_network_list', {
+    actorType: 'discord',
+    actorId: '300000000000000003',
+    actorName: 'modmin',
+    targetType: null,
+    targetId: null,
+    details: { networks: 1 },
+  }),
   'privacy.show': entry('privacy.show', { actorType: 'discord', actorId: BOB.discordId, actorName: null }),
 };
 
@@ -132,9 +228,13 @@ describe('auditSentence', () => {
     expect(auditSentenceText(SAMPLES['member.manual_verify'])).toBe('owner verified @bob by hand');
     expect(auditSentenceText(SAMPLES['member.alt_status'])).toBe('owner set the alt status of @bob to Certain Alt (was no override)');
     expect(auditSentenceText(SAMPLES['appeal.rejected'])).toBe("owner rejected the appeal #7 of @bob — 'still the same device'");
-    expect(auditSentenceText(SAMPLES['member.alt_link_dismiss'])).toBe('owner dismissed the alt link between @mary and @bob: not the same person');
+    expect(auditSentenceText(SAMPLES['member.alt_link_dismiss'])).toBe(
+      'owner dismissed the alt link between @mary and @bob: not the same person',
+    );
     expect(auditSentenceText(SAMPLES['staff.promote'])).toBe('owner made Helper a super admin');
-    expect(auditSentenceText(SAMPLES['button.denied_alt'])).toBe("@bob pressed 'Complete Verification!' and was denied as a Certain Alt and kicked");
+    expect(auditSentenceText(SAMPLES['button.denied_alt'])).toBe(
+      "@bob pressed 'Complete Verification!' and was denied as a Certain Alt and kicked",
+    );
     expect(auditSentenceText(SAMPLES['command.lookup'])).toBe('@modmin looked up @bob with /lookup');
   });
 

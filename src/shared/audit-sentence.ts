@@ -91,7 +91,10 @@ function actorPart(entry: AuditEntryView, member: (id: unknown) => AuditPart | n
     case 'staff':
       return { kind: 'text', text: name ?? (entry.actorId ? `staff account #${entry.actorId}` : 'a staff member') };
     case 'discord':
-      return known(entry.actorId) ?? (name ? { kind: 'text', text: `@${name}` } : member(entry.actorId)) ?? { kind: 'text', text: 'someone on Discord' };
+      return (
+        known(entry.actorId) ??
+        (name ? { kind: 'text', text: `@${name}` } : member(entry.actorId)) ?? { kind: 'text', text: 'someone on Discord' }
+      );
     case 'visitor':
       return member(entry.actorId) ?? { kind: 'text', text: 'someone' };
     case 'system':
@@ -151,24 +154,32 @@ const SENTENCES: Record<AuditAction, (c: Context) => AuditPart[]> = {
     const ending = ENDING_WORDS[String(c.d.outcome)] ?? '';
     return say`${c.target} signed in on the website${ending ? ` and ended ${ending}` : ''}${alts > 0 ? ` (${plural(alts, 'alt link')} found)` : ''}`;
   },
-  'verification.denied': (c) => say`${c.target} was refused on the website: the VPN check failed and the policy says ${str(c.d.policy) ?? 'deny'}`,
+  'verification.denied': (c) =>
+    say`${c.target} was refused on the website: the VPN check failed and the policy says ${str(c.d.policy) ?? 'deny'}`,
   'rules.confirmed': (c) => say`${c.target} confirmed the rules`,
   'button.verified': (c) => say`${c.target} pressed 'Complete Verification!' and got the ${MEMBER_STATES.verified.label} role`,
   'button.limited': (c) => say`${c.target} pressed 'Complete Verification!' and got ${MEMBER_STATES.limited.label}`,
-  'button.denied_alt': (c) => say`${c.target} pressed 'Complete Verification!' and was denied as a ${MEMBER_STATES.certain_alt.label}${CERTAIN_ALT_ACTION_WORDS[String(c.d.certainAltAction)] ?? ''}`,
+  'button.denied_alt': (c) =>
+    say`${c.target} pressed 'Complete Verification!' and was denied as a ${MEMBER_STATES.certain_alt.label}${CERTAIN_ALT_ACTION_WORDS[String(c.d.certainAltAction)] ?? ''}`,
   'member.note_add': (c) => say`${c.actor} added a note to ${c.target}`,
-  'member.alt_status': (c) => say`${c.actor} set the alt status of ${c.target} to ${altStatusWords(c.d.to)} (was ${altStatusWords(c.d.from)})`,
+  'member.alt_status': (c) =>
+    say`${c.actor} set the alt status of ${c.target} to ${altStatusWords(c.d.to)} (was ${altStatusWords(c.d.from)})`,
   'member.manual_verify': (c) => say`${c.actor} verified ${c.target} by hand`,
   'member.unverify': (c) => say`${c.actor} took verification away from ${c.target}`,
   'member.manual_entry': (c) =>
     say`${c.actor} created a record for ${c.target} by hand (${c.d.status === 'limited_access' ? MEMBER_STATES.limited.label : MEMBER_STATES.verified.label}, rules ${c.d.rulesConfirmed === true ? 'confirmed' : 'not confirmed'}, alt status ${altStatusWords(c.d.manualAltStatus)})`,
   'member.alt_link_dismiss': (c) =>
-    c.d.all === true ? say`${c.actor} dismissed every alt link of ${c.target}: not the same person` : say`${c.actor} dismissed the alt link ${linkSides(c)}: not the same person`,
+    c.d.all === true
+      ? say`${c.actor} dismissed every alt link of ${c.target}: not the same person`
+      : say`${c.actor} dismissed the alt link ${linkSides(c)}: not the same person`,
   'member.alt_link_reopen': (c) => say`${c.actor} reopened the alt link ${linkSides(c)}`,
-  'alt_link.rescore': (c) => say`${c.actor} rescored the alt link ${linkSides(c)} from ${str(c.d.from) ?? 'its old confidence'} to ${str(c.d.to) ?? 'a new confidence'}`,
+  'alt_link.rescore': (c) =>
+    say`${c.actor} rescored the alt link ${linkSides(c)} from ${str(c.d.from) ?? 'its old confidence'} to ${str(c.d.to) ?? 'a new confidence'}`,
   'member.delete': (c) => {
     const via = DELETION_WORDS[String(c.d.via)];
-    return c.entry.actorType === 'discord' && c.entry.actorId === c.entry.targetId ? say`${c.target} deleted their own records${via ? ` ${via}` : ''}` : say`${c.actor} deleted every record of ${c.target}${via ? ` ${via}` : ''}`;
+    return c.entry.actorType === 'discord' && c.entry.actorId === c.entry.targetId
+      ? say`${c.target} deleted their own records${via ? ` ${via}` : ''}`
+      : say`${c.actor} deleted every record of ${c.target}${via ? ` ${via}` : ''}`;
   },
   'shared_network.mark': (c) => {
     const members = num(c.d.members);
@@ -180,12 +191,14 @@ const SENTENCES: Record<AuditAction, (c: Context) => AuditPart[]> = {
     return say`${c.target} appealed${standing ? ` their standing (${standing})` : ''}${appealNumber(c)}`;
   },
   'appeal.approved': (c) => say`${c.actor} approved the appeal${appealNumber(c)} of ${c.target}`,
-  'appeal.rejected': (c) => say`${c.actor} rejected the appeal${appealNumber(c)} of ${c.target}${c.entry.appealReason ? ' — ' : ''}${c.entry.appealReason ? quote(c.entry.appealReason) : null}`,
+  'appeal.rejected': (c) =>
+    say`${c.actor} rejected the appeal${appealNumber(c)} of ${c.target}${c.entry.appealReason ? ' — ' : ''}${c.entry.appealReason ? quote(c.entry.appealReason) : null}`,
   'admission.released': (c) => {
     const count = num(c.d.count) ?? 0;
     return say`${c.actor} released ${plural(count, 'member')} held for review`;
   },
-  'lockdown.on': (c) => say`${c.actor} turned lockdown on${c.d.automatic === true ? ' automatically' : ''}${str(c.d.reason) ? ' — ' : ''}${str(c.d.reason) ? quote(str(c.d.reason)!) : null}`,
+  'lockdown.on': (c) =>
+    say`${c.actor} turned lockdown on${c.d.automatic === true ? ' automatically' : ''}${str(c.d.reason) ? ' — ' : ''}${str(c.d.reason) ? quote(str(c.d.reason)!) : null}`,
   'lockdown.off': (c) => say`${c.actor} turned lockdown off${c.d.release === true ? ' and released the held members' : ''}`,
   'raid.alarm': (c) => {
     const reasons = Array.isArray(c.d.reasons) ? c.d.reasons.filter((r): r is string => typeof r === 'string') : [];
@@ -200,11 +213,13 @@ const SENTENCES: Record<AuditAction, (c: Context) => AuditPart[]> = {
   'staff.delete': (c) => say`${c.actor} deleted the staff account ${c.staffTarget}`,
   'staff.promote': (c) => say`${c.actor} made ${c.staffTarget} a super admin`,
   'staff.demote': (c) => say`${c.actor} removed super admin from ${c.staffTarget}`,
-  'staff.password_change': (c) => (c.d.own === true ? say`${c.actor} changed their own password` : say`${c.actor} changed the password of ${c.staffTarget}`),
+  'staff.password_change': (c) =>
+    c.d.own === true ? say`${c.actor} changed their own password` : say`${c.actor} changed the password of ${c.staffTarget}`,
   'staff.password_change_failed': (c) => say`${c.actor} tried to change their password with a wrong current password`,
   'staff.login': (c) => say`${c.actor} signed in`,
   'staff.logout': (c) => say`${c.actor} signed out`,
-  'staff.login_failed': (c) => (c.entry.targetId ? say`A sign-in to ${c.staffTarget} failed: wrong password` : say`A sign-in with an unknown username failed`),
+  'staff.login_failed': (c) =>
+    c.entry.targetId ? say`A sign-in to ${c.staffTarget} failed: wrong password` : say`A sign-in with an unknown username failed`,
   'staff.login_throttled': (c) => {
     const why = THROTTLE_SCOPE_WORDS[String(c.d.scope)] ?? 'too many failed sign-ins';
     return c.entry.targetId ? say`Sign-ins to ${c.staffTarget} were held back: ${why}` : say`Staff sign-ins were held back: ${why}`;
@@ -248,7 +263,8 @@ export function auditSentence(entry: AuditEntryView): AuditPart[] {
     actor,
     member,
     target: target ?? { kind: 'text', text: 'a member' },
-    staffTarget: entry.targetStaffName ?? str(entry.details?.username) ?? (entry.targetId ? `staff account #${entry.targetId}` : 'a staff account'),
+    staffTarget:
+      entry.targetStaffName ?? str(entry.details?.username) ?? (entry.targetId ? `staff account #${entry.targetId}` : 'a staff account'),
   };
   if (isAuditAction(entry.action)) return SENTENCES[entry.action](context);
   // a code this version does not know (an older or newer row): still a sentence, naming the code

@@ -5,17 +5,7 @@
  */
 
 /** The fingerprint fields, in the order they are joined for the hash. Never reorder: stored hashes depend on it. */
-export const FINGERPRINT_FIELDS = [
-  'canvas',
-  'webgl',
-  'audio',
-  'screen',
-  'fonts',
-  'timezone',
-  'language',
-  'platform',
-  'hardware',
-] as const;
+export const FINGERPRINT_FIELDS = ['canvas', 'webgl', 'audio', 'screen', 'fonts', 'timezone', 'language', 'platform', 'hardware'] as const;
 
 export type FingerprintField = (typeof FINGERPRINT_FIELDS)[number];
 
@@ -23,10 +13,22 @@ export type FingerprintField = (typeof FINGERPRINT_FIELDS)[number];
  * The components whose hashes are compared between two devices, in the order staff see them.
  * The hardware descriptor (core count, memory) is stored with the attempt but not compared.
  */
-export const COMPARED_FINGERPRINT_COMPONENTS = ['canvas', 'webgl', 'audio', 'fonts', 'screen', 'timezone', 'language', 'platform'] as const satisfies readonly FingerprintField[];
+export const COMPARED_FINGERPRINT_COMPONENTS = [
+  'canvas',
+  'webgl',
+  'audio',
+  'fonts',
+  'screen',
+  'timezone',
+  'language',
+  'platform',
+] as const satisfies readonly FingerprintField[];
 
 /** Every component hash a verification attempt may hold. */
-export const STORED_FINGERPRINT_COMPONENTS = [...COMPARED_FINGERPRINT_COMPONENTS, 'hardware'] as const satisfies readonly FingerprintField[];
+export const STORED_FINGERPRINT_COMPONENTS = [
+  ...COMPARED_FINGERPRINT_COMPONENTS,
+  'hardware',
+] as const satisfies readonly FingerprintField[];
 
 /** Every field is a string: a hash, a descriptor, or one of the fallback markers below. */
 export type FingerprintData = Record<FingerprintField, string>;

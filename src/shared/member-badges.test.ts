@@ -22,7 +22,12 @@ describe('statusBadge (badge precedence, first match wins)', () => {
     // staff reviewed the link and downgraded it: the override wins over detection
     ['staff suspected overrides a detected link', { isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['staff certain with a detected link', { isLinkedAsAlt: true, manualAltStatus: 'certain_alt' }, 'Certain Alt', 'danger'],
-    ['limited access, link overridden by staff suspected', { status: 'limited_access', isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
+    [
+      'limited access, link overridden by staff suspected',
+      { status: 'limited_access', isLinkedAsAlt: true, manualAltStatus: 'suspected_alt' },
+      'Suspected Alt',
+      'warning',
+    ],
     ['linked, rules not confirmed', { isLinkedAsAlt: true, rulesConfirmed: false }, 'Certain Alt', 'danger'],
     ['manual suspected alt', { manualAltStatus: 'suspected_alt' }, 'Suspected Alt', 'warning'],
     ['suspected beats rules/alts', { manualAltStatus: 'suspected_alt', altsFound: 4 }, 'Suspected Alt', 'warning'],

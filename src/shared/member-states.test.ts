@@ -10,7 +10,8 @@ function everySubject(): BadgeSubject[] {
     for (const rulesConfirmed of [true, false])
       for (const manualAltStatus of [null, 'suspected_alt', 'certain_alt'] as const)
         for (const isLinkedAsAlt of [true, false])
-          for (const altsFound of [0, 1, 3]) subjects.push(buildBadgeSubject({ status, rulesConfirmed, manualAltStatus, isLinkedAsAlt, altsFound }));
+          for (const altsFound of [0, 1, 3])
+            subjects.push(buildBadgeSubject({ status, rulesConfirmed, manualAltStatus, isLinkedAsAlt, altsFound }));
   return subjects;
 }
 
@@ -49,6 +50,10 @@ describe('the member-state vocabulary', () => {
 
   it("the list heading names what its count counts: 'Verified Users' only for the verified filter", () => {
     expect(MEMBER_LIST_HEADINGS.verified).toBe('Verified Users');
-    expect(Object.entries(MEMBER_LIST_HEADINGS).filter(([, heading]) => heading === 'Verified Users').map(([filter]) => filter)).toEqual(['verified']);
+    expect(
+      Object.entries(MEMBER_LIST_HEADINGS)
+        .filter(([, heading]) => heading === 'Verified Users')
+        .map(([filter]) => filter),
+    ).toEqual(['verified']);
   });
 });

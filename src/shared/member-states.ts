@@ -18,7 +18,13 @@ export interface MemberStateWords {
   explanation: string;
 }
 
-export const MEMBER_STANDINGS = ['certain_alt', 'suspected_alt', 'limited', 'verified', 'pending'] as const satisfies readonly MemberStanding[];
+export const MEMBER_STANDINGS = [
+  'certain_alt',
+  'suspected_alt',
+  'limited',
+  'verified',
+  'pending',
+] as const satisfies readonly MemberStanding[];
 
 export const MEMBER_STATES: Record<MemberStanding, MemberStateWords> = {
   certain_alt: {

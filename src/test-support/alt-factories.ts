@@ -27,7 +27,12 @@ export function device(name: string, overrides: Partial<FingerprintData> = {}): 
 /** The evidence the verification flow stores for a visit from `ip` with `fingerprint`. */
 export function evidenceOf(ip: string, fingerprint: FingerprintData): AltDetectionAttempt & { hardwareHash: string | null } {
   // whether the profile looks stock is judged at consent from the collected values, as here
-  return { ...hashIp(TEST_IP_KEY, ip), fingerprintHash: computeFingerprintHash(fingerprint), ...hashFingerprintComponents(fingerprint), stockProfile: looksStock(fingerprint) };
+  return {
+    ...hashIp(TEST_IP_KEY, ip),
+    fingerprintHash: computeFingerprintHash(fingerprint),
+    ...hashFingerprintComponents(fingerprint),
+    stockProfile: looksStock(fingerprint),
+  };
 }
 
 /** What a Limited Access (VPN) attempt stores: nothing that identifies a device or address. */
@@ -70,8 +75,18 @@ export async function visit(db: Executor, service: AltDetectionService, options:
         set: { verificationCount: sql`${members.verificationCount} + 1`, status, lastSeenAt: options.at },
       })
       .returning();
-    await tx.insert(verificationAttempts).values({ memberId: member!.id, ...evidence, accountCreatedAt: sql`discord_account_created_at(${member!.discordId}::text)`, outcome: status, vpnVerdict: options.vpn ? 'vpn' : 'clean', createdAt: options.at });
-    const result = await service.detectAlts(tx, { member: { id: member!.id, discordId: member!.discordId, createdAt: member!.createdAt }, attempt: evidence });
+    await tx.insert(verificationAttempts).values({
+      memberId: member!.id,
+      ...evidence,
+      accountCreatedAt: sql`discord_account_created_at(${member!.discordId}::text)`,
+      outcome: status,
+      vpnVerdict: options.vpn ? 'vpn' : 'clean',
+      createdAt: options.at,
+    });
+    const result = await service.detectAlts(tx, {
+      member: { id: member!.id, discordId: member!.discordId, createdAt: member!.createdAt },
+      attempt: evidence,
+    });
     return { member: member!, result };
   });
 }

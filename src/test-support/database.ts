@@ -110,8 +110,24 @@ export function describeOnPgliteOnly(name: string, body: (getDatabase: () => Dat
 }
 
 const DATA_TABLES = [
-  'members', 'verification_attempts', 'alt_links', 'admin_notes', 'staff', 'login_throttle', 'audit_log', 'vpn_cache', 'discord_outbox', 'shared_networks',
-  'one_time_tokens', 'settings', 'raid_alarms', 'statistics_days', 'statistics_hours', 'audit_chain_checkpoint', 'appeals', 'sign_in_callbacks',
+  'members',
+  'verification_attempts',
+  'alt_links',
+  'admin_notes',
+  'staff',
+  'login_throttle',
+  'audit_log',
+  'vpn_cache',
+  'discord_outbox',
+  'shared_networks',
+  'one_time_tokens',
+  'settings',
+  'raid_alarms',
+  'statistics_days',
+  'statistics_hours',
+  'audit_chain_checkpoint',
+  'appeals',
+  'sign_in_callbacks',
 ];
 const resetScripts = new WeakMap<Database, string>();
 
@@ -125,7 +141,9 @@ const resetScripts = new WeakMap<Database, string>();
 export async function resetDatabase(database: Database): Promise<void> {
   let script = resetScripts.get(database);
   if (!script) {
-    const { rows } = await database.query<{ name: string }>(`select quote_ident(schemaname) || '.' || quote_ident(sequencename) as name from pg_sequences where schemaname = 'public'`);
+    const { rows } = await database.query<{ name: string }>(
+      `select quote_ident(schemaname) || '.' || quote_ident(sequencename) as name from pg_sequences where schemaname = 'public'`,
+    );
     script = [
       'begin',
       'set local session_replication_role = replica',

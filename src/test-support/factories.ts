@@ -26,11 +26,19 @@ export async function buildMember(db: Executor, overrides: Partial<MemberInsert>
 /** Inserts an attempt of the member; its account's creation time is read from the member's Discord id, as a sign-in writes it. */
 export async function buildAttempt(db: Executor, memberId: number, overrides: Partial<AttemptInsert> = {}) {
   const accountCreatedAt = sql`(select discord_account_created_at(discord_id) from ${members} where id = ${memberId})`;
-  const [row] = await db.insert(verificationAttempts).values({ memberId, outcome: 'verified', accountCreatedAt, ...overrides }).returning();
+  const [row] = await db
+    .insert(verificationAttempts)
+    .values({ memberId, outcome: 'verified', accountCreatedAt, ...overrides })
+    .returning();
   return row!;
 }
 
-export async function buildLink(db: Executor, mainMemberId: number, altMemberId: number, overrides: Partial<typeof altLinks.$inferInsert> = {}) {
+export async function buildLink(
+  db: Executor,
+  mainMemberId: number,
+  altMemberId: number,
+  overrides: Partial<typeof altLinks.$inferInsert> = {},
+) {
   const [row] = await db
     .insert(altLinks)
     .values({ mainMemberId, altMemberId, confidence: 'certain', detectionMethod: 'both', ...overrides })
@@ -38,7 +46,15 @@ export async function buildLink(db: Executor, mainMemberId: number, altMemberId:
   return row!;
 }
 
-export async function buildNote(db: Executor, memberId: number, note = 'watch this one', overrides: Partial<typeof adminNotes.$inferInsert> = {}) {
-  const [row] = await db.insert(adminNotes).values({ memberId, note, ...overrides }).returning();
+export async function buildNote(
+  db: Executor,
+  memberId: number,
+  note = 'watch this one',
+  overrides: Partial<typeof adminNotes.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(adminNotes)
+    .values({ memberId, note, ...overrides })
+    .returning();
   return row!;
 }

@@ -21,7 +21,11 @@ import { resetDatabase } from './database';
 export const TEST_INTERACTION_WINDOW_MS = 15_000;
 
 /** What every in-process test server starts with: sandbox emulators on a free port with the window above, cheap password hashes (bcrypt cost 4). */
-export const TEST_START_OPTIONS = { emulatorPort: 0, emulatorAckTimeoutMs: TEST_INTERACTION_WINDOW_MS, bcryptCost: 4 } satisfies Partial<StartOptions>;
+export const TEST_START_OPTIONS = {
+  emulatorPort: 0,
+  emulatorAckTimeoutMs: TEST_INTERACTION_WINDOW_MS,
+  bcryptCost: 4,
+} satisfies Partial<StartOptions>;
 
 /** The settings of an in-process test server: web + bot on a random loopback port, a data folder of its own, no logs; `env` adds or overrides. */
 export function testServerEnv(env: Record<string, string> = {}) {
@@ -41,13 +45,23 @@ export function testServerEnv(env: Record<string, string> = {}) {
  * Discord and proxycheck emulators, a test database. The outbox is drained by the test
  * (`handle.services.outboxWorker.drain()`) so outcomes are deterministic.
  */
-export async function startTestGatekeeper(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {}) {
+export async function startTestGatekeeper(
+  database: Database,
+  env: Record<string, string> = {},
+  options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {},
+) {
   // real time plus an offset tests can move (token expiry, session timeouts); the emulator keeps real time
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs), advance: (ms: number) => void (offsetMs += ms) };
   const setupCode = createMemorySetupCodeStore('TEST-SETUP-CODE');
-  const handle = await startGatekeeper(testServerEnv(env), { ...TEST_START_OPTIONS, logger: silentLogger, clock, database, setupCode, ...options },
-  );
+  const handle = await startGatekeeper(testServerEnv(env), {
+    ...TEST_START_OPTIONS,
+    logger: silentLogger,
+    clock,
+    database,
+    setupCode,
+    ...options,
+  });
   await handle.services.bot.ready;
   return { handle, clock, setupCode };
 }
@@ -56,7 +70,11 @@ export async function startTestGatekeeper(database: Database, env: Record<string
  * One Gatekeeper for a whole `describe`: started on the emptied database before its tests,
  * stopped after them. Read `server.handle` (and the other fields) inside tests and hooks.
  */
-export function useTestGatekeeper(getDatabase: () => Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {}) {
+export function useTestGatekeeper(
+  getDatabase: () => Database,
+  env: Record<string, string> = {},
+  options: Pick<StartOptions, 'auditSealDebounceMs' | 'discordLimits'> = {},
+) {
   const server = {} as Awaited<ReturnType<typeof startTestGatekeeper>>;
   beforeAll(async () => {
     await resetDatabase(getDatabase());
@@ -94,7 +112,14 @@ export function buildFingerprint(device = `device-${++fingerprintSeed}`, overrid
  */
 export async function walkVisitorFlow(
   handle: GatekeeperHandle,
-  input: { userId: string; fingerprint?: ReturnType<typeof buildFingerprint>; confirmRules?: boolean; forwardedFor?: string; agent?: ReturnType<typeof request.agent>; browserToken?: unknown },
+  input: {
+    userId: string;
+    fingerprint?: ReturnType<typeof buildFingerprint>;
+    confirmRules?: boolean;
+    forwardedFor?: string;
+    agent?: ReturnType<typeof request.agent>;
+    browserToken?: unknown;
+  },
 ) {
   const agent = input.agent ?? request.agent(handle.url);
   const emulator = handle.discord.emulator!;
@@ -102,7 +127,12 @@ export async function walkVisitorFlow(
   const { body: tokenBody } = await withIp(agent.get('/api/consent/token')).expect(200);
   const fingerprint = input.fingerprint ?? buildFingerprint();
   const consented = await withIp(agent.post('/api/consent'))
-    .send({ consent: true, token: tokenBody.token, ...fingerprint, ...(input.browserToken !== undefined ? { browserToken: input.browserToken } : {}) })
+    .send({
+      consent: true,
+      token: tokenBody.token,
+      ...fingerprint,
+      ...(input.browserToken !== undefined ? { browserToken: input.browserToken } : {}),
+    })
     .expect(200);
   const start = await withIp(agent.get('/oauth/start')).expect(303);
   const authorize = new URL(start.headers.location as string);

@@ -16,7 +16,12 @@ function literal(value: unknown): string {
  * (it changes rows, as the statement itself would) and the plan says what each step read. One
  * session: a transaction holds one pool client on PostgreSQL; the prepared statement is dropped after.
  */
-export async function explainPreparedGeneric(database: Database, text: string, args: string, options: { types?: string[]; analyze?: boolean } = {}): Promise<string> {
+export async function explainPreparedGeneric(
+  database: Database,
+  text: string,
+  args: string,
+  options: { types?: string[]; analyze?: boolean } = {},
+): Promise<string> {
   return database.db.transaction(async (tx) => {
     await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
     await tx.execute(sql.raw(`prepare generic_plan_under_test${options.types ? `(${options.types.join(', ')})` : ''} as ${text}`));
@@ -31,7 +36,10 @@ export async function explainPreparedGeneric(database: Database, text: string, a
 }
 
 /** The plan a write runs with on the embedded engine (one generic plan), run with its own parameters. */
-export async function explainGenericPlan(database: Database, query: SQLWrapper & { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
+export async function explainGenericPlan(
+  database: Database,
+  query: SQLWrapper & { toSQL(): { sql: string; params: unknown[] } },
+): Promise<string> {
   const { sql: text, params } = query.toSQL();
   return explainPreparedGeneric(database, text, params.map(literal).join(', '), { analyze: true });
 }

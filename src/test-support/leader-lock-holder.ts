@@ -18,10 +18,7 @@ const RELEASE_WAIT_MS = 5_000;
 export async function terminateLeaderLockHolder(database: Database): Promise<number> {
   const holders = `from pg_locks where locktype = 'advisory' and objid = $1 and pid <> pg_backend_pid()
        and database = (select oid from pg_database where datname = current_database())`;
-  const { rows } = await database.query<{ n: number }>(
-    `select count(pg_terminate_backend(pid))::int as n ${holders}`,
-    [BOT_LEADER_LOCK],
-  );
+  const { rows } = await database.query<{ n: number }>(`select count(pg_terminate_backend(pid))::int as n ${holders}`, [BOT_LEADER_LOCK]);
   const deadline = Date.now() + RELEASE_WAIT_MS;
   for (;;) {
     const left = await database.query<{ n: number }>(`select count(*)::int as n ${holders}`, [BOT_LEADER_LOCK]);

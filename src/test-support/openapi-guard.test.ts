@@ -7,8 +7,15 @@ describe('the OpenAPI guard', () => {
     const emulator = await createDiscordEmulator({ rateLimits: false, seed: 'empty' });
     try {
       const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-        fetch(`${emulator.apiBase}/v10${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const product = { 'User-Agent': `DiscordBot (https://discord.js.org, 2.6.3) ${discordUserAgent()} Node.js/20`, Authorization: `Bot ${emulator.application.botToken}` };
+        fetch(`${emulator.apiBase}/v10${path}`, {
+          method,
+          headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const product = {
+        'User-Agent': `DiscordBot (https://discord.js.org, 2.6.3) ${discordUserAgent()} Node.js/20`,
+        Authorization: `Bot ${emulator.application.botToken}`,
+      };
       await send('PUT', `/guilds/${emulator.guild.id}/bans/1`, product, { delete_message_seconds: 'a week' });
       // a test's probe: Node's fetch sends `User-Agent: node`, and no Authorization
       await send('GET', `/guilds/${emulator.guild.id}`, {});

@@ -52,7 +52,9 @@ describeOn('pglite')('the PGlite pool of the integration tests', () => {
 
     const fresh = await createTestDatabase('pglite');
     try {
-      const columns = await fresh.query(`select count(*)::int as n from information_schema.columns where table_name = 'admin_notes' and column_name = 'mood'`);
+      const columns = await fresh.query(
+        `select count(*)::int as n from information_schema.columns where table_name = 'admin_notes' and column_name = 'mood'`,
+      );
       expect(columns.rows).toEqual([{ n: 0 }]);
     } finally {
       await fresh.close();
@@ -95,7 +97,10 @@ describeOn('pglite')('the PGlite pool of the integration tests', () => {
     const db = await createTestDatabase('pglite');
     try {
       const at = new Date('2026-05-02T00:00:00Z');
-      const { rows } = await db.query<{ at: Date; bytes: number }>('select $1::timestamptz as at, length($2::bytea) as bytes', [at, new Uint8Array([1, 2, 3])]);
+      const { rows } = await db.query<{ at: Date; bytes: number }>('select $1::timestamptz as at, length($2::bytea) as bytes', [
+        at,
+        new Uint8Array([1, 2, 3]),
+      ]);
       expect(rows[0]!.at.getTime()).toBe(at.getTime());
       expect(rows[0]!.bytes).toBe(3);
     } finally {

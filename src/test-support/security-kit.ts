@@ -18,11 +18,17 @@ export const OWNER = { username: 'sec-owner', password: 'sec-owner-password' };
 /** The owner's usual address (login throttling treats known addresses kindly). */
 export const OWNER_ADDRESS = '192.0.2.44';
 
-export async function startSecurityGatekeeper(database: Database, options: { logger?: Logger; env?: Record<string, string> } = {}): Promise<GatekeeperHandle> {
-  const handle = await startGatekeeper(
-    testServerEnv({ TRUST_PROXY: 'loopback', ...options.env }),
-    { ...TEST_START_OPTIONS, logger: options.logger ?? silentLogger, clock: { now: () => new Date() }, database, setupCode: createMemorySetupCodeStore(SETUP_CODE) },
-  );
+export async function startSecurityGatekeeper(
+  database: Database,
+  options: { logger?: Logger; env?: Record<string, string> } = {},
+): Promise<GatekeeperHandle> {
+  const handle = await startGatekeeper(testServerEnv({ TRUST_PROXY: 'loopback', ...options.env }), {
+    ...TEST_START_OPTIONS,
+    logger: options.logger ?? silentLogger,
+    clock: { now: () => new Date() },
+    database,
+    setupCode: createMemorySetupCodeStore(SETUP_CODE),
+  });
   // a second server on one PostgreSQL database never leads the bot (one leader): only wait when there is a bot to wait for
   if (handle.ctx.env.SERVICES.includes('bot')) await handle.services.bot.ready;
   return handle;
@@ -36,7 +42,9 @@ export function cookieOf(res: { headers: Record<string, unknown> }): string {
 
 /** Creates the owner through /api/setup-admin (once per database) and signs in: the session cookie. */
 export async function ownerCookie(handle: GatekeeperHandle): Promise<string> {
-  const setup = await request(handle.url).post('/api/setup-admin').send({ setupCode: SETUP_CODE, ...OWNER });
+  const setup = await request(handle.url)
+    .post('/api/setup-admin')
+    .send({ setupCode: SETUP_CODE, ...OWNER });
   if (setup.status !== 201 && setup.status !== 409) throw new Error(`setup failed: ${setup.status} ${JSON.stringify(setup.body)}`);
   const login = await request(handle.url).post('/api/staff/login').set('X-Forwarded-For', OWNER_ADDRESS).send(OWNER);
   if (login.status !== 200) throw new Error(`owner login failed: ${login.status} ${JSON.stringify(login.body)}`);
@@ -115,7 +123,9 @@ function watchWrites(database: Database, tables: string[]): Promise<void> {
 /** How many writes each table has had since the watch began: any committed insert, update or delete changes it. */
 export async function fingerprintTables(database: Database, tables: string[]): Promise<TableFingerprint> {
   await watchWrites(database, tables);
-  const { rows } = await database.query<{ name: string; writes: string }>('select table_name as name, count(*)::text as writes from test_watch.write_log group by 1');
+  const { rows } = await database.query<{ name: string; writes: string }>(
+    'select table_name as name, count(*)::text as writes from test_watch.write_log group by 1',
+  );
   const writes = new Map(rows.map((r) => [r.name, r.writes]));
   return Object.fromEntries(tables.map((t) => [t, writes.get(t) ?? '0']));
 }

@@ -24,7 +24,11 @@ export function slashCommandKit(handle: GatekeeperHandle) {
     async run(userId: string, name: string, options: Record<string, SlashOptionValue> = {}, subcommand?: string) {
       // a deferred answer may take longer than the emulator's default 10 s wait when three jest workers and the
       // PostgreSQL server share two cores (an empty answer once in a full run); the wait ends as soon as it comes
-      const send = () => emulator.runSlashCommand({ userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true }, { timeoutMs: 30_000 });
+      const send = () =>
+        emulator.runSlashCommand(
+          { userId, channelId: channelId('verification'), name, options, subcommand, ignoreCommandPermissions: true },
+          { timeoutMs: 30_000 },
+        );
       const started = Date.now();
       const result = await send();
       if (!result.failed && result.text) return result;
@@ -37,7 +41,10 @@ export function slashCommandKit(handle: GatekeeperHandle) {
       if (result.acknowledged) throw new Error(`/${name} ${subcommand ?? ''} got no answer: ${first}`);
       process.stderr.write(`slash-commands kit: /${name} ${subcommand ?? ''} was not acknowledged, sending it again: ${first}\n`);
       const again = await send();
-      if (again.failed || !again.text) throw new Error(`/${name} ${subcommand ?? ''} got no answer twice: ${first}; then ${describeUnanswered(handle, again, Date.now() - started)}`);
+      if (again.failed || !again.text)
+        throw new Error(
+          `/${name} ${subcommand ?? ''} got no answer twice: ${first}; then ${describeUnanswered(handle, again, Date.now() - started)}`,
+        );
       return again;
     },
     /** A new Discord account that is a member of the guild (with the given role names). */
@@ -46,9 +53,17 @@ export function slashCommandKit(handle: GatekeeperHandle) {
       emulator.addGuildMember(user.id, roles);
       return user;
     },
-    roleNames: (userId: string) => emulator.state.memberRoleNames(userId).filter((name) => name !== '@everyone').sort(),
+    roleNames: (userId: string) =>
+      emulator.state
+        .memberRoleNames(userId)
+        .filter((name) => name !== '@everyone')
+        .sort(),
     /** The text of every message in a channel, oldest first. */
-    channelText: (name: string) => emulator.state.messages(channelId(name)).map((m) => m.content).join('\n'),
+    channelText: (name: string) =>
+      emulator.state
+        .messages(channelId(name))
+        .map((m) => m.content)
+        .join('\n'),
     drain: () => handle.services.outboxWorker.drain(),
   };
 }
@@ -80,8 +95,18 @@ export function useSlashCommandServer(getDatabase: () => Database, env: Record<s
 
 /** Row counts of every table a command may write, to prove that a refusal wrote nothing. */
 export async function countRows(database: Database): Promise<Record<string, number>> {
-  const tables = ['members', 'verification_attempts', 'alt_links', 'admin_notes', 'discord_outbox', 'audit_log', 'shared_networks', 'appeals'];
+  const tables = [
+    'members',
+    'verification_attempts',
+    'alt_links',
+    'admin_notes',
+    'discord_outbox',
+    'audit_log',
+    'shared_networks',
+    'appeals',
+  ];
   const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = Number((await database.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0);
+  for (const table of tables)
+    counts[table] = Number((await database.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0);
   return counts;
 }

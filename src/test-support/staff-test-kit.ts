@@ -96,9 +96,21 @@ export interface SeedAccount {
 export async function seedStaffAccount(db: Executor, account: SeedAccount): Promise<StaffAccount> {
   const [row] = await db
     .insert(staff)
-    .values({ username: account.username, passwordHash: await testHash(account.password), isSuperAdmin: account.isSuperAdmin ?? false, isOwner: account.isOwner ?? false })
+    .values({
+      username: account.username,
+      passwordHash: await testHash(account.password),
+      isSuperAdmin: account.isSuperAdmin ?? false,
+      isOwner: account.isOwner ?? false,
+    })
     .returning();
-  return { id: row!.id, username: row!.username, isSuperAdmin: row!.isSuperAdmin, isOwner: row!.isOwner, discordId: row!.discordId, sessionEpoch: row!.sessionEpoch };
+  return {
+    id: row!.id,
+    username: row!.username,
+    isSuperAdmin: row!.isSuperAdmin,
+    isOwner: row!.isOwner,
+    discordId: row!.discordId,
+    sessionEpoch: row!.sessionEpoch,
+  };
 }
 
 /** Seeded in this order, so after a reset (identities restart) the ids are 1, 2, 3, 4. */
@@ -119,7 +131,12 @@ export async function seedTeam(db: Executor): Promise<Record<TeamRole, StaffAcco
 }
 
 /** Signs in and returns the Cookie header of the new session. */
-export async function loginCookie(app: Parameters<typeof request>[0], username: string, password: string, ip = '198.51.100.7'): Promise<string> {
+export async function loginCookie(
+  app: Parameters<typeof request>[0],
+  username: string,
+  password: string,
+  ip = '198.51.100.7',
+): Promise<string> {
   const res = await request(app).post('/api/staff/login').set('X-Forwarded-For', ip).send({ username, password });
   if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return cookieOf(res);

@@ -17,7 +17,12 @@ export function recordPostgresStatements(): StatementLog {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   (pg.Client.prototype as any).query = function query(this: pg.Client, ...args: unknown[]) {
     const first = args[0];
-    const text = typeof first === 'string' ? first : first && typeof first === 'object' && 'text' in first ? String((first as { text: unknown }).text) : '?';
+    const text =
+      typeof first === 'string'
+        ? first
+        : first && typeof first === 'object' && 'text' in first
+          ? String((first as { text: unknown }).text)
+          : '?';
     seen.push(text.replace(/\s+/g, ' '));
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };

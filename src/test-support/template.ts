@@ -22,7 +22,10 @@ export const TEST_DATABASE_PREFIX = 'gk_test_';
 export function postgresTemplateName(): string {
   const hash = crypto.createHash('sha256');
   for (const folder of [migrationsFolder(), functionsFolder()]) {
-    for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.sql')).sort()) {
+    for (const file of fs
+      .readdirSync(folder)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()) {
       hash.update(`${path.basename(folder)}/${file}\n`);
       hash.update(fs.readFileSync(path.join(folder, file)));
     }

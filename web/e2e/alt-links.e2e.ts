@@ -26,13 +26,20 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
     const main = await buildMember(db, { discordId: MAIN, username: 'e2e-main-account' });
     const twin = await buildMember(db, { discordId: TWIN, username: 'e2e-twin-with-a-rather-long-username' });
     const phone = await buildMember(db, { discordId: PHONE, username: 'e2e-phone' });
-    await buildLink(db, main.id, twin.id, { confidence: 'certain', detectionMethod: 'both', evidence: { components: { canvas: true, webgl: true, audio: true } } });
+    await buildLink(db, main.id, twin.id, {
+      confidence: 'certain',
+      detectionMethod: 'both',
+      evidence: { components: { canvas: true, webgl: true, audio: true } },
+    });
     await buildLink(db, main.id, phone.id, { confidence: 'medium', detectionMethod: 'fingerprint' });
     await altLinkRepository.recomputeCounters(db, [main.id, twin.id, phone.id]);
 
     const context = await e2e().newContext();
     page = await context.newPage();
-    const login = await page.request.post(`${e2e().url}/api/staff/login`, { data: { username: TEAM.mod.username, password: TEAM.mod.password }, headers: { Origin: e2e().url } });
+    const login = await page.request.post(`${e2e().url}/api/staff/login`, {
+      data: { username: TEAM.mod.username, password: TEAM.mod.password },
+      headers: { Origin: e2e().url },
+    });
     expect(login.status()).toBe(200);
   });
 
@@ -43,7 +50,9 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
     const certain = page.getByRole('region', { name: 'Certain Alts' });
     // readable without hovering
     await visible(certain.getByText('Certain · IP address and device fingerprint', { exact: true }));
-    await visible(page.getByRole('region', { name: 'Medium-Confidence Alts' }).getByText('Medium confidence · Device fingerprint', { exact: true }));
+    await visible(
+      page.getByRole('region', { name: 'Medium-Confidence Alts' }).getByText('Medium confidence · Device fingerprint', { exact: true }),
+    );
     await screenshot(page, test, 'before-1280');
 
     await certain.getByRole('button', { name: 'Not the same person: e2e-twin-with-a-rather-long-username' }).click();
@@ -70,7 +79,11 @@ describe('dismissing a detected alt link (Chromium, sandbox mode)', () => {
     const scrollY = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
     const top = (await page.getByRole('heading', { name: 'Identified Alternate Accounts' }).boundingBox())!;
     const bottom = (await page.getByRole('button', { name: /^Evidence - / }).boundingBox())!;
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${test}-dismissed-360-section.png`), fullPage: true, clip: { x: 0, y: scrollY + top.y - 24, width: 360, height: bottom.y + bottom.height + 48 - top.y } });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `${test}-dismissed-360-section.png`),
+      fullPage: true,
+      clip: { x: 0, y: scrollY + top.y - 24, width: 360, height: bottom.y + bottom.height + 48 - top.y },
+    });
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await dismissed.getByRole('button', { name: 'Reopen the link to e2e-twin-with-a-rather-long-username' }).click();

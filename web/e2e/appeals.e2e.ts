@@ -84,7 +84,12 @@ describe('appeals (Chromium, sandbox mode)', () => {
     await agreeToRules(e2e(), visitor);
     // the outcome on the web: the failure-style card, never the success text
     await heading(visitor, 'Verification Denied');
-    await visible(visitor.getByText("This Discord account is linked to another account that is already verified on this server, so it can't be given access.", { exact: true }));
+    await visible(
+      visitor.getByText(
+        "This Discord account is linked to another account that is already verified on this server, so it can't be given access.",
+        { exact: true },
+      ),
+    );
     expect(await visitor.getByText('Website Verification Complete! ✓').count()).toBe(0);
     expect(await visitor.getByText("You've been added to the Discord server!").count()).toBe(0);
     await bothWidths(visitor, test, '01-outcome-denied');
@@ -106,14 +111,22 @@ describe('appeals (Chromium, sandbox mode)', () => {
     await bothWidths(staff, test, '04-staff-queue');
     await card.getByRole('button', { name: 'Approve' }).click();
     // before approving: what it will do, from the server
-    await visible(staff.getByRole('alertdialog').getByText('Dismisses the alt link as not the same person: @e2e-appeal-main (certain)', { exact: true }));
+    await visible(
+      staff
+        .getByRole('alertdialog')
+        .getByText('Dismisses the alt link as not the same person: @e2e-appeal-main (certain)', { exact: true }),
+    );
     await staff.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();
     await toast(staff, 'Appeal approved');
     await visible(staff.getByText('No open appeals', { exact: true }));
 
     // the role goes through the outbox to the sandbox guild
     await e2e().drainOutbox();
-    await eventually(() => e2e().emulator.state.memberRoleNames(alt.id), (roles) => roles.join() === 'Verified', 'the alt to have the Verified role');
+    await eventually(
+      () => e2e().emulator.state.memberRoleNames(alt.id),
+      (roles) => roles.join() === 'Verified',
+      'the alt to have the Verified role',
+    );
 
     await visitor.reload();
     await visible(visitor.getByText('Staff approved your request', { exact: true }));
@@ -122,7 +135,11 @@ describe('appeals (Chromium, sandbox mode)', () => {
 
   it('a Limited Access visitor appeals, staff reject, and the visitor reads the reason after signing in again', async () => {
     const test = 'appeal-limited-rejected';
-    const visitorContext = await e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '192.0.2.77' }, timezoneId: 'America/New_York', locale: 'en-US' });
+    const visitorContext = await e2e().newContext({
+      extraHTTPHeaders: { 'X-Forwarded-For': '192.0.2.77' },
+      timezoneId: 'America/New_York',
+      locale: 'en-US',
+    });
     const visitor = await visitorContext.newPage();
     await visitor.goto(`${e2e().url}/`);
     await consentAndStart(e2e(), visitor);

@@ -19,7 +19,12 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
 
   /** One browser profile on a residential, clean address of the proxycheck emulator (192.0.2.0/24). */
   const profileOn = (ip: string, width = 1280) =>
-    e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US', viewport: { width, height: 900 } });
+    e2e().newContext({
+      extraHTTPHeaders: { 'X-Forwarded-For': ip },
+      timezoneId: 'America/New_York',
+      locale: 'en-US',
+      viewport: { width, height: 900 },
+    });
 
   /**
    * Consent, sign in as a new Discord account, agree to the rules; then the outcome page: the
@@ -89,11 +94,14 @@ describe('same-browser token (Chromium, sandbox mode)', () => {
     const e = await verify(e2e(), dPage, 'bt-popular-e', { test: 'browser-token-same-profile', outcome: 'denied' });
     expect(await link(d, e)).toEqual({ confidence: 'certain', detection_method: 'browser' });
     expect((await link(c, e))?.confidence).toBe('possible');
-    const { rows } = await e2e().database.query<{ is_linked_as_alt: boolean }>('select is_linked_as_alt from members where discord_id = $1', [e]);
+    const { rows } = await e2e().database.query<{ is_linked_as_alt: boolean }>(
+      'select is_linked_as_alt from members where discord_id = $1',
+      [e],
+    );
     expect(rows[0]!.is_linked_as_alt).toBe(true);
   });
 
-  it('sets the token at consent only: an HttpOnly cookie and the page\'s own copy, the same value, kept as a hash', async () => {
+  it("sets the token at consent only: an HttpOnly cookie and the page's own copy, the same value, kept as a hash", async () => {
     const context = await profileOn('192.0.2.40');
     const page = await context.newPage();
     await page.goto(`${e2e().url}/`);

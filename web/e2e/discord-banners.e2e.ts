@@ -19,7 +19,13 @@ describe('Discord banners on the dashboard (Chromium, sandbox mode)', () => {
     page = await signInAsNewOwner(e2e(), OWNER);
   }, 60_000);
 
-  const setupReport = async () => (await page.request.get(`${e2e().url}/api/admin/discord-setup`)).json() as Promise<{ problems: { problem: string }[]; waiting: { count: number } | null; token: { status: string } | null; invalidRequests: { budget: string } | null }>;
+  const setupReport = async () =>
+    (await page.request.get(`${e2e().url}/api/admin/discord-setup`)).json() as Promise<{
+      problems: { problem: string }[];
+      waiting: { count: number } | null;
+      token: { status: string } | null;
+      invalidRequests: { budget: string } | null;
+    }>;
 
   /** The dashboard at 1280 px and at 390 px (no sideways scroll there), screenshotted at both. */
   async function lookAtBoth(test: string): Promise<void> {
@@ -36,15 +42,31 @@ describe('Discord banners on the dashboard (Chromium, sandbox mode)', () => {
     const { emulator, handle } = e2e();
     const member = emulator.state.findUserByName('sandbox-member')!.id;
     emulator.deleteRole('Verified');
-    await eventually(setupReport, (r) => r.problems.some((p) => p.problem.includes('does not exist in Discord')), 'the self-check to see the deleted role');
-    await handle.services.outbox.enqueue(e2e().database.db, { kind: 'update_roles', discordId: member, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: verified (e2e)' });
+    await eventually(
+      setupReport,
+      (r) => r.problems.some((p) => p.problem.includes('does not exist in Discord')),
+      'the self-check to see the deleted role',
+    );
+    await handle.services.outbox.enqueue(e2e().database.db, {
+      kind: 'update_roles',
+      discordId: member,
+      add: ['verified'],
+      remove: ['unverified'],
+      reason: 'Gatekeeper: verified (e2e)',
+    });
     await e2e().drainOutbox();
     await eventually(setupReport, (r) => (r.waiting?.count ?? 0) === 1, 'the role change to wait for the fix');
 
     await page.goto(`${e2e().url}/admin`);
     await visible(page.getByRole('heading', { name: 'The bot cannot do everything it needs on your Discord server' }));
-    await visible(page.getByText('The Verified role "Verified" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.', { exact: true }));
-    await visible(page.getByText(/Set the Verified role setting \(dashboard Settings, or DISCORD_VERIFIED_ROLE\) to an existing role/).first());
+    await visible(
+      page.getByText('The Verified role "Verified" does not exist in Discord (deleted or renamed): Gatekeeper cannot give or take it.', {
+        exact: true,
+      }),
+    );
+    await visible(
+      page.getByText(/Set the Verified role setting \(dashboard Settings, or DISCORD_VERIFIED_ROLE\) to an existing role/).first(),
+    );
     await visible(page.getByRole('heading', { name: '1 Discord action is waiting for a fix on your Discord server' }));
     await lookAtBoth(test);
   });
@@ -59,7 +81,11 @@ describe('Discord banners on the dashboard (Chromium, sandbox mode)', () => {
     // Discord counted invalid answers past a quarter of its limit: the gate slows calls and staff are told
     const invalid = handle.services.guard.invalid;
     while (handle.services.guard.gate.state() === 'open') invalid.record('member-roles', 403, null);
-    await eventually(setupReport, (r) => r.token?.status === 'rejected' && r.invalidRequests?.budget !== 'open', 'the token to be rejected and the budget slowed');
+    await eventually(
+      setupReport,
+      (r) => r.token?.status === 'rejected' && r.invalidRequests?.budget !== 'open',
+      'the token to be rejected and the budget slowed',
+    );
 
     await page.goto(`${e2e().url}/admin`);
     await visible(page.getByRole('heading', { name: 'Discord rejected the bot token: all Discord work is paused' }));

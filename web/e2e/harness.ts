@@ -20,7 +20,14 @@ export const STEP_TIMEOUT_MS = 10_000;
 const ROOT = path.resolve(__dirname, '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -139,7 +146,12 @@ export function toast(page: Page, text: string): Promise<Locator> {
 }
 
 /** Polls `read` until `accept` holds; throws with the last value seen. */
-export async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, what: string, timeout = STEP_TIMEOUT_MS): Promise<T> {
+export async function eventually<T>(
+  read: () => T | Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeout = STEP_TIMEOUT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeout;
   let last: T;
   for (;;) {
@@ -159,7 +171,8 @@ export async function followLink(page: Page, click: () => Promise<void>, urlPatt
   const before = new Set(context.pages());
   await click();
   const target = await eventually(
-    () => (urlPattern.test(page.url()) ? page : context.pages().find((candidate) => !before.has(candidate) && urlPattern.test(candidate.url()))),
+    () =>
+      urlPattern.test(page.url()) ? page : context.pages().find((candidate) => !before.has(candidate) && urlPattern.test(candidate.url())),
     (found) => found !== undefined,
     `a page at ${urlPattern}`,
   );

@@ -12,12 +12,15 @@ jest.setTimeout(90_000);
 describe('Linked Roles (Chromium, sandbox mode)', () => {
   const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
-  it('a verified member connects from the role menu and the sandbox shows the linked role\'s requirement met, and not met after /unverify', async () => {
+  it("a verified member connects from the role menu and the sandbox shows the linked role's requirement met, and not met after /unverify", async () => {
     const test = 'linked-roles';
     const { handle, emulator } = e2e();
     await handle.services.settings.update({ type: 'staff', id: '1', name: 'Owner' }, { linkedRoles: true });
     const role = emulator.createRole({ name: 'Trusted' });
-    emulator.setLinkedRole(role.id, [{ key: 'verified', value: 1 }, { key: 'not_alt', value: 1 }]);
+    emulator.setLinkedRole(role.id, [
+      { key: 'verified', value: 1 },
+      { key: 'not_alt', value: 1 },
+    ]);
 
     const context = await e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '192.0.2.40' } });
     const page = await context.newPage();
@@ -60,7 +63,11 @@ describe('Linked Roles (Chromium, sandbox mode)', () => {
     await staff.getByRole('button', { name: 'Send /unverify' }).click();
     await visible(staff.locator('article', { has: staff.getByText('used /unverify') }));
     await e2e().drainOutbox();
-    await eventually(() => emulator.meetsLinkedRole(user.id, 'Trusted'), (met) => !met, 'the linked role\'s requirement to be no longer met after /unverify');
+    await eventually(
+      () => emulator.meetsLinkedRole(user.id, 'Trusted'),
+      (met) => !met,
+      "the linked role's requirement to be no longer met after /unverify",
+    );
     await channel.reload();
     await visible(channel.getByRole('region', { name: 'Linked roles' }).getByText('Trusted: requirement not met'));
     await screenshot(channel, test, 'unverified-phone', { fullPage: false });

@@ -16,7 +16,9 @@ describe('sandbox view: the logs channel cards (Chromium, sandbox mode)', () => 
   const e2e = useE2E();
 
   async function fitsWidth(page: Page) {
-    const widths = await page.evaluate<{ page: number; viewport: number }>('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })');
+    const widths = await page.evaluate<{ page: number; viewport: number }>(
+      '({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })',
+    );
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
   }
 
@@ -24,9 +26,22 @@ describe('sandbox view: the logs channel cards (Chromium, sandbox mode)', () => 
     const { emulator, database, handle } = e2e();
     const visitor = emulator.createUser({ username: 'vpn-visitor' });
     emulator.addGuildMember(visitor.id, ['Limited Access']);
-    await buildMember(database.db, { discordId: visitor.id, username: 'vpn-visitor', status: 'limited_access', guildAccess: 'limited', usedVpn: true, vpnProvider: 'NordVPN' });
+    await buildMember(database.db, {
+      discordId: visitor.id,
+      username: 'vpn-visitor',
+      status: 'limited_access',
+      guildAccess: 'limited',
+      usedVpn: true,
+      vpnProvider: 'NordVPN',
+    });
     const text = `🛡️ <@${visitor.id}> verified on the website behind a VPN (NordVPN): Limited Access only.`;
-    await handle.services.outbox.enqueue(database.db, { kind: 'log_message', event: 'limited_access', discordId: visitor.id, text, card: { for: 'member', discordId: visitor.id } });
+    await handle.services.outbox.enqueue(database.db, {
+      kind: 'log_message',
+      event: 'limited_access',
+      discordId: visitor.id,
+      text,
+      card: { for: 'member', discordId: visitor.id },
+    });
     await e2e().drainOutbox();
 
     const page = await (await e2e().newContext()).newPage();
@@ -39,7 +54,9 @@ describe('sandbox view: the logs channel cards (Chromium, sandbox mode)', () => 
     await visible(card.getByRole('button', { name: 'Verify' }));
     await visible(card.getByRole('button', { name: 'Deny / Kick' }));
     await visible(card.getByRole('button', { name: 'Ban' }));
-    expect(await card.getByRole('link', { name: /Dashboard/ }).getAttribute('href')).toBe(`${handle.services.websiteUrl}/admin/user/${visitor.id}`);
+    expect(await card.getByRole('link', { name: /Dashboard/ }).getAttribute('href')).toBe(
+      `${handle.services.websiteUrl}/admin/user/${visitor.id}`,
+    );
     await screenshot(page, TEST, 'card 1280');
 
     await card.getByRole('button', { name: 'Verify' }).click();
@@ -50,7 +67,11 @@ describe('sandbox view: the logs channel cards (Chromium, sandbox mode)', () => 
     const access = await database.query<{ guild_access: string }>('select guild_access from members where discord_id = $1', [visitor.id]);
     expect(access.rows[0]?.guild_access).toBe('verified');
     await e2e().drainOutbox();
-    await eventually(() => emulator.state.memberRoleNames(visitor.id), (roles) => roles.includes('Verified') && !roles.includes('Limited Access'), 'the Verified role in place of Limited Access');
+    await eventually(
+      () => emulator.state.memberRoleNames(visitor.id),
+      (roles) => roles.includes('Verified') && !roles.includes('Limited Access'),
+      'the Verified role in place of Limited Access',
+    );
     await page.reload();
     await screenshot(page, TEST, 'handled 1280');
 

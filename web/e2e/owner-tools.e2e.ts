@@ -44,7 +44,9 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     // at the field, which takes the focus, and in a toast that shows wherever the page is scrolled
     await visible(page.getByText('Minimum account age must be at least 0', { exact: true }).first());
     await expect(page.getByLabel('Minimum account age (days)').getAttribute('aria-invalid')).resolves.toBe('true');
-    const focused = await page.evaluate<{ id: string | null; invalid: string | null }>("({ id: document.activeElement && document.activeElement.id, invalid: document.activeElement && document.activeElement.getAttribute('aria-invalid') })");
+    const focused = await page.evaluate<{ id: string | null; invalid: string | null }>(
+      "({ id: document.activeElement && document.activeElement.id, invalid: document.activeElement && document.activeElement.getAttribute('aria-invalid') })",
+    );
     expect(focused).toEqual({ id: await page.getByLabel('Minimum account age (days)').getAttribute('id'), invalid: 'true' });
     await toast(page, 'Not saved');
     await screenshot(page, test, 'refused');
@@ -95,7 +97,9 @@ describe('owner tools (Chromium, sandbox mode)', () => {
     const start = page.getByRole('alertdialog', { name: 'Start Lockdown?' });
     await visible(start);
     await visible(start.getByText('New verifications get Limited Access instead of Verified.'));
-    await visible(start.getByText('Discord pauses invites for this server; Gatekeeper renews the pause every few hours while the lockdown lasts.'));
+    await visible(
+      start.getByText('Discord pauses invites for this server; Gatekeeper renews the pause every few hours while the lockdown lasts.'),
+    );
     await visible(start.getByText('It lasts until staff end it, here or with /lockdown off.'));
     await screenshot(page, test, 'confirm-on', { fullPage: false });
     await page.setViewportSize({ width: 390, height: 780 });
@@ -144,7 +148,9 @@ describe('owner tools (Chromium, sandbox mode)', () => {
       await e2e().drainOutbox();
       expect(emulator.state.guild.verificationLevel).toBe(3);
       await page.reload();
-      await visible(page.getByText(/^Verification level raised in Discord to High \(was (None|Low|Medium)\); put back when the lockdown ends\.$/));
+      await visible(
+        page.getByText(/^Verification level raised in Discord to High \(was (None|Low|Medium)\); put back when the lockdown ends\.$/),
+      );
 
       await page.getByRole('button', { name: 'End Lockdown, Keep Held' }).click();
       await page.getByRole('alertdialog', { name: 'End Lockdown, Keep Held?' }).getByRole('button', { name: 'End Lockdown' }).click();
@@ -168,19 +174,20 @@ async function seedStatistics(database: Database): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const at = new Date(now - i * DAY_MS).toISOString();
     const vpn = i % 10 === 9;
-    const { rows } = await database.query<{ id: number }>(`insert into members (discord_id, username, status, rules_confirmed, verified_at) values ($1, $2, $3, true, $4) returning id`, [
-      String(300000000000000000n + BigInt(i)),
-      `stats${i}`,
-      vpn ? 'limited_access' : 'verified',
-      at,
-    ]);
-    await database.query(`insert into verification_attempts (member_id, outcome, vpn_verdict, vpn_provider, created_at) values ($1, $2, $3, $4, $5)`, [
-      rows[0]!.id,
-      vpn ? 'limited_access' : 'verified',
-      vpn ? 'vpn' : 'clean',
-      vpn ? (i % 20 === 9 ? 'NordVPN' : 'Mullvad VPN') : null,
-      at,
-    ]);
+    const { rows } = await database.query<{ id: number }>(
+      `insert into members (discord_id, username, status, rules_confirmed, verified_at) values ($1, $2, $3, true, $4) returning id`,
+      [String(300000000000000000n + BigInt(i)), `stats${i}`, vpn ? 'limited_access' : 'verified', at],
+    );
+    await database.query(
+      `insert into verification_attempts (member_id, outcome, vpn_verdict, vpn_provider, created_at) values ($1, $2, $3, $4, $5)`,
+      [
+        rows[0]!.id,
+        vpn ? 'limited_access' : 'verified',
+        vpn ? 'vpn' : 'clean',
+        vpn ? (i % 20 === 9 ? 'NordVPN' : 'Mullvad VPN') : null,
+        at,
+      ],
+    );
   }
   await database.query(`
     insert into alt_links (main_member_id, alt_member_id, confidence, detection_method, created_at)

@@ -22,7 +22,9 @@ describe('sandbox view: slash-command box (Chromium, sandbox mode)', () => {
 
   /** Nothing on the page is wider than the viewport (no sideways scrolling). */
   async function fitsWidth(page: Page) {
-    const widths = await page.evaluate<{ page: number; viewport: number }>('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })');
+    const widths = await page.evaluate<{ page: number; viewport: number }>(
+      '({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })',
+    );
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
   }
 
@@ -56,7 +58,11 @@ describe('sandbox view: slash-command box (Chromium, sandbox mode)', () => {
     const manverifyReply = page.locator('article', { has: page.getByText('used /manverify') });
     await visible(manverifyReply.getByText('is now verified', { exact: false }));
     await e2e().drainOutbox();
-    await eventually(() => emulator.state.memberRoleNames(newcomer.id), (roles) => roles.join() === 'Verified', 'the newcomer to get the Verified role in place of Unverified');
+    await eventually(
+      () => emulator.state.memberRoleNames(newcomer.id),
+      (roles) => roles.join() === 'Verified',
+      'the newcomer to get the Verified role in place of Unverified',
+    );
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

@@ -59,9 +59,25 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
   beforeAll(async () => {
     const { db } = e2e().database;
     const main = await buildMember(db, { username: 'main-mary', guildAccess: 'verified', altsFound: 1 });
-    const alt = await buildMember(db, { username: 'second-sam-with-a-rather-long-username', guildAccess: 'verified', isLinkedAsAlt: true, altsFound: 1 });
-    await buildLink(db, main.id, alt.id, { confidence: 'certain', detectionMethod: 'both', evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true, componentMatches: 8 } });
-    await buildMember(db, { username: 'limited-larry', status: 'limited_access', guildAccess: 'limited', usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN' });
+    const alt = await buildMember(db, {
+      username: 'second-sam-with-a-rather-long-username',
+      guildAccess: 'verified',
+      isLinkedAsAlt: true,
+      altsFound: 1,
+    });
+    await buildLink(db, main.id, alt.id, {
+      confidence: 'certain',
+      detectionMethod: 'both',
+      evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true, componentMatches: 8 },
+    });
+    await buildMember(db, {
+      username: 'limited-larry',
+      status: 'limited_access',
+      guildAccess: 'limited',
+      usedVpn: true,
+      vpnAttempts: 2,
+      vpnProvider: 'NordVPN',
+    });
     memberId = alt.discordId;
     staff = await signInAsNewOwner(e2e(), OWNER);
   }, 90_000);
@@ -86,7 +102,12 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
       await staff.goto(url(route.replace(':member', memberId)));
       await visible(staff.getByRole('heading', { level: 1 }).first());
       await staff.waitForLoadState('networkidle');
-      expect({ page: name, width: viewport.width, ...(await sidewaysOverflow(staff)) }).toEqual({ page: name, width: viewport.width, overflow: 0, widest: '' });
+      expect({ page: name, width: viewport.width, ...(await sidewaysOverflow(staff)) }).toEqual({
+        page: name,
+        width: viewport.width,
+        overflow: 0,
+        widest: '',
+      });
       const file = await screenshot(staff, `screens-${name}`, String(viewport.width));
       if (viewport === DESKTOP && (name === 'dashboard' || name === 'member')) saveForReadme(file, `${name}.png`);
     }
@@ -141,7 +162,11 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
     await agreeToRules(e2e(), page);
     await check('success');
     await page.setViewportSize(DESKTOP);
-    const channel = await completeInDiscord(e2e(), page, { userId: emulatorUser(e2e(), 'phone-visitor').id, replyText: "You're verified!", test: 'screens-journey' });
+    const channel = await completeInDiscord(e2e(), page, {
+      userId: emulatorUser(e2e(), 'phone-visitor').id,
+      replyText: "You're verified!",
+      test: 'screens-journey',
+    });
     await channel.setViewportSize(PHONE);
     await channel.waitForLoadState('networkidle');
     expect({ page: 'sandbox', ...(await sidewaysOverflow(channel)) }).toEqual({ page: 'sandbox', overflow: 0, widest: '' });

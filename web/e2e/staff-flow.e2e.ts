@@ -36,7 +36,12 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     const { handle, emulator } = e2e();
     // a member made by the visitor flow, and a pair from one device on one address (certain alt)
     const member = emulator.createUser({ username: 'e2e-member' });
-    await walkVisitorFlow(handle, { userId: member.id, confirmRules: true, forwardedFor: '192.0.2.101', fingerprint: buildFingerprint('e2e-member-phone') });
+    await walkVisitorFlow(handle, {
+      userId: member.id,
+      confirmRules: true,
+      forwardedFor: '192.0.2.101',
+      fingerprint: buildFingerprint('e2e-member-phone'),
+    });
     const main = emulator.createUser({ username: 'e2e-main-account' });
     const alt = emulator.createUser({ username: 'e2e-alt-account' });
     const laptop = buildFingerprint('e2e-shared-laptop');
@@ -52,7 +57,8 @@ describe('staff flow (Chromium, sandbox mode)', () => {
   }, 60_000);
 
   const url = (path: string) => `${e2e().url}${path}`;
-  const memberCard = (username: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: new RegExp(username) }) });
+  const memberCard = (username: string) =>
+    page.getByRole('listitem').filter({ has: page.getByRole('link', { name: new RegExp(username) }) });
 
   it('sets up the owner account with the setup code', async () => {
     const test = 'staff-01-setup';
@@ -97,7 +103,8 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await visible(memberCard('e2e-alt-account').getByText('Certain Alt', { exact: true }));
     await visible(memberCard('e2e-main-account').getByText('1 Alt', { exact: true }));
     await visible(memberCard('e2e-member').getByText('Verified', { exact: true }));
-    for (const link of ['Manual Entry', 'Create Staff', 'Staff Management', 'Audit Log']) await visible(page.getByRole('link', { name: link }));
+    for (const link of ['Manual Entry', 'Create Staff', 'Staff Management', 'Audit Log'])
+      await visible(page.getByRole('link', { name: link }));
     await screenshot(page, test, 'dashboard');
   });
 
@@ -150,7 +157,11 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await page.getByRole('button', { name: 'Save Note' }).click();
     await toast(page, 'Note saved');
     const noteMeta = page.getByText(/^(Last saved|No note yet)/);
-    await eventually(() => noteMeta.textContent(), (text) => /^Last saved by e2e-owner on /.test(text ?? ''), "the note's 'Last saved by e2e-owner' line");
+    await eventually(
+      () => noteMeta.textContent(),
+      (text) => /^Last saved by e2e-owner on /.test(text ?? ''),
+      "the note's 'Last saved by e2e-owner' line",
+    );
     await screenshot(page, test, 'note-saved');
 
     // Manual Verification
@@ -166,7 +177,9 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     // what was saved survives a reload
     await page.reload();
     await visible(page.getByLabel('Internal note (visible to staff only)'));
-    expect(await page.getByLabel('Internal note (visible to staff only)').inputValue()).toBe('Checked by e2e: shares no device with anyone.');
+    expect(await page.getByLabel('Internal note (visible to staff only)').inputValue()).toBe(
+      'Checked by e2e: shares no device with anyone.',
+    );
     await page.getByRole('button', { name: 'Manual Alt Status Override' }).click();
     await visible(page.getByRole('combobox', { name: 'Manual alt status' }).getByText('Suspected Alt', { exact: true }));
   });
@@ -233,7 +246,11 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await page.getByRole('button', { name: 'Create Entry' }).click();
     await toast(page, 'Entry created');
     // the form resets after success
-    await eventually(() => page.getByLabel('Discord ID').inputValue(), (value) => value === '', 'the form to reset');
+    await eventually(
+      () => page.getByLabel('Discord ID').inputValue(),
+      (value) => value === '',
+      'the form to reset',
+    );
     expect(await page.getByLabel('Username').inputValue()).toBe('');
     await screenshot(page, test, 'created');
 
@@ -293,7 +310,8 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await row.getByRole('button', { name: 'Update' }).click();
     await toast(page, 'Password updated');
     const probe = await e2e().newContext();
-    const login = (password: string) => probe.request.post(url('/api/staff/login'), { data: { username: MODERATOR.username, password }, headers: { Origin: e2e().url } });
+    const login = (password: string) =>
+      probe.request.post(url('/api/staff/login'), { data: { username: MODERATOR.username, password }, headers: { Origin: e2e().url } });
     expect((await login(MODERATOR.newPassword)).status()).toBe(200);
     expect((await login(MODERATOR.password)).status()).toBe(401);
     await probe.close();
@@ -315,7 +333,9 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await visible(card);
     await card.hover();
     await card.getByRole('button', { name: 'Delete verification record of e2e-manual-user' }).click();
-    const dialog = page.getByRole('alertdialog', { name: 'Delete Verification Record' }).or(page.getByRole('dialog', { name: 'Delete Verification Record' }));
+    const dialog = page
+      .getByRole('alertdialog', { name: 'Delete Verification Record' })
+      .or(page.getByRole('dialog', { name: 'Delete Verification Record' }));
     await visible(dialog);
     await visible(dialog.getByText(people.manual, { exact: false }));
     await screenshot(page, test, 'dialog');
@@ -333,7 +353,9 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     await page.getByRole('button', { name: 'Delete User' }).click();
     const confirmText = acceptNextDialog(page);
     await page.getByRole('button', { name: 'Delete User' }).last().click();
-    expect(await confirmText).toBe('Are you sure you want to permanently delete all records for e2e-alt-account? This action cannot be undone.');
+    expect(await confirmText).toBe(
+      'Are you sure you want to permanently delete all records for e2e-alt-account? This action cannot be undone.',
+    );
     await toast(page, 'User deleted');
     await page.waitForURL(url('/admin'));
     await visible(page.getByRole('heading', { name: 'All Users (2)' }));
@@ -349,15 +371,38 @@ describe('staff flow (Chromium, sandbox mode)', () => {
     const entries = page.getByRole('list', { name: 'Audit entries' });
     await visible(entries);
     // each entry is a sentence with names, and its action's label ("Owner account created", "Staff account deleted", …)
-    for (const label of ['Owner account created', 'Signed in', 'Network marked shared', 'Network unmarked', 'Alt status changed', 'Note added', 'Verified by hand', 'Record created by hand', 'Staff account created', 'Made super admin', 'Password changed', 'Staff account deleted', 'Records deleted']) {
+    for (const label of [
+      'Owner account created',
+      'Signed in',
+      'Network marked shared',
+      'Network unmarked',
+      'Alt status changed',
+      'Note added',
+      'Verified by hand',
+      'Record created by hand',
+      'Staff account created',
+      'Made super admin',
+      'Password changed',
+      'Staff account deleted',
+      'Records deleted',
+    ]) {
       await visible(entries.getByText(label, { exact: true }).first());
     }
-    await visible(entries.getByTestId('audit-sentence').filter({ hasText: `deleted the staff account ${MODERATOR.username}` }).first());
+    await visible(
+      entries
+        .getByTestId('audit-sentence')
+        .filter({ hasText: `deleted the staff account ${MODERATOR.username}` })
+        .first(),
+    );
     await screenshot(page, test, 'log');
     await page.getByRole('combobox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'Staff account deleted' }).click();
     await page.getByRole('button', { name: 'Filter' }).click();
-    await eventually(() => entries.getByRole('listitem').count(), (count) => count === 1, 'one staff.delete entry');
+    await eventually(
+      () => entries.getByRole('listitem').count(),
+      (count) => count === 1,
+      'one staff.delete entry',
+    );
     await visible(entries.getByText(MODERATOR.username, { exact: false }));
     await screenshot(page, test, 'filtered');
   });

@@ -36,7 +36,11 @@ describe('staff view (Chromium, sandbox mode)', () => {
     });
     const main = await buildMember(db, { username: 'main-mary', guildAccess: 'verified', altsFound: 1 });
     const certain = await buildMember(db, { username: 'second-sam', guildAccess: 'verified', isLinkedAsAlt: true, altsFound: 1 });
-    await buildLink(db, main.id, certain.id, { confidence: 'certain', detectionMethod: 'both', evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true, componentMatches: 8 } });
+    await buildLink(db, main.id, certain.id, {
+      confidence: 'certain',
+      detectionMethod: 'both',
+      evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true, componentMatches: 8 },
+    });
     const suspected = await buildMember(db, { username: 'suspect-sue', guildAccess: 'verified', manualAltStatus: 'suspected_alt' });
     const clean = await buildMember(db, { username: 'clean-carl', guildAccess: 'verified' });
     Object.assign(ids, { limited: limited.discordId, certain: certain.discordId, suspected: suspected.discordId, clean: clean.discordId });
@@ -51,7 +55,12 @@ describe('staff view (Chromium, sandbox mode)', () => {
     const standing = await visible(page.getByTestId('standing'));
     const badges = await standing.getByRole('listitem').allInnerTexts();
     const reason = await standing.getByTestId('standing-reason').innerText();
-    const fact = (label: string) => standing.locator('div', { has: page.getByText(label, { exact: true }) }).locator('dd').first().innerText();
+    const fact = (label: string) =>
+      standing
+        .locator('div', { has: page.getByText(label, { exact: true }) })
+        .locator('dd')
+        .first()
+        .innerText();
     return { standing, badges, reason, status: await fact('Verification status'), verifications: await fact('Verifications') };
   }
 
@@ -65,26 +74,45 @@ describe('staff view (Chromium, sandbox mode)', () => {
   }
 
   it.each([
-    ['limited', 'limited', ['Limited Access', 'VPN (2)', '2x'], 'Limited Access after a VPN check (NordVPN)', 'Limited Access (VPN: NordVPN)', '2'],
+    [
+      'limited',
+      'limited',
+      ['Limited Access', 'VPN (2)', '2x'],
+      'Limited Access after a VPN check (NordVPN)',
+      'Limited Access (VPN: NordVPN)',
+      '2',
+    ],
     ['certain-alt', 'certain', ['Certain Alt'], 'Shared device profile and address with @main-mary', 'Verified', '1'],
     ['suspected', 'suspected', ['Suspected Alt'], 'Marked suspected alt by staff', 'Verified', '1'],
     ['clean', 'clean', ['Verified'], 'Nothing flagged: no alt link, staff override or hold.', 'Verified', '1'],
-  ] as const)('shows the standing of a %s member at the top of the detail page, at 1280 and 360 px', async (name, key, badges, reason, status, verifications) => {
-    const test = `standing-${name}`;
-    for (const viewport of [DESKTOP, PHONE]) {
-      await page.setViewportSize(viewport);
-      const seen = await standingOf(ids[key]);
-      expect({ badges: seen.badges, reason: seen.reason, status: seen.status, verifications: seen.verifications }).toEqual({ badges: [...badges], reason, status, verifications });
-      await checkLayout(seen.standing, viewport.width);
-      await screenshot(page, test, viewport === DESKTOP ? '1280' : '360');
-    }
-  });
+  ] as const)(
+    'shows the standing of a %s member at the top of the detail page, at 1280 and 360 px',
+    async (name, key, badges, reason, status, verifications) => {
+      const test = `standing-${name}`;
+      for (const viewport of [DESKTOP, PHONE]) {
+        await page.setViewportSize(viewport);
+        const seen = await standingOf(ids[key]);
+        expect({ badges: seen.badges, reason: seen.reason, status: seen.status, verifications: seen.verifications }).toEqual({
+          badges: [...badges],
+          reason,
+          status,
+          verifications,
+        });
+        await checkLayout(seen.standing, viewport.width);
+        await screenshot(page, test, viewport === DESKTOP ? '1280' : '360');
+      }
+    },
+  );
 
   it('shows the same badges on the dashboard card as on the detail page', async () => {
     await page.goto(url('/admin'));
     const card = page.getByRole('link', { name: /limited-larry/ });
     await visible(card);
-    expect(await card.getByRole('list', { name: 'Status' }).getByRole('listitem').allInnerTexts()).toEqual(['Limited Access', 'VPN (2)', '2x']);
+    expect(await card.getByRole('list', { name: 'Status' }).getByRole('listitem').allInnerTexts()).toEqual([
+      'Limited Access',
+      'VPN (2)',
+      '2x',
+    ]);
   });
 
   it('Manual Entry: the required messages go once both fields are filled', async () => {
@@ -117,7 +145,8 @@ describe('staff view (Chromium, sandbox mode)', () => {
 
   it.each([DESKTOP, PHONE])('Staff Management: the toast after the last row’s Update keeps clear of the button (%o)', async (viewport) => {
     const test = `staff-view-staff-toast-${viewport.width}`;
-    for (let i = 1; i <= 4; i += 1) await page.request.post(url('/api/admin/staff'), { data: { username: `row-${viewport.width}-${i}`, password: `row-password-${i}` } });
+    for (let i = 1; i <= 4; i += 1)
+      await page.request.post(url('/api/admin/staff'), { data: { username: `row-${viewport.width}-${i}`, password: `row-password-${i}` } });
     await page.setViewportSize(viewport);
     await page.goto(url('/admin/staff'));
     await heading(page, 'Staff Management');
@@ -131,7 +160,11 @@ describe('staff view (Chromium, sandbox mode)', () => {
     const shown = await toast(page, 'Password updated');
     const toastBox = (await page.locator('li[data-variant]', { has: shown }).first().boundingBox()) ?? (await shown.boundingBox())!;
     const buttonBox = (await update.boundingBox())!;
-    const overlaps = toastBox.x < buttonBox.x + buttonBox.width && buttonBox.x < toastBox.x + toastBox.width && toastBox.y < buttonBox.y + buttonBox.height && buttonBox.y < toastBox.y + toastBox.height;
+    const overlaps =
+      toastBox.x < buttonBox.x + buttonBox.width &&
+      buttonBox.x < toastBox.x + toastBox.width &&
+      toastBox.y < buttonBox.y + buttonBox.height &&
+      buttonBox.y < toastBox.y + toastBox.height;
     await page.screenshot({ path: (await screenshot(page, test, 'full')).replace(/full\.png$/, 'viewport.png') });
     expect({ overlaps, toast: toastBox, button: buttonBox }).toMatchObject({ overlaps: false });
   });
@@ -156,7 +189,9 @@ describe('staff view (Chromium, sandbox mode)', () => {
     await screenshot(page, test, 'done-360');
     // this session carries on; a sign-in with the old password is refused
     expect((await page.request.get(url('/api/admin/session'))).status()).toBe(200);
-    const oldLogin = await page.context().request.post(url('/api/staff/login'), { data: { username: OWNER.username, password: OWNER.password } });
+    const oldLogin = await page
+      .context()
+      .request.post(url('/api/staff/login'), { data: { username: OWNER.username, password: OWNER.password } });
     expect(oldLogin.status()).toBe(401);
   });
 });

@@ -7,7 +7,15 @@
  * not each other's alts; the alt scenario uses one context (same fingerprint, same address).
  */
 import { eventually, heading, hidden, screenshot, toast, useE2E, visible } from './harness';
-import { agreeToRules, authorizePageUrl, completeInDiscord, consentAndStart, emulatorUser, shownRoles, signInOnDiscord } from './visitor-journey';
+import {
+  agreeToRules,
+  authorizePageUrl,
+  completeInDiscord,
+  consentAndStart,
+  emulatorUser,
+  shownRoles,
+  signInOnDiscord,
+} from './visitor-journey';
 
 jest.setTimeout(60_000);
 
@@ -15,13 +23,17 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
   const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
   /** A residential, clean address of the proxycheck emulator (192.0.2.0/24 → not a proxy, US). */
-  const visitorContext = (ip: string) => e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US' });
+  const visitorContext = (ip: string) =>
+    e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US' });
 
   const memberRow = async (discordId: string) => {
-    const { rows } = await e2e().database.query<{ status: string; rules_confirmed: boolean; is_linked_as_alt: boolean; used_vpn: boolean; guild_access: string | null }>(
-      'select status, rules_confirmed, is_linked_as_alt, used_vpn, guild_access from members where discord_id = $1',
-      [discordId],
-    );
+    const { rows } = await e2e().database.query<{
+      status: string;
+      rules_confirmed: boolean;
+      is_linked_as_alt: boolean;
+      used_vpn: boolean;
+      guild_access: string | null;
+    }>('select status, rules_confirmed, is_linked_as_alt, used_vpn, guild_access from members where discord_id = $1', [discordId]);
     return rows[0];
   };
 
@@ -63,7 +75,11 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
 
     const channel = await completeInDiscord(e2e(), page, { userId: user.id, replyText: "You're verified!", test });
     await e2e().drainOutbox();
-    await eventually(() => shownRoles(channel), (roles) => roles.join() === 'Verified', "the sandbox view's roles to read Verified");
+    await eventually(
+      () => shownRoles(channel),
+      (roles) => roles.join() === 'Verified',
+      "the sandbox view's roles to read Verified",
+    );
     await screenshot(channel, test, '07-discord-verified');
     expect(e2e().emulator.state.memberRoleNames(user.id)).toEqual(['Verified']);
     expect(await memberRow(user.id)).toMatchObject({ guild_access: 'verified' });
@@ -94,7 +110,11 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
 
     const channel = await completeInDiscord(e2e(), page, { userId: user.id, replyText: 'you have Limited Access', test });
     await e2e().drainOutbox();
-    await eventually(() => shownRoles(channel), (roles) => roles.join() === 'Limited Access', "the sandbox view's roles to read Limited Access");
+    await eventually(
+      () => shownRoles(channel),
+      (roles) => roles.join() === 'Limited Access',
+      "the sandbox view's roles to read Limited Access",
+    );
     await screenshot(channel, test, '07-discord-limited');
     expect(e2e().emulator.state.memberRoleNames(user.id)).toEqual(['Limited Access']);
   });
@@ -114,7 +134,11 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     const main = emulatorUser(e2e(), 'e2e-main-account');
     const mainChannel = await completeInDiscord(e2e(), page, { userId: main.id, replyText: "You're verified!" });
     await e2e().drainOutbox();
-    await eventually(() => shownRoles(mainChannel), (roles) => roles.join() === 'Verified', 'the main account to be Verified');
+    await eventually(
+      () => shownRoles(mainChannel),
+      (roles) => roles.join() === 'Verified',
+      'the main account to be Verified',
+    );
     if (mainChannel !== page) await mainChannel.close();
 
     // then a second account, same browser
@@ -139,7 +163,9 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     // the button denies too, and offers the appeal
     await page.goto(e2e().emulator.sandboxUrl(e2e().emulator.guild.channelId('verification')));
     const channel = await completeInDiscord(e2e(), page, { userId: alt.id, replyText: 'Verification denied', test });
-    await visible(channel.getByRole('article').filter({ hasText: 'Verification denied' }).getByRole('link', { name: 'Ask staff to review' }));
+    await visible(
+      channel.getByRole('article').filter({ hasText: 'Verification denied' }).getByRole('link', { name: 'Ask staff to review' }),
+    );
     await screenshot(channel, test, '07-discord-denied');
     await e2e().drainOutbox();
     // still only Unverified after the outbox ran: no Verified role for the alt
@@ -152,7 +178,11 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     // the same sandbox view, switched to the main account ('Who am I'), shows its Verified role
     await channel.getByLabel('Who am I').selectOption(main.id);
     await channel.getByRole('button', { name: 'Switch user' }).click();
-    await eventually(() => channel.getByLabel('Who am I').inputValue(), (id) => id === main.id, "'Who am I' to be the main account");
+    await eventually(
+      () => channel.getByLabel('Who am I').inputValue(),
+      (id) => id === main.id,
+      "'Who am I' to be the main account",
+    );
     expect(await shownRoles(channel)).toEqual(['Verified']);
   });
 
@@ -161,7 +191,9 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     const context = await visitorContext('192.0.2.30');
     const page = await context.newPage();
     await page.route('**/api/consent', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' })
+        : route.continue(),
     );
     await page.goto(`${e2e().url}/`);
     await heading(page, 'Server Verification');
@@ -206,7 +238,9 @@ describe('visitor flow (Chromium, sandbox mode)', () => {
     await consentAndStart(e2e(), page);
     await signInOnDiscord(page, { username: 'e2e-rules-failure' });
     await page.waitForURL(`${e2e().url}/rules`);
-    await page.route('**/api/rules/confirm', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+    await page.route('**/api/rules/confirm', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+    );
     await page.getByRole('button', { name: 'I Agree to the Rules' }).click();
     await page.waitForURL(`${e2e().url}/error`);
     await heading(page, 'Verification Failed');

@@ -34,7 +34,13 @@ export async function signInOnDiscord(page: Page, input: { username: string; vpn
 export async function agreeToRules(e2e: E2E, page: Page, test?: string): Promise<void> {
   await page.waitForURL(`${e2e.url}/rules`);
   await heading(page, 'Server Rules & Guidelines');
-  for (const rule of ['Be Respectful', 'No Spam or Self-Promotion', "Follow Discord's Terms of Service", 'Keep Content Appropriate', 'Listen to Moderators']) {
+  for (const rule of [
+    'Be Respectful',
+    'No Spam or Self-Promotion',
+    "Follow Discord's Terms of Service",
+    'Keep Content Appropriate',
+    'Listen to Moderators',
+  ]) {
     await visible(page.getByRole('heading', { name: rule, exact: true }));
   }
   if (test) await screenshot(page, test, '03-rules');
@@ -78,7 +84,11 @@ export async function completeInDiscord(e2e: E2E, page: Page, input: { userId: s
   // a denied visitor's page has no channel button: such a test opens the channel itself first
   const channel = sandboxChannelUrl.test(page.url())
     ? page
-    : await followLink(page, async () => (await visible(page.getByRole('button', { name: 'Open Verification Channel' }))).click(), sandboxChannelUrl);
+    : await followLink(
+        page,
+        async () => (await visible(page.getByRole('button', { name: 'Open Verification Channel' }))).click(),
+        sandboxChannelUrl,
+      );
   await visible(channel.getByRole('heading', { name: '# verification' }));
   expect(channel.url()).toContain(e2e.emulator.sandboxUrl(e2e.emulator.guild.channelId('verification')));
 
@@ -91,7 +101,11 @@ export async function completeInDiscord(e2e: E2E, page: Page, input: { userId: s
   expect(await channel.getByLabel('Who am I').inputValue()).toBe(input.userId);
   // joined by the website step: the member is in the guild with the Unverified role
   await e2e.drainOutbox();
-  await eventually(() => shownRoles(channel), (roles) => roles.join() === 'Unverified', "the sandbox view's roles to read Unverified");
+  await eventually(
+    () => shownRoles(channel),
+    (roles) => roles.join() === 'Unverified',
+    "the sandbox view's roles to read Unverified",
+  );
   if (input.test) await screenshot(channel, input.test, '06-discord-channel');
 
   await channel.getByRole('button', { name: 'Complete Verification!' }).last().click();

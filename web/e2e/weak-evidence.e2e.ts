@@ -18,7 +18,13 @@ describe('weak evidence on a new server (Chromium, sandbox mode)', () => {
   const e2e = useE2E({ TRUST_PROXY: 'loopback' });
 
   /** One stranger's phone: its own browser profile on its own network, the same device model as everyone's. */
-  const phoneOn = (ip: string) => e2e().newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip }, timezoneId: 'America/New_York', locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const phoneOn = (ip: string) =>
+    e2e().newContext({
+      extraHTTPHeaders: { 'X-Forwarded-For': ip },
+      timezoneId: 'America/New_York',
+      locale: 'en-US',
+      viewport: { width: 1280, height: 900 },
+    });
 
   async function verify(env: E2E, page: Page, username: string): Promise<string> {
     await page.goto(`${env.url}/`);
@@ -49,7 +55,10 @@ describe('weak evidence on a new server (Chromium, sandbox mode)', () => {
     await seedTeam(e2e().database.db);
     const staff = await e2e().newContext();
     const page = await staff.newPage();
-    const login = await page.request.post(`${e2e().url}/api/staff/login`, { data: { username: TEAM.mod.username, password: TEAM.mod.password }, headers: { Origin: e2e().url } });
+    const login = await page.request.post(`${e2e().url}/api/staff/login`, {
+      data: { username: TEAM.mod.username, password: TEAM.mod.password },
+      headers: { Origin: e2e().url },
+    });
     expect(login.status()).toBe(200);
 
     await page.goto(`${e2e().url}/admin`);
@@ -57,7 +66,11 @@ describe('weak evidence on a new server (Chromium, sandbox mode)', () => {
     const card = (username: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: new RegExp(username) }) });
     for (const { name } of strangers) {
       await visible(card(name).getByText('Verified', { exact: true }));
-      expect(await card(name).getByText(/\d+ Alts?\b|Certain Alt|Suspected Alt/).count()).toBe(0);
+      expect(
+        await card(name)
+          .getByText(/\d+ Alts?\b|Certain Alt|Suspected Alt/)
+          .count(),
+      ).toBe(0);
     }
     await screenshot(page, test, 'dashboard-1280');
 
@@ -67,7 +80,13 @@ describe('weak evidence on a new server (Chromium, sandbox mode)', () => {
     const weak = page.getByRole('list', { name: HEADING });
     await visible(page.getByRole('heading', { name: HEADING }));
     for (const other of strangers.slice(0, 2)) await visible(weak.getByText(other.name, { exact: true }));
-    await visible(weak.getByText(/^same device model(?: as \d+ other members?(?: on \d+ networks)?|, shown by no other member)(?:, with an? [a-zA-Z ]+ (?:no other member shows|only \d+ other members? shows?))? \(weak, not counted\)$/).first());
+    await visible(
+      weak
+        .getByText(
+          /^same device model(?: as \d+ other members?(?: on \d+ networks)?|, shown by no other member)(?:, with an? [a-zA-Z ]+ (?:no other member shows|only \d+ other members? shows?))? \(weak, not counted\)$/,
+        )
+        .first(),
+    );
     expect(await page.getByRole('heading', { name: 'Identified Alternate Accounts' }).count()).toBe(0);
     expect(await page.getByText('Alt Accounts Found').locator('..').getByText('0', { exact: true }).count()).toBe(1);
     await screenshot(page, test, 'detail-1280', { fullPage: true });
@@ -76,7 +95,11 @@ describe('weak evidence on a new server (Chromium, sandbox mode)', () => {
     await visible(page.getByRole('heading', { name: HEADING }));
     await screenshot(page, test, 'detail-390', { fullPage: true });
     // no sideways scroll on a phone (the expression runs in Chromium: the e2e types have no DOM)
-    const overflow = await eventually(() => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>, (n) => n <= 0, 'no sideways scroll at 390 px');
+    const overflow = await eventually(
+      () => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>,
+      (n) => n <= 0,
+      'no sideways scroll at 390 px',
+    );
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });

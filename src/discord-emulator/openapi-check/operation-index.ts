@@ -27,10 +27,13 @@ function pathIndex(): Map<number, IndexedPath[]> {
   if (index) return index;
   index = new Map();
   for (const template of Object.keys(specDocument().paths)) {
-    const segments = template.split('/').filter(Boolean).map((part) => {
-      const param = /^\{(.+)\}$/.exec(part);
-      return param ? { param: param[1] ?? '' } : { literal: part };
-    });
+    const segments = template
+      .split('/')
+      .filter(Boolean)
+      .map((part) => {
+        const param = /^\{(.+)\}$/.exec(part);
+        return param ? { param: param[1] ?? '' } : { literal: part };
+      });
     const entry = { template, segments, literals: segments.filter((s) => 'literal' in s).length };
     const bucket = index.get(segments.length) ?? [];
     bucket.push(entry);
@@ -71,6 +74,12 @@ export function locateOperation(method: string, segments: string[]): { located: 
   const item = specDocument().paths[best.entry.template] ?? {};
   const operation = item[lower] as SpecOperation;
   return {
-    located: { template: best.entry.template, method: lower, operation, parameters: mergeParameters(item.parameters, operation.parameters), pathValues: best.values },
+    located: {
+      template: best.entry.template,
+      method: lower,
+      operation,
+      parameters: mergeParameters(item.parameters, operation.parameters),
+      pathValues: best.values,
+    },
   };
 }

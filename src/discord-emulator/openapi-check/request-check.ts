@@ -32,7 +32,13 @@ function queryObject(query: URLSearchParams): Record<string, string | string[]> 
   return out;
 }
 
-function checkParameters(located: LocatedOperation, place: 'query' | 'path', values: Record<string, unknown>, problems: string[], notes: string[]): ReturnType<typeof fieldErrors> {
+function checkParameters(
+  located: LocatedOperation,
+  place: 'query' | 'path',
+  values: Record<string, unknown>,
+  problems: string[],
+  notes: string[],
+): ReturnType<typeof fieldErrors> {
   if (place === 'query') {
     const documented = new Set(located.parameters.filter((p) => p.in === 'query').map((p) => p.name));
     for (const name of Object.keys(values)) if (!documented.has(name)) notes.push(`query parameter "${name}" is not documented`);
@@ -45,7 +51,12 @@ function checkParameters(located: LocatedOperation, place: 'query' | 'path', val
 }
 
 /** Everything known before the body is read: operation, headers, path and query parameters. */
-export function checkRequestHead(input: { method: string; segments: string[]; query: URLSearchParams; headers: IncomingHttpHeaders }): HeadCheck {
+export function checkRequestHead(input: {
+  method: string;
+  segments: string[];
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}): HeadCheck {
   const problems: string[] = [];
   const notes: string[] = [];
   const userAgent = userAgentProblem(input.headers);
@@ -56,8 +67,12 @@ export function checkRequestHead(input: { method: string; segments: string[]; qu
     return { located: null, problems, notes, refusal: null };
   }
   const { located } = found;
-  for (const problem of [authorizationProblem(located, input.headers), auditLogReasonProblem(input.headers)]) if (problem) problems.push(problem);
-  const invalid = [...checkParameters(located, 'path', located.pathValues, problems, notes), ...checkParameters(located, 'query', queryObject(input.query), problems, notes)];
+  for (const problem of [authorizationProblem(located, input.headers), auditLogReasonProblem(input.headers)])
+    if (problem) problems.push(problem);
+  const invalid = [
+    ...checkParameters(located, 'path', located.pathValues, problems, notes),
+    ...checkParameters(located, 'query', queryObject(input.query), problems, notes),
+  ];
   return { located, problems, notes, refusal: invalid.length > 0 ? refusalFor(located, invalid) : null };
 }
 
@@ -73,7 +88,11 @@ function missingBodyProblem(located: LocatedOperation): string[] {
 }
 
 /** The body as the emulator parsed it: JSON (or a multipart's payload_json), a form, or uploaded files. */
-export function checkRequestBody(located: LocatedOperation, headers: IncomingHttpHeaders, parsed: { body: unknown; form: URLSearchParams | undefined; files: unknown[] }): CheckResult {
+export function checkRequestBody(
+  located: LocatedOperation,
+  headers: IncomingHttpHeaders,
+  parsed: { body: unknown; form: URLSearchParams | undefined; files: unknown[] },
+): CheckResult {
   const hasBody = parsed.body !== undefined || parsed.form !== undefined || parsed.files.length > 0;
   if (!hasBody) return { problems: missingBodyProblem(located), notes: [], refusal: null };
   const problems: string[] = [];
@@ -90,6 +109,8 @@ export function checkRequestBody(located: LocatedOperation, headers: IncomingHtt
     return { problems, notes: [], refusal: refusalFor(located, errors) };
   }
   // a form's fields were checked above (its schema admits no others)
-  const notes = parsed.form ? [] : undocumentedFields(bodySchema(located, mediaType), data).map((field) => `body ${field} is not a documented field`);
+  const notes = parsed.form
+    ? []
+    : undocumentedFields(bodySchema(located, mediaType), data).map((field) => `body ${field} is not a documented field`);
   return { problems, notes, refusal: null };
 }

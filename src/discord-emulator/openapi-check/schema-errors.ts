@@ -36,10 +36,17 @@ export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldErro
   const union = (errors ?? []).some((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const all = (errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'allOf' && e.keyword !== 'if');
   const pathOf = (e: ErrorObject) => {
-    const base = e.dataPath.split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const base = e.dataPath
+      .split('/')
+      .filter(Boolean)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     const missing = (e.params as { missingProperty?: string }).missingProperty;
     const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-    return [...base, ...(e.keyword === 'required' && missing ? [missing] : []), ...(e.keyword === 'additionalProperties' && extra ? [extra] : [])];
+    return [
+      ...base,
+      ...(e.keyword === 'required' && missing ? [missing] : []),
+      ...(e.keyword === 'additionalProperties' && extra ? [extra] : []),
+    ];
   };
   const depth = Math.max(0, ...all.map((e) => pathOf(e).length));
   const seen = new Set<string>();
@@ -49,7 +56,12 @@ export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldErro
     if (union && path.length !== depth) continue;
     const field = path.join('.') || '_root';
     const integerText = error.keyword === 'pattern' && (error.params as { pattern?: string }).pattern === INTEGER_TEXT;
-    const message = error.keyword === 'additionalProperties' ? 'is not a documented field' : integerText ? 'should be an integer' : (error.message ?? 'is invalid');
+    const message =
+      error.keyword === 'additionalProperties'
+        ? 'is not a documented field'
+        : integerText
+          ? 'should be an integer'
+          : (error.message ?? 'is invalid');
     const key = `${field} ${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -29,7 +29,14 @@ interface Validation {
 }
 
 function createValidation(coerce: boolean): Validation {
-  const ajv = new Ajv({ allErrors: true, jsonPointers: true, unknownFormats: 'ignore', validateSchema: false, coerceTypes: coerce ? 'array' : false, addUsedSchema: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    jsonPointers: true,
+    unknownFormats: 'ignore',
+    validateSchema: false,
+    coerceTypes: coerce ? 'array' : false,
+    addUsedSchema: false,
+  });
   for (const format of FORMATS) ajv.addFormat(format, () => true);
   return { ajv, added: new Set() };
 }
@@ -142,6 +149,7 @@ export function matchesSchema(schema: object, value: unknown): boolean {
 export function resolveSchema(schema: unknown): Record<string, unknown> | null {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return null;
   const ref = (schema as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX)) return (specDocument().components.schemas[ref.slice(COMPONENT_PREFIX.length)] as Record<string, unknown> | undefined) ?? null;
+  if (typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX))
+    return (specDocument().components.schemas[ref.slice(COMPONENT_PREFIX.length)] as Record<string, unknown> | undefined) ?? null;
   return schema as Record<string, unknown>;
 }

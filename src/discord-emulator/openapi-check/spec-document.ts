@@ -31,7 +31,8 @@ function openapiDirectory(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'src', 'discord-emulator', 'openapi');
     if (fs.existsSync(path.join(candidate, 'discord-openapi.json.gz'))) return candidate;
-    if (path.dirname(dir) === dir) throw new Error('Discord emulator: the vendored OpenAPI description (src/discord-emulator/openapi) is missing');
+    if (path.dirname(dir) === dir)
+      throw new Error('Discord emulator: the vendored OpenAPI description (src/discord-emulator/openapi) is missing');
   }
 }
 
@@ -57,7 +58,8 @@ export function normaliseSchemas(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   const type = schema.type;
-  const types = typeof type === 'string' ? [type] : Array.isArray(type) && type.every((t) => typeof t === 'string') ? (type as string[]) : null;
+  const types =
+    typeof type === 'string' ? [type] : Array.isArray(type) && type.every((t) => typeof t === 'string') ? (type as string[]) : null;
   if (types && types.includes('integer') && !types.includes('string')) {
     schema.type = [...types, 'string'];
     if (schema.pattern === undefined) schema.pattern = INTEGER_TEXT;
@@ -88,4 +90,3 @@ export function specDocument(): SpecDocument {
   loaded = document;
   return document;
 }
-

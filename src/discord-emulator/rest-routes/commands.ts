@@ -22,7 +22,10 @@ const optionSchema: z.ZodType<OptionShape> = z.lazy(() =>
     name: z.string().regex(CHAT_INPUT_NAME),
     description: z.string().min(1).max(100),
     required: z.boolean().optional(),
-    choices: z.array(z.looseObject({ name: z.string().min(1).max(100), value: z.union([z.string(), z.number()]) })).max(25).optional(),
+    choices: z
+      .array(z.looseObject({ name: z.string().min(1).max(100), value: z.union([z.string(), z.number()]) }))
+      .max(25)
+      .optional(),
     options: z.array(optionSchema).max(25).optional(),
   }),
 );
@@ -44,7 +47,12 @@ const commandSchema = z.looseObject({
 
 function uniqueList(allowed: number[]) {
   return z
-    .array(z.number().int().refine((n) => allowed.includes(n), `Value must be one of ${allowed.join(', ')}.`))
+    .array(
+      z
+        .number()
+        .int()
+        .refine((n) => allowed.includes(n), `Value must be one of ${allowed.join(', ')}.`),
+    )
     .min(1)
     .refine((items) => new Set(items).size === items.length, 'Items must be unique.')
     .nullish();
@@ -52,7 +60,12 @@ function uniqueList(allowed: number[]) {
 
 type CommandBody = z.infer<typeof commandSchema>;
 
-function toCommand(context: EmulatorContext, body: CommandBody, guildId: string | null, existing: APIApplicationCommand | undefined): APIApplicationCommand {
+function toCommand(
+  context: EmulatorContext,
+  body: CommandBody,
+  guildId: string | null,
+  existing: APIApplicationCommand | undefined,
+): APIApplicationCommand {
   const type = body.type ?? ApplicationCommandType.ChatInput;
   if (type === ApplicationCommandType.ChatInput) {
     if (!CHAT_INPUT_NAME.test(body.name) || body.name !== body.name.toLowerCase()) {
@@ -103,7 +116,14 @@ function commandRoutesFor(context: EmulatorContext, base: string, scoped: boolea
       handle: ({ params, body }) => {
         const { list, guildId } = listFor(params);
         const bodies = parseBody(z.array(commandSchema).max(110), body);
-        const next = bodies.map((item) => toCommand(context, item, guildId, list.find((c) => c.name === item.name && c.type === (item.type ?? 1))));
+        const next = bodies.map((item) =>
+          toCommand(
+            context,
+            item,
+            guildId,
+            list.find((c) => c.name === item.name && c.type === (item.type ?? 1)),
+          ),
+        );
         list.splice(0, list.length, ...next);
         state.notifyChange();
         return ok(next);

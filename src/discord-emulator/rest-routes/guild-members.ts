@@ -167,26 +167,24 @@ export function guildMemberRoutes(context: EmulatorContext): RouteDefinition[] {
         return noContent();
       },
     },
-    ...(['PUT', 'DELETE'] as const).map(
-      (method): RouteDefinition => ({
-        method,
-        path: '/guilds/:guildId/members/:userId/roles/:roleId',
-        auth: 'bot',
-        bucket: 'member-roles',
-        handle: (request) => {
-          const member = memberOf(request.params);
-          const role = state.requireRole(request.params.roleId ?? '');
-          requireManageableRole(context, role);
-          const held = member.roles.includes(role.id);
-          // a role held already, or not held: 204 and nothing changes, nothing in the audit log
-          if (held === (method === 'PUT')) return noContent();
-          const roles = method === 'PUT' ? [...member.roles, role.id] : member.roles.filter((id) => id !== role.id);
-          state.updateMember(member.userId, { roles });
-          audit(request, { action: method === 'PUT' ? 'member_role_add' : 'member_role_remove', targetId: member.userId, roleId: role.id });
-          return noContent();
-        },
-      }),
-    ),
+    ...(['PUT', 'DELETE'] as const).map((method): RouteDefinition => ({
+      method,
+      path: '/guilds/:guildId/members/:userId/roles/:roleId',
+      auth: 'bot',
+      bucket: 'member-roles',
+      handle: (request) => {
+        const member = memberOf(request.params);
+        const role = state.requireRole(request.params.roleId ?? '');
+        requireManageableRole(context, role);
+        const held = member.roles.includes(role.id);
+        // a role held already, or not held: 204 and nothing changes, nothing in the audit log
+        if (held === (method === 'PUT')) return noContent();
+        const roles = method === 'PUT' ? [...member.roles, role.id] : member.roles.filter((id) => id !== role.id);
+        state.updateMember(member.userId, { roles });
+        audit(request, { action: method === 'PUT' ? 'member_role_add' : 'member_role_remove', targetId: member.userId, roleId: role.id });
+        return noContent();
+      },
+    })),
     {
       method: 'GET',
       path: '/guilds/:guildId/bans/:userId',

@@ -26,7 +26,13 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
   const { state } = context;
   const guildUpdated = () => state.dispatch(GatewayDispatchEvents.GuildUpdate, toApiGuild(state));
   const audit = (request: RouteContext, action: 'guild_incident_actions' | 'guild_update') =>
-    state.auditLog.push({ action, targetId: state.guild.id, changes: { ...((request.body ?? {}) as Record<string, unknown>) }, at: context.now(), reason: auditReason(request) });
+    state.auditLog.push({
+      action,
+      targetId: state.guild.id,
+      changes: { ...((request.body ?? {}) as Record<string, unknown>) },
+      at: context.now(),
+      reason: auditReason(request),
+    });
   /** A guild change: the guild must exist and the bot must have Manage Server; returns the request body. */
   const guildChange = (call: RouteContext): unknown => {
     requireGuild(context, call.params.guildId);
@@ -44,8 +50,14 @@ export function guildRoutes(context: EmulatorContext): RouteDefinition[] {
         const request = (guildChange(call) ?? {}) as Record<string, unknown>;
         const now = context.now();
         const incidents = state.guild.incidents;
-        const invites = 'invites_disabled_until' in request ? incidentUntil('invites_disabled_until', request.invites_disabled_until, now) : incidents.invites_disabled_until;
-        const dms = 'dms_disabled_until' in request ? incidentUntil('dms_disabled_until', request.dms_disabled_until, now) : incidents.dms_disabled_until;
+        const invites =
+          'invites_disabled_until' in request
+            ? incidentUntil('invites_disabled_until', request.invites_disabled_until, now)
+            : incidents.invites_disabled_until;
+        const dms =
+          'dms_disabled_until' in request
+            ? incidentUntil('dms_disabled_until', request.dms_disabled_until, now)
+            : incidents.dms_disabled_until;
         state.guild.incidents = { ...incidents, invites_disabled_until: invites, dms_disabled_until: dms };
         audit(call, 'guild_incident_actions');
         guildUpdated();

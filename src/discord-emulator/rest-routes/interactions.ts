@@ -20,7 +20,10 @@ import { noContent, ok, type RouteDefinition } from '../rest-router';
 const callbackBody = z.object({ type: z.number().int(), data: z.unknown().optional() });
 
 const alreadyAcknowledged = () =>
-  new RestError(400, { message: 'Interaction has already been acknowledged.', code: RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged });
+  new RestError(400, {
+    message: 'Interaction has already been acknowledged.',
+    code: RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged,
+  });
 const invalidCallback = (message: string) => new RestError(400, { message, code: RESTJSONErrorCodes.InvalidFormBodyOrContentType });
 
 export function interactionRoutes(context: EmulatorContext): RouteDefinition[] {
@@ -48,7 +51,8 @@ export function interactionRoutes(context: EmulatorContext): RouteDefinition[] {
   };
 
   const sourceMessage = (record: InteractionRecord): APIMessage => {
-    const message = record.updatedMessage ?? (record.sourceMessageId ? state.findMessage(record.channelId, record.sourceMessageId) : undefined);
+    const message =
+      record.updatedMessage ?? (record.sourceMessageId ? state.findMessage(record.channelId, record.sourceMessageId) : undefined);
     if (!message) throw unknownMessage();
     return message;
   };
@@ -79,12 +83,22 @@ export function interactionRoutes(context: EmulatorContext): RouteDefinition[] {
       }
       case InteractionResponseType.Modal:
         // Discord validates the modal deeply; the emulator checks the top level and keeps the rest, typed as Discord's, for assertions.
-        record.modal = parseBody(z.looseObject({ custom_id: z.string().min(1).max(100), title: z.string().min(1).max(45), components: z.array(z.unknown()).min(1).max(5) }), data) as NonNullable<InteractionRecord['modal']>;
+        record.modal = parseBody(
+          z.looseObject({
+            custom_id: z.string().min(1).max(100),
+            title: z.string().min(1).max(45),
+            components: z.array(z.unknown()).min(1).max(5),
+          }),
+          data,
+        ) as NonNullable<InteractionRecord['modal']>;
         return null;
       case InteractionResponseType.ApplicationCommandAutocompleteResult:
-        if (record.type !== InteractionType.ApplicationCommandAutocomplete) throw invalidCallback('Autocomplete results answer autocomplete interactions only.');
+        if (record.type !== InteractionType.ApplicationCommandAutocomplete)
+          throw invalidCallback('Autocomplete results answer autocomplete interactions only.');
         // Choices are kept as sent (Discord's own type) after the count check.
-        record.autocomplete = parseBody(z.looseObject({ choices: z.array(z.unknown()).max(25) }), data) as NonNullable<InteractionRecord['autocomplete']>;
+        record.autocomplete = parseBody(z.looseObject({ choices: z.array(z.unknown()).max(25) }), data) as NonNullable<
+          InteractionRecord['autocomplete']
+        >;
         return null;
       default:
         throw invalidCallback(`Unsupported interaction callback type ${type}.`);
@@ -102,7 +116,10 @@ export function interactionRoutes(context: EmulatorContext): RouteDefinition[] {
   /** The message behind `@original`: the reply, or for type 6/7 answers the component message itself. */
   const originalOf = (record: InteractionRecord): APIMessage => {
     if (record.response) return state.findMessage(record.channelId, record.response.id) ?? record.response;
-    if (record.callbackType === InteractionResponseType.DeferredMessageUpdate || record.callbackType === InteractionResponseType.UpdateMessage) {
+    if (
+      record.callbackType === InteractionResponseType.DeferredMessageUpdate ||
+      record.callbackType === InteractionResponseType.UpdateMessage
+    ) {
       return sourceMessage(record);
     }
     throw unknownMessage();

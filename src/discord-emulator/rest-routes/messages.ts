@@ -5,7 +5,11 @@ import { createMessage, editMessage, parseMessageBody } from '../message-factory
 import { RestError, unknownMessage } from '../rest-error';
 import { noContent, ok, type RouteDefinition } from '../rest-router';
 
-const notAuthor = () => new RestError(403, { message: 'Cannot edit a message authored by another user', code: RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser });
+const notAuthor = () =>
+  new RestError(403, {
+    message: 'Cannot edit a message authored by another user',
+    code: RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser,
+  });
 
 /** Messages newest first, with Discord's before/after/around paging and a limit of 1–100 (default 50). */
 function pageMessages(all: APIMessage[], query: URLSearchParams): APIMessage[] {
@@ -91,7 +95,8 @@ export function messageRoutes(context: EmulatorContext): RouteDefinition[] {
       bucket: 'messages-write',
       handle: ({ params }) => {
         const message = findMessage(params.channelId ?? '', params.messageId ?? '');
-        if (message.author.id !== state.botUserId) requireBotChannelPermission(context, message.channel_id, PermissionFlagsBits.ManageMessages);
+        if (message.author.id !== state.botUserId)
+          requireBotChannelPermission(context, message.channel_id, PermissionFlagsBits.ManageMessages);
         state.deleteMessage(message.channel_id, message.id);
         return noContent();
       },

@@ -1,4 +1,8 @@
-import type { APIApplicationRoleConnectionMetadata, RESTPutAPIApplicationRoleConnectionMetadataJSONBody, RESTPutAPICurrentUserApplicationRoleConnectionJSONBody } from 'discord-api-types/v10';
+import type {
+  APIApplicationRoleConnectionMetadata,
+  RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
+  RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
+} from 'discord-api-types/v10';
 import type { EmulatorContext } from '../context';
 import { requireApplication } from '../guild-guards';
 import { fieldError, unauthorized } from '../rest-error';
@@ -18,7 +22,8 @@ function connectingUser(request: RouteContext): string {
  */
 export function roleConnectionRoutes(context: EmulatorContext): RouteDefinition[] {
   const { state } = context;
-  const connectionOf = (userId: string) => state.roleConnections.get(userId) ?? { platform_name: null, platform_username: null, metadata: {} };
+  const connectionOf = (userId: string) =>
+    state.roleConnections.get(userId) ?? { platform_name: null, platform_username: null, metadata: {} };
   return [
     {
       method: 'GET',
@@ -38,10 +43,20 @@ export function roleConnectionRoutes(context: EmulatorContext): RouteDefinition[
       handle: ({ params, body }) => {
         requireApplication(context, params.applicationId);
         const fields = ((body ?? []) as RESTPutAPIApplicationRoleConnectionMetadataJSONBody).map(
-          (field): APIApplicationRoleConnectionMetadata => ({ type: field.type, key: field.key, name: field.name, description: field.description }),
+          (field): APIApplicationRoleConnectionMetadata => ({
+            type: field.type,
+            key: field.key,
+            name: field.name,
+            description: field.description,
+          }),
         );
         fields.forEach((field, index) => {
-          if (!/^[a-z0-9_]{1,50}$/.test(field.key)) throw fieldError(`${index}.key`, 'APPLICATION_ROLE_CONNECTIONS_METADATA_INVALID_KEY', 'Key must contain only a-z, 0-9, or _ characters');
+          if (!/^[a-z0-9_]{1,50}$/.test(field.key))
+            throw fieldError(
+              `${index}.key`,
+              'APPLICATION_ROLE_CONNECTIONS_METADATA_INVALID_KEY',
+              'Key must contain only a-z, 0-9, or _ characters',
+            );
         });
         state.roleConnectionMetadata = fields;
         state.notifyChange();
@@ -69,7 +84,8 @@ export function roleConnectionRoutes(context: EmulatorContext): RouteDefinition[
         const input = (request.body ?? {}) as RESTPutAPICurrentUserApplicationRoleConnectionJSONBody;
         const metadata: Record<string, string> = {};
         for (const [key, value] of Object.entries(input.metadata ?? {})) {
-          if (!state.roleConnectionMetadata.some((field) => field.key === key)) throw fieldError(`metadata.${key}`, 'APPLICATION_ROLE_CONNECTIONS_METADATA_UNKNOWN_KEY', 'Unknown metadata key');
+          if (!state.roleConnectionMetadata.some((field) => field.key === key))
+            throw fieldError(`metadata.${key}`, 'APPLICATION_ROLE_CONNECTIONS_METADATA_UNKNOWN_KEY', 'Unknown metadata key');
           metadata[key] = String(value);
         }
         const record = { platform_name: input.platform_name ?? null, platform_username: input.platform_username ?? null, metadata };

@@ -1,4 +1,8 @@
-import { type APIUser, type RESTGetAPICurrentUserGuildsResult, type RESTGetAPIOAuth2CurrentAuthorizationResult } from 'discord-api-types/v10';
+import {
+  type APIUser,
+  type RESTGetAPICurrentUserGuildsResult,
+  type RESTGetAPIOAuth2CurrentAuthorizationResult,
+} from 'discord-api-types/v10';
 import { toApiApplication } from '../application-object';
 import type { EmulatorContext } from '../context';
 import { requireApplication } from '../guild-guards';
@@ -47,7 +51,13 @@ export function userRoutes(context: EmulatorContext): RouteDefinition[] {
         return ok(result);
       },
     },
-    { method: 'GET', path: '/users/:userId', auth: 'bot', bucket: 'users', handle: ({ params }) => ok(state.requireUser(params.userId ?? '')) },
+    {
+      method: 'GET',
+      path: '/users/:userId',
+      auth: 'bot',
+      bucket: 'users',
+      handle: ({ params }) => ok(state.requireUser(params.userId ?? '')),
+    },
     {
       method: 'GET',
       path: '/oauth2/@me',

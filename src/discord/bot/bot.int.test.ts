@@ -61,7 +61,13 @@ describeEngines('the bot', (getDatabase, engine) => {
   }
   const panel = () => emulator.findButton(emulator.guild.channelId('verification'), 'Complete Verification!')!;
   const click = (userId: string, guildId?: string) =>
-    emulator.clickButton({ userId, channelId: emulator.guild.channelId('verification'), messageId: panel().messageId, customId: panel().customId, ...(guildId ? { guildId } : {}) });
+    emulator.clickButton({
+      userId,
+      channelId: emulator.guild.channelId('verification'),
+      messageId: panel().messageId,
+      customId: panel().customId,
+      ...(guildId ? { guildId } : {}),
+    });
 
   it('logs in, posts the panel once, and reuses it after a restart', async () => {
     const first = makeBot(getDatabase());
@@ -74,7 +80,9 @@ describeEngines('the bot', (getDatabase, engine) => {
     second.start();
     await second.ready;
     expect(second.state.panelMessageId).toBe(messageId);
-    const panels = emulator.state.messages(emulator.guild.channelId('verification')).filter((m) => m.embeds?.[0]?.title === 'Server Verification');
+    const panels = emulator.state
+      .messages(emulator.guild.channelId('verification'))
+      .filter((m) => m.embeds?.[0]?.title === 'Server Verification');
     expect(panels).toHaveLength(1);
     await second.stop();
   });
@@ -151,7 +159,10 @@ describeEngines('the bot', (getDatabase, engine) => {
       const bot = makeBot(getDatabase());
       bot.start();
       await new Promise((r) => setTimeout(r, delayMs));
-      const outcome = await Promise.race([bot.stop().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('stop() did not return within 12 s'), 12_000))]);
+      const outcome = await Promise.race([
+        bot.stop().then(() => 'stopped'),
+        new Promise((r) => setTimeout(() => r('stop() did not return within 12 s'), 12_000)),
+      ]);
       expect({ delayMs, outcome }).toEqual({ delayMs, outcome: 'stopped' });
       expect(bot.state).toMatchObject({ ready: false });
     }

@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Events, GatewayIntentBits, PermissionFlagsBits, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  PermissionFlagsBits,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
 import type { REST } from '@discordjs/rest';
 import type { APIIncidentsData } from 'discord-api-types/v10';
 import type { Clock } from '../../clock';
@@ -28,7 +35,15 @@ const LEADER_RETRY_MS = 5_000;
 const SETUP_CHECK_DEBOUNCE_MS = 1_000;
 /** How long stop() lets a login in flight finish before it destroys the client anyway (see stop()). */
 const LOGIN_SETTLE_MS = 10_000;
-const SETUP_EVENTS = new Set(['GUILD_UPDATE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
+const SETUP_EVENTS = new Set([
+  'GUILD_UPDATE',
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'CHANNEL_CREATE',
+  'CHANNEL_UPDATE',
+  'CHANNEL_DELETE',
+]);
 
 /**
  * The gateway bot (role `bot`). It logs in only while this process holds the leader
@@ -103,7 +118,8 @@ export function createBot(deps: {
   function onRawEvent(packet: { t?: string | null; d?: unknown }, botUserId: string | undefined): void {
     if (!packet.t) return;
     const guildEvent = packet.t === 'GUILD_UPDATE' || packet.t === 'GUILD_CREATE';
-    const guildId = (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (guildEvent ? (packet.d as { id?: string }).id : undefined);
+    const guildId =
+      (packet.d as { guild_id?: string; id?: string } | undefined)?.guild_id ?? (guildEvent ? (packet.d as { id?: string }).id : undefined);
     if (guildId !== deps.config.guildId) return;
     if (guildEvent) deps.onIncidents?.((packet.d as { incidents_data?: APIIncidentsData | null }).incidents_data ?? null);
     if (deps.members) learnFromGatewayEvent(deps.members, packet);
@@ -120,7 +136,14 @@ export function createBot(deps: {
   }
 
   async function login(): Promise<void> {
-    const next = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: deps.config.apiBase, globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient, userAgentAppendix: restUserAgentAppendix() } });
+    const next = new Client({
+      intents: [GatewayIntentBits.Guilds],
+      rest: {
+        api: deps.config.apiBase,
+        globalRequestsPerSecond: GLOBAL_REQUESTS_PER_SECOND.gatewayClient,
+        userAgentAppendix: restUserAgentAppendix(),
+      },
+    });
     unwatchRest?.();
     unwatchRest = deps.guard ? guardGatewayClientRest(next, deps.guard, deps.config.token) : undefined;
     // answers to interactions (the reply, its edit) do not queue behind the bot's other calls (bot/interaction-rest.ts)
@@ -141,7 +164,12 @@ export function createBot(deps: {
       await deps.setupMonitor?.run();
       try {
         const channelId = await deps.directory.channelId('verification');
-        const panel = await ensureVerificationPanel(deps.rest, { channelId, botUserId: ready.user.id, websiteUrl: deps.config.websiteUrl, knownMessageId: state.panelMessageId });
+        const panel = await ensureVerificationPanel(deps.rest, {
+          channelId,
+          botUserId: ready.user.id,
+          websiteUrl: deps.config.websiteUrl,
+          knownMessageId: state.panelMessageId,
+        });
         state.panelMessageId = panel.messageId;
         if (panel.posted) logger.info({ channelId }, 'verification panel posted');
       } catch (error) {

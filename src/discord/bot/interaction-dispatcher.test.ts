@@ -97,7 +97,13 @@ describe('interaction dispatcher', () => {
   it('an interaction from another server whose refusal Discord does not take: logged, dispatch still resolves', async () => {
     const warned: string[] = [];
     const logger = { ...silent, warn: (_fields: unknown, message: string) => warned.push(message) } as unknown as Logger;
-    const dispatcher = createInteractionDispatcher({ logger, guildId: 'guild-1', buttons: [{ prefix: 'verify', handler: async () => ({ content: 'done' }) }], commands: {}, isStaff: () => true });
+    const dispatcher = createInteractionDispatcher({
+      logger,
+      guildId: 'guild-1',
+      buttons: [{ prefix: 'verify', handler: async () => ({ content: 'done' }) }],
+      commands: {},
+      isStaff: () => true,
+    });
     const { interaction } = slowButton(0);
     const elsewhere = { ...interaction, guildId: 'guild-2', reply: () => Promise.reject(new Error('503 Service Unavailable')) };
     await expect(dispatcher.dispatch(elsewhere as unknown as ButtonInteraction)).resolves.toBeUndefined();

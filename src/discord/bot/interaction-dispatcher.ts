@@ -42,8 +42,15 @@ const STYLE = { danger: ButtonStyle.Danger, primary: ButtonStyle.Primary, second
 
 function toReply(reply: HandlerReply): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
   const row = new ActionRowBuilder<ButtonBuilder>();
-  for (const link of reply.links ?? []) row.addComponents(new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(link.label).setURL(link.url));
-  for (const button of reply.buttons ?? []) row.addComponents(new ButtonBuilder().setStyle(STYLE[button.style ?? 'primary']).setLabel(button.label).setCustomId(button.customId));
+  for (const link of reply.links ?? [])
+    row.addComponents(new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(link.label).setURL(link.url));
+  for (const button of reply.buttons ?? [])
+    row.addComponents(
+      new ButtonBuilder()
+        .setStyle(STYLE[button.style ?? 'primary'])
+        .setLabel(button.label)
+        .setCustomId(button.customId),
+    );
   return {
     content: reply.content.slice(0, 2000),
     components: row.components.length > 0 ? [row] : [],
@@ -66,7 +73,8 @@ export function deferDelayMs(createdAt: number, now: number, afterMs = DEFER_AFT
 }
 
 /** The answer to a staff-only button pressed by anyone else. */
-export const STAFF_BUTTON_REFUSAL = "You're not allowed to do this: only server staff (the Staff role or Manage Server) can use these buttons. Nothing changed.";
+export const STAFF_BUTTON_REFUSAL =
+  "You're not allowed to do this: only server staff (the Staff role or Manage Server) can use these buttons. Nothing changed.";
 
 export interface ButtonRoute {
   prefix: string;
@@ -98,18 +106,24 @@ export function createInteractionDispatcher(deps: {
 }) {
   const stats: DispatcherStats = { handled: 0, refused: 0, failed: 0 };
 
-  async function answer(interaction: ButtonInteraction | ChatInputCommandInteraction, work: () => Promise<HandlerReply>, name: string, deferAfterMs = DEFER_AFTER_MS) {
+  async function answer(
+    interaction: ButtonInteraction | ChatInputCommandInteraction,
+    work: () => Promise<HandlerReply>,
+    name: string,
+    deferAfterMs = DEFER_AFTER_MS,
+  ) {
     // another server's interaction is refused as every refusal is: counted, answered, and an answer Discord refuses is logged
     const ours = interaction.guildId === deps.guildId;
     const run = ours
-        ? work
-        : async (): Promise<HandlerReply> => {
-            throw new HandlerRefusal('Gatekeeper does not manage this server, so it cannot help here.');
-          };
+      ? work
+      : async (): Promise<HandlerReply> => {
+          throw new HandlerRefusal('Gatekeeper does not manage this server, so it cannot help here.');
+        };
     // answer within Discord's window even if the database is slow
     let deferring: Promise<unknown> | undefined;
     const defer = () => {
-      if (!interaction.replied && !interaction.deferred && !deferring) deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
+      if (!interaction.replied && !interaction.deferred && !deferring)
+        deferring = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
     };
     const deferTimer = setTimeout(defer, deferDelayMs(interaction.createdTimestamp, Date.now(), ours ? deferAfterMs : DEFER_AFTER_MS));
     let reply: HandlerReply;
@@ -170,7 +184,8 @@ export function createInteractionDispatcher(deps: {
         await answer(
           interaction,
           async () => {
-            if (command.staffOnly && !(await deps.isStaff(interaction))) throw new HandlerRefusal('Sorry, this command is for server staff only.');
+            if (command.staffOnly && !(await deps.isStaff(interaction)))
+              throw new HandlerRefusal('Sorry, this command is for server staff only.');
             return command.run(interaction);
           },
           `command:${interaction.commandName}`,

@@ -4,7 +4,7 @@ import { createDiscordEmulator, realmSafeMakeRequest, type DiscordEmulator } fro
 import { BotRest } from '../discord-rest';
 import { isInteractionRoute } from './interaction-rest';
 
-describe('interaction routes: a path of their own, off the bot\'s global budget', () => {
+describe("interaction routes: a path of their own, off the bot's global budget", () => {
   it('takes the callback and the interaction webhook (sent with the interaction token), nothing sent with the bot token', () => {
     expect(isInteractionRoute({ fullRoute: '/interactions/1234567890123456789/aW50ZXJhY3Rpb24/callback', auth: false })).toBe(true);
     expect(isInteractionRoute({ fullRoute: '/webhooks/1234567890123456789/aW50ZXJhY3Rpb24/messages/@original', auth: false })).toBe(true);
@@ -20,7 +20,12 @@ describe('interaction routes: a path of their own, off the bot\'s global budget'
       emulator = await createDiscordEmulator({ rateLimits: false });
     });
     afterAll(async () => emulator.close());
-    const options = (): Partial<RESTOptions> => ({ api: emulator.apiBase, globalRequestsPerSecond: 2, makeRequest: realmSafeMakeRequest, retries: 0 });
+    const options = (): Partial<RESTOptions> => ({
+      api: emulator.apiBase,
+      globalRequestsPerSecond: 2,
+      makeRequest: realmSafeMakeRequest,
+      retries: 0,
+    });
 
     /** Two bot calls queued (the second of a window's budget), then two edits of interaction replies: ms until the edits were answered. */
     async function editsBehindBotCalls(rest: REST): Promise<number> {
@@ -28,7 +33,11 @@ describe('interaction routes: a path of their own, off the bot\'s global budget'
       const botCalls = [1, 2].map(() => rest.get(Routes.user('@me')));
       const started = performance.now();
       // unknown interaction tokens: Discord answers 404 Unknown Webhook, which is all the timing needs
-      const edits = [1, 2].map((n) => rest.patch(Routes.webhookMessage(emulator.application.id, `token-${n}`, '@original'), { body: { content: 'done' }, auth: false }).catch(() => undefined));
+      const edits = [1, 2].map((n) =>
+        rest
+          .patch(Routes.webhookMessage(emulator.application.id, `token-${n}`, '@original'), { body: { content: 'done' }, auth: false })
+          .catch(() => undefined),
+      );
       await Promise.all(edits);
       const elapsed = performance.now() - started;
       await Promise.all(botCalls);

@@ -12,7 +12,7 @@ export function panelMessage(websiteUrl: string): RESTPostAPIChannelMessageJSONB
         description: [
           '**1.** Verify on the website (sign in with Discord): ' + websiteUrl,
           '**2.** Read and accept the server rules.',
-          "**3.** Click **Complete Verification!** below to get your roles.",
+          '**3.** Click **Complete Verification!** below to get your roles.',
         ].join('\n'),
         color: 0x5865f2,
       },
@@ -20,7 +20,9 @@ export function panelMessage(websiteUrl: string): RESTPostAPIChannelMessageJSONB
     components: [
       {
         type: ComponentType.ActionRow,
-        components: [{ type: ComponentType.Button, style: ButtonStyle.Success, label: 'Complete Verification!', custom_id: VERIFY_BUTTON_ID }],
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Success, label: 'Complete Verification!', custom_id: VERIFY_BUTTON_ID },
+        ],
       },
     ],
     allowed_mentions: { parse: [] },
@@ -30,14 +32,20 @@ export function panelMessage(websiteUrl: string): RESTPostAPIChannelMessageJSONB
 function isPanel(message: APIMessage, botUserId: string): boolean {
   return (
     message.author.id === botUserId &&
-    (message.components ?? []).some((row) => 'components' in row && row.components.some((c) => 'custom_id' in c && c.custom_id === VERIFY_BUTTON_ID))
+    (message.components ?? []).some(
+      (row) => 'components' in row && row.components.some((c) => 'custom_id' in c && c.custom_id === VERIFY_BUTTON_ID),
+    )
   );
 }
 
 /** Finds our panel among the channel's recent messages, or posts a new one. Returns its id. */
-export async function ensureVerificationPanel(rest: REST, input: { channelId: string; botUserId: string; websiteUrl: string; knownMessageId?: string | null }): Promise<{ messageId: string; posted: boolean }> {
+export async function ensureVerificationPanel(
+  rest: REST,
+  input: { channelId: string; botUserId: string; websiteUrl: string; knownMessageId?: string | null },
+): Promise<{ messageId: string; posted: boolean }> {
   const recent = (await rest.get(Routes.channelMessages(input.channelId), { query: new URLSearchParams({ limit: '50' }) })) as APIMessage[];
-  const existing = recent.find((m) => m.id === input.knownMessageId && isPanel(m, input.botUserId)) ?? recent.find((m) => isPanel(m, input.botUserId));
+  const existing =
+    recent.find((m) => m.id === input.knownMessageId && isPanel(m, input.botUserId)) ?? recent.find((m) => isPanel(m, input.botUserId));
   if (existing) return { messageId: existing.id, posted: false };
   const message = (await rest.post(Routes.channelMessages(input.channelId), { body: panelMessage(input.websiteUrl) })) as APIMessage;
   return { messageId: message.id, posted: true };

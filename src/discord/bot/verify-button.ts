@@ -9,13 +9,17 @@ export const VERIFY_DEFER_AFTER_MS = 500;
 /** 'Complete Verification!': the verification service decides and records; the reply tells the member what happens next in plain words. */
 export function createVerifyButtonHandler(deps: { verification: Pick<VerificationService, 'completeAtButton'>; websiteUrl: string }) {
   return async (interaction: ButtonInteraction): Promise<HandlerReply> => {
-    const { outcome, gateMessage } = await deps.verification.completeAtButton({ discordId: interaction.user.id, username: interaction.user.username });
+    const { outcome, gateMessage } = await deps.verification.completeAtButton({
+      discordId: interaction.user.id,
+      username: interaction.user.username,
+    });
     // held by an admission rule (lockdown, account age), or kept at Limited Access by one: its reason
     if (gateMessage) return { content: gateMessage };
 
     if (outcome === 'no_record') {
       return {
-        content: "You haven't verified on the website yet. Open the verification page, sign in with Discord, then come back and click 'Complete Verification!'.",
+        content:
+          "You haven't verified on the website yet. Open the verification page, sign in with Discord, then come back and click 'Complete Verification!'.",
         links: [{ label: 'Verify on the website', url: deps.websiteUrl }],
       };
     }
@@ -28,7 +32,8 @@ export function createVerifyButtonHandler(deps: { verification: Pick<Verificatio
 
     if (outcome === 'denied_alt') {
       return {
-        content: 'Verification denied: this account is linked to another account that is already verified on this server. If you think this is a mistake, ask staff to review it.',
+        content:
+          'Verification denied: this account is linked to another account that is already verified on this server. If you think this is a mistake, ask staff to review it.',
         links: [{ label: 'Ask staff to review', url: `${deps.websiteUrl}/appeal` }],
       };
     }

@@ -26,7 +26,10 @@ const appeal = (id: number): StaffAppealView => ({
 
 describe('/appeals reply', () => {
   it('says there is nothing open, with the link to the queue', () => {
-    expect(appealsSummary({ appeals: [], open: 0 }, 'https://gk.example')).toEqual({ content: 'No open appeals.', links: [{ label: 'Open the Appeals queue', url: 'https://gk.example/admin/appeals' }] });
+    expect(appealsSummary({ appeals: [], open: 0 }, 'https://gk.example')).toEqual({
+      content: 'No open appeals.',
+      links: [{ label: 'Open the Appeals queue', url: 'https://gk.example/admin/appeals' }],
+    });
   });
 
   it('lists the oldest first, at most ten, counts the rest, and never quotes the visitor', () => {

@@ -13,7 +13,10 @@ describe('command handlers', () => {
 
   it('marks as staff-only exactly the commands Discord hides behind Manage Server', () => {
     const handlers = createCommandHandlers(deps);
-    const staffOnly = Object.entries(handlers).filter(([, h]) => h.staffOnly).map(([name]) => name).sort();
+    const staffOnly = Object.entries(handlers)
+      .filter(([, h]) => h.staffOnly)
+      .map(([name]) => name)
+      .sort();
     expect(staffOnly).toEqual([...STAFF_COMMANDS].sort());
     expect(staffOnly).not.toContain('privacy');
   });

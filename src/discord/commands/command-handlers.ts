@@ -41,6 +41,8 @@ export function createCommandHandlers(deps: CommandHandlerDeps): Record<string, 
 }
 
 /** The buttons commands put in their replies, for the dispatcher's button table. */
-export function createCommandButtons(deps: Pick<CommandHandlerDeps, 'privacy' | 'nudgeOutbox'>): { prefix: string; handler: ButtonHandler }[] {
+export function createCommandButtons(
+  deps: Pick<CommandHandlerDeps, 'privacy' | 'nudgeOutbox'>,
+): { prefix: string; handler: ButtonHandler }[] {
   return [{ prefix: PRIVACY_DELETE_BUTTON, handler: privacyDeleteButton(deps) }];
 }

@@ -138,7 +138,10 @@ describe('lookupSummary', () => {
       ...Array.from({ length: 20 }, (_, i) => alt(i, 'certain')),
       ...Array.from({ length: 20 }, (_, i) => alt(100 + i, 'medium')),
       ...Array.from({ length: 20 }, (_, i) => alt(200 + i, 'possible')),
-      ...Array.from({ length: 20 }, (_, i) => ({ ...alt(300 + i, 'medium'), dismissed: { at: AT.toISOString(), byName: LONG_NAME, reason: 'x'.repeat(500) } })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        ...alt(300 + i, 'medium'),
+        dismissed: { at: AT.toISOString(), byName: LONG_NAME, reason: 'x'.repeat(500) },
+      })),
     ];
     const reply = lookupSummary(detail(many), 'https://gate.example');
     expect(reply.content.length).toBeLessThanOrEqual(2000);
@@ -157,12 +160,20 @@ describe('lookupSummary', () => {
   });
 
   it('counts only certain and medium links as alts, and lists the weak ones as evidence without a count', () => {
-    const stockPhone = { ...alt(7, 'possible'), evidence: { fingerprintMatch: true, fingerprintShared: 214, fingerprintNetworks: 180, sharedCountsCappedAt: 300 } };
-    const content = lookupSummary({ ...detail([alt(1, 'medium'), stockPhone, alt(8, 'possible'), alt(9, 'possible')]), isLinkedAsAlt: false }, 'https://gate.example').content;
+    const stockPhone = {
+      ...alt(7, 'possible'),
+      evidence: { fingerprintMatch: true, fingerprintShared: 214, fingerprintNetworks: 180, sharedCountsCappedAt: 300 },
+    };
+    const content = lookupSummary(
+      { ...detail([alt(1, 'medium'), stockPhone, alt(8, 'possible'), alt(9, 'possible')]), isLinkedAsAlt: false },
+      'https://gate.example',
+    ).content;
     expect(content).toContain('**Alts (1):**');
     expect(content).toContain('• Medium (1): ');
     expect(content).not.toContain('Possible');
-    expect(content).toContain(`**Shares a device profile or network with:** <@${stockPhone.discordId}> ${LONG_NAME}: same device model as 214 other members on 180 networks (weak, not counted)`);
+    expect(content).toContain(
+      `**Shares a device profile or network with:** <@${stockPhone.discordId}> ${LONG_NAME}: same device model as 214 other members on 180 networks (weak, not counted)`,
+    );
     expect(content).toMatch(/, and others\n/);
     expect(content).not.toMatch(/Shares a device profile or network with[^:]*\d/);
   });

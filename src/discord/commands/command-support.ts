@@ -56,7 +56,11 @@ export function refusalFor(error: unknown, target: Pick<User, 'id' | 'username'>
 }
 
 /** Runs a service call and turns its refusals into polite ephemeral answers. */
-export async function refuseOnDomainError<T>(work: () => Promise<T>, target: Pick<User, 'id' | 'username'>, phrasing?: Record<string, string>): Promise<T> {
+export async function refuseOnDomainError<T>(
+  work: () => Promise<T>,
+  target: Pick<User, 'id' | 'username'>,
+  phrasing?: Record<string, string>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -70,12 +74,35 @@ export async function refuseOnDomainError<T>(work: () => Promise<T>, target: Pic
  */
 export async function recordCommandUse(
   deps: CommandWriteDeps,
-  input: { actor: AuditActor; action: string; targetType?: string; targetId?: string; details?: Record<string, unknown>; log: string; event?: LogEvent['kind'] },
+  input: {
+    actor: AuditActor;
+    action: string;
+    targetType?: string;
+    targetId?: string;
+    details?: Record<string, unknown>;
+    log: string;
+    event?: LogEvent['kind'];
+  },
 ): Promise<void> {
   const now = deps.clock.now();
   await deps.database.db.transaction(async (tx) => {
-    await appendAudit(tx, { actor: input.actor, action: input.action, targetType: input.targetType ?? null, targetId: input.targetId ?? null, details: input.details }, now);
-    await deps.outbox.enqueue(tx, { kind: 'log_message', event: input.event ?? 'staff_action', discordId: input.targetType === 'member' ? input.targetId : undefined, text: input.log });
+    await appendAudit(
+      tx,
+      {
+        actor: input.actor,
+        action: input.action,
+        targetType: input.targetType ?? null,
+        targetId: input.targetId ?? null,
+        details: input.details,
+      },
+      now,
+    );
+    await deps.outbox.enqueue(tx, {
+      kind: 'log_message',
+      event: input.event ?? 'staff_action',
+      discordId: input.targetType === 'member' ? input.targetId : undefined,
+      text: input.log,
+    });
   });
   deps.nudgeOutbox?.();
 }

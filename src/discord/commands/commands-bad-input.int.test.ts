@@ -27,29 +27,50 @@ describeEngines('slash commands with bad input write nothing', (getDatabase) => 
     expect(await countRows(getDatabase())).toEqual(before);
   }
 
-  describe.each(TARGETED.map((c) => [`/${c.name}${c.subcommand ? ` ${c.subcommand}` : ''}`, c] as const))('%s', (_title, { name, subcommand, options }) => {
-    it('refuses a bot as target', async () => {
-      const bot = server.kit.emulator.createUser({ username: `helper-bot-${name}`, bot: true });
-      await expectNothingWritten(() => server.kit.run(server.kit.staffId, name, { user: bot.id, ...options }, subcommand), 'Bots cannot be verified.');
-      await expectNothingWritten(() => server.kit.run(server.kit.staffId, name, { user: server.kit.emulator.application.botUserId, ...options }, subcommand), 'Bots cannot be verified.');
-    });
+  describe.each(TARGETED.map((c) => [`/${c.name}${c.subcommand ? ` ${c.subcommand}` : ''}`, c] as const))(
+    '%s',
+    (_title, { name, subcommand, options }) => {
+      it('refuses a bot as target', async () => {
+        const bot = server.kit.emulator.createUser({ username: `helper-bot-${name}`, bot: true });
+        await expectNothingWritten(
+          () => server.kit.run(server.kit.staffId, name, { user: bot.id, ...options }, subcommand),
+          'Bots cannot be verified.',
+        );
+        await expectNothingWritten(
+          () => server.kit.run(server.kit.staffId, name, { user: server.kit.emulator.application.botUserId, ...options }, subcommand),
+          'Bots cannot be verified.',
+        );
+      });
 
-    it('answers "no verification record" for a member without one', async () => {
-      const member = server.kit.newMember(`norecord-${name}`);
-      await expectNothingWritten(() => server.kit.run(server.kit.staffId, name, { user: member.id, ...options }, subcommand), `No verification record for <@${member.id}> (norecord-${name}).`);
-    });
+      it('answers "no verification record" for a member without one', async () => {
+        const member = server.kit.newMember(`norecord-${name}`);
+        await expectNothingWritten(
+          () => server.kit.run(server.kit.staffId, name, { user: member.id, ...options }, subcommand),
+          `No verification record for <@${member.id}> (norecord-${name}).`,
+        );
+      });
 
-    it('answers "no verification record" for a Discord user who is not on the server', async () => {
-      const stranger = server.kit.emulator.createUser({ username: `stranger-${name}` });
-      await expectNothingWritten(() => server.kit.run(server.kit.staffId, name, { user: stranger.id, ...options }, subcommand), `No verification record for <@${stranger.id}> (stranger-${name}).`);
-    });
-  });
+      it('answers "no verification record" for a Discord user who is not on the server', async () => {
+        const stranger = server.kit.emulator.createUser({ username: `stranger-${name}` });
+        await expectNothingWritten(
+          () => server.kit.run(server.kit.staffId, name, { user: stranger.id, ...options }, subcommand),
+          `No verification record for <@${stranger.id}> (stranger-${name}).`,
+        );
+      });
+    },
+  );
 
   it('refuses a note that is too long or empty', async () => {
     const target = server.kit.newMember('longwinded');
     await buildMember(getDatabase().db, { discordId: target.id });
-    await expectNothingWritten(() => server.kit.run(server.kit.staffId, 'note', { user: target.id, text: 'x'.repeat(1001) }), 'Notes can be at most 1000 characters (this one has 1001): nothing was saved.');
-    await expectNothingWritten(() => server.kit.run(server.kit.staffId, 'note', { user: target.id, text: '   ' }), 'The note is empty: nothing was saved.');
+    await expectNothingWritten(
+      () => server.kit.run(server.kit.staffId, 'note', { user: target.id, text: 'x'.repeat(1001) }),
+      'Notes can be at most 1000 characters (this one has 1001): nothing was saved.',
+    );
+    await expectNothingWritten(
+      () => server.kit.run(server.kit.staffId, 'note', { user: target.id, text: '   ' }),
+      'The note is empty: nothing was saved.',
+    );
   });
 
   it('refuses a shared-network label that is too long', async () => {

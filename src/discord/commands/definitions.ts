@@ -20,7 +20,8 @@ const staffOnly = String(PermissionFlagsBits.ManageGuild);
 
 /** Longest note a command takes (Discord enforces it in the client; the handler checks it again). */
 export const NOTE_MAX_LENGTH = 1000;
-const userOption = (description: string) => ({ type: ApplicationCommandOptionType.User, name: 'user', description, required: true }) as const;
+const userOption = (description: string) =>
+  ({ type: ApplicationCommandOptionType.User, name: 'user', description, required: true }) as const;
 
 export const panelCommand = {
   name: 'panel',
@@ -28,7 +29,15 @@ export const panelCommand = {
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
   contexts: [InteractionContextType.Guild],
-  options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', description: 'Where to post it (default: the verification channel)', channel_types: [ChannelType.GuildText], required: false }],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Channel,
+      name: 'channel',
+      description: 'Where to post it (default: the verification channel)',
+      channel_types: [ChannelType.GuildText],
+      required: false,
+    },
+  ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export const lookupCommand = {
@@ -86,7 +95,17 @@ export const noteCommand = {
   type: ApplicationCommandType.ChatInput,
   default_member_permissions: staffOnly,
   contexts: [InteractionContextType.Guild],
-  options: [userOption('The member'), { type: ApplicationCommandOptionType.String, name: 'text', description: 'The note', required: true, min_length: 1, max_length: NOTE_MAX_LENGTH }],
+  options: [
+    userOption('The member'),
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'text',
+      description: 'The note',
+      required: true,
+      min_length: 1,
+      max_length: NOTE_MAX_LENGTH,
+    },
+  ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export const sharedNetworkCommand = {
@@ -100,7 +119,16 @@ export const sharedNetworkCommand = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'mark',
       description: "Mark a member's network as shared: IP-only matches there stop counting",
-      options: [userOption('A member on that network'), { type: ApplicationCommandOptionType.String, name: 'label', description: 'e.g. "school", "family"', required: false, max_length: SHARED_NETWORK_LABEL_MAX }],
+      options: [
+        userOption('A member on that network'),
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'label',
+          description: 'e.g. "school", "family"',
+          required: false,
+          max_length: SHARED_NETWORK_LABEL_MAX,
+        },
+      ],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'list', description: 'List the shared networks' },
     {
@@ -118,13 +146,23 @@ export const privacyCommand = {
   type: ApplicationCommandType.ChatInput,
   contexts: [InteractionContextType.Guild],
   options: [
-    { type: ApplicationCommandOptionType.Subcommand, name: 'show', description: 'Show exactly what is stored about you and when it expires' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'show',
+      description: 'Show exactly what is stored about you and when it expires',
+    },
     { type: ApplicationCommandOptionType.Subcommand, name: 'delete', description: 'Delete every record about you' },
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export const LOCKDOWN_REASON_MAX = 200;
-const lockdownReason = { type: ApplicationCommandOptionType.String, name: 'reason', description: 'Why (shown to staff and in the logs)', required: false, max_length: LOCKDOWN_REASON_MAX } as const;
+const lockdownReason = {
+  type: ApplicationCommandOptionType.String,
+  name: 'reason',
+  description: 'Why (shown to staff and in the logs)',
+  required: false,
+  max_length: LOCKDOWN_REASON_MAX,
+} as const;
 
 export const lockdownCommand = {
   name: 'lockdown',
@@ -138,7 +176,15 @@ export const lockdownCommand = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'off',
       description: 'End the lockdown',
-      options: [lockdownReason, { type: ApplicationCommandOptionType.Boolean, name: 'release', description: 'Release the members held for review (default: keep them held)', required: false }],
+      options: [
+        lockdownReason,
+        {
+          type: ApplicationCommandOptionType.Boolean,
+          name: 'release',
+          description: 'Release the members held for review (default: keep them held)',
+          required: false,
+        },
+      ],
     },
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
@@ -151,6 +197,17 @@ export const appealsCommand = {
   contexts: [InteractionContextType.Guild],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export const COMMANDS = [panelCommand, lookupCommand, manverifyCommand, unverifyCommand, altStatusCommand, noteCommand, sharedNetworkCommand, privacyCommand, lockdownCommand, appealsCommand];
+export const COMMANDS = [
+  panelCommand,
+  lookupCommand,
+  manverifyCommand,
+  unverifyCommand,
+  altStatusCommand,
+  noteCommand,
+  sharedNetworkCommand,
+  privacyCommand,
+  lockdownCommand,
+  appealsCommand,
+];
 
 export const STAFF_COMMANDS = new Set(COMMANDS.filter((c) => 'default_member_permissions' in c).map((c) => c.name));

@@ -13,7 +13,9 @@ describe('deployCommands (npm run deploy-commands)', () => {
   it('says that sandbox mode registers the commands at start-up, and registers nothing', async () => {
     const lines: string[] = [];
     expect(await deployCommands(parseEnv({}), (line) => lines.push(line))).toBe(0);
-    expect(lines).toEqual(['gatekeeper: sandbox mode (no DISCORD_BOT_TOKEN): slash commands are registered automatically with the emulator at start-up; nothing to deploy.']);
+    expect(lines).toEqual([
+      'gatekeeper: sandbox mode (no DISCORD_BOT_TOKEN): slash commands are registered automatically with the emulator at start-up; nothing to deploy.',
+    ]);
     expect(emulator.state.guildCommands.get(emulator.guild.id) ?? []).toEqual([]);
   });
 

@@ -9,7 +9,9 @@ import { registerCommands } from './register-commands';
  */
 export async function deployCommands(env: Env, write: (line: string) => void): Promise<number> {
   if (env.sandbox) {
-    write('gatekeeper: sandbox mode (no DISCORD_BOT_TOKEN): slash commands are registered automatically with the emulator at start-up; nothing to deploy.');
+    write(
+      'gatekeeper: sandbox mode (no DISCORD_BOT_TOKEN): slash commands are registered automatically with the emulator at start-up; nothing to deploy.',
+    );
     return 0;
   }
   // parseEnv refuses a bot token without these three, so they are present here

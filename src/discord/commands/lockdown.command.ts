@@ -13,10 +13,14 @@ export function lockdownCommand(deps: { admission: Pick<AdmissionService, 'setLo
     async run(interaction): Promise<HandlerReply> {
       const on = interaction.options.getSubcommand() === 'on';
       const reason = interaction.options.getString('reason')?.trim() || null;
-      if (reason && reason.length > LOCKDOWN_REASON_MAX) throw new HandlerRefusal(`The reason can be at most ${LOCKDOWN_REASON_MAX} characters: nothing changed.`);
+      if (reason && reason.length > LOCKDOWN_REASON_MAX)
+        throw new HandlerRefusal(`The reason can be at most ${LOCKDOWN_REASON_MAX} characters: nothing changed.`);
       const release = interaction.options.getBoolean('release') === true;
       const result = await deps.admission.setLockdown(auditActorOfInteraction(interaction), { on, reason, release });
-      if (on) return { content: `🔒 Lockdown is on${reason ? ` (${reason})` : ''}. New verifications get Limited Access or wait for review; members verified before are untouched.` };
+      if (on)
+        return {
+          content: `🔒 Lockdown is on${reason ? ` (${reason})` : ''}. New verifications get Limited Access or wait for review; members verified before are untouched.`,
+        };
       return {
         content: `🔓 Lockdown is off.${release ? ` ${result.released} held member${result.released === 1 ? ' was' : 's were'} released.` : ' Members held for review stay held: release them from the dashboard or with `/lockdown off release:true`.'}`,
       };

@@ -101,7 +101,13 @@ export function lookupSummary(user: UserDetail, websiteUrl: string): HandlerRepl
     `**VPN attempts:** ${user.vpnAttempts}${user.usedVpn ? vpnProvider : ''}`,
     `**Verifications:** ${user.verificationCount} · last ${discordTime(user.timestamp)}`,
   ];
-  if (user.admission) lines.push(`**Admission:** ${user.admission.action === 'review' ? 'held for staff review' : 'Limited Access'} (${user.admission.reason ?? 'a server rule'})`);
-  if (user.sharedNetwork.marked) lines.push(`**Network:** marked as shared${user.sharedNetwork.label ? ` ("${user.sharedNetwork.label}")` : ''}: IP and network matches there do not count`);
+  if (user.admission)
+    lines.push(
+      `**Admission:** ${user.admission.action === 'review' ? 'held for staff review' : 'Limited Access'} (${user.admission.reason ?? 'a server rule'})`,
+    );
+  if (user.sharedNetwork.marked)
+    lines.push(
+      `**Network:** marked as shared${user.sharedNetwork.label ? ` ("${user.sharedNetwork.label}")` : ''}: IP and network matches there do not count`,
+    );
   return { content: lines.join('\n'), links: [{ label: 'Open in dashboard', url: `${websiteUrl}/admin/user/${user.discordId}` }] };
 }

@@ -12,7 +12,9 @@ const NO_ACCESS_CODES = new Set([50001, 50013]);
  * `/panel [channel]` (staff): posts a fresh verification panel, in the given channel or
  * the configured verification channel (the bot keeps the panel it finds at start-up).
  */
-export function panelCommand(deps: CommandWriteDeps & { rest: REST; directory: Pick<GuildDirectory, 'channelId'>; websiteUrl: string }): CommandHandler {
+export function panelCommand(
+  deps: CommandWriteDeps & { rest: REST; directory: Pick<GuildDirectory, 'channelId'>; websiteUrl: string },
+): CommandHandler {
   return {
     staffOnly: true,
     async run(interaction) {

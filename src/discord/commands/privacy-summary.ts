@@ -2,7 +2,11 @@ import { STORED_COMPONENTS, type StoredAttempt, ALT_STATUS_WORDS } from '../../m
 import type { StoredDataReport } from '../../modules/members';
 import { discordTime } from './lookup-summary';
 
-const OUTCOME_WORDS: Record<StoredAttempt['outcome'], string> = { verified: 'verified', limited_access: 'Limited Access (VPN)', denied: 'denied' };
+const OUTCOME_WORDS: Record<StoredAttempt['outcome'], string> = {
+  verified: 'verified',
+  limited_access: 'Limited Access (VPN)',
+  denied: 'denied',
+};
 
 const GUILD_ACCESS_WORDS: Record<StoredDataReport['member']['guildAccess'], string> = {
   pending: 'not granted yet',
@@ -16,7 +20,10 @@ const storedOrNot = (stored: boolean) => (stored ? 'stored' : 'not stored');
 
 function attemptLine(attempt: StoredAttempt): string {
   const vpn = attempt.vpnVerdict === 'clean' ? 'no VPN' : `${attempt.vpnVerdict}${attempt.vpnProvider ? ` (${attempt.vpnProvider})` : ''}`;
-  const flags = [attempt.vpnCheckFailed ? 'VPN check unavailable' : null, attempt.timezoneMismatch ? 'time zone unlike the IP country' : null].filter(Boolean);
+  const flags = [
+    attempt.vpnCheckFailed ? 'VPN check unavailable' : null,
+    attempt.timezoneMismatch ? 'time zone unlike the IP country' : null,
+  ].filter(Boolean);
   const mark = (stored: boolean) => (stored ? '✓' : '✗');
   const hashes = `IP ${mark(attempt.ipHashStored)} network ${mark(attempt.networkHashStored)} fingerprint ${mark(attempt.fingerprintHashStored)} browser token ${mark(attempt.browserTokenHashStored)} components ${attempt.componentHashesStored.length}/${STORED_COMPONENTS.length}`;
   return `• ${discordTime(attempt.at, 'd')} ${OUTCOME_WORDS[attempt.outcome]} · ${vpn}${flags.length ? ` · ${flags.join(', ')}` : ''} · hashes: ${hashes}`;
@@ -33,8 +40,12 @@ const MESSAGE_MAX = 2000;
  */
 export function privacySummary(report: StoredDataReport): string {
   const { member, counts } = report;
-  const vpn = member.usedVpn ? `detected on ${plural(member.vpnAttempts, 'attempt')}${member.vpnProvider ? ` (provider: ${member.vpnProvider})` : ''}` : 'never detected';
-  const network = member.networkHash ? `a keyed hash of your network (/24 or /64), not your IP: stored${report.networkMarkedShared ? '; staff marked this network as shared' : ''}` : 'not stored';
+  const vpn = member.usedVpn
+    ? `detected on ${plural(member.vpnAttempts, 'attempt')}${member.vpnProvider ? ` (provider: ${member.vpnProvider})` : ''}`
+    : 'never detected';
+  const network = member.networkHash
+    ? `a keyed hash of your network (/24 or /64), not your IP: stored${report.networkMarkedShared ? '; staff marked this network as shared' : ''}`
+    : 'not stored';
   const head = [
     '**What Gatekeeper stores about you**',
     `• Discord ID ${member.discordId} and username ${member.username}; avatar link ${storedOrNot(member.avatarUrl !== null)}`,

@@ -14,7 +14,10 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
   // TRUST_PROXY: each scenario signs in from its own address, so scenarios never link to each other
   const server = useSlashCommandServer(getDatabase, { TRUST_PROXY: 'loopback' });
 
-  const query = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => getDatabase().query<T>(text, params).then((r) => r.rows);
+  const query = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    getDatabase()
+      .query<T>(text, params)
+      .then((r) => r.rows);
 
   /**
    * A member with everything a record can have: two attempts (one drained, one whose
@@ -54,7 +57,8 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     expect(text).toContain('**Verification attempts (2)**');
     const attemptLines = lines.filter((l) => l.startsWith('• <t:'));
     expect(attemptLines).toHaveLength(2);
-    for (const line of attemptLines) expect(line).toMatch(/ verified · no VPN · hashes: IP ✓ network ✓ fingerprint ✓ browser token ✓ components 9\/9$/);
+    for (const line of attemptLines)
+      expect(line).toMatch(/ verified · no VPN · hashes: IP ✓ network ✓ fingerprint ✓ browser token ✓ components 9\/9$/);
     expect(text).toContain("• Browser token (random, in your browser's cookie and storage): only a keyed hash, stored");
 
     // never a hash value: not of the IP, the network, the fingerprint or any component
@@ -68,7 +72,9 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
 
     const [member] = await query<{ last_seen_at: Date }>('select last_seen_at from members where discord_id = $1', [user.id]);
     const expiresAt = Math.floor((new Date(member!.last_seen_at).getTime() + 30 * DAY_MS) / 1000);
-    expect(text).toContain(`**Expiry:** everything above is deleted automatically <t:${expiresAt}:f> (<t:${expiresAt}:R>), 30 days after you were last seen`);
+    expect(text).toContain(
+      `**Expiry:** everything above is deleted automatically <t:${expiresAt}:f> (<t:${expiresAt}:R>), 30 days after you were last seen`,
+    );
 
     const audit = (await listAudit(getDatabase().db, { action: 'privacy.show' })).entries;
     expect(audit.map((e) => [e.actorType, e.actorId, e.actorName, e.targetId])).toEqual([['discord', user.id, null, user.id]]);
@@ -92,13 +98,20 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     expect(finished.length).toBeGreaterThan(0);
 
     const asked = await server.kit.run(user.id, 'privacy', {}, 'delete');
-    expect(asked.text).toContain('This permanently deletes every record Gatekeeper holds about you: your verification record, 2 verification attempts, 1 alt link and 1 staff note.');
+    expect(asked.text).toContain(
+      'This permanently deletes every record Gatekeeper holds about you: your verification record, 2 verification attempts, 1 alt link and 1 staff note.',
+    );
     const button = (asked.reply!.components![0] as { components: APIButtonComponentWithCustomId[] }).components[0]!;
     expect(button).toMatchObject({ label: 'Delete my data', custom_id: `gatekeeper:privacy-delete:${user.id}`, style: 4 });
     // asking writes nothing yet
     expect(await query('select 1 from members where discord_id = $1', [user.id])).toHaveLength(1);
 
-    const confirmed = await server.kit.emulator.clickButton({ userId: user.id, channelId: server.kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
+    const confirmed = await server.kit.emulator.clickButton({
+      userId: user.id,
+      channelId: server.kit.channelId('verification'),
+      messageId: asked.reply!.id,
+      customId: button.custom_id,
+    });
     expect(confirmed.ephemeral).toBe(true);
     expect(confirmed.text).toBe(
       '🗑️ Done: every record about you has been deleted (2 verification attempts, 1 alt link, 1 staff note). The audit log keeps only your Discord ID and the fact that you deleted your data.',
@@ -108,22 +121,46 @@ describeEngines('/privacy show and delete against the emulator', (getDatabase) =
     expect(await query('select 1 from verification_attempts where member_id = $1', [memberId])).toHaveLength(0);
     expect(await query('select 1 from alt_links where main_member_id = $1 or alt_member_id = $1', [memberId])).toHaveLength(0);
     expect(await query('select 1 from admin_notes where member_id = $1', [memberId])).toHaveLength(0);
-    expect(await query("select 1 from discord_outbox where discord_id = $1 and (sealed_secret is not null or status in ('done', 'failed'))", [user.id])).toHaveLength(0);
+    expect(
+      await query("select 1 from discord_outbox where discord_id = $1 and (sealed_secret is not null or status in ('done', 'failed'))", [
+        user.id,
+      ]),
+    ).toHaveLength(0);
     // the other account no longer counts a link to a deleted one
-    expect(await query('select alts_found, is_linked_as_alt from members where discord_id = $1', [other.id])).toEqual([{ alts_found: 0, is_linked_as_alt: false }]);
+    expect(await query('select alts_found, is_linked_as_alt from members where discord_id = $1', [other.id])).toEqual([
+      { alts_found: 0, is_linked_as_alt: false },
+    ]);
 
-    const audit = await query<{ action: string; actor_type: string; actor_id: string; actor_name: string | null; details: Record<string, unknown> }>(
-      "select action, actor_type, actor_id, actor_name, details from audit_log where action = 'member.delete' and target_id = $1",
-      [user.id],
-    );
-    expect(audit).toEqual([{ action: 'member.delete', actor_type: 'discord', actor_id: user.id, actor_name: null, details: { via: 'privacy_command', attempts: 2, links: 1, notes: 1, relinkedMembers: 1 } }]);
+    const audit = await query<{
+      action: string;
+      actor_type: string;
+      actor_id: string;
+      actor_name: string | null;
+      details: Record<string, unknown>;
+    }>("select action, actor_type, actor_id, actor_name, details from audit_log where action = 'member.delete' and target_id = $1", [
+      user.id,
+    ]);
+    expect(audit).toEqual([
+      {
+        action: 'member.delete',
+        actor_type: 'discord',
+        actor_id: user.id,
+        actor_name: null,
+        details: { via: 'privacy_command', attempts: 2, links: 1, notes: 1, relinkedMembers: 1 },
+      },
+    ]);
     expect(JSON.stringify(await query('select * from audit_log'))).not.toContain('leaver');
     expect(await verifyAuditChain(getDatabase().db)).toMatchObject({ verified: true });
 
     await server.kit.drain();
     expect(server.kit.channelText('logs')).toContain(`<@${user.id}> deleted their verification records with /privacy delete`);
 
-    const twice = await server.kit.emulator.clickButton({ userId: user.id, channelId: server.kit.channelId('verification'), messageId: asked.reply!.id, customId: button.custom_id });
+    const twice = await server.kit.emulator.clickButton({
+      userId: user.id,
+      channelId: server.kit.channelId('verification'),
+      messageId: asked.reply!.id,
+      customId: button.custom_id,
+    });
     expect(twice.text).toBe('There is nothing left to delete: Gatekeeper stores nothing about you.');
     expect((await server.kit.run(user.id, 'privacy', {}, 'show')).text).toBe(NOTHING_STORED);
   });

@@ -9,10 +9,14 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
   // TRUST_PROXY: each visitor picks the address it signs in from
   const server = useSlashCommandServer(getDatabase, { TRUST_PROXY: 'loopback' });
 
-  const query = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => getDatabase().query<T>(text, params).then((r) => r.rows);
+  const query = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    getDatabase()
+      .query<T>(text, params)
+      .then((r) => r.rows);
 
   /** A device of its own: no high-entropy component in common with any other, and its own screen (the rarity rule rates shared machine settings on one address as medium). */
-  const ownDevice = (name: string) => buildFingerprint(name, { fonts: `Font-${name}`, screen: `${1000 + name.length * 37}x${700 + name.charCodeAt(name.length - 1)}x24` });
+  const ownDevice = (name: string) =>
+    buildFingerprint(name, { fonts: `Font-${name}`, screen: `${1000 + name.length * 37}x${700 + name.charCodeAt(name.length - 1)}x24` });
 
   /** Verifies a new account from `ip` on its own device; returns its Discord user. */
   async function verifyFrom(name: string, ip: string) {
@@ -44,28 +48,46 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
     expect(marked.text).toBe(
       `🏠 The network of <@${first.id}> (dorm-first) is now marked as shared ("Dorm B"). From the next verification on, IP and network matches there no longer count as alt evidence (2 member records on it; links found earlier stay).`,
     );
-    expect(await query('select label, marked_by from shared_networks')).toEqual([{ label: 'Dorm B', marked_by: 'sandbox-staff (Discord)' }]);
+    expect(await query('select label, marked_by from shared_networks')).toEqual([
+      { label: 'Dorm B', marked_by: 'sandbox-staff (Discord)' },
+    ]);
 
     const third = await verifyFrom('dorm-third', ip);
     expect(await linksOf(third.id)).toEqual([]);
     // a device match still counts on a shared network, as evidence: possible (it was medium until the
     // badge tier kept only rules right nine times in ten in P8; the same fingerprint without the address is 24 alts to 3 strangers)
     const sameDevice = server.kit.emulator.createUser({ username: 'dorm-twin' });
-    await walkVisitorFlow(server.handle, { userId: sameDevice.id, fingerprint: ownDevice('dorm-third'), confirmRules: true, forwardedFor: ip });
+    await walkVisitorFlow(server.handle, {
+      userId: sameDevice.id,
+      fingerprint: ownDevice('dorm-third'),
+      confirmRules: true,
+      forwardedFor: ip,
+    });
     expect(await linksOf(sameDevice.id)).toEqual(['dorm-third:possible/fingerprint']);
 
     const listed = await server.kit.run(server.kit.staffId, 'shared-network', {}, 'list');
     const [network] = await query<{ network_hash: string }>('select network_hash from shared_networks');
     expect(listed.text.split('\n')[0]).toBe('**Shared networks (1)**: IP and network matches there do not count.');
-    expect(listed.text).toContain(`• \`${network!.network_hash.slice(0, 12)}\` "Dorm B" · 4 member records · marked by sandbox-staff (Discord) <t:`);
+    expect(listed.text).toContain(
+      `• \`${network!.network_hash.slice(0, 12)}\` "Dorm B" · 4 member records · marked by sandbox-staff (Discord) <t:`,
+    );
     expect(listed.text).not.toContain(network!.network_hash);
 
     const removed = await server.kit.run(server.kit.staffId, 'shared-network', { user: second.id }, 'remove');
-    expect(removed.text).toBe(`The network of <@${second.id}> (dorm-second) ("Dorm B") is no longer marked as shared: IP and network matches there count again from the next verification.`);
+    expect(removed.text).toBe(
+      `The network of <@${second.id}> (dorm-second) ("Dorm B") is no longer marked as shared: IP and network matches there count again from the next verification.`,
+    );
     const fourth = await verifyFrom('dorm-fourth', ip);
-    expect(await linksOf(fourth.id)).toEqual(['dorm-first:possible/ip', 'dorm-second:possible/ip', 'dorm-third:possible/ip', 'dorm-twin:possible/ip']);
+    expect(await linksOf(fourth.id)).toEqual([
+      'dorm-first:possible/ip',
+      'dorm-second:possible/ip',
+      'dorm-third:possible/ip',
+      'dorm-twin:possible/ip',
+    ]);
 
-    const audit = (await listAudit(getDatabase().db, { actor: server.kit.staffId })).entries.filter((e) => e.action.includes('shared_network'));
+    const audit = (await listAudit(getDatabase().db, { actor: server.kit.staffId })).entries.filter((e) =>
+      e.action.includes('shared_network'),
+    );
     expect(audit.map((e) => [e.action, e.actorType, e.targetId, e.details])).toEqual([
       ['shared_network.unmark', 'discord', second.id, { members: 4 }],
       ['command.shared_network_list', 'discord', null, { networks: 1 }],
@@ -80,7 +102,9 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
   });
 
   it('lists nothing when no network is marked', async () => {
-    expect((await server.kit.run(server.kit.staffId, 'shared-network', {}, 'list')).text).toBe('No network is marked as shared. Mark one with `/shared-network mark`.');
+    expect((await server.kit.run(server.kit.staffId, 'shared-network', {}, 'list')).text).toBe(
+      'No network is marked as shared. Mark one with `/shared-network mark`.',
+    );
   });
 
   it('refuses politely and writes nothing: already marked, not marked, no network on record, label too long', async () => {
@@ -89,16 +113,24 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
     await walkVisitorFlow(server.handle, { userId: vpnUser.id, confirmRules: true });
 
     let before = await countRows(getDatabase());
-    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id }, 'remove')).text).toBe(`The network of <@${member.id}> (lonely) is not marked as shared: nothing changed.`);
+    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id }, 'remove')).text).toBe(
+      `The network of <@${member.id}> (lonely) is not marked as shared: nothing changed.`,
+    );
     expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: vpnUser.id }, 'mark')).text).toBe(
       `<@${vpnUser.id}> (tunnel) has no network on record (Limited Access records keep none), so there is no network to mark.`,
     );
-    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id, label: 'x'.repeat(101) }, 'mark')).text).toBe('Labels can be at most 100 characters (this one has 101): nothing was marked.');
+    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id, label: 'x'.repeat(101) }, 'mark')).text).toBe(
+      'Labels can be at most 100 characters (this one has 101): nothing was marked.',
+    );
     expect(await countRows(getDatabase())).toEqual(before);
 
-    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id }, 'mark')).text).toContain('is now marked as shared. From the next verification on');
+    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id }, 'mark')).text).toContain(
+      'is now marked as shared. From the next verification on',
+    );
     before = await countRows(getDatabase());
-    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id, label: 'again' }, 'mark')).text).toBe(`The network of <@${member.id}> (lonely) is already marked as shared: nothing changed.`);
+    expect((await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id, label: 'again' }, 'mark')).text).toBe(
+      `The network of <@${member.id}> (lonely) is already marked as shared: nothing changed.`,
+    );
     expect(await countRows(getDatabase())).toEqual(before);
     await server.kit.run(server.kit.staffId, 'shared-network', { user: member.id }, 'remove');
   });
@@ -111,7 +143,9 @@ describeEngines('/shared-network against the emulator', (getDatabase) => {
       ['list', {}],
       ['remove', { user: member.id }],
     ] as const) {
-      expect((await server.kit.run(server.kit.plainId, 'shared-network', options, subcommand)).text).toBe('Sorry, this command is for server staff only.');
+      expect((await server.kit.run(server.kit.plainId, 'shared-network', options, subcommand)).text).toBe(
+        'Sorry, this command is for server staff only.',
+      );
     }
     expect(await countRows(getDatabase())).toEqual(before);
   });

@@ -12,7 +12,8 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
   const server = useSlashCommandServer(getDatabase);
 
   const db = () => getDatabase().db;
-  const member = async (discordId: string) => (await getDatabase().query<Record<string, unknown>>('select * from members where discord_id = $1', [discordId])).rows[0];
+  const member = async (discordId: string) =>
+    (await getDatabase().query<Record<string, unknown>>('select * from members where discord_id = $1', [discordId])).rows[0];
   const auditOf = async (target: string) => (await listAudit(db(), { target })).entries;
 
   /** A plain member (no Manage Server, no Staff role) runs a staff command: polite refusal, nothing written. */
@@ -25,7 +26,10 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
   }
 
   describe('/panel', () => {
-    const panels = (channel: string) => server.handle.discord.emulator!.state.messages(server.kit.channelId(channel)).filter((m) => m.embeds[0]?.title === 'Server Verification');
+    const panels = (channel: string) =>
+      server.handle.discord
+        .emulator!.state.messages(server.kit.channelId(channel))
+        .filter((m) => m.embeds[0]?.title === 'Server Verification');
 
     it('posts a fresh panel in the verification channel by default, and in the channel given', async () => {
       const before = panels('verification').length;
@@ -45,7 +49,9 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
         ['discord', server.kit.staffId, server.kit.channelId('verification')],
       ]);
       await server.kit.drain();
-      expect(server.kit.channelText('logs')).toContain(`sandbox-staff posted the verification panel in <#${server.kit.channelId('rules')}>`);
+      expect(server.kit.channelText('logs')).toContain(
+        `sandbox-staff posted the verification panel in <#${server.kit.channelId('rules')}>`,
+      );
     });
 
     it('is refused to a plain member', async () => {
@@ -58,13 +64,33 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
   describe('/lookup', () => {
     it('summarises status badges, alts by confidence with method, VPN use, and links to the detail page', async () => {
       const target = server.kit.newMember('lookedup');
-      const subject = await buildMember(db(), { discordId: target.id, username: 'lookedup', altsFound: 2, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', verificationCount: 3 });
+      const subject = await buildMember(db(), {
+        discordId: target.id,
+        username: 'lookedup',
+        altsFound: 2,
+        usedVpn: true,
+        vpnAttempts: 2,
+        vpnProvider: 'NordVPN',
+        verificationCount: 3,
+      });
       const certain = await buildMember(db(), { username: 'certainalt' });
       const medium = await buildMember(db(), { username: 'mediumalt' });
       const possible = await buildMember(db(), { username: 'possiblealt' });
-      await buildLink(db(), subject.id, certain.id, { confidence: 'certain', detectionMethod: 'both', evidence: { ipMatch: true, fingerprintMatch: true, fingerprintShared: 0 } });
-      await buildLink(db(), subject.id, medium.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { fingerprintMatch: true, fingerprintShared: 2 } });
-      await buildLink(db(), possible.id, subject.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 3 } });
+      await buildLink(db(), subject.id, certain.id, {
+        confidence: 'certain',
+        detectionMethod: 'both',
+        evidence: { ipMatch: true, fingerprintMatch: true, fingerprintShared: 0 },
+      });
+      await buildLink(db(), subject.id, medium.id, {
+        confidence: 'medium',
+        detectionMethod: 'fingerprint',
+        evidence: { fingerprintMatch: true, fingerprintShared: 2 },
+      });
+      await buildLink(db(), possible.id, subject.id, {
+        confidence: 'possible',
+        detectionMethod: 'ip',
+        evidence: { ipMatch: true, addressShared: 3 },
+      });
 
       const result = await server.kit.run(server.kit.staffId, 'lookup', { user: target.id });
       expect(result.ephemeral).toBe(true);
@@ -74,9 +100,13 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(lines).toContain('**Status:** Verified · 2 Alts · VPN (2) · 3x');
       expect(lines).toContain('**Alt-status override:** no override');
       expect(lines).toContain('**Alts (2):**');
-      expect(lines).toContain(`• Certain (1): <@${certain.discordId}> certainalt: same device model, shown by no other member; same internet address (certain)`);
+      expect(lines).toContain(
+        `• Certain (1): <@${certain.discordId}> certainalt: same device model, shown by no other member; same internet address (certain)`,
+      );
       expect(lines).toContain(`• Medium (1): <@${medium.discordId}> mediumalt: same device model as 2 other members (medium)`);
-      expect(lines).toContain(`**Shares a device profile or network with:** <@${possible.discordId}> possiblealt: same internet address as 3 other members (weak, not counted)`);
+      expect(lines).toContain(
+        `**Shares a device profile or network with:** <@${possible.discordId}> possiblealt: same internet address as 3 other members (weak, not counted)`,
+      );
       expect(lines).toContain('**VPN attempts:** 2 (provider: NordVPN)');
       expect(lines.some((l) => l.startsWith('**Verifications:** 3 · last <t:'))).toBe(true);
 
@@ -84,7 +114,9 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(link.components[0]).toMatchObject({ label: 'Open in dashboard', url: `${server.handle.url}/admin/user/${target.id}` });
 
       const audit = await auditOf(target.id);
-      expect(audit.map((e) => [e.action, e.actorType, e.actorId, e.actorName])).toEqual([['command.lookup', 'discord', server.kit.staffId, 'sandbox-staff']]);
+      expect(audit.map((e) => [e.action, e.actorType, e.actorId, e.actorName])).toEqual([
+        ['command.lookup', 'discord', server.kit.staffId, 'sandbox-staff'],
+      ]);
       await server.kit.drain();
       expect(server.kit.channelText('logs')).toContain(`sandbox-staff looked up <@${target.id}>`);
     });
@@ -118,7 +150,9 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       await buildMember(db(), { discordId: target.id, username: 'byhand', status: 'limited_access', guildAccess: 'limited' });
 
       const verified = await server.kit.run(server.kit.staffId, 'manverify', { user: target.id });
-      expect(verified.text).toBe(`✅ <@${target.id}> (byhand) is now verified: the Verified role is being granted (Unverified and Limited Access removed).`);
+      expect(verified.text).toBe(
+        `✅ <@${target.id}> (byhand) is now verified: the Verified role is being granted (Unverified and Limited Access removed).`,
+      );
       expect(await member(target.id)).toMatchObject({ status: 'verified', guild_access: 'verified' });
       await server.kit.drain();
       expect(server.kit.roleNames(target.id)).toEqual(['Verified']);
@@ -160,12 +194,20 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       const target = server.kit.newMember('overridden');
       await buildMember(db(), { discordId: target.id, username: 'overridden' });
 
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(`Alt status of <@${target.id}> (overridden) set to "Suspected Alt".`);
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'suspected' })).text).toBe(
+        `Alt status of <@${target.id}> (overridden) set to "Suspected Alt".`,
+      );
       expect((await member(target.id))!.manual_alt_status).toBe('suspected_alt');
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain('set to "Certain Alt"');
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toContain(
+        'set to "Certain Alt"',
+      );
       expect((await member(target.id))!.manual_alt_status).toBe('certain_alt');
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(`<@${target.id}> (overridden) already has the alt status "Certain Alt": nothing changed.`);
-      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'none' })).text).toContain('set to "no override"');
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'certain' })).text).toBe(
+        `<@${target.id}> (overridden) already has the alt status "Certain Alt": nothing changed.`,
+      );
+      expect((await server.kit.run(server.kit.staffId, 'alt-status', { user: target.id, status: 'none' })).text).toContain(
+        'set to "no override"',
+      );
       expect((await member(target.id))!.manual_alt_status).toBeNull();
 
       const audit = await auditOf(target.id);
@@ -189,10 +231,20 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
     it('saves a note authored by the Discord staff member, keeping its text out of the audit log and logs channel', async () => {
       const target = server.kit.newMember('noted');
       await buildMember(db(), { discordId: target.id, username: 'noted' });
-      const result = await server.kit.run(server.kit.staffId, 'note', { user: target.id, text: '  Same household as @someone, checked by voice  ' });
+      const result = await server.kit.run(server.kit.staffId, 'note', {
+        user: target.id,
+        text: '  Same household as @someone, checked by voice  ',
+      });
       expect(result.text).toBe(`📝 Note saved on <@${target.id}> (noted). Staff see it on the detail page.`);
-      const notes = (await getDatabase().query<{ note: string; author_name: string; author_staff_id: number | null }>('select n.note, n.author_name, n.author_staff_id from admin_notes n join members m on m.id = n.member_id where m.discord_id = $1', [target.id])).rows;
-      expect(notes).toEqual([{ note: 'Same household as @someone, checked by voice', author_name: 'sandbox-staff (Discord)', author_staff_id: null }]);
+      const notes = (
+        await getDatabase().query<{ note: string; author_name: string; author_staff_id: number | null }>(
+          'select n.note, n.author_name, n.author_staff_id from admin_notes n join members m on m.id = n.member_id where m.discord_id = $1',
+          [target.id],
+        )
+      ).rows;
+      expect(notes).toEqual([
+        { note: 'Same household as @someone, checked by voice', author_name: 'sandbox-staff (Discord)', author_staff_id: null },
+      ]);
       const audit = await auditOf(target.id);
       expect(audit.map((e) => [e.action, e.actorType, e.actorId])).toEqual([['member.note_add', 'discord', server.kit.staffId]]);
       expect(JSON.stringify(audit)).not.toContain('household');
@@ -215,7 +267,10 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(empty.text).toContain('No open appeals.');
       const older = await buildMember(db(), { username: 'appealer-one', status: 'limited_access' });
       const newer = await buildMember(db(), { username: 'appealer-two', manualAltStatus: 'certain_alt' });
-      await getDatabase().query(`insert into appeals (member_id, message, standing, created_at) values ($1, 'private words', 'limited', now() - interval '1 hour'), ($2, 'more words', 'certain_alt', now())`, [older.id, newer.id]);
+      await getDatabase().query(
+        `insert into appeals (member_id, message, standing, created_at) values ($1, 'private words', 'limited', now() - interval '1 hour'), ($2, 'more words', 'certain_alt', now())`,
+        [older.id, newer.id],
+      );
       const result = await server.kit.run(server.kit.staffId, 'appeals');
       expect(result.text).toContain('📨 2 open appeals, oldest first:');
       expect(result.text.indexOf('appealer-one')).toBeLessThan(result.text.indexOf('appealer-two'));
@@ -224,7 +279,10 @@ describeEngines('staff slash commands against the emulator', (getDatabase) => {
       expect(result.text).not.toContain('private words');
       expect(JSON.stringify(result)).toContain('/admin/appeals');
       const audit = (await listAudit(db(), { action: 'command.appeals' })).entries;
-      expect(audit.map((e) => [e.actorType, e.actorId])).toEqual([['discord', server.kit.staffId], ['discord', server.kit.staffId]]);
+      expect(audit.map((e) => [e.actorType, e.actorId])).toEqual([
+        ['discord', server.kit.staffId],
+        ['discord', server.kit.staffId],
+      ]);
     });
 
     it('is refused to a plain member', async () => {

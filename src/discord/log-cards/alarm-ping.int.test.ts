@@ -21,12 +21,21 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 const textOf = (message: APIMessage) => [message.content, ...message.embeds.map((e) => e.description ?? '')].join('\n');
 const isAlarm = (message: APIMessage) => /🔎 Alt detected: .* is a certain-confidence alt|🚨 Raid alarm/.test(textOf(message));
 /** Who the message pinged, as the emulator recorded it from the body's allowed_mentions. */
-const pings = (message: APIMessage) => ({ roles: message.mention_roles, users: message.mentions.map((u) => u.id), everyone: message.mention_everyone });
+const pings = (message: APIMessage) => ({
+  roles: message.mention_roles,
+  users: message.mentions.map((u) => u.id),
+  everyone: message.mention_everyone,
+});
 const NOBODY = { roles: [], users: [], everyone: false };
 /** Which alarms the messages carry: one post each for the certain alt, Gatekeeper's raid alarm and Discord's. */
-const ALARMS = { certainAlt: 'certain-confidence alt', raid: 'Raid alarm: 2 verifications in 1 min', discordRaid: 'Raid alarm: Discord detected a raid' };
+const ALARMS = {
+  certainAlt: 'certain-confidence alt',
+  raid: 'Raid alarm: 2 verifications in 1 min',
+  discordRaid: 'Raid alarm: Discord detected a raid',
+};
 const ALARM_KINDS = { certainAlt: 1, raid: 1, discordRaid: 1 };
-const kindsOf = (messages: APIMessage[]) => Object.fromEntries(Object.entries(ALARMS).map(([kind, words]) => [kind, messages.filter((m) => textOf(m).includes(words)).length]));
+const kindsOf = (messages: APIMessage[]) =>
+  Object.fromEntries(Object.entries(ALARMS).map(([kind, words]) => [kind, messages.filter((m) => textOf(m).includes(words)).length]));
 
 describeEngines('#logs: the alarm role is pinged for a certain alt and a raid alarm, and for nothing else', (getDatabase) => {
   const server = useTestGatekeeper(getDatabase);
@@ -48,7 +57,10 @@ describeEngines('#logs: the alarm role is pinged for a certain alt and a raid al
     await walkVisitorFlow(server.handle, { userId: alt.id, fingerprint, confirmRules: true });
     emulator().detectRaid();
     // Gatekeeper's alarm and Discord's (handled in the background, from the gateway event)
-    await eventually(() => services.admission.status(), (s) => s.alarms.length === alarmsBefore + 2);
+    await eventually(
+      () => services.admission.status(),
+      (s) => s.alarms.length === alarmsBefore + 2,
+    );
     await services.outboxWorker.drain();
     return logs().slice(before);
   }

@@ -17,7 +17,13 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
   const db = () => getDatabase().db;
   const kit = () => server.kit;
   const logs = () => kit().channelId('logs');
-  const member = async (discordId: string) => (await getDatabase().query<{ guild_access: string; rules_confirmed: boolean }>('select guild_access, rules_confirmed from members where discord_id = $1', [discordId])).rows[0];
+  const member = async (discordId: string) =>
+    (
+      await getDatabase().query<{ guild_access: string; rules_confirmed: boolean }>(
+        'select guild_access, rules_confirmed from members where discord_id = $1',
+        [discordId],
+      )
+    ).rows[0];
   const services = () => {
     const outbox = server.handle.services.outbox;
     const members = createMembersService({ database: getDatabase(), clock: systemClock, outbox });
@@ -25,33 +31,53 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
   };
 
   /** Queues a log line with a card, lets the worker post it, and returns the card's message. */
-  async function postCard(text: string, card: LogCard, event: 'limited_access' | 'alt_detected' | 'appeal' = 'limited_access'): Promise<APIMessage> {
+  async function postCard(
+    text: string,
+    card: LogCard,
+    event: 'limited_access' | 'alt_detected' | 'appeal' = 'limited_access',
+  ): Promise<APIMessage> {
     await server.handle.services.outbox.enqueue(db(), { kind: 'log_message', event, discordId: card.discordId, text, card });
     return latestCard(text);
   }
   async function latestCard(text: string): Promise<APIMessage> {
     await kit().drain();
-    const message = kit().emulator.state.messages(logs()).findLast((m) => m.embeds.some((e) => e.description === text));
+    const message = kit()
+      .emulator.state.messages(logs())
+      .findLast((m) => m.embeds.some((e) => e.description === text));
     if (!message) throw new Error(`no card "${text}" in #logs`);
     return message;
   }
-  const current = (message: APIMessage) => kit().emulator.state.messages(logs()).find((m) => m.id === message.id)!;
-  const buttonsOf = (message: APIMessage) => message.components!.flatMap((row) => (row.type === ComponentType.ActionRow ? row.components : []));
+  const current = (message: APIMessage) =>
+    kit()
+      .emulator.state.messages(logs())
+      .find((m) => m.id === message.id)!;
+  const buttonsOf = (message: APIMessage) =>
+    message.components!.flatMap((row) => (row.type === ComponentType.ActionRow ? row.components : []));
   const customId = (message: APIMessage, action: string) => {
-    const found = buttonsOf(message).find((b) => b.type === ComponentType.Button && 'custom_id' in b && b.custom_id.split(':')[1] === action);
+    const found = buttonsOf(message).find(
+      (b) => b.type === ComponentType.Button && 'custom_id' in b && b.custom_id.split(':')[1] === action,
+    );
     if (!found || !('custom_id' in found)) throw new Error(`no ${action} button`);
     return found.custom_id;
   };
   const click = (userId: string, message: APIMessage, action: string) =>
-    kit().emulator.clickButton({ userId, channelId: logs(), messageId: message.id, customId: customId(message, action) }, { timeoutMs: 30_000 });
+    kit().emulator.clickButton(
+      { userId, channelId: logs(), messageId: message.id, customId: customId(message, action) },
+      { timeoutMs: 30_000 },
+    );
 
   it('a card carries its buttons and a link to the dashboard page; Verify by staff changes the member, audits the Discord user and marks the card', async () => {
     const user = kit().newMember('carded', ['Limited Access']);
     await buildMember(db(), { discordId: user.id, username: 'carded', status: 'limited_access', guildAccess: 'limited' });
-    const message = await postCard(`🛡️ <@${user.id}> verified on the website behind a VPN: Limited Access only.`, { for: 'member', discordId: user.id });
+    const message = await postCard(`🛡️ <@${user.id}> verified on the website behind a VPN: Limited Access only.`, {
+      for: 'member',
+      discordId: user.id,
+    });
     expect(buttonsOf(message).map((b) => ('label' in b ? b.label : ''))).toEqual(['Verify', 'Deny / Kick', 'Ban', 'Dashboard']);
     const link = buttonsOf(message).at(-1)!;
-    expect(link.type === ComponentType.Button && link.style === ButtonStyle.Link && link.url).toBe(`${server.handle.services.websiteUrl}/admin/user/${user.id}`);
+    expect(link.type === ComponentType.Button && link.style === ButtonStyle.Link && link.url).toBe(
+      `${server.handle.services.websiteUrl}/admin/user/${user.id}`,
+    );
 
     const result = await click(kit().staffId, message, 'verify');
     expect(result.ephemeral).toBe(true);
@@ -95,7 +121,9 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     await buildMember(db(), { discordId: user.id, username: 'appealer', status: 'limited_access', guildAccess: 'limited' });
     const { appeals } = services();
     await appeals.file(user.id, 'I was on my school network.');
-    const message = await latestCard(`📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${(await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id} is in the dashboard's Appeals queue.`);
+    const message = await latestCard(
+      `📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${(await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id} is in the dashboard's Appeals queue.`,
+    );
     expect(buttonsOf(message).map((b) => ('label' in b ? b.label : ''))).toEqual(['Approve appeal', 'Reject appeal', 'Dashboard']);
     const appealId = Number(customId(message, 'approve').split(':')[4]);
     await appeals.reject({ kind: 'discord', discordId: kit().staffId, username: 'sandbox-staff' }, appealId, 'No.');
@@ -111,7 +139,9 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     const { appeals } = services();
     await appeals.file(user.id, 'Please.');
     const id = (await appeals.queue()).appeals.find((a) => a.member.discordId === user.id)!.id;
-    const message = await latestCard(`📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${id} is in the dashboard's Appeals queue.`);
+    const message = await latestCard(
+      `📨 <@${user.id}> asked staff to review their standing (Limited Access): appeal #${id} is in the dashboard's Appeals queue.`,
+    );
     const result = await click(kit().staffId, message, 'reject');
     expect(result.text).toBe(`❌ Appeal rejected: appeal #${id} of <@${user.id}>.`);
     expect((await appeals.visitorState(user.id))?.appeal).toMatchObject({ status: 'rejected', reason: CARD_REJECT_REASON });
@@ -124,11 +154,17 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     const altUser = kit().newMember('altacct');
     const alt = await buildMember(db(), { discordId: altUser.id, username: 'altacct', isLinkedAsAlt: true });
     await buildLink(db(), main.id, alt.id, { confidence: 'certain', detectionMethod: 'both' });
-    const message = await postCard(`🔎 Alt detected: <@${alt.discordId}> is a certain-confidence alt of <@${main.discordId}> (both).`, { for: 'alt', discordId: alt.discordId, mainId: main.discordId }, 'alt_detected');
+    const message = await postCard(
+      `🔎 Alt detected: <@${alt.discordId}> is a certain-confidence alt of <@${main.discordId}> (both).`,
+      { for: 'alt', discordId: alt.discordId, mainId: main.discordId },
+      'alt_detected',
+    );
     expect(buttonsOf(message)).toHaveLength(5);
     const [first, second] = await Promise.all([click(kit().staffId, message, 'notsame'), click(kit().staffId, message, 'notsame')]);
     const texts = [first.text, second.text].sort();
-    expect(texts).toEqual(['This link is already dismissed: nothing changed.', `🔗 Marked not the same person: <@${alt.discordId}>.`].sort());
+    expect(texts).toEqual(
+      ['This link is already dismissed: nothing changed.', `🔗 Marked not the same person: <@${alt.discordId}>.`].sort(),
+    );
     const audit = (await listAudit(db(), { target: alt.discordId, action: 'member.alt_link_dismiss' })).entries;
     expect(audit).toHaveLength(1);
   });
@@ -141,7 +177,10 @@ describeEngines('buttons on the logs channel cards', (getDatabase) => {
     const texts = [a.text, b.text];
     expect(texts.filter((t) => t === `${ALREADY_REMOVED_FROM_CARD}: nothing changed.`)).toHaveLength(1);
     expect(texts.filter((t) => t.startsWith('⛔ Denied and kicked') || t.startsWith('🔨 Denied and banned'))).toHaveLength(1);
-    const removals = await getDatabase().query<{ n: string | number }>("select count(*) as n from discord_outbox where discord_id = $1 and kind in ('kick', 'ban')", [user.id]);
+    const removals = await getDatabase().query<{ n: string | number }>(
+      "select count(*) as n from discord_outbox where discord_id = $1 and kind in ('kick', 'ban')",
+      [user.id],
+    );
     expect(Number(removals.rows[0]!.n)).toBe(1);
     expect((await member(user.id))?.guild_access).toBe('denied');
   });

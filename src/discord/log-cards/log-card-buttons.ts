@@ -1,5 +1,12 @@
 import type { REST } from '@discordjs/rest';
-import { ButtonStyle, ComponentType, Routes, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import {
+  ButtonStyle,
+  ComponentType,
+  Routes,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+} from 'discord-api-types/v10';
 import type { ButtonInteraction } from 'discord.js';
 import { isAppError } from '../../errors';
 import type { Logger } from '../../logger';
@@ -40,7 +47,10 @@ function presser(interaction: ButtonInteraction): DiscordStaff {
 function refusal(error: unknown, target: LogButtonTarget): unknown {
   if (!isAppError(error) || error.status >= 500) return error;
   if (error.status === 404) {
-    const what = target.appealId !== undefined && error.message === 'Appeal' ? `Appeal #${target.appealId} no longer exists` : `<@${target.discordId}> has no verification record any more`;
+    const what =
+      target.appealId !== undefined && error.message === 'Appeal'
+        ? `Appeal #${target.appealId} no longer exists`
+        : `<@${target.discordId}> has no verification record any more`;
     return new HandlerRefusal(`${what}: nothing changed.`);
   }
   return new HandlerRefusal(`${error.message}: nothing changed.`);
@@ -75,13 +85,28 @@ async function act(deps: LogCardButtonDeps, actor: DiscordStaff, target: LogButt
  * The clicked card after the action: its buttons disabled (the dashboard link stays) and a line naming who
  * did what. Row i belongs to embed i (planLogPosts); other cards of the message are left as they were.
  */
-export function handledMessage(message: { embeds: APIEmbed[]; components: APIActionRowComponent<APIComponentInMessageActionRow>[] }, customId: string, line: string) {
+export function handledMessage(
+  message: { embeds: APIEmbed[]; components: APIActionRowComponent<APIComponentInMessageActionRow>[] },
+  customId: string,
+  line: string,
+) {
   const row = message.components.findIndex((r) => r.components.some((c) => 'custom_id' in c && c.custom_id === customId));
   if (row < 0) return null;
   const components = message.components.map((r, i) =>
-    i !== row ? r : { ...r, components: r.components.map((c) => (c.type === ComponentType.Button && c.style !== ButtonStyle.Link ? { ...c, disabled: true } : c)) },
+    i !== row
+      ? r
+      : {
+          ...r,
+          components: r.components.map((c) =>
+            c.type === ComponentType.Button && c.style !== ButtonStyle.Link ? { ...c, disabled: true } : c,
+          ),
+        },
   );
-  const embeds = message.embeds.map((e, i) => (i !== row ? e : { ...e, fields: [...(e.fields ?? []), { name: HANDLED_NAME, value: line.slice(0, HANDLED_ROOM - HANDLED_NAME.length) }] }));
+  const embeds = message.embeds.map((e, i) =>
+    i !== row
+      ? e
+      : { ...e, fields: [...(e.fields ?? []), { name: HANDLED_NAME, value: line.slice(0, HANDLED_ROOM - HANDLED_NAME.length) }] },
+  );
   return { embeds, components };
 }
 
@@ -113,14 +138,18 @@ export function createLogCardButtons(deps: LogCardButtonDeps): ButtonRoute {
       let shown = true;
       if (edited) {
         try {
-          await deps.rest.patch(Routes.channelMessage(interaction.channelId, interaction.message.id), { body: { ...edited, allowed_mentions: { parse: [] } } });
+          await deps.rest.patch(Routes.channelMessage(interaction.channelId, interaction.message.id), {
+            body: { ...edited, allowed_mentions: { parse: [] } },
+          });
         } catch (error) {
           shown = false;
           deps.logger.warn({ err: error, messageId: interaction.message.id }, 'could not mark the log message as handled');
         }
       }
       const subject = target.appealId !== undefined ? `appeal #${target.appealId} of <@${target.discordId}>` : `<@${target.discordId}>`;
-      return { content: `${DONE[target.action]}: ${subject}.${next ? ` ${next}` : ''}${shown ? '' : ' (The log message could not be updated.)'}` };
+      return {
+        content: `${DONE[target.action]}: ${subject}.${next ? ` ${next}` : ''}${shown ? '' : ' (The log message could not be updated.)'}`,
+      };
     },
   };
 }

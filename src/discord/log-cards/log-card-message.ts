@@ -1,4 +1,12 @@
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIAllowedMentions, type APIButtonComponent, type APIEmbed, type RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIAllowedMentions,
+  type APIButtonComponent,
+  type APIEmbed,
+  type RESTPostAPIChannelMessageJSONBody,
+} from 'discord-api-types/v10';
 import type { LogCard, LogEvent, OutboxEntry } from '../../modules/outbox';
 import { MAX_MESSAGE, packLogMessages } from '../outbox/pack-log-messages';
 
@@ -18,7 +26,14 @@ export const MAX_CUSTOM_ID = 100;
 export const LOG_ACTIONS = ['verify', 'kick', 'ban', 'notsame', 'approve', 'reject'] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 
-const LABELS: Record<LogAction, string> = { verify: 'Verify', kick: 'Deny / Kick', ban: 'Ban', notsame: 'Not the same person', approve: 'Approve appeal', reject: 'Reject appeal' };
+const LABELS: Record<LogAction, string> = {
+  verify: 'Verify',
+  kick: 'Deny / Kick',
+  ban: 'Ban',
+  notsame: 'Not the same person',
+  approve: 'Approve appeal',
+  reject: 'Reject appeal',
+};
 const STYLES: Record<LogAction, ButtonStyle.Success | ButtonStyle.Danger | ButtonStyle.Secondary> = {
   verify: ButtonStyle.Success,
   kick: ButtonStyle.Danger,
@@ -28,7 +43,14 @@ const STYLES: Record<LogAction, ButtonStyle.Success | ButtonStyle.Danger | Butto
   reject: ButtonStyle.Danger,
 };
 /** A card's left edge: green verified, amber Limited Access, red denied or alt, blurple appeals and the rest. */
-const COLORS: Partial<Record<LogEvent['kind'], number>> = { verified: 0x23a55a, limited_access: 0xf0b232, vpn_blocked: 0xf0b232, alt_detected: 0xf23f43, denied: 0xf23f43, appeal: 0x5865f2 };
+const COLORS: Partial<Record<LogEvent['kind'], number>> = {
+  verified: 0x23a55a,
+  limited_access: 0xf0b232,
+  vpn_blocked: 0xf0b232,
+  alt_detected: 0xf23f43,
+  denied: 0xf23f43,
+  appeal: 0x5865f2,
+};
 
 /** The prefix of every card button's custom_id (the dispatcher routes on it). */
 export const LOG_BUTTON_PREFIX = 'gk-log';
@@ -126,7 +148,13 @@ export function logLineOf(entry: Pick<OutboxEntry, 'id' | 'payload'>): LogLine {
   const { text, event, card, alarm } = entry.payload as { text?: unknown; event?: unknown; card?: unknown; alarm?: unknown };
   const stored = card as Partial<LogCard> | null | undefined;
   const valid = stored && typeof stored === 'object' && CARD_KINDS.has(String(stored.for)) && typeof stored.discordId === 'string';
-  return { id: entry.id, text: String(text ?? ''), event: typeof event === 'string' ? (event as LogEvent['kind']) : null, card: valid ? (stored as LogCard) : null, ...(alarm === true ? { alarm: true } : {}) };
+  return {
+    id: entry.id,
+    text: String(text ?? ''),
+    event: typeof event === 'string' ? (event as LogEvent['kind']) : null,
+    card: valid ? (stored as LogCard) : null,
+    ...(alarm === true ? { alarm: true } : {}),
+  };
 }
 
 /** One message to post and the lines (by index) it carries. */
@@ -179,14 +207,28 @@ export function planLogPosts(lines: readonly LogLine[], websiteUrl: string, ping
         size += length;
         index++;
       }
-      posts.push({ body: { ...(mentions.content ? { content: mentions.content } : {}), embeds, components, allowed_mentions: mentions.allowed_mentions }, lines: range(start, index) });
+      posts.push({
+        body: {
+          ...(mentions.content ? { content: mentions.content } : {}),
+          embeds,
+          components,
+          allowed_mentions: mentions.allowed_mentions,
+        },
+        lines: range(start, index),
+      });
       continue;
     }
     while (index < lines.length && sameGroup(first, lines[index]!)) index++;
     // the role's mention opens the message, on a line of its own
     const prefix = mentions.content ? `${mentions.content}\n` : '';
-    for (const message of packLogMessages(lines.slice(start, index).map((l) => l.text), MAX_MESSAGE - prefix.length)) {
-      posts.push({ body: { content: `${prefix}${message.content}`.slice(0, MAX_MESSAGE), allowed_mentions: mentions.allowed_mentions }, lines: message.lines.map((i) => i + start) });
+    for (const message of packLogMessages(
+      lines.slice(start, index).map((l) => l.text),
+      MAX_MESSAGE - prefix.length,
+    )) {
+      posts.push({
+        body: { content: `${prefix}${message.content}`.slice(0, MAX_MESSAGE), allowed_mentions: mentions.allowed_mentions },
+        lines: message.lines.map((i) => i + start),
+      });
     }
   }
   return posts;

@@ -1,5 +1,11 @@
 import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { RESTJSONErrorCodes, Routes, type RESTPostAPIChannelMessageJSONBody, type RESTPutAPIGuildIncidentActionsJSONBody, type RESTPutAPIGuildMemberJSONBody } from 'discord-api-types/v10';
+import {
+  RESTJSONErrorCodes,
+  Routes,
+  type RESTPostAPIChannelMessageJSONBody,
+  type RESTPutAPIGuildIncidentActionsJSONBody,
+  type RESTPutAPIGuildMemberJSONBody,
+} from 'discord-api-types/v10';
 import { storedAuditLogReason, openSecret } from '../../modules/outbox';
 import type { ManagedRole, OutboxEntry } from '../../modules/outbox';
 import type { GuildDirectory } from '../guild-directory';
@@ -178,7 +184,10 @@ export function createDiscordActions(deps: {
       case 'log_message':
         return postLog([logLineOf(entry)]);
       case 'incident_actions': {
-        const body: RESTPutAPIGuildIncidentActionsJSONBody = { invites_disabled_until: (payload.invitesDisabledUntil as string | null) ?? null, dms_disabled_until: (payload.dmsDisabledUntil as string | null) ?? null };
+        const body: RESTPutAPIGuildIncidentActionsJSONBody = {
+          invites_disabled_until: (payload.invitesDisabledUntil as string | null) ?? null,
+          dms_disabled_until: (payload.dmsDisabledUntil as string | null) ?? null,
+        };
         await rest.put(`/guilds/${guildId}/incident-actions`, { body, reason });
         return;
       }

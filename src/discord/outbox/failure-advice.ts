@@ -33,7 +33,11 @@ export function areasOf(entry: Pick<OutboxEntry, 'kind' | 'payload'>): SetupArea
 }
 
 export function isMissingPermission(error: unknown): boolean {
-  return error instanceof DiscordAPIError && error.status === 403 && (error.code === RESTJSONErrorCodes.MissingPermissions || error.code === RESTJSONErrorCodes.MissingAccess);
+  return (
+    error instanceof DiscordAPIError &&
+    error.status === 403 &&
+    (error.code === RESTJSONErrorCodes.MissingPermissions || error.code === RESTJSONErrorCodes.MissingAccess)
+  );
 }
 
 export function isUnknownRole(error: unknown): boolean {
@@ -57,13 +61,20 @@ export function problemsFor(entry: Pick<OutboxEntry, 'kind' | 'payload'>, proble
  * concern it (the permission or the role order to fix), or, when the server-wide check
  * finds nothing, the one thing it cannot see: the member's own highest role.
  */
-export function missingPermissionMessage(entry: Pick<OutboxEntry, 'kind' | 'payload'>, error: DiscordAPIError, problems: readonly SetupProblem[]): string {
+export function missingPermissionMessage(
+  entry: Pick<OutboxEntry, 'kind' | 'payload'>,
+  error: DiscordAPIError,
+  problems: readonly SetupProblem[],
+): string {
   const relevant = problemsFor(entry, problems);
   const head = failureHead(error);
   if (relevant.length > 0) return waitingForFixMessage(error, relevant);
-  if (entry.kind === 'log_message') return `${head}. The bot cannot post in the logs channel. Fix: allow the bot's role "View Channel" and "Send Messages" there.`;
-  if (entry.kind === 'verification_level') return `${head}. Raising the verification level during a lockdown needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or set "Verification level during lockdown" to off in Settings.`;
-  if (entry.kind === 'incident_actions') return `${head}. Pausing invites or DMs needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or turn the pause off in Settings.`;
+  if (entry.kind === 'log_message')
+    return `${head}. The bot cannot post in the logs channel. Fix: allow the bot's role "View Channel" and "Send Messages" there.`;
+  if (entry.kind === 'verification_level')
+    return `${head}. Raising the verification level during a lockdown needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or set "Verification level during lockdown" to off in Settings.`;
+  if (entry.kind === 'incident_actions')
+    return `${head}. Pausing invites or DMs needs the server permission "Manage Server". Fix: Server Settings → Roles → the bot's role: turn on "Manage Server", or turn the pause off in Settings.`;
   return `${head}. The bot has every permission it needs, so this member's highest role is above or level with the bot's. Fix: Server Settings → Roles: drag the bot's role above the member's roles.`;
 }
 
@@ -78,7 +89,11 @@ export function needsOwnerFix(error: unknown): boolean {
 }
 
 /** Which configured role is gone, when the action failed on Unknown Role or the role could not be found. */
-export async function missingRole(entry: Pick<OutboxEntry, 'kind' | 'payload'>, error: unknown, roleId: (role: ManagedRole) => Promise<string>): Promise<ManagedRole | 'staff' | null> {
+export async function missingRole(
+  entry: Pick<OutboxEntry, 'kind' | 'payload'>,
+  error: unknown,
+  roleId: (role: ManagedRole) => Promise<string>,
+): Promise<ManagedRole | 'staff' | null> {
   if (error instanceof RoleMissingError) return error.role;
   if (!isUnknownRole(error)) return null;
   for (const role of rolesOf(entry)) {

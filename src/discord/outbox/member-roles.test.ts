@@ -2,11 +2,17 @@ import { isGuildMember, roleCallsFor } from './member-roles';
 
 describe('the role calls of one role change', () => {
   it('roles unknown: gives each role to give, then takes each role to take', () => {
-    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] })).toEqual({ give: ['verified'], take: ['unverified', 'limited'] });
+    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] })).toEqual({
+      give: ['verified'],
+      take: ['unverified', 'limited'],
+    });
   });
 
   it('roles known: skips a role already held and a role not held, and never names a role others gave', () => {
-    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] }, ['pronouns', 'unverified'])).toEqual({ give: ['verified'], take: ['unverified'] });
+    expect(roleCallsFor({ add: ['verified'], remove: ['unverified', 'limited'] }, ['pronouns', 'unverified'])).toEqual({
+      give: ['verified'],
+      take: ['unverified'],
+    });
     expect(roleCallsFor({ add: ['verified'], remove: ['unverified'] }, ['verified'])).toEqual({ give: [], take: [] });
     expect(roleCallsFor({ add: ['limited'], remove: ['unverified'] }, [])).toEqual({ give: ['limited'], take: [] });
   });

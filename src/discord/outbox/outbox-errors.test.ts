@@ -1,7 +1,8 @@
 import { DiscordAPIError } from '@discordjs/rest';
 import { retryAfterMs } from './outbox-errors';
 
-const apiError = (status: number, body: Record<string, unknown>) => new DiscordAPIError({ message: 'x', code: 0, ...body } as never, 0, status, 'PUT', '/guilds/1/members/2/roles/3', {});
+const apiError = (status: number, body: Record<string, unknown>) =>
+  new DiscordAPIError({ message: 'x', code: 0, ...body } as never, 0, status, 'PUT', '/guilds/1/members/2/roles/3', {});
 
 describe('retryAfterMs: the wait a 429 that reached the outbox asked for', () => {
   it("reads the 429 body's retry_after (seconds, may be fractional)", () => {

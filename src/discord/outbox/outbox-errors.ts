@@ -10,7 +10,8 @@ export type FailureKind = 'permanent' | 'transient';
 export function classifyDiscordError(error: unknown): { kind: FailureKind; message: string; status?: number; code?: number | string } {
   if (error instanceof DiscordAPIError) {
     const message = `${error.status} ${error.code}: ${error.message}`;
-    if (error.status === 401 || error.status === 429 || error.status >= 500) return { kind: 'transient', message, status: error.status, code: error.code };
+    if (error.status === 401 || error.status === 429 || error.status >= 500)
+      return { kind: 'transient', message, status: error.status, code: error.code };
     return { kind: 'permanent', message, status: error.status, code: error.code };
   }
   if (error instanceof HTTPError) return { kind: 'transient', message: `${error.status}: ${error.message}`, status: error.status };

@@ -34,13 +34,29 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
 
   const emulator = () => handle.discord.emulator!;
   const worker = () => handle.services.outboxWorker;
-  const rolesOf = (userId: string) => (emulator().state.guild.members.get(userId)?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
-  const botRoleId = () => emulator().state.memberRoles(emulator().application.botUserId).find((role) => role.tags?.bot_id === emulator().application.botUserId)!.id;
+  const rolesOf = (userId: string) =>
+    (emulator().state.guild.members.get(userId)?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
+  const botRoleId = () =>
+    emulator()
+      .state.memberRoles(emulator().application.botUserId)
+      .find((role) => role.tags?.bot_id === emulator().application.botUserId)!.id;
   /** Role calls (Add / Remove Guild Member Role) Discord received for this member since `from`. */
-  const roleCalls = (userId: string, from: number) => emulator().state.requestLog.slice(from).filter((e) => new RegExp(`/members/${userId}/roles/`).test(e.path));
+  const roleCalls = (userId: string, from: number) =>
+    emulator()
+      .state.requestLog.slice(from)
+      .filter((e) => new RegExp(`/members/${userId}/roles/`).test(e.path));
   const row = async (kind: string, userId: string) =>
-    (await getDatabase().query<{ status: string; attempts: number; last_error: string | null }>(`select status, attempts, last_error from discord_outbox where kind = $1 and discord_id = $2 order by id desc limit 1`, [kind, userId])).rows[0];
-  const setup = async () => (await request(handle.url).get('/api/admin/discord-setup').set('Cookie', staffCookie).expect(200)).body as { problems: { problem: string; fix: string }[]; waiting: { count: number; reasons: { message: string; count: number }[] } };
+    (
+      await getDatabase().query<{ status: string; attempts: number; last_error: string | null }>(
+        `select status, attempts, last_error from discord_outbox where kind = $1 and discord_id = $2 order by id desc limit 1`,
+        [kind, userId],
+      )
+    ).rows[0];
+  const setup = async () =>
+    (await request(handle.url).get('/api/admin/discord-setup').set('Cookie', staffCookie).expect(200)).body as {
+      problems: { problem: string; fix: string }[];
+      waiting: { count: number; reasons: { message: string; count: number }[] };
+    };
 
   /** A newcomer verified on the website and in the server as Unverified, clicking the button (after `before`): their role change is queued. */
   async function clickVerify(username: string, before: () => void = () => undefined) {
@@ -56,7 +72,9 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
   }
 
   it('403 Missing Permissions on a role change: parked with "Manage Roles" and the fix, shown to staff, not retried, done once fixed', async () => {
-    const user = await clickVerify('no-manage-roles', () => emulator().setRolePermissions(botRoleId(), BOT_ROLE_PERMISSIONS & ~PermissionFlagsBits.ManageRoles));
+    const user = await clickVerify('no-manage-roles', () =>
+      emulator().setRolePermissions(botRoleId(), BOT_ROLE_PERMISSIONS & ~PermissionFlagsBits.ManageRoles),
+    );
     const from = emulator().state.requestLog.length;
     await worker().drain();
 
@@ -84,16 +102,27 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
   });
 
   it('403 on posting to #logs: the line waits, naming "View Channel"/"Send Messages" in #logs, and is posted once allowed', async () => {
-    const user = await clickVerify('logs-denied', () => emulator().setChannelOverwrites('logs', [{ role: botRoleId(), deny: PermissionFlagsBits.SendMessages }]));
-    await handle.services.outbox.enqueue(getDatabase().db, ...Array.from({ length: 10 }, (_, n) => ({ kind: 'log_message' as const, text: `line ${n} while #logs is closed to the bot` })));
+    const user = await clickVerify('logs-denied', () =>
+      emulator().setChannelOverwrites('logs', [{ role: botRoleId(), deny: PermissionFlagsBits.SendMessages }]),
+    );
+    await handle.services.outbox.enqueue(
+      getDatabase().db,
+      ...Array.from({ length: 10 }, (_, n) => ({ kind: 'log_message' as const, text: `line ${n} while #logs is closed to the bot` })),
+    );
     const from = emulator().state.requestLog.length;
     await worker().drain();
     // the lines Discord refused are explained by one self-check per refused post (one read of the guild; the bot's
     // own re-check after the channel changed adds one), not one per line
-    expect(emulator().state.requestLog.slice(from).filter((e) => e.method === 'GET' && e.path === `/guilds/${emulator().guild.id}`).length).toBeLessThanOrEqual(3);
+    expect(
+      emulator()
+        .state.requestLog.slice(from)
+        .filter((e) => e.method === 'GET' && e.path === `/guilds/${emulator().guild.id}`).length,
+    ).toBeLessThanOrEqual(3);
     expect(rolesOf(user.id)).toEqual(['Verified']); // the role change is not held up by the logs channel
 
-    const { rows } = await getDatabase().query<{ status: string; last_error: string | null; text: string }>(`select status, last_error, payload->>'text' as text from discord_outbox where kind = 'log_message' and status <> 'done'`);
+    const { rows } = await getDatabase().query<{ status: string; last_error: string | null; text: string }>(
+      `select status, last_error, payload->>'text' as text from discord_outbox where kind = 'log_message' and status <> 'done'`,
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const line of rows) {
       expect(line.status).toBe('pending');
@@ -105,7 +134,9 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
     emulator().setChannelOverwrites('logs', []);
     await worker().drain();
     const posted = JSON.stringify(emulator().state.messages(emulator().guild.channelId('logs')));
-    expect((await getDatabase().query(`select 1 from discord_outbox where kind = 'log_message' and status <> 'done'`)).rows).toHaveLength(0);
+    expect((await getDatabase().query(`select 1 from discord_outbox where kind = 'log_message' and status <> 'done'`)).rows).toHaveLength(
+      0,
+    );
     expect(posted).toContain('line 9 while #logs is closed to the bot');
   });
 
@@ -118,7 +149,9 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
     const parked = await row('update_roles', user.id);
     expect(parked).toMatchObject({ status: 'pending', attempts: 0 });
     expect(parked!.last_error).toContain('The Verified role "Verified" does not exist in Discord (deleted or renamed)');
-    expect(parked!.last_error).toContain('Fix: Set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to an existing role');
+    expect(parked!.last_error).toContain(
+      'Fix: Set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to an existing role',
+    );
     expect((await setup()).waiting.reasons.map((r) => r.message)).toContain(parked!.last_error);
 
     const callsBefore = roleCalls(user.id, from).length;
@@ -137,9 +170,16 @@ describeEngines('Discord refuses an action: the owner is told the fix, the actio
     emulator().removeGuildMember(user.id); // after the click: the change was queued for a member
     await worker().drain();
     expect(await row('update_roles', user.id)).toMatchObject({ status: 'done', last_error: null });
-    const { rows } = await getDatabase().query<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = $1`, [user.id]);
-    expect(rows.map((r) => r.text)).toContain(`ℹ️ <@${user.id}> is not in the server, so their roles were not changed: they get the right roles when they rejoin through the website.`);
-    expect((await getDatabase().query(`select 1 from discord_outbox where status = 'failed' and discord_id = $1`, [user.id])).rows).toHaveLength(0);
+    const { rows } = await getDatabase().query<{ text: string }>(
+      `select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = $1`,
+      [user.id],
+    );
+    expect(rows.map((r) => r.text)).toContain(
+      `ℹ️ <@${user.id}> is not in the server, so their roles were not changed: they get the right roles when they rejoin through the website.`,
+    );
+    expect(
+      (await getDatabase().query(`select 1 from discord_outbox where status = 'failed' and discord_id = $1`, [user.id])).rows,
+    ).toHaveLength(0);
   });
 
   it('429 with Retry-After on a role change: the wait is kept, the attempt is not counted as a failure, and the change is done after it', async () => {

@@ -16,11 +16,22 @@ const REDIRECT = 'http://127.0.0.1/oauth/callback';
 const REASON = 'Gatekeeper: verified by staff (alice)';
 
 async function accessTokenFor(emulator: DiscordEmulator, userId: string): Promise<string> {
-  const code = emulator.issueAuthorizationCode({ userId, clientId: emulator.application.clientId, redirectUri: REDIRECT, scope: 'identify guilds.join' });
+  const code = emulator.issueAuthorizationCode({
+    userId,
+    clientId: emulator.application.clientId,
+    redirectUri: REDIRECT,
+    scope: 'identify guilds.join',
+  });
   const answer = await fetch(`${emulator.apiBase}/v10/oauth2/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: emulator.application.clientId,
+      client_secret: emulator.application.clientSecret,
+    }),
   });
   return ((await answer.json()) as { access_token: string }).access_token;
 }
@@ -47,7 +58,18 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database: getDatabase(), outbox, rest, directory, sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: silentLogger, pollMs: 50, ...options });
+    const worker = createOutboxWorker({
+      database: getDatabase(),
+      outbox,
+      rest,
+      directory,
+      sealKey,
+      websiteUrl: 'http://gatekeeper.test',
+      clock,
+      logger: silentLogger,
+      pollMs: 50,
+      ...options,
+    });
     return { outbox, worker };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -61,7 +83,6 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
       .slice(from)
       .filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/') && e.path.includes(userId))
       .map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`);
-
 
   it('changes roles one role call each, gains first, and keeps roles someone else gave (roles unknown: every call)', async () => {
     const emulator = await emulatorWith();
@@ -98,8 +119,20 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     emulator.addGuildMember(member.id, ['Limited Access']);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: REASON },
-      { kind: 'add_guild_member', discordId: member.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, member.id), reason: REASON },
+      {
+        kind: 'add_guild_member',
+        discordId: newcomer.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, newcomer.id),
+        reason: REASON,
+      },
+      {
+        kind: 'add_guild_member',
+        discordId: member.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, member.id),
+        reason: REASON,
+      },
     ]);
     await worker.drain();
 
@@ -107,10 +140,11 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     expect(roleNames(emulator, member.id)).toEqual(['Limited Access', 'Unverified']);
     const log = emulator.state.requestLog.slice(before).filter((e) => e.token === 'bot' && e.route.startsWith('/guilds/:guildId/members/'));
     expect(log.filter((e) => e.path.includes(newcomer.id)).map((e) => `${e.method} ${e.status}`)).toEqual(['PUT 201']);
-    expect(log.filter((e) => e.path.includes(member.id)).map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`)).toEqual([
-      'PUT member 204',
-      'PUT role 204',
-    ]);
+    expect(
+      log
+        .filter((e) => e.path.includes(member.id))
+        .map((e) => `${e.method} ${e.route.endsWith('/roles/:roleId') ? 'role' : 'member'} ${e.status}`),
+    ).toEqual(['PUT member 204', 'PUT role 204']);
   });
 
   it('lifts a ban (an approved appeal), and an unban of a user who is not banned is done, not failed', async () => {
@@ -143,8 +177,20 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     members.remember(holding.id, [emulator.guild.roleId('Unverified')]);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: lacking.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, lacking.id), reason: REASON },
-      { kind: 'add_guild_member', discordId: holding.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, holding.id), reason: REASON },
+      {
+        kind: 'add_guild_member',
+        discordId: lacking.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, lacking.id),
+        reason: REASON,
+      },
+      {
+        kind: 'add_guild_member',
+        discordId: holding.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, holding.id),
+        reason: REASON,
+      },
     ]);
     await worker.drain();
 
@@ -154,7 +200,9 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     expect(memberCalls(emulator, before, holding.id)).toEqual([]);
     expect(members.roles(lacking.id)).toEqual([emulator.guild.roleId('Staff'), emulator.guild.roleId('Unverified')]);
     // the button's role change then makes only the calls that change something
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: lacking.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON }]);
+    await enqueueAll(outbox, [
+      { kind: 'update_roles', discordId: lacking.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON },
+    ]);
     await worker.drain();
     expect(roleNames(emulator, lacking.id)).toEqual(['Staff', 'Verified']);
     expect(memberCalls(emulator, before, lacking.id)).toEqual(['PUT role 204', 'PUT role 204', 'DELETE role 204']);
@@ -168,7 +216,13 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const newcomer = emulator.createUser({ username: 'newcomer-known-after' });
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: REASON },
+      {
+        kind: 'add_guild_member',
+        discordId: newcomer.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, newcomer.id),
+        reason: REASON,
+      },
       { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'], reason: REASON },
       // nothing left to change: no call at all
       { kind: 'update_roles', discordId: newcomer.id, add: ['limited'], remove: ['unverified'], reason: REASON },
@@ -186,7 +240,13 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     emulator.addGuildMember(user.id, ['Staff']);
     const before = emulator.state.requestLog.length;
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON },
+      {
+        kind: 'add_guild_member',
+        discordId: user.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, user.id),
+        reason: REASON,
+      },
       { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON },
     ]);
     await worker.drain();
@@ -202,7 +262,15 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const user = emulator.createUser({ username: 'left-meanwhile' });
     members.remember(user.id, []); // clicked the panel, then left the server
     const before = emulator.state.requestLog.length;
-    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON }]);
+    await enqueueAll(outbox, [
+      {
+        kind: 'add_guild_member',
+        discordId: user.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, user.id),
+        reason: REASON,
+      },
+    ]);
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
     expect(memberCalls(emulator, before, user.id)).toEqual(['PUT role 404', 'PUT member 201']);
@@ -211,7 +279,9 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
   });
 
   it('known roles under tight limits: follows the rate-limit headers, no 429, every member right', async () => {
-    const emulator = await emulatorWith({ buckets: { 'member-edit': { limit: 2, windowMs: 1000 }, 'member-roles': { limit: 2, windowMs: 1000 } } });
+    const emulator = await emulatorWith({
+      buckets: { 'member-edit': { limit: 2, windowMs: 1000 }, 'member-roles': { limit: 2, windowMs: 1000 } },
+    });
     const members = createGuildMemberCache();
     const { outbox, worker } = makeWorker(emulator, { members });
     const users = Array.from({ length: 6 }, (_, i) => emulator.createUser({ username: `tight-${i}` }));
@@ -219,7 +289,13 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     for (const user of users) {
       emulator.addGuildMember(user.id, []);
       members.remember(user.id, []);
-      actions.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON });
+      actions.push({
+        kind: 'add_guild_member',
+        discordId: user.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, user.id),
+        reason: REASON,
+      });
       actions.push({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON });
     }
     await enqueueAll(outbox, actions);
@@ -240,16 +316,26 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const user = emulator.createUser({ username: 'given-by-hand' });
     emulator.addGuildMember(user.id, ['Unverified']);
     members.remember(user.id, [emulator.guild.roleId('Unverified')]); // seen at their button click
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON }]);
+    await enqueueAll(outbox, [
+      { kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified', 'limited'], reason: REASON },
+    ]);
     await worker.drain();
     // a moderator gives a role; the bot (GUILDS intent only) never hears of it
     emulator.grantRole(user.id, pronouns.name);
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: user.id, add: ['unverified'], remove: ['verified', 'limited'], reason: 'Gatekeeper: unverified by staff (bob)' }]);
+    await enqueueAll(outbox, [
+      {
+        kind: 'update_roles',
+        discordId: user.id,
+        add: ['unverified'],
+        remove: ['verified', 'limited'],
+        reason: 'Gatekeeper: unverified by staff (bob)',
+      },
+    ]);
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Pronouns: they/them', 'Unverified']);
   });
 
-  it('every change carries its reason into Discord\'s audit log; a change queued without one carries its kind\'s', async () => {
+  it("every change carries its reason into Discord's audit log; a change queued without one carries its kind's", async () => {
     const emulator = await emulatorWith();
     const { outbox, worker } = makeWorker(emulator);
     const newcomer = emulator.createUser({ username: 'reasoned-join' });
@@ -260,20 +346,39 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     const older = emulator.createUser({ username: 'queued-before-reasons' });
     emulator.addGuildMember(older.id, ['Unverified']);
     await enqueueAll(outbox, [
-      { kind: 'add_guild_member', discordId: newcomer.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, newcomer.id), reason: 'Gatekeeper: signed in on the website to verify' },
+      {
+        kind: 'add_guild_member',
+        discordId: newcomer.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, newcomer.id),
+        reason: 'Gatekeeper: signed in on the website to verify',
+      },
       { kind: 'ban', discordId: alt.id, reason: 'Gatekeeper: certain alt of @main, denied at the button (ban)' },
       { kind: 'unban', discordId: alt.id, reason: 'Gatekeeper: appeal #3 approved by staff (alice) – ✓' },
       { kind: 'kick', discordId: kicked.id, reason: 'Gatekeeper: certain alt of @main, denied at the button (kick)' },
     ]);
     // a row written before changes carried their reason
-    await getDatabase().db.insert(discordOutbox).values({ kind: 'update_roles', discordId: older.id, payload: { add: ['verified'], remove: ['unverified'] }, nextAttemptAt: new Date(clock.now().getTime() - 1000) });
+    await getDatabase()
+      .db.insert(discordOutbox)
+      .values({
+        kind: 'update_roles',
+        discordId: older.id,
+        payload: { add: ['verified'], remove: ['unverified'] },
+        nextAttemptAt: new Date(clock.now().getTime() - 1000),
+      });
     await worker.drain();
 
     const reasons = (userId: string) => emulator.state.auditLog.filter((e) => e.targetId === userId).map((e) => `${e.action}: ${e.reason}`);
     expect(reasons(newcomer.id)).toEqual(['member_add: Gatekeeper: signed in on the website to verify']);
-    expect(reasons(alt.id)).toEqual(['member_ban: Gatekeeper: certain alt of @main, denied at the button (ban)', 'member_unban: Gatekeeper: appeal #3 approved by staff (alice) – ✓']);
+    expect(reasons(alt.id)).toEqual([
+      'member_ban: Gatekeeper: certain alt of @main, denied at the button (ban)',
+      'member_unban: Gatekeeper: appeal #3 approved by staff (alice) – ✓',
+    ]);
     expect(reasons(kicked.id)).toEqual(['member_kick: Gatekeeper: certain alt of @main, denied at the button (kick)']);
-    expect(reasons(older.id)).toEqual([`member_role_add: ${fallbackAuditLogReason('update_roles')}`, `member_role_remove: ${fallbackAuditLogReason('update_roles')}`]);
+    expect(reasons(older.id)).toEqual([
+      `member_role_add: ${fallbackAuditLogReason('update_roles')}`,
+      `member_role_remove: ${fallbackAuditLogReason('update_roles')}`,
+    ]);
     expect(roleNames(emulator, older.id)).toEqual(['Verified']);
   });
 
@@ -300,8 +405,15 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     await worker.drain();
     expect(roleNames(emulator, user.id)).toEqual(['Unverified']);
     // Verified first, then back to Unverified: queue order
-    const changes = emulator.state.auditLog.filter((e) => e.targetId === user.id).map((e) => `${e.action} ${emulator.state.guild.roles.get(e.roleId ?? '')?.name}`);
-    expect(changes).toEqual(['member_role_add Verified', 'member_role_remove Unverified', 'member_role_add Unverified', 'member_role_remove Verified']);
+    const changes = emulator.state.auditLog
+      .filter((e) => e.targetId === user.id)
+      .map((e) => `${e.action} ${emulator.state.guild.roles.get(e.roleId ?? '')?.name}`);
+    expect(changes).toEqual([
+      'member_role_add Verified',
+      'member_role_remove Unverified',
+      'member_role_add Unverified',
+      'member_role_remove Verified',
+    ]);
     expect(await outbox.depth(getDatabase().db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
@@ -309,14 +421,33 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     // joins two per 3 s: five of them need 6 s or more
     const emulator = await emulatorWith({ buckets: { 'member-add': { limit: 2, windowMs: 3000 } } });
     const finished = new Map<number, { kind: string; at: number }>();
-    const { outbox, worker } = makeWorker(emulator, { concurrency: 2, onFinished: (entry) => finished.set(entry.id, { kind: entry.kind, at: Date.now() }) });
+    const { outbox, worker } = makeWorker(emulator, {
+      concurrency: 2,
+      onFinished: (entry) => finished.set(entry.id, { kind: entry.kind, at: Date.now() }),
+    });
     const joiners = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `slow-join-${i}` }));
     // two role calls each: four changes fit the role bucket's window (10 calls)
     const clickers = Array.from({ length: 4 }, (_, i) => emulator.createUser({ username: `clicker-${i}` }));
     for (const user of clickers) emulator.addGuildMember(user.id, ['Unverified']);
     const joins: DiscordAction[] = [];
-    for (const user of joiners) joins.push({ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken: await accessTokenFor(emulator, user.id), reason: REASON });
-    await enqueueAll(outbox, [...joins, ...clickers.map((user): DiscordAction => ({ kind: 'update_roles', discordId: user.id, add: ['verified'], remove: ['unverified'], reason: REASON }))]);
+    for (const user of joiners)
+      joins.push({
+        kind: 'add_guild_member',
+        discordId: user.id,
+        roles: ['unverified'],
+        accessToken: await accessTokenFor(emulator, user.id),
+        reason: REASON,
+      });
+    await enqueueAll(outbox, [
+      ...joins,
+      ...clickers.map((user): DiscordAction => ({
+        kind: 'update_roles',
+        discordId: user.id,
+        add: ['verified'],
+        remove: ['unverified'],
+        reason: REASON,
+      })),
+    ]);
 
     worker.start();
     try {

@@ -24,18 +24,34 @@ describeEngines('a revoked bot token pauses the outbox without losing work', (ge
 
   it('keeps the queued actions with their attempts, says so once, and runs them when the token works again', async () => {
     const errors: string[] = [];
-    const logger = { ...silentLogger, error: (_o: unknown, msg?: string) => errors.push(String(msg)), child: () => logger } as unknown as Logger;
+    const logger = {
+      ...silentLogger,
+      error: (_o: unknown, msg?: string) => errors.push(String(msg)),
+      child: () => logger,
+    } as unknown as Logger;
     const guard = createDiscordGuard({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, logger, probeDelaysMs: [50] });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000, guard });
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
-    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger, guard, pollMs: 50 });
+    const worker = createOutboxWorker({
+      database,
+      outbox,
+      rest,
+      directory: emulatorGuildDirectory(rest, emulator),
+      sealKey,
+      websiteUrl: 'http://gatekeeper.test',
+      clock,
+      logger,
+      guard,
+      pollMs: 50,
+    });
     const users = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `revoked${i}` }));
     for (const user of users) emulator.addGuildMember(user.id, ['Unverified']);
 
     emulator.faults.revokeBotToken();
     await database.db.transaction(async (tx) => {
-      for (const user of users) await outbox.enqueue(tx, { kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' });
+      for (const user of users)
+        await outbox.enqueue(tx, { kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' });
     });
     await worker.drain();
 
@@ -46,7 +62,8 @@ describeEngines('a revoked bot token pauses the outbox without losing work', (ge
     expect(guard.invalid.snapshot().total).toBeGreaterThan(0);
 
     const health = discordHealthRouter({ current: async () => ({ checkedAt: new Date().toISOString(), problems: [] }) }, guard);
-    const layer = (health as unknown as { stack: { route: { stack: { handle: (req: unknown, res: unknown) => Promise<void> }[] } }[] }).stack[0]!;
+    const layer = (health as unknown as { stack: { route: { stack: { handle: (req: unknown, res: unknown) => Promise<void> }[] } }[] })
+      .stack[0]!;
     let answer: { code: number; body: Record<string, unknown> } = { code: 0, body: {} };
     const res = { status: (code: number) => ({ json: (body: Record<string, unknown>) => (answer = { code, body }) }) };
     await layer.route.stack[0]!.handle({}, res);

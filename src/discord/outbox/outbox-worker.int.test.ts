@@ -48,7 +48,20 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({ database, outbox, rest, directory, sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: options.logger ?? silentLogger, batchSize: 100, concurrency: 20, pollMs: 50, ...options });
+    const worker = createOutboxWorker({
+      database,
+      outbox,
+      rest,
+      directory,
+      sealKey,
+      websiteUrl: 'http://gatekeeper.test',
+      clock,
+      logger: options.logger ?? silentLogger,
+      batchSize: 100,
+      concurrency: 20,
+      pollMs: 50,
+      ...options,
+    });
     return { outbox, worker, database };
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
@@ -56,7 +69,8 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
       for (const action of actions) await outbox.enqueue(tx, action);
     });
   };
-  const rolesOf = (userId: string) => (emulator.state.guild.members.get(userId)?.roles ?? []).map((id) => emulator.state.guild.roles.get(id)?.name);
+  const rolesOf = (userId: string) =>
+    (emulator.state.guild.members.get(userId)?.roles ?? []).map((id) => emulator.state.guild.roles.get(id)?.name);
 
   it('keeps a burst of 500 role actions under the rate limits with zero 429s', async () => {
     const { outbox, worker } = makeWorker();
@@ -76,7 +90,12 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     // the emulator enforces Discord's fixed windows: any request over a limit would have been a 429
     expect(log.filter((entry) => entry.status === 429)).toHaveLength(0);
     // seen through a sliding window, fixed windows allow at most twice the limit across a boundary
-    expect(busiestWindows(log.filter((e) => e.bucket?.startsWith('member-roles')), ROLE_LIMIT.windowMs)).toBeLessThanOrEqual(2 * ROLE_LIMIT.limit);
+    expect(
+      busiestWindows(
+        log.filter((e) => e.bucket?.startsWith('member-roles')),
+        ROLE_LIMIT.windowMs,
+      ),
+    ).toBeLessThanOrEqual(2 * ROLE_LIMIT.limit);
     expect(busiestWindows(log, 1000)).toBeLessThanOrEqual(2 * 50);
     expect(log.filter((e) => e.route.endsWith('/roles/:roleId'))).toHaveLength(500);
     expect(users.every((user) => rolesOf(user.id).join() === 'Verified')).toBe(true);
@@ -106,7 +125,10 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const b = makeWorker();
     const users = Array.from({ length: 40 }, (_, i) => emulator.createUser({ username: `pair${i}` }));
     for (const user of users) emulator.addGuildMember(user.id);
-    await enqueueAll(a.outbox, users.map((user) => ({ kind: 'add_role', discordId: user.id, role: 'limited', reason: 'Gatekeeper: test' }) as const));
+    await enqueueAll(
+      a.outbox,
+      users.map((user) => ({ kind: 'add_role', discordId: user.id, role: 'limited', reason: 'Gatekeeper: test' }) as const),
+    );
     await Promise.all([a.worker.drain(), b.worker.drain()]);
     for (let i = 0; i < 5 && (await a.outbox.depth(getDatabase().db)).pending > 0; i++) {
       clock.advance(60 * 60 * 1000);
@@ -132,11 +154,17 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
 
   it('a role change for someone not in the guild is done with a line saying they get the roles when they rejoin, not a failure to retry', async () => {
     const { outbox, worker } = makeWorker();
-    await enqueueAll(outbox, [{ kind: 'update_roles', discordId: '123456789012345679', add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' }]);
+    await enqueueAll(outbox, [
+      { kind: 'update_roles', discordId: '123456789012345679', add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' },
+    ]);
     await worker.drain();
     expect(await outbox.list(getDatabase().db, { status: 'failed' })).toEqual([]);
-    const { rows } = await getDatabase().query<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = '123456789012345679'`);
-    expect(rows.map((r) => r.text)).toEqual(['ℹ️ <@123456789012345679> is not in the server, so their roles were not changed: they get the right roles when they rejoin through the website.']);
+    const { rows } = await getDatabase().query<{ text: string }>(
+      `select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = '123456789012345679'`,
+    );
+    expect(rows.map((r) => r.text)).toEqual([
+      'ℹ️ <@123456789012345679> is not in the server, so their roles were not changed: they get the right roles when they rejoin through the website.',
+    ]);
     expect((await listAudit(getDatabase().db, { action: 'outbox.failed' })).entries).toEqual([]);
   });
 
@@ -144,20 +172,35 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const { outbox, worker } = makeWorker();
     const user = emulator.createUser({ username: 'joiner' });
     const redirectUri = 'http://127.0.0.1/oauth/callback';
-    const code = emulator.issueAuthorizationCode({ userId: user.id, clientId: emulator.application.clientId, redirectUri, scope: 'identify guilds.join' });
+    const code = emulator.issueAuthorizationCode({
+      userId: user.id,
+      clientId: emulator.application.clientId,
+      redirectUri,
+      scope: 'identify guilds.join',
+    });
     const tokenResponse = await fetch(`${emulator.apiBase}/v10/oauth2/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: emulator.application.clientId, client_secret: emulator.application.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: emulator.application.clientId,
+        client_secret: emulator.application.clientSecret,
+      }),
     });
     const { access_token: accessToken } = (await tokenResponse.json()) as { access_token: string };
-    await enqueueAll(outbox, [{ kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken, reason: 'Gatekeeper: test' }]);
+    await enqueueAll(outbox, [
+      { kind: 'add_guild_member', discordId: user.id, roles: ['unverified'], accessToken, reason: 'Gatekeeper: test' },
+    ]);
 
     const { rows: sealed } = await getDatabase().query<{ sealed_secret: string }>('select sealed_secret from discord_outbox');
     expect(sealed[0]!.sealed_secret).not.toContain(accessToken);
     await worker.drain();
     expect(rolesOf(user.id)).toEqual(['Unverified']);
-    const { rows: after } = await getDatabase().query<{ sealed_secret: string | null; status: string }>('select sealed_secret, status from discord_outbox');
+    const { rows: after } = await getDatabase().query<{ sealed_secret: string | null; status: string }>(
+      'select sealed_secret, status from discord_outbox',
+    );
     expect(after[0]).toEqual({ sealed_secret: null, status: 'done' });
   });
 
@@ -166,7 +209,10 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const done = jest.spyOn(outbox, 'markDone');
     const logs = emulator.guild.channelId('logs');
     const before = emulator.state.messages(logs).length;
-    await enqueueAll(outbox, Array.from({ length: 30 }, (_, i) => ({ kind: 'log_message', text: `line ${i}` }) as const));
+    await enqueueAll(
+      outbox,
+      Array.from({ length: 30 }, (_, i) => ({ kind: 'log_message', text: `line ${i}` }) as const),
+    );
     try {
       await worker.drain();
       const posted = emulator.state.messages(logs).slice(before);
@@ -189,7 +235,10 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const lines = Array.from({ length: 60 }, (_, i) => `✅ <@${100000000000000000 + i}> completed website verification (${i}).`);
     const expected = packLogMessages(lines);
     expect(expected.length).toBeGreaterThan(1);
-    await enqueueAll(outbox, lines.map((text) => ({ kind: 'log_message', text }) as const));
+    await enqueueAll(
+      outbox,
+      lines.map((text) => ({ kind: 'log_message', text }) as const),
+    );
     const started = Date.now();
     const seen: number[] = [];
     worker.start();
@@ -204,7 +253,10 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     } finally {
       await worker.stop();
     }
-    const posted = emulator.state.messages(logs).slice(before).map((m) => m.content);
+    const posted = emulator.state
+      .messages(logs)
+      .slice(before)
+      .map((m) => m.content);
     expect(posted).toEqual(expected.map((m) => m.content));
     // the full messages did not wait for the linger; the last one (not full) did
     expect(seen[expected.length - 2]).toBeLessThan(lingerMs);
@@ -216,12 +268,21 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const { outbox, worker, database } = makeWorker({ logLingerMs: 60_000 });
     const logs = emulator.guild.channelId('logs');
     const before = emulator.state.messages(logs).length;
-    await enqueueAll(outbox, [1, 2, 3].map((n) => ({ kind: 'log_message', text: `held ${n}` }) as const));
+    await enqueueAll(
+      outbox,
+      [1, 2, 3].map((n) => ({ kind: 'log_message', text: `held ${n}` }) as const),
+    );
     worker.start();
-    for (let waited = 0; (await outbox.depth(database.db)).pending > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; (await outbox.depth(database.db)).pending > 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(emulator.state.messages(logs).length).toBe(before); // taken, held
     await worker.stop();
-    expect(emulator.state.messages(logs).slice(before).map((m) => m.content)).toEqual(['held 1\nheld 2\nheld 3']);
+    expect(
+      emulator.state
+        .messages(logs)
+        .slice(before)
+        .map((m) => m.content),
+    ).toEqual(['held 1\nheld 2\nheld 3']);
     expect(await outbox.depth(database.db)).toEqual({ pending: 0, running: 0, failed: 0 });
   });
 
@@ -229,10 +290,14 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     // held log lines run nothing meanwhile (no finished action calls for a claim), and the poll is far off
     const { outbox, worker } = makeWorker({ logLingerMs: 60_000, pollMs: 60_000 });
     const claims = jest.spyOn(outbox, 'claimDue');
-    await enqueueAll(outbox, [1, 2, 3].map((n) => ({ kind: 'log_message', text: `claimed once ${n}` }) as const));
+    await enqueueAll(
+      outbox,
+      [1, 2, 3].map((n) => ({ kind: 'log_message', text: `claimed once ${n}` }) as const),
+    );
     worker.start();
     try {
-      for (let waited = 0; claims.mock.results.length === 0 && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let waited = 0; claims.mock.results.length === 0 && waited < 10_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       await claims.mock.results[0]!.value;
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(claims).toHaveBeenCalledTimes(1);
@@ -240,7 +305,8 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
       // a visitor finishing meanwhile still gets a claim of its own
       await enqueueAll(outbox, [{ kind: 'log_message', text: 'nudged' }]);
       worker.nudge();
-      for (let waited = 0; claims.mock.results.length < 2 && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let waited = 0; claims.mock.results.length < 2 && waited < 10_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(await claims.mock.results[1]!.value).toHaveLength(1);
     } finally {
       await worker.stop();
@@ -253,21 +319,30 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
     const warn = jest.spyOn(logger, 'warn');
     const error = jest.spyOn(logger, 'error');
     const { outbox, worker } = makeWorker({ logger, pollMs: 20 });
-    const claims = jest.spyOn(outbox, 'claimDue')
-      .mockRejectedValueOnce(new Error('Failed query: select …', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) }))
+    const claims = jest
+      .spyOn(outbox, 'claimDue')
+      .mockRejectedValueOnce(
+        new Error('Failed query: select …', {
+          cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+        }),
+      )
       .mockRejectedValueOnce(new Error('a bug of ours'));
     const user = emulator.createUser({ username: 'after-outage' });
     emulator.addGuildMember(user.id, ['Unverified']);
     await enqueueAll(outbox, [{ kind: 'add_role', discordId: user.id, role: 'verified', reason: 'Gatekeeper: test' }]);
     worker.start();
     try {
-      for (let waited = 0; !rolesOf(user.id).includes('Verified') && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let waited = 0; !rolesOf(user.id).includes('Verified') && waited < 10_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     } finally {
       await worker.stop();
       claims.mockRestore();
     }
     expect(rolesOf(user.id)).toContain('Verified');
-    expect(warn).toHaveBeenCalledWith({ sqlState: '57P01', message: 'Failed query: select …' }, 'outbox worker: the database is unreachable; its work waits until it answers');
+    expect(warn).toHaveBeenCalledWith(
+      { sqlState: '57P01', message: 'Failed query: select …' },
+      'outbox worker: the database is unreachable; its work waits until it answers',
+    );
     expect(error).toHaveBeenCalledTimes(1);
     expect(error.mock.calls[0]![1]).toBe('outbox worker error');
   });

@@ -18,14 +18,25 @@ import type { RoleConnectionUpdates } from '../role-connection-updates';
 import type { VerificationLevelCall } from '../lockdown-verification-level-call';
 import { logLineOf, planLogPosts } from '../log-cards/log-card-message';
 import { classifyDiscordError, nextRetryDelayMs, retryAfterMs } from './outbox-errors';
-import { deletedRoleMessage, isMissingPermission, isUnknownRole, missingPermissionMessage, missingRole, needsOwnerFix, problemsFor, waitingForFixMessage } from './failure-advice';
+import {
+  deletedRoleMessage,
+  isMissingPermission,
+  isUnknownRole,
+  missingPermissionMessage,
+  missingRole,
+  needsOwnerFix,
+  problemsFor,
+  waitingForFixMessage,
+} from './failure-advice';
 
 type Claimed = OutboxEntry & { sealedSecret: string | null };
 
 /** The logs channel's line for an action that failed for good. */
 export function failedActionLine(entry: Pick<OutboxEntry, 'kind' | 'discordId'>, message: string): string {
-  if (entry.kind === 'verification_level') return `❗ Could not change the server's verification level for the lockdown: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper.`;
-  if (entry.kind === 'incident_actions') return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
+  if (entry.kind === 'verification_level')
+    return `❗ Could not change the server's verification level for the lockdown: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper.`;
+  if (entry.kind === 'incident_actions')
+    return `❗ Could not change the lockdown's pause in Discord: ${message.replace(/\.$/, '')}. The lockdown still holds in Gatekeeper; staff can retry it from the dashboard.`;
   return `❗ Could not ${entry.kind.replace(/_/g, ' ')} for <@${entry.discordId}>: ${message}. Staff can retry it from the dashboard.`;
 }
 type Kind = OutboxEntry['kind'];
@@ -117,7 +128,17 @@ export function createOutboxWorker(deps: {
   const concurrency = deps.concurrency ?? 10;
   const stats: OutboxWorkerStats = { done: 0, retried: 0, failed: 0, invalidRequests: 0, givenBack: 0, parked: 0 };
   const parkRecheckMs = deps.parkRecheckMs ?? PARK_RECHECK_MS;
-  const actions = createDiscordActions({ rest: deps.rest, directory: deps.directory, sealKey: deps.sealKey, websiteUrl: deps.websiteUrl, alarmPingRole: deps.alarmPingRole, members: deps.members, revokeAccessToken: deps.revokeAccessToken, roleConnections: deps.roleConnections, verificationLevel: deps.verificationLevel });
+  const actions = createDiscordActions({
+    rest: deps.rest,
+    directory: deps.directory,
+    sealKey: deps.sealKey,
+    websiteUrl: deps.websiteUrl,
+    alarmPingRole: deps.alarmPingRole,
+    members: deps.members,
+    revokeAccessToken: deps.revokeAccessToken,
+    roleConnections: deps.roleConnections,
+    verificationLevel: deps.verificationLevel,
+  });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
@@ -162,7 +183,9 @@ export function createOutboxWorker(deps: {
   /** The token was rejected while this ran (the REST client drops it on a 401, so calls under way fail too). */
   function tokenRejected(error: unknown): boolean {
     if (!deps.guard) return false;
-    return error instanceof BotTokenRejectedError || deps.guard.token.rejected || (error instanceof DiscordAPIError && error.status === 401);
+    return (
+      error instanceof BotTokenRejectedError || deps.guard.token.rejected || (error instanceof DiscordAPIError && error.status === 401)
+    );
   }
 
   /**
@@ -172,7 +195,11 @@ export function createOutboxWorker(deps: {
    * self-check no longer names it: recheckParked). A 403 the self-check cannot explain (the
    * member's own highest role is above the bot's) fails with that advice; staff retry it.
    */
-  async function explain(entry: Claimed, error: unknown, checked?: Promise<SetupProblem[]>): Promise<{ message: string; park: boolean } | null> {
+  async function explain(
+    entry: Claimed,
+    error: unknown,
+    checked?: Promise<SetupProblem[]>,
+  ): Promise<{ message: string; park: boolean } | null> {
     if (!needsOwnerFix(error)) return null;
     if (isUnknownRole(error)) deps.directory.forget(); // its cached role ids are stale: read them again
     const problems = await (checked ?? problemsNow());
@@ -214,7 +241,10 @@ export function createOutboxWorker(deps: {
     const fixed = parked.filter((entry) => problemsFor(entry, problems).length === 0);
     if (fixed.length === 0) return 0;
     deps.directory.forget(); // a role chosen again, or created again, has a new id
-    const released = await deps.outbox.releaseParked(deps.database.db, fixed.map((entry) => entry.id));
+    const released = await deps.outbox.releaseParked(
+      deps.database.db,
+      fixed.map((entry) => entry.id),
+    );
     parkedNotes.clear();
     deps.logger.info({ released }, 'Discord actions waiting for a fix go on: the self-check no longer names their problem');
     return released;
@@ -256,14 +286,32 @@ export function createOutboxWorker(deps: {
       stats.failed++;
       deps.logger.error({ outboxId: entry.id, kind: entry.kind, error: failure.message }, 'Discord action failed for good');
       await deps.database.db.transaction(async (tx) => {
-        await appendAudit(tx, { actor: { type: 'system', id: 'outbox', name: 'Discord outbox' }, action: 'outbox.failed', targetType: 'member', targetId: entry.discordId, details: { outboxId: entry.id, kind: entry.kind, error: failure.message, attempts: entry.attempts } }, deps.clock.now());
+        await appendAudit(
+          tx,
+          {
+            actor: { type: 'system', id: 'outbox', name: 'Discord outbox' },
+            action: 'outbox.failed',
+            targetType: 'member',
+            targetId: entry.discordId,
+            details: { outboxId: entry.id, kind: entry.kind, error: failure.message, attempts: entry.attempts },
+          },
+          deps.clock.now(),
+        );
         if (entry.kind !== 'log_message') {
-          await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'outbox_failed', discordId: entry.discordId ?? undefined, text: failedActionLine(entry, failure.message) });
+          await deps.outbox.enqueue(tx, {
+            kind: 'log_message',
+            event: 'outbox_failed',
+            discordId: entry.discordId ?? undefined,
+            text: failedActionLine(entry, failure.message),
+          });
         }
       });
     } else {
       stats.retried++;
-      deps.logger.warn({ outboxId: entry.id, kind: entry.kind, attempt: entry.attempts, error: failure.message }, 'Discord action will be retried');
+      deps.logger.warn(
+        { outboxId: entry.id, kind: entry.kind, attempt: entry.attempts, error: failure.message },
+        'Discord action will be retried',
+      );
     }
     deps.onFinished?.(entry, result);
   }
@@ -335,7 +383,11 @@ export function createOutboxWorker(deps: {
     if (lingerTimer) clearTimeout(lingerTimer);
     lingerTimer = undefined;
     if (postingLogs > 0 || heldLogs.length === 0) return;
-    const packed = planLogPosts(heldLogs.map((h) => logLineOf(h.entry)), deps.websiteUrl, deps.alarmPingRole?.() ?? null);
+    const packed = planLogPosts(
+      heldLogs.map((h) => logLineOf(h.entry)),
+      deps.websiteUrl,
+      deps.alarmPingRole?.() ?? null,
+    );
     const waited = Date.now() - heldLogs[0]!.takenAt;
     const send = all || waited >= logLingerMs ? packed : packed.slice(0, -1);
     if (send.length === 0) {
@@ -366,7 +418,11 @@ export function createOutboxWorker(deps: {
    * a warning, since what was claimed is claimed again once its lease runs out, and the rest waits.
    */
   function reportError(error: unknown): void {
-    if (isDatabaseUnavailable(error)) deps.logger.warn({ sqlState: sqlState(error), message: error instanceof Error ? error.message.split('\n')[0] : String(error) }, 'outbox worker: the database is unreachable; its work waits until it answers');
+    if (isDatabaseUnavailable(error))
+      deps.logger.warn(
+        { sqlState: sqlState(error), message: error instanceof Error ? error.message.split('\n')[0] : String(error) },
+        'outbox worker: the database is unreachable; its work waits until it answers',
+      );
     else deps.logger.error({ err: error }, 'outbox worker error');
   }
 
@@ -376,13 +432,11 @@ export function createOutboxWorker(deps: {
   /** Runs one piece of work in a kind's slot; when it ends, the slot is refilled. */
   function occupy(kind: Kind, work: Promise<void>): void {
     inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
-    const tracked = work
-      .catch(reportError)
-      .finally(() => {
-        inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1);
-        running.delete(tracked);
-        if (!stopped) kick();
-      });
+    const tracked = work.catch(reportError).finally(() => {
+      inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1);
+      running.delete(tracked);
+      if (!stopped) kick();
+    });
     running.add(tracked);
   }
 
@@ -391,7 +445,9 @@ export function createOutboxWorker(deps: {
     const free: Partial<Record<Kind, number>> = {};
     // past half the invalid-request budget, log lines (not essential) stay queued
     const logsWait = deps.guard?.gate.state() === 'paused';
-    for (const kind of OUTBOX_KINDS) free[kind] = kind === 'log_message' ? (logsWait ? 0 : batchSize - heldLogs.length - postingLogs) : concurrency - (inFlight.get(kind) ?? 0);
+    for (const kind of OUTBOX_KINDS)
+      free[kind] =
+        kind === 'log_message' ? (logsWait ? 0 : batchSize - heldLogs.length - postingLogs) : concurrency - (inFlight.get(kind) ?? 0);
     return free;
   }
 
@@ -404,20 +460,22 @@ export function createOutboxWorker(deps: {
   let claiming: Promise<Filled> = Promise.resolve(NOTHING);
   /** Claims what the free slots allow and starts it; one claim at a time. */
   function fill(): Promise<Filled> {
-    claiming = claiming.catch(() => NOTHING).then(async () => {
-      // Discord rejects the bot token: everything stays queued, with its attempts, until a probe finds it works
-      if (deps.guard?.token.rejected) return NOTHING;
-      const free = freeSlots();
-      if (Object.values(free).every((n) => (n ?? 0) <= 0)) return NOTHING;
-      const claimed = await deps.outbox.claimDue(deps.database.db, free, LEASE_MS);
-      const logs = claimed.filter((e) => e.kind === 'log_message');
-      for (const entry of claimed) if (entry.kind !== 'log_message') occupy(entry.kind, runAction(entry));
-      if (logs.length > 0) holdLogs(logs);
-      const perKind = new Map<Kind, number>();
-      for (const entry of claimed) perKind.set(entry.kind, (perKind.get(entry.kind) ?? 0) + 1);
-      const filledAKind = [...perKind].some(([kind, n]) => n >= (free[kind] ?? 0));
-      return { started: claimed.length, filledAKind };
-    });
+    claiming = claiming
+      .catch(() => NOTHING)
+      .then(async () => {
+        // Discord rejects the bot token: everything stays queued, with its attempts, until a probe finds it works
+        if (deps.guard?.token.rejected) return NOTHING;
+        const free = freeSlots();
+        if (Object.values(free).every((n) => (n ?? 0) <= 0)) return NOTHING;
+        const claimed = await deps.outbox.claimDue(deps.database.db, free, LEASE_MS);
+        const logs = claimed.filter((e) => e.kind === 'log_message');
+        for (const entry of claimed) if (entry.kind !== 'log_message') occupy(entry.kind, runAction(entry));
+        if (logs.length > 0) holdLogs(logs);
+        const perKind = new Map<Kind, number>();
+        for (const entry of claimed) perKind.set(entry.kind, (perKind.get(entry.kind) ?? 0) + 1);
+        const filledAKind = [...perKind].some(([kind, n]) => n >= (free[kind] ?? 0));
+        return { started: claimed.length, filledAKind };
+      });
     return claiming;
   }
 

@@ -16,7 +16,8 @@ describeEngines('a refused role choice in the running product: the self-check na
   afterAll(async () => handle?.stop());
 
   const emulator = () => handle.discord.emulator!;
-  const rolesOf = (userId: string) => (emulator().state.guild.members.get(userId)?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
+  const rolesOf = (userId: string) =>
+    (emulator().state.guild.members.get(userId)?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
   /** /healthz/discord once the bot's re-check after a role update has run */
   async function healthUntil(done: (body: { problems: { problem: string; fix: string }[] }) => boolean) {
     for (let i = 0; i < 50; i++) {
@@ -27,7 +28,7 @@ describeEngines('a refused role choice in the running product: the self-check na
     throw new Error('the self-check did not change');
   }
 
-  it('a Verified role carrying Administrator: named with its fix at /healthz/discord; the button\'s role change waits with the fix as its error, and goes through once fixed', async () => {
+  it("a Verified role carrying Administrator: named with its fix at /healthz/discord; the button's role change waits with the fix as its error, and goes through once fixed", async () => {
     const user = emulator().createUser({ username: 'newcomer' });
     await walkVisitorFlow(handle, { userId: user.id, confirmRules: true });
     await handle.services.outboxWorker.drain();
@@ -45,11 +46,24 @@ describeEngines('a refused role choice in the running product: the self-check na
     ]);
 
     const button = emulator().findButton(emulator().guild.channelId('verification'), 'Complete Verification!')!;
-    await emulator().clickButton({ userId: user.id, channelId: emulator().guild.channelId('verification'), messageId: button.messageId, customId: button.customId });
+    await emulator().clickButton({
+      userId: user.id,
+      channelId: emulator().guild.channelId('verification'),
+      messageId: button.messageId,
+      customId: button.customId,
+    });
     await handle.services.outboxWorker.drain();
     expect(rolesOf(user.id)).toEqual(['Unverified']);
-    const { rows } = await getDatabase().query<{ status: string; last_error: string }>(`select status, last_error from discord_outbox where kind = 'update_roles' and discord_id = $1`, [user.id]);
-    expect(rows).toEqual([{ status: 'pending', last_error: expect.stringContaining('Role configuration refused: The Verified role "Verified" carries "Administrator"') }]);
+    const { rows } = await getDatabase().query<{ status: string; last_error: string }>(
+      `select status, last_error from discord_outbox where kind = 'update_roles' and discord_id = $1`,
+      [user.id],
+    );
+    expect(rows).toEqual([
+      {
+        status: 'pending',
+        last_error: expect.stringContaining('Role configuration refused: The Verified role "Verified" carries "Administrator"'),
+      },
+    ]);
 
     // fixed in the server: the retry gives the role
     emulator().setRolePermissions(emulator().guild.roleId('Verified'), 0n);

@@ -30,22 +30,28 @@ describe('canonicalLoopbackRedirect', () => {
     res.status(200).send('served');
   });
 
-  it.each(['127.0.0.1:3000', '[::1]:3000', '127.0.0.2:3000'])('sends a page opened on %s to the printed address, path and query kept', async (host) => {
-    const res = await request(app).get('/oauth/start?x=1&y=%20').set('Host', host);
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('http://localhost:3000/oauth/start?x=1&y=%20');
-    expect(res.headers['cache-control']).toBe('no-store');
-  });
+  it.each(['127.0.0.1:3000', '[::1]:3000', '127.0.0.2:3000'])(
+    'sends a page opened on %s to the printed address, path and query kept',
+    async (host) => {
+      const res = await request(app).get('/oauth/start?x=1&y=%20').set('Host', host);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('http://localhost:3000/oauth/start?x=1&y=%20');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
 
   it('redirects HEAD too', async () => {
     const res = await request(app).head('/').set('Host', '127.0.0.1:3000');
     expect(res.status).toBe(302);
   });
 
-  it.each(['localhost:3000', 'LOCALHOST:3000', '192.168.1.20:3000', 'verify.example.com', '', '127.0.0.1:5173', '127.0.0.1'])('serves %j as is', async (host) => {
-    const res = await request(app).get('/').set('Host', host);
-    expect(res.status).toBe(200);
-  });
+  it.each(['localhost:3000', 'LOCALHOST:3000', '192.168.1.20:3000', 'verify.example.com', '', '127.0.0.1:5173', '127.0.0.1'])(
+    'serves %j as is',
+    async (host) => {
+      const res = await request(app).get('/').set('Host', host);
+      expect(res.status).toBe(200);
+    },
+  );
 
   it('lets other methods through (a form posted from the printed address never comes from another name)', async () => {
     const res = await request(app).post('/api/consent').set('Host', '127.0.0.1:3000').send({});

@@ -17,7 +17,11 @@ function appThrowing(handler: express.RequestHandler) {
 // no database here: the PGlite pass runs it once
 describeOn('pglite')('error handler', () => {
   it('answers a lost database connection with 503 and Retry-After, never a stack', async () => {
-    for (const error of [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), new Error('Connection terminated unexpectedly'), new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) })]) {
+    for (const error of [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) }),
+    ]) {
       const res = await request(appThrowing(() => Promise.reject(error))).get('/probe');
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
@@ -26,7 +30,9 @@ describeOn('pglite')('error handler', () => {
   });
 
   it('answers any other fault with a plain 500', async () => {
-    const res = await request(appThrowing(() => Promise.reject(Object.assign(new Error('duplicate key'), { code: '23505' })))).get('/probe');
+    const res = await request(appThrowing(() => Promise.reject(Object.assign(new Error('duplicate key'), { code: '23505' })))).get(
+      '/probe',
+    );
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'Internal server error', code: 'internal' });
     expect(JSON.stringify(res.body)).not.toMatch(/at .+\.ts/);
@@ -42,7 +48,7 @@ describeOn('postgres')('error handler [postgres]', () => {
     await database.close();
   });
 
-  it("answers 503 with Retry-After when every pool connection stays busy past the wait (a crowd), not a 500", async () => {
+  it('answers 503 with Retry-After when every pool connection stays busy past the wait (a crowd), not a 500', async () => {
     // the product's pool waits POOL_CHECKOUT_WAIT_MS; a pool of one that waits 50 ms gives the same error quickly
     const pool = new pg.Pool({ connectionString: postgresTestUrl()!, max: 1, connectionTimeoutMillis: 50 });
     const held = await pool.connect();
@@ -69,7 +75,9 @@ describeOn('postgres')('error handler [postgres]', () => {
       let killed = 0;
       const response = pending.then((r) => r);
       while (killed === 0 && Date.now() - started < 5000) {
-        const { rows } = await admin.query<{ n: number }>("select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where query like 'select pg_backend_pid()%' and pid <> pg_backend_pid()");
+        const { rows } = await admin.query<{ n: number }>(
+          "select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where query like 'select pg_backend_pid()%' and pid <> pg_backend_pid()",
+        );
         killed = rows[0]?.n ?? 0;
       }
       expect(killed).toBe(1);

@@ -23,14 +23,23 @@ export const apiNotFound: RequestHandler = (req, _res, next) => next(NotFound(`R
  * Sends an error: `{error, code, field?}` to an API call, the same message as a page to a
  * browser navigation (error-page.ts), which with a Retry-After reloads itself after it.
  */
-function answer(req: Request, res: Response, status: number, json: { error: string; code: string; field?: string }, headers: Record<string, string> = {}): void {
+function answer(
+  req: Request,
+  res: Response,
+  status: number,
+  json: { error: string; code: string; field?: string },
+  headers: Record<string, string> = {},
+): void {
   res.status(status).set(headers);
   if (!isPageNavigation(req)) {
     res.json(json);
     return;
   }
   const retryAfter = headers['Retry-After'] === undefined ? undefined : Number(headers['Retry-After']);
-  res.set('Cache-Control', 'no-store').type('html').send(errorPage(status, json.error, Number.isInteger(retryAfter) ? retryAfter : undefined));
+  res
+    .set('Cache-Control', 'no-store')
+    .type('html')
+    .send(errorPage(status, json.error, Number.isInteger(retryAfter) ? retryAfter : undefined));
 }
 
 /** Codes of a connection the client closed: a cancelled download, an aborted upload, a closed tab. */
@@ -48,13 +57,22 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (isClientAbort(error, req)) {
       // not an error: a debug line without a stack, and nobody to answer
-      logger.debug({ method: req.method, path: req.path, code: (error as BodyParserError).code ?? (error as BodyParserError).type }, 'client went away before the answer');
+      logger.debug(
+        { method: req.method, path: req.path, code: (error as BodyParserError).code ?? (error as BodyParserError).type },
+        'client went away before the answer',
+      );
       if (!res.headersSent) res.destroy();
       return;
     }
     if (res.headersSent) return next(error);
     if (isAppError(error)) {
-      answer(req, res, error.status, { error: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) }, error.headers);
+      answer(
+        req,
+        res,
+        error.status,
+        { error: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) },
+        error.headers,
+      );
       return;
     }
     const parserError = error as BodyParserError;
@@ -67,7 +85,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (parserError?.type === 'encoding.unsupported') {
-      answer(req, res, 415, { error: 'Unsupported Content-Encoding: send the body uncompressed, or gzip, deflate or br', code: 'unsupported_encoding' });
+      answer(req, res, 415, {
+        error: 'Unsupported Content-Encoding: send the body uncompressed, or gzip, deflate or br',
+        code: 'unsupported_encoding',
+      });
       return;
     }
     if (typeof parserError?.code === 'string' && parserError.code.startsWith('Z_') && parserError.status === 400) {
@@ -75,7 +96,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       answer(req, res, 400, { error: 'The body is not encoded as its Content-Encoding says', code: 'bad_encoding' });
       return;
     }
-    if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 && (parserError.type || parserError.expose)) {
+    if (
+      typeof parserError?.status === 'number' &&
+      parserError.status >= 400 &&
+      parserError.status < 500 &&
+      (parserError.type || parserError.expose)
+    ) {
       answer(req, res, parserError.status, { error: 'Malformed request body', code: 'bad_body' });
       return;
     }
@@ -88,7 +114,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isDatabaseUnavailable(error)) {
       // a restart or failover of the database server: the next request gets a fresh connection
       logger.warn({ err: error, method: req.method, path: req.path }, 'database unavailable');
-      answer(req, res, 503, { error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' }, { 'Retry-After': String(DATABASE_BUSY_RETRY_AFTER_SECONDS) });
+      answer(
+        req,
+        res,
+        503,
+        { error: 'The service is briefly unavailable. Please try again in a moment.', code: 'unavailable' },
+        { 'Retry-After': String(DATABASE_BUSY_RETRY_AFTER_SECONDS) },
+      );
       return;
     }
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

@@ -14,7 +14,9 @@ export interface BucketSize {
  * raid. `wait` only looks, `take` spends, so a request checked against several buckets
  * spends from none of them when one refuses it.
  */
-export function createTokenBuckets(size: BucketSize & { clock: Clock; /** most keys tracked at once; the oldest are forgotten first */ maxKeys?: number }) {
+export function createTokenBuckets(
+  size: BucketSize & { clock: Clock; /** most keys tracked at once; the oldest are forgotten first */ maxKeys?: number },
+) {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const maxKeys = size.maxKeys ?? 100_000;
 

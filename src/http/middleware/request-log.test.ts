@@ -58,7 +58,12 @@ describe('request log', () => {
     const debug = captured('debug');
     await request(appWith(debug)).get('/ok?code=secret').expect(200);
     expect(debug.lines).toHaveLength(1);
-    expect(debug.lines[0]).toMatchObject({ level: 20, msg: 'request completed', req: { method: 'GET', path: '/ok' }, res: { status: 200 } });
+    expect(debug.lines[0]).toMatchObject({
+      level: 20,
+      msg: 'request completed',
+      req: { method: 'GET', path: '/ok' },
+      res: { status: 200 },
+    });
     expect(JSON.stringify(debug.lines)).not.toContain('secret');
   });
 

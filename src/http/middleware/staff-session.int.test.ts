@@ -36,7 +36,9 @@ describeEngines('staff sessions', (getDatabase) => {
     expect((await request(kit.app).get('/api/admin/session')).status).toBe(401);
     const cookie = await loginCookie(kit.app, 'Mod', TEAM.mod.password);
     // claims to be the owner, but keeps the mod's signature
-    const ownerClaim = Buffer.from(JSON.stringify({ staff: { staffId: 1, epoch: 0, iat: Date.now(), seen: Date.now() } })).toString('base64');
+    const ownerClaim = Buffer.from(JSON.stringify({ staff: { staffId: 1, epoch: 0, iat: Date.now(), seen: Date.now() } })).toString(
+      'base64',
+    );
     const forged = cookie.replace(/gk_session=[^;]+/, `gk_session=${ownerClaim}`);
     expect((await session(forged)).status).toBe(401);
     expect((await session(cookie)).status).toBe(200);

@@ -21,11 +21,18 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
 
   it('limits exactly the requests of the visitor flow (and the appeal sign-in), each once per flow', () => {
     const { handle } = server;
-    const limiter = (handle.services.routers.api[0]!.stack.find((l) => l.route?.path === '/consent/token')!.route!.stack[0]!).handle;
-    const limited = [...handle.services.routers.api.map((r) => ({ r, prefix: '/api' })), ...handle.services.routers.root.map((r) => ({ r, prefix: '' }))].flatMap(({ r, prefix }) =>
+    const limiter = handle.services.routers.api[0]!.stack.find((l) => l.route?.path === '/consent/token')!.route!.stack[0]!.handle;
+    const limited = [
+      ...handle.services.routers.api.map((r) => ({ r, prefix: '/api' })),
+      ...handle.services.routers.root.map((r) => ({ r, prefix: '' })),
+    ].flatMap(({ r, prefix }) =>
       r.stack
         .filter((layer) => layer.route?.stack.some((s) => s.handle === limiter))
-        .flatMap((layer) => Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map((m) => `${m.toUpperCase()} ${prefix}${String(layer.route!.path)}`)),
+        .flatMap((layer) =>
+          Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map(
+            (m) => `${m.toUpperCase()} ${prefix}${String(layer.route!.path)}`,
+          ),
+        ),
     );
     // the appeal sign-in and the Linked Roles sign-in start a Discord sign-in as the flow does
     expect(limited.sort()).toEqual([...VISITOR_FLOW_REQUESTS, 'GET /oauth/appeal', 'GET /linked-roles'].sort());
@@ -39,7 +46,12 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
     const landed: string[] = [];
     for (let i = 0; i < CLASS_SIZE; i++) {
       const user = handle.discord.emulator!.createUser({ username: `pupil${i}` });
-      const { landedOn } = await walkVisitorFlow(handle, { userId: user.id, forwardedFor: address, confirmRules: true, fingerprint: buildFingerprint(`pupil-device-${i}`) });
+      const { landedOn } = await walkVisitorFlow(handle, {
+        userId: user.id,
+        forwardedFor: address,
+        confirmRules: true,
+        fingerprint: buildFingerprint(`pupil-device-${i}`),
+      });
       landed.push(landedOn);
     }
     expect(landed.filter((l) => l === '/rules').length).toBe(CLASS_SIZE);
@@ -48,7 +60,8 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
   it('holds back one address flooding without a session, or with a new session each time', async () => {
     const address = nextAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 10; i++) statuses.push((await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
+    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 10; i++)
+      statuses.push((await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
     // the newcomers' budget (and a token or two refilled while the loop ran), then refusals
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(NEWCOMER_BUDGET.capacity);
     expect(statuses.filter((s) => s === 200).length).toBeLessThan(NEWCOMER_BUDGET.capacity + 5);
@@ -61,7 +74,8 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
     const address = nextAddress();
     const hammer = request.agent(server.handle.url);
     const statuses: number[] = [];
-    for (let i = 0; i < SESSION_BUDGET.capacity + 5; i++) statuses.push((await hammer.get('/api/consent/token').set('X-Forwarded-For', address)).status);
+    for (let i = 0; i < SESSION_BUDGET.capacity + 5; i++)
+      statuses.push((await hammer.get('/api/consent/token').set('X-Forwarded-For', address)).status);
     expect(statuses.filter((s) => s === 200).length).toBeLessThan(SESSION_BUDGET.capacity + 3);
     const refused = await hammer.get('/api/consent/token').set('X-Forwarded-For', address);
     expect(refused.status).toBe(429);
@@ -83,13 +97,20 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
 
   it('answers a limited API call with JSON whose text states the Retry-After, and a limited page with a page that waits as long and reloads', async () => {
     const address = nextAddress();
-    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 2; i++) await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
-    const api = await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 2; i++)
+      await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
+    const api = await request(server.handle.url)
+      .get('/api/consent/token')
+      .set('X-Forwarded-For', address)
+      .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
     expect(api.status).toBe(429);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
     const seconds = Number(api.headers['retry-after']);
     expect(seconds).toBeGreaterThanOrEqual(1);
-    expect(api.body).toEqual({ error: `Too many verification attempts from your network: please try again in ${seconds} second${seconds === 1 ? '' : 's'}`, code: 'rate_limited' });
+    expect(api.body).toEqual({
+      error: `Too many verification attempts from your network: please try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+      code: 'rate_limited',
+    });
 
     // Discord sending the browser back to the callback, or the visitor opening /oauth/start
     for (const [path, headers] of [
@@ -113,7 +134,8 @@ describeEngines('visitor limits: per session and per address', (getDatabase) => 
 
   it('gives the budgets back with time: a refused address verifies again once its wait has passed', async () => {
     const address = nextAddress();
-    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 2; i++) await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
+    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 2; i++)
+      await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
     const refused = await request(server.handle.url).get('/api/consent/token').set('X-Forwarded-For', address).expect(429);
     server.clock.advance(Number(refused.headers['retry-after']) * 1000);
     const user = server.handle.discord.emulator!.createUser({ username: 'after-the-wait' });

@@ -11,7 +11,13 @@ import { createTokenBuckets, waitInWords, type BucketSize } from './rate-limit';
  * the product's routes and checks that these (and the appeal sign-in's /oauth/appeal) are
  * exactly the ones behind this limiter.
  */
-export const VISITOR_FLOW_REQUESTS = ['GET /api/consent/token', 'POST /api/consent', 'GET /oauth/start', 'GET /oauth/callback', 'POST /api/rules/confirm'] as const;
+export const VISITOR_FLOW_REQUESTS = [
+  'GET /api/consent/token',
+  'POST /api/consent',
+  'GET /oauth/start',
+  'GET /oauth/callback',
+  'POST /api/rules/confirm',
+] as const;
 const FLOW = VISITOR_FLOW_REQUESTS.length;
 
 /**
@@ -29,7 +35,10 @@ const ADDRESS_REFILL_SECONDS = 5 * 60;
  * burst (40 × 5 × 1.5 = 300 requests), refilled at 1 a second. This is what still limits a
  * flood from one address whatever its cookies do.
  */
-export const ADDRESS_BUDGET: BucketSize = { capacity: CLASS_SIZE * FLOW * FLOWS_PER_VISITOR, refillPerSecond: (CLASS_SIZE * FLOW * FLOWS_PER_VISITOR) / ADDRESS_REFILL_SECONDS };
+export const ADDRESS_BUDGET: BucketSize = {
+  capacity: CLASS_SIZE * FLOW * FLOWS_PER_VISITOR,
+  refillPerSecond: (CLASS_SIZE * FLOW * FLOWS_PER_VISITOR) / ADDRESS_REFILL_SECONDS,
+};
 /**
  * Requests from an address without a visitor session: one per visitor of the class (the
  * consent token, a browser's first limited request, gives it its session), refilled over the

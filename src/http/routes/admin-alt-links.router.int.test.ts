@@ -46,7 +46,13 @@ describeEngines('admin alt link routes: "Not the same person" and reopen', (getD
 
     const alt = (await get(`/api/admin/users/${ALT}`)).body;
     expect(alt).toMatchObject({ isLinkedAsAlt: false, altsFound: 0 });
-    expect(alt.alts).toEqual([expect.objectContaining({ linkId: links.first, discordId: MAIN, dismissed: { at: expect.any(String), byName: 'Mod', reason: 'twins, seen on camera' } })]);
+    expect(alt.alts).toEqual([
+      expect.objectContaining({
+        linkId: links.first,
+        discordId: MAIN,
+        dismissed: { at: expect.any(String), byName: 'Mod', reason: 'twins, seen on camera' },
+      }),
+    ]);
     const main = (await get(`/api/admin/users/${MAIN}`)).body;
     expect(main).toMatchObject({ altsFound: 1 });
     // open links first, the dismissed one last
@@ -59,9 +65,15 @@ describeEngines('admin alt link routes: "Not the same person" and reopen', (getD
 
     const reopened = await post(`/api/admin/users/${MAIN}/alt-links/${links.first}/reopen`);
     expect(reopened.status).toBe(200);
-    expect((await get(`/api/admin/users/${ALT}`)).body).toMatchObject({ isLinkedAsAlt: true, altsFound: 1, alts: [expect.objectContaining({ dismissed: null })] });
+    expect((await get(`/api/admin/users/${ALT}`)).body).toMatchObject({
+      isLinkedAsAlt: true,
+      altsFound: 1,
+      alts: [expect.objectContaining({ dismissed: null })],
+    });
     expect((await get('/api/admin/users?filter=certain_alts')).body.users.map((u: { discordId: string }) => u.discordId)).toEqual([ALT]);
-    const audit = await getDatabase().query<{ action: string; actor_name: string }>("select action, actor_name from audit_log where action like 'member.%' order by id");
+    const audit = await getDatabase().query<{ action: string; actor_name: string }>(
+      "select action, actor_name from audit_log where action like 'member.%' order by id",
+    );
     expect(audit.rows).toEqual([
       { action: 'member.alt_link_dismiss', actor_name: 'Mod' },
       { action: 'member.alt_link_reopen', actor_name: 'Mod' },
@@ -76,18 +88,53 @@ describeEngines('admin alt link routes: "Not the same person" and reopen', (getD
       ['unknown link', `/api/admin/users/${MAIN}/alt-links/999999/dismiss`, undefined, 404, 'Alt link not found'],
       ["another member's link", `/api/admin/users/${STRANGER}/alt-links/${links.first}/dismiss`, undefined, 404, 'Alt link not found'],
       ["another member's link (reopen)", `/api/admin/users/${ALT}/alt-links/${links.second}/reopen`, undefined, 404, 'Alt link not found'],
-      ['already dismissed', `/api/admin/users/${SECOND_ALT}/alt-links/${links.second}/dismiss`, undefined, 409, 'This link is already dismissed'],
+      [
+        'already dismissed',
+        `/api/admin/users/${SECOND_ALT}/alt-links/${links.second}/dismiss`,
+        undefined,
+        409,
+        'This link is already dismissed',
+      ],
       ['reopening an open link', `/api/admin/users/${MAIN}/alt-links/${links.first}/reopen`, undefined, 409, 'This link is not dismissed'],
-      ['a link id that is not a number', `/api/admin/users/${MAIN}/alt-links/abc/dismiss`, undefined, 400, 'Link ID must be a positive whole number'],
+      [
+        'a link id that is not a number',
+        `/api/admin/users/${MAIN}/alt-links/abc/dismiss`,
+        undefined,
+        400,
+        'Link ID must be a positive whole number',
+      ],
       ['link id 0', `/api/admin/users/${MAIN}/alt-links/0/reopen`, undefined, 400, 'Link ID must be a positive whole number'],
-      ['a link id beyond any row', `/api/admin/users/${MAIN}/alt-links/99999999999999999999/dismiss`, undefined, 400, 'Link ID must be a positive whole number'],
-      ['a bad Discord ID', `/api/admin/users/nope/alt-links/${links.first}/dismiss`, undefined, 400, 'Discord ID must be a numeric Discord user ID'],
-      ['a reason too long', `/api/admin/users/${MAIN}/alt-links/${links.first}/dismiss`, { reason: 'x'.repeat(501) }, 400, 'Reason must be at most 500 characters'],
+      [
+        'a link id beyond any row',
+        `/api/admin/users/${MAIN}/alt-links/99999999999999999999/dismiss`,
+        undefined,
+        400,
+        'Link ID must be a positive whole number',
+      ],
+      [
+        'a bad Discord ID',
+        `/api/admin/users/nope/alt-links/${links.first}/dismiss`,
+        undefined,
+        400,
+        'Discord ID must be a numeric Discord user ID',
+      ],
+      [
+        'a reason too long',
+        `/api/admin/users/${MAIN}/alt-links/${links.first}/dismiss`,
+        { reason: 'x'.repeat(501) },
+        400,
+        'Reason must be at most 500 characters',
+      ],
       ['a reason that is not text', `/api/admin/users/${MAIN}/alt-links/${links.first}/dismiss`, { reason: 5 }, 400, 'Reason must be text'],
     ];
     for (const [name, path, body, status, error] of cases) {
       const res = await post(path, body);
-      expect({ name, status: res.status, error: res.body.error, json: res.type }).toEqual({ name, status, error, json: 'application/json' });
+      expect({ name, status: res.status, error: res.body.error, json: res.type }).toEqual({
+        name,
+        status,
+        error,
+        json: 'application/json',
+      });
     }
     expect(await snapshot()).toEqual(before);
   });

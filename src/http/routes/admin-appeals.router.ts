@@ -7,7 +7,13 @@ import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';
 
-const idParams = z.object({ id: z.coerce.number('Invalid appeal id').int('Invalid appeal id').positive('Invalid appeal id').max(Number.MAX_SAFE_INTEGER, 'Invalid appeal id') });
+const idParams = z.object({
+  id: z.coerce
+    .number('Invalid appeal id')
+    .int('Invalid appeal id')
+    .positive('Invalid appeal id')
+    .max(Number.MAX_SAFE_INTEGER, 'Invalid appeal id'),
+});
 // the reason's content rules (plain text, length) are the service's
 const rejectBody = z.strictObject(
   { reason: z.unknown().optional() },

@@ -13,7 +13,11 @@ describeEngines('GET /api/admin/audit', (getDatabase) => {
     kit = createStaffTestApp(getDatabase());
     await seedTeam(getDatabase().db);
     owner = await loginCookie(kit.app, 'Owner', TEAM.owner.password); // audit row 1: staff.login
-    await request(kit.app).post('/api/admin/create-staff').set('Cookie', owner).send({ username: 'Helper', password: 'helper-password' }).expect(201);
+    await request(kit.app)
+      .post('/api/admin/create-staff')
+      .set('Cookie', owner)
+      .send({ username: 'Helper', password: 'helper-password' })
+      .expect(201);
     await request(kit.app).patch('/api/admin/staff/3/super-admin').set('Cookie', owner).send({ isSuperAdmin: true }).expect(200);
   });
 
@@ -46,14 +50,21 @@ describeEngines('GET /api/admin/audit', (getDatabase) => {
     expect((await audit()).body.chain).toMatchObject({ verified: false, brokenAt: 2 });
   });
 
-  it.each([['?limit=0'], ['?limit=500'], ['?before=abc'], ['?action=member.nonsense'], ['?member=bob'], ['?member=1&member=2'], ['?from=yesterday'], ['?to=2026-02-30'], ['?from=2026-11-02&to=2026-11-01']])(
-    'refuses %s with a JSON error',
-    async (query) => {
-      const res = await audit(query);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
-    },
-  );
+  it.each([
+    ['?limit=0'],
+    ['?limit=500'],
+    ['?before=abc'],
+    ['?action=member.nonsense'],
+    ['?member=bob'],
+    ['?member=1&member=2'],
+    ['?from=yesterday'],
+    ['?to=2026-02-30'],
+    ['?from=2026-11-02&to=2026-11-01'],
+  ])('refuses %s with a JSON error', async (query) => {
+    const res = await audit(query);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+  });
 
   describe('entries a person can read', () => {
     const BOB = '200000000000000002';
@@ -61,17 +72,26 @@ describeEngines('GET /api/admin/audit', (getDatabase) => {
     const sentences = (body: { entries: AuditEntryView[] }) => body.entries.map(auditSentenceText);
 
     beforeEach(async () => {
-      await buildMember(getDatabase().db, { discordId: BOB, username: 'bob', avatarUrl: 'https://cdn.example/bob.png', rulesConfirmed: false });
+      await buildMember(getDatabase().db, {
+        discordId: BOB,
+        username: 'bob',
+        avatarUrl: 'https://cdn.example/bob.png',
+        rulesConfirmed: false,
+      });
       await request(kit.app).post(`/api/admin/users/${BOB}/manual-verify`).set('Cookie', owner).expect(200);
       await request(kit.app).post(`/api/admin/users/${BOB}/notes`).set('Cookie', owner).send({ note: 'known from the forum' }).expect(201);
       await buildMember(getDatabase().db, { discordId: GONE, username: 'gone' });
       await request(kit.app).delete(`/api/admin/users/${GONE}`).set('Cookie', owner).expect(200);
     });
 
-    it("names the staff member and the member (with avatar) in each sentence, and a deleted member by ID", async () => {
+    it('names the staff member and the member (with avatar) in each sentence, and a deleted member by ID', async () => {
       const res = await audit();
       expect(res.status).toBe(200);
-      expect(sentences(res.body).slice(0, 3)).toEqual([`Owner deleted every record of member ${GONE} from the member's page`, 'Owner added a note to @bob', 'Owner verified @bob by hand']);
+      expect(sentences(res.body).slice(0, 3)).toEqual([
+        `Owner deleted every record of member ${GONE} from the member's page`,
+        'Owner added a note to @bob',
+        'Owner verified @bob by hand',
+      ]);
       const verify = res.body.entries.find((e: AuditEntryView) => e.action === 'member.manual_verify');
       expect(verify.members).toEqual({ [BOB]: { discordId: BOB, username: 'bob', avatarUrl: 'https://cdn.example/bob.png' } });
       expect(sentences(res.body)).toContain('Owner made Mod a super admin');

@@ -7,7 +7,11 @@ import { INVALID_DISCORD_ID, SNOWFLAKE } from './admin-members.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 import { DAY_MS } from '../../shared/durations';
 
-const positiveInt = (message: string) => z.string().regex(/^[1-9]\d{0,15}$/, message).transform(Number);
+const positiveInt = (message: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, message)
+    .transform(Number);
 
 const LIMIT_MESSAGE = `Limit must be a number from 1 to ${AUDIT_PAGE_MAX}`;
 
@@ -47,7 +51,10 @@ export const auditQuery = z
       .refine((n) => n <= AUDIT_PAGE_MAX, LIMIT_MESSAGE)
       .optional(),
   })
-  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), { message: 'The first day must not be after the last day', path: ['from'] });
+  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+    message: 'The first day must not be after the last day',
+    path: ['from'],
+  });
 
 /** The audit log for super admins (beyond the spec): newest first, filtered, each entry with the names its sentence uses, and the hash chain's verdict. */
 export function adminAuditRoutes(deps: { auditLog: AuditLogService }): StaffRoute[] {

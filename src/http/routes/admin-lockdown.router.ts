@@ -6,7 +6,6 @@ import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';
 import { LOCKDOWN_REASON_MAX } from '../../discord/commands/definitions';
 
-
 export const lockdownBody = z.strictObject(
   {
     on: z.boolean({ error: 'on must be true or false' }),
@@ -25,7 +24,9 @@ export const lockdownBody = z.strictObject(
 export const releaseBody = z.strictObject(
   {
     discordIds: z
-      .array(z.string().regex(/^\d{15,21}$/, 'Each Discord ID must be 15 to 21 digits'), { error: 'discordIds must be a list of Discord IDs' })
+      .array(z.string().regex(/^\d{15,21}$/, 'Each Discord ID must be 15 to 21 digits'), {
+        error: 'discordIds must be a list of Discord IDs',
+      })
       .min(1, 'discordIds cannot be empty')
       .max(1000, 'At most 1000 members at once')
       .optional(),

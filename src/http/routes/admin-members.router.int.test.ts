@@ -52,13 +52,23 @@ describeEngines('admin member routes', (getDatabase) => {
   describe('GET /api/admin/users', () => {
     it('returns user records, newest first, with total and a cursor', async () => {
       const { db } = getDatabase();
-      for (let i = 0; i < 5; i++) await buildMember(db, { discordId: `10000000000000000${i}`, username: `member${i}`, verifiedAt: new Date(Date.UTC(2026, 0, 1 + i)) });
+      for (let i = 0; i < 5; i++)
+        await buildMember(db, {
+          discordId: `10000000000000000${i}`,
+          username: `member${i}`,
+          verifiedAt: new Date(Date.UTC(2026, 0, 1 + i)),
+        });
       const first = await get('/api/admin/users?limit=2');
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ total: 5, totalIsExact: true, totalIsCapped: false });
       expect(first.body.users.map((u: { username: string }) => u.username)).toEqual(['member4', 'member3']);
       expect(Object.keys(first.body.users[0]).sort()).toEqual(USER_RECORD_KEYS);
-      expect(first.body.users[0]).toMatchObject({ discordId: '100000000000000004', timestamp: '2026-01-05T00:00:00.000Z', status: 'verified', rulesConfirmed: true });
+      expect(first.body.users[0]).toMatchObject({
+        discordId: '100000000000000004',
+        timestamp: '2026-01-05T00:00:00.000Z',
+        status: 'verified',
+        rulesConfirmed: true,
+      });
       const second = await get(`/api/admin/users?limit=2&cursor=${first.body.nextCursor}`);
       expect(second.body.users.map((u: { username: string }) => u.username)).toEqual(['member2', 'member1']);
       const last = await get(`/api/admin/users?limit=2&cursor=${second.body.nextCursor}`);
@@ -105,12 +115,34 @@ describeEngines('admin member routes', (getDatabase) => {
       const { db } = getDatabase();
       // snowflake of 2020-01-01T00:00:00.000Z
       const discordId = ((BigInt(Date.UTC(2020, 0, 1)) - 1420070400000n) << 22n).toString();
-      const member = await buildMember(db, { discordId, username: 'subject', fingerprintHash: 'a'.repeat(32), usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', altsFound: 2 });
+      const member = await buildMember(db, {
+        discordId,
+        username: 'subject',
+        fingerprintHash: 'a'.repeat(32),
+        usedVpn: true,
+        vpnAttempts: 2,
+        vpnProvider: 'NordVPN',
+        altsFound: 2,
+      });
       const older = await buildMember(db, { discordId: '100000000000000020', username: 'older' });
       const newer = await buildMember(db, { discordId: '100000000000000021', username: 'newer' });
-      const olderLink = await buildLink(db, older.id, member.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { components: { canvas: true, webgl: false, hardware: true, bogus: 'x' } } });
-      const newerLink = await buildLink(db, member.id, newer.id, { confidence: 'certain', detectionMethod: 'both', evidence: { components: { canvas: true, audio: true } } });
-      await buildAttempt(db, member.id, { ipHash: 'secret-ip-hash', networkHash: 'net-hash', fingerprintHash: 'b'.repeat(32), canvasHash: 'c1', webglHash: 'w1' });
+      const olderLink = await buildLink(db, older.id, member.id, {
+        confidence: 'medium',
+        detectionMethod: 'fingerprint',
+        evidence: { components: { canvas: true, webgl: false, hardware: true, bogus: 'x' } },
+      });
+      const newerLink = await buildLink(db, member.id, newer.id, {
+        confidence: 'certain',
+        detectionMethod: 'both',
+        evidence: { components: { canvas: true, audio: true } },
+      });
+      await buildAttempt(db, member.id, {
+        ipHash: 'secret-ip-hash',
+        networkHash: 'net-hash',
+        fingerprintHash: 'b'.repeat(32),
+        canvasHash: 'c1',
+        webglHash: 'w1',
+      });
       await buildAttempt(db, member.id, { ipHash: null, outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN' });
       await buildNote(db, member.id, 'older note', { authorName: 'Mod', createdAt: new Date('2026-01-01T00:00:00Z') });
       await buildNote(db, member.id, 'newer note', { authorName: 'Admin', createdAt: new Date('2026-01-02T00:00:00Z') });
@@ -134,12 +166,45 @@ describeEngines('admin member routes', (getDatabase) => {
         ['older note', 'Mod'],
       ]);
       expect(res.body.alts).toEqual([
-        { linkId: newerLink.id, discordId: '100000000000000021', username: 'newer', avatarUrl: null, confidence: 'certain', detectionMethod: 'both', fingerprintComponents: { canvas: true, audio: true }, otherIs: 'alt', evidence: { components: { canvas: true, audio: true } }, dismissed: null },
-        { linkId: olderLink.id, discordId: '100000000000000020', username: 'older', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: { canvas: true, webgl: false }, otherIs: 'main', evidence: { components: { canvas: true, webgl: false } }, dismissed: null },
+        {
+          linkId: newerLink.id,
+          discordId: '100000000000000021',
+          username: 'newer',
+          avatarUrl: null,
+          confidence: 'certain',
+          detectionMethod: 'both',
+          fingerprintComponents: { canvas: true, audio: true },
+          otherIs: 'alt',
+          evidence: { components: { canvas: true, audio: true } },
+          dismissed: null,
+        },
+        {
+          linkId: olderLink.id,
+          discordId: '100000000000000020',
+          username: 'older',
+          avatarUrl: null,
+          confidence: 'medium',
+          detectionMethod: 'fingerprint',
+          fingerprintComponents: { canvas: true, webgl: false },
+          otherIs: 'main',
+          evidence: { components: { canvas: true, webgl: false } },
+          dismissed: null,
+        },
       ]);
       expect(res.body.evidence).toHaveLength(2);
-      expect(res.body.evidence[0]).toMatchObject({ outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN', ipRecorded: false, fingerprintRecorded: false });
-      expect(res.body.evidence[1]).toMatchObject({ outcome: 'verified', ipRecorded: true, networkRecorded: true, fingerprintRecorded: true });
+      expect(res.body.evidence[0]).toMatchObject({
+        outcome: 'limited_access',
+        vpnVerdict: 'vpn',
+        vpnProvider: 'NordVPN',
+        ipRecorded: false,
+        fingerprintRecorded: false,
+      });
+      expect(res.body.evidence[1]).toMatchObject({
+        outcome: 'verified',
+        ipRecorded: true,
+        networkRecorded: true,
+        fingerprintRecorded: true,
+      });
       expect(JSON.stringify(res.body)).not.toContain('secret-ip-hash');
       expect(JSON.stringify(res.body)).not.toContain('net-hash');
     });
@@ -149,9 +214,27 @@ describeEngines('admin member routes', (getDatabase) => {
       const first = new Date('2026-11-01T10:00:00Z');
       const last = new Date('2026-11-02T11:00:00Z');
       const main = await buildMember(db, { username: 'main' });
-      const alt = await buildMember(db, { username: 'second', isLinkedAsAlt: true, altsFound: 1, verificationCount: 2, createdAt: first, verifiedAt: last });
-      await buildLink(db, main.id, alt.id, { confidence: 'certain', detectionMethod: 'both', evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true } });
-      const limited = await buildMember(db, { username: 'hidden', status: 'limited_access', rulesConfirmed: false, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN' });
+      const alt = await buildMember(db, {
+        username: 'second',
+        isLinkedAsAlt: true,
+        altsFound: 1,
+        verificationCount: 2,
+        createdAt: first,
+        verifiedAt: last,
+      });
+      await buildLink(db, main.id, alt.id, {
+        confidence: 'certain',
+        detectionMethod: 'both',
+        evidence: { fingerprintMatch: true, ipMatch: true, networkMatch: true },
+      });
+      const limited = await buildMember(db, {
+        username: 'hidden',
+        status: 'limited_access',
+        rulesConfirmed: false,
+        usedVpn: true,
+        vpnAttempts: 2,
+        vpnProvider: 'NordVPN',
+      });
       const marked = await buildMember(db, { username: 'marked', manualAltStatus: 'suspected_alt' });
       const clean = await buildMember(db, { username: 'clean' });
       const manual = await buildMember(db, { username: 'typed', source: 'manual', verificationCount: 0 });
@@ -160,7 +243,12 @@ describeEngines('admin member routes', (getDatabase) => {
         const body = (await get(`/api/admin/users/${discordId}`)).body as Record<string, unknown>;
         return { reason: body.standingReason, first: body.firstVerifiedAt, last: body.lastVerifiedAt, count: body.verificationCount };
       };
-      expect(await standing(alt.discordId)).toEqual({ reason: 'Shared device profile and address with @main', first: first.toISOString(), last: last.toISOString(), count: 2 });
+      expect(await standing(alt.discordId)).toEqual({
+        reason: 'Shared device profile and address with @main',
+        first: first.toISOString(),
+        last: last.toISOString(),
+        count: 2,
+      });
       expect((await standing(main.discordId)).reason).toBe('Shared device profile and address with @second');
       expect((await standing(limited.discordId)).reason).toBe('Limited Access after a VPN check (NordVPN)');
       expect((await standing(marked.discordId)).reason).toBe('Marked suspected alt by staff');
@@ -217,7 +305,9 @@ describeEngines('admin member routes', (getDatabase) => {
       expect((await get('/api/admin/users?filter=certain_alts')).body.total).toBe(1);
       await patch('/api/admin/users/100000000000000040/alt-status', { manualAltStatus: null }).expect(200);
       expect((await get('/api/admin/users/100000000000000040')).body.manualAltStatus).toBeNull();
-      const details = (await getDatabase().query<{ details: unknown }>("select details from audit_log where action = 'member.alt_status' order by id")).rows.map((r) => r.details);
+      const details = (
+        await getDatabase().query<{ details: unknown }>("select details from audit_log where action = 'member.alt_status' order by id")
+      ).rows.map((r) => r.details);
       expect(details).toEqual([
         { from: null, to: 'certain_alt' },
         { from: 'certain_alt', to: null },
@@ -243,8 +333,16 @@ describeEngines('admin member routes', (getDatabase) => {
       expect(res.status).toBe(200);
       const detail = await get('/api/admin/users/100000000000000050');
       expect(detail.body).toMatchObject({ verificationStatus: 'verified', status: 'verified' });
-      const outbox = (await getDatabase().query<{ kind: string; payload: { add?: string[]; remove?: string[] } }>('select kind, payload from discord_outbox where discord_id = $1 order by id', ['100000000000000050'])).rows;
-      expect(outbox.map((o) => `${o.kind}:${o.payload.add?.join('+') ?? ''}-${o.payload.remove?.join('+') ?? ''}`)).toEqual(['update_roles:verified-unverified+limited', 'log_message:-']);
+      const outbox = (
+        await getDatabase().query<{ kind: string; payload: { add?: string[]; remove?: string[] } }>(
+          'select kind, payload from discord_outbox where discord_id = $1 order by id',
+          ['100000000000000050'],
+        )
+      ).rows;
+      expect(outbox.map((o) => `${o.kind}:${o.payload.add?.join('+') ?? ''}-${o.payload.remove?.join('+') ?? ''}`)).toEqual([
+        'update_roles:verified-unverified+limited',
+        'log_message:-',
+      ]);
       expect(await auditCount('member.manual_verify')).toBe(1);
 
       const again = await post('/api/admin/users/100000000000000050/manual-verify');
@@ -293,9 +391,20 @@ describeEngines('admin member routes', (getDatabase) => {
     it('creates a manual record the list, the detail page and the bot can use', async () => {
       const res = await post('/api/admin/manual-entry', entry({ manualAltStatus: 'suspected_alt' }));
       expect(res.status).toBe(201);
-      expect(res.body.user).toMatchObject({ discordId: '100000000000000060', username: 'handmade', status: 'verified', rulesConfirmed: true, manualAltStatus: 'suspected_alt', verificationCount: 1 });
+      expect(res.body.user).toMatchObject({
+        discordId: '100000000000000060',
+        username: 'handmade',
+        status: 'verified',
+        rulesConfirmed: true,
+        manualAltStatus: 'suspected_alt',
+        verificationCount: 1,
+      });
       const detail = await get('/api/admin/users/100000000000000060');
-      expect(detail.body).toMatchObject({ source: 'manual', verificationStatus: 'pending', avatarUrl: 'https://cdn.discordapp.com/avatars/1/abc.png' });
+      expect(detail.body).toMatchObject({
+        source: 'manual',
+        verificationStatus: 'pending',
+        avatarUrl: 'https://cdn.discordapp.com/avatars/1/abc.png',
+      });
       expect((await get('/api/admin/users?search=handmade')).body.total).toBe(1);
       expect(await auditCount('member.manual_entry')).toBe(1);
     });

@@ -1,7 +1,16 @@
 import type { MembersService } from '../../modules/members';
 import { currentStaff } from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
-import { altLinkParams, altStatusBody, discordIdParams, dismissAltLinkBody, manualEntryBody, noteBody, privacyDeleteBody, userListQuery } from './admin-members.schema';
+import {
+  altLinkParams,
+  altStatusBody,
+  discordIdParams,
+  dismissAltLinkBody,
+  manualEntryBody,
+  noteBody,
+  privacyDeleteBody,
+  userListQuery,
+} from './admin-members.schema';
 import { validated, type StaffRoute } from './staff-route-table';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -19,7 +28,14 @@ export function adminMembersRoutes(deps: { members: MembersService }): StaffRout
         validate(userListQuery, 'query'),
         async (req, res) => {
           const query = validated(req, userListQuery, 'query');
-          res.json(await members.list({ search: query.search, filter: query.filter, limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor }));
+          res.json(
+            await members.list({
+              search: query.search,
+              filter: query.filter,
+              limit: query.limit ?? DEFAULT_PAGE_SIZE,
+              cursor: query.cursor,
+            }),
+          );
         },
       ],
     },
@@ -68,7 +84,11 @@ export function adminMembersRoutes(deps: { members: MembersService }): StaffRout
         byDiscordId,
         validate(noteBody),
         async (req, res) => {
-          const note = await members.addNote(currentStaff(res), validated(req, discordIdParams, 'params').discordId, validated(req, noteBody).note);
+          const note = await members.addNote(
+            currentStaff(res),
+            validated(req, discordIdParams, 'params').discordId,
+            validated(req, noteBody).note,
+          );
           res.status(201).json({ success: true, note });
         },
       ],

@@ -57,7 +57,11 @@ export const userListQuery = z.object({
 });
 
 export const noteBody = z.object({
-  note: z.string({ error: 'Note is required' }).trim().min(1, 'Note is required').max(STAFF_NOTE_MAX, `Note must be at most ${STAFF_NOTE_MAX} characters`),
+  note: z
+    .string({ error: 'Note is required' })
+    .trim()
+    .min(1, 'Note is required')
+    .max(STAFF_NOTE_MAX, `Note must be at most ${STAFF_NOTE_MAX} characters`),
 });
 
 const ALT_STATUS_MESSAGE = 'manualAltStatus must be suspected_alt, certain_alt or null';
@@ -77,7 +81,11 @@ function isHttpUrl(text: string): boolean {
 /** The manual entry payload (docs/behaviour.md#records-and-their-fields); rulesConfirmed arrives as the text 'true' or 'false'. */
 export const manualEntryBody = z.object({
   discordId: requiredDiscordId,
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100, 'Username must be at most 100 characters'),
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(100, 'Username must be at most 100 characters'),
   avatarUrl: z
     .union([z.string(), z.null()], { error: 'Avatar URL must be an http(s) URL' })
     .optional()

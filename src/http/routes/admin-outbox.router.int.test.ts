@@ -16,7 +16,13 @@ describeEngines('admin outbox routes', (getDatabase) => {
     cookie = await loginCookie(kit.app, TEAM.mod.username, TEAM.mod.password);
     const insert = `insert into discord_outbox (kind, discord_id, payload, status, attempts, last_error) values ($1, '300000000000000001', $2, $3, $4, $5)`;
     await getDatabase().query(insert, ['add_role', '{"role":"verified"}', 'failed', 12, '404 10007: Unknown Member']);
-    await getDatabase().query(insert, ['add_guild_member', '{"roles":["unverified"]}', 'failed', 12, '403 50025: Invalid OAuth2 access token']);
+    await getDatabase().query(insert, [
+      'add_guild_member',
+      '{"roles":["unverified"]}',
+      'failed',
+      12,
+      '403 50025: Invalid OAuth2 access token',
+    ]);
     await getDatabase().query(insert, ['log_message', '{"text":"hello"}', 'pending', 0, null]);
   });
 
@@ -32,7 +38,9 @@ describeEngines('admin outbox routes', (getDatabase) => {
 
   it('sends a failed action back to the queue, with an audit row', async () => {
     await request(kit.app).post('/api/admin/outbox/1/retry').set('Cookie', cookie).expect(200, { success: true });
-    const { rows } = await getDatabase().query<{ status: string; attempts: number }>('select status, attempts from discord_outbox where id = 1');
+    const { rows } = await getDatabase().query<{ status: string; attempts: number }>(
+      'select status, attempts from discord_outbox where id = 1',
+    );
     expect(rows[0]).toEqual({ status: 'pending', attempts: 0 });
     expect((await listAudit(getDatabase().db, { action: 'outbox.retry' })).entries).toHaveLength(1);
   });

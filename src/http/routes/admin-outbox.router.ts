@@ -24,7 +24,10 @@ export function adminOutboxRoutes(deps: { outboxAdmin: OutboxAdminService }): St
           const { entries, depth } = await deps.outboxAdmin.overview({ status: query.status, limit: query.limit });
           res.json({
             depth,
-            entries: entries.map(({ payload, hasSecret: _secret, ...entry }) => ({ ...entry, role: typeof payload.role === 'string' ? payload.role : null })),
+            entries: entries.map(({ payload, hasSecret: _secret, ...entry }) => ({
+              ...entry,
+              role: typeof payload.role === 'string' ? payload.role : null,
+            })),
           });
         },
       ],

@@ -5,7 +5,13 @@ import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';
 
 function settingsView(view: SettingsView) {
-  return { version: view.version, updatedAt: view.updatedAt?.toISOString() ?? null, settings: view.effective, defaults: view.defaults, stored: view.stored };
+  return {
+    version: view.version,
+    updatedAt: view.updatedAt?.toISOString() ?? null,
+    settings: view.effective,
+    defaults: view.defaults,
+    stored: view.stored,
+  };
 }
 
 /** The owner's settings: every staff member may read them, super admins (and the owner) change them. */

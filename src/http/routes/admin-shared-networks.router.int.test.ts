@@ -23,8 +23,18 @@ describeEngines('admin shared-network routes', (getDatabase) => {
 
   it('marks a member’s network, lists it with a 12-character prefix and a member count, shows it on the detail page, and unmarks it', async () => {
     const { db } = getDatabase();
-    await buildMember(db, { discordId: '400000000000000001', username: 'sibling1', networkHash: NETWORK, verifiedAt: new Date('2026-01-01') });
-    await buildMember(db, { discordId: '400000000000000002', username: 'sibling2', networkHash: NETWORK, verifiedAt: new Date('2026-01-02') });
+    await buildMember(db, {
+      discordId: '400000000000000001',
+      username: 'sibling1',
+      networkHash: NETWORK,
+      verifiedAt: new Date('2026-01-01'),
+    });
+    await buildMember(db, {
+      discordId: '400000000000000002',
+      username: 'sibling2',
+      networkHash: NETWORK,
+      verifiedAt: new Date('2026-01-02'),
+    });
     await buildMember(db, { discordId: '400000000000000003', username: 'elsewhere', networkHash: 'f'.repeat(64) });
 
     const marked = await post('/api/admin/users/400000000000000001/shared-network', { label: '  Smith household  ' });
@@ -34,17 +44,30 @@ describeEngines('admin shared-network routes', (getDatabase) => {
     const list = await get('/api/admin/shared-networks');
     expect(list.status).toBe(200);
     expect(list.body).toEqual([
-      { networkHash: NETWORK.slice(0, 12), label: 'Smith household', markedBy: 'Mod', createdAt: expect.any(String), members: 2, member: { discordId: '400000000000000002', username: 'sibling2' } },
+      {
+        networkHash: NETWORK.slice(0, 12),
+        label: 'Smith household',
+        markedBy: 'Mod',
+        createdAt: expect.any(String),
+        members: 2,
+        member: { discordId: '400000000000000002', username: 'sibling2' },
+      },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(NETWORK);
 
     expect((await get('/api/admin/users/400000000000000002')).body.sharedNetwork).toEqual({ marked: true, label: 'Smith household' });
     expect((await get('/api/admin/users/400000000000000003')).body.sharedNetwork).toEqual({ marked: false, label: null });
 
-    const audit = await rows("select actor_type, actor_id, actor_name, target_id, details from audit_log where action like 'shared_network.%'");
-    expect(audit).toEqual([{ actor_type: 'staff', actor_id: '3', actor_name: 'Mod', target_id: '400000000000000001', details: { labelled: true, members: 2 } }]);
+    const audit = await rows(
+      "select actor_type, actor_id, actor_name, target_id, details from audit_log where action like 'shared_network.%'",
+    );
+    expect(audit).toEqual([
+      { actor_type: 'staff', actor_id: '3', actor_name: 'Mod', target_id: '400000000000000001', details: { labelled: true, members: 2 } },
+    ]);
     expect(await rows("select payload->>'text' as text from discord_outbox where kind = 'log_message'")).toEqual([
-      { text: '🏠 Staff member Mod marked the network of <@400000000000000001> as shared ("Smith household"): IP and network matches there no longer count (2 member records on it)' },
+      {
+        text: '🏠 Staff member Mod marked the network of <@400000000000000001> as shared ("Smith household"): IP and network matches there no longer count (2 member records on it)',
+      },
     ]);
 
     // unmarked through any member on the network

@@ -23,15 +23,26 @@ describeEngines('staff management routes', (getDatabase) => {
     return body ? req.send(body) : req;
   };
   const staffCount = async () => Number((await getDatabase().query<{ n: string }>('select count(*) as n from staff')).rows[0]!.n);
-  const audit = async (action: string) => (await getDatabase().query<{ actor_name: string; target_id: string; details: Record<string, unknown> }>('select actor_name, target_id, details from audit_log where action = $1', [action])).rows;
+  const audit = async (action: string) =>
+    (
+      await getDatabase().query<{ actor_name: string; target_id: string; details: Record<string, unknown> }>(
+        'select actor_name, target_id, details from audit_log where action = $1',
+        [action],
+      )
+    ).rows;
 
   describe('POST /api/admin/create-staff (any staff)', () => {
     it('creates a regular account that can sign in, audited', async () => {
       const res = await call('post', '/api/admin/create-staff', mod, { username: 'Helper', password: 'helper-password' });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ success: true, staff: { id: 5, username: 'Helper', isSuperAdmin: false, isOwner: false, discordId: null } });
+      expect(res.body).toEqual({
+        success: true,
+        staff: { id: 5, username: 'Helper', isSuperAdmin: false, isOwner: false, discordId: null },
+      });
       await loginCookie(kit.app, 'helper', 'helper-password');
-      expect(await audit('staff.create')).toEqual([{ actor_name: 'Mod', target_id: '5', details: { username: 'Helper', via: 'create_staff' } }]);
+      expect(await audit('staff.create')).toEqual([
+        { actor_name: 'Mod', target_id: '5', details: { username: 'Helper', via: 'create_staff' } },
+      ]);
     });
 
     it.each([
@@ -41,7 +52,12 @@ describeEngines('staff management routes', (getDatabase) => {
       ['an empty password', { username: 'Helper', password: '' }, 'Please fill in all fields', 'password'],
       ['a 7-character password', { username: 'Helper', password: '1234567' }, 'Password must be at least 8 characters', 'password'],
       ['a password over 72 bytes', { username: 'Helper', password: 'p'.repeat(73) }, 'Password must be at most 72 bytes', 'password'],
-      ['a control character', { username: 'Hel\u0000per', password: 'long-enough' }, 'Username cannot contain control characters', 'username'],
+      [
+        'a control character',
+        { username: 'Hel\u0000per', password: 'long-enough' },
+        'Username cannot contain control characters',
+        'username',
+      ],
     ])('refuses %s', async (_label, body, error, field) => {
       const res = await call('post', '/api/admin/create-staff', mod, body);
       expect(res.status).toBe(400);
@@ -81,7 +97,12 @@ describeEngines('staff management routes', (getDatabase) => {
     it.each([
       ['no username', { password: 'long-enough' }, 'Username and password are required.', 'username'],
       ['no password', { username: 'Helper' }, 'Username and password are required.', 'password'],
-      ['a short password (the server enforces 8 everywhere)', { username: 'Helper', password: 'short' }, 'Password must be at least 8 characters', 'password'],
+      [
+        'a short password (the server enforces 8 everywhere)',
+        { username: 'Helper', password: 'short' },
+        'Password must be at least 8 characters',
+        'password',
+      ],
     ])('refuses %s', async (_label, body, error, field) => {
       const res = await call('post', '/api/admin/staff', admin, body);
       expect(res.status).toBe(400);

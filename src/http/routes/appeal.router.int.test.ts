@@ -29,7 +29,12 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
       file: (id, message) => kit.deps.appeals.file(id, message),
     };
     const now = () => kit.clock.now().getTime();
-    const limit = createRateLimiter({ capacity: 3, refillPerSecond: 1 / 600, key: (req) => String(req.headers['x-forwarded-for']), clock: { now: () => kit.clock.now() } });
+    const limit = createRateLimiter({
+      capacity: 3,
+      refillPerSecond: 1 / 600,
+      key: (req) => String(req.headers['x-forwarded-for']),
+      clock: { now: () => kit.clock.now() },
+    });
     // a stand-in for the OAuth callback: puts a verification (or an appeal sign-in) in the session
     const signIn = express.Router();
     signIn.post('/test/sign-in', (req, res) => {
@@ -48,7 +53,8 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
 
   async function counts() {
     const result: Record<string, number> = {};
-    for (const table of TABLES) result[table] = Number((await getDatabase().query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n);
+    for (const table of TABLES)
+      result[table] = Number((await getDatabase().query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n);
     return result;
   }
 
@@ -59,14 +65,22 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     await agent.post('/api/test/sign-in').set('X-Forwarded-For', address).send({ discordId, as }).expect(200);
     return {
       get: () => agent.get('/api/appeal').set('X-Forwarded-For', address),
-      post: (body: unknown) => agent.post('/api/appeal').set('X-Forwarded-For', address).send(body as object),
+      post: (body: unknown) =>
+        agent
+          .post('/api/appeal')
+          .set('X-Forwarded-For', address)
+          .send(body as object),
     };
   }
   const staff = {
     queue: () => request(kit.app).get('/api/admin/appeals').set('Cookie', staffCookie),
     count: () => request(kit.app).get('/api/admin/appeals/count').set('Cookie', staffCookie),
     approve: (id: number | string) => request(kit.app).post(`/api/admin/appeals/${id}/approve`).set('Cookie', staffCookie).send({}),
-    reject: (id: number | string, body: unknown) => request(kit.app).post(`/api/admin/appeals/${id}/reject`).set('Cookie', staffCookie).send(body as object),
+    reject: (id: number | string, body: unknown) =>
+      request(kit.app)
+        .post(`/api/admin/appeals/${id}/reject`)
+        .set('Cookie', staffCookie)
+        .send(body as object),
     decided: () => request(kit.app).get('/api/admin/appeals?status=decided').set('Cookie', staffCookie),
     preview: (id: number | string) => request(kit.app).get(`/api/admin/appeals/${id}/preview`).set('Cookie', staffCookie),
     ofMember: (discordId: string) => request(kit.app).get(`/api/admin/users/${discordId}/appeals`).set('Cookie', staffCookie),
@@ -88,11 +102,21 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
 
     const queue = (await staff.queue().expect(200)).body;
     expect(queue.open).toBe(1);
-    expect(queue.appeals[0]).toMatchObject({ message: 'I was on the train wifi, not a VPN.', standing: 'limited', standingAtFiling: 'limited', member: { discordId: member.discordId, status: 'limited_access' }, evidence: { vpnProvider: 'NordVPN' } });
+    expect(queue.appeals[0]).toMatchObject({
+      message: 'I was on the train wifi, not a VPN.',
+      standing: 'limited',
+      standingAtFiling: 'limited',
+      member: { discordId: member.discordId, status: 'limited_access' },
+      evidence: { vpnProvider: 'NordVPN' },
+    });
 
     await staff.reject(queue.appeals[0].id, { reason: 'The address is a known VPN exit.' }).expect(200);
     const after = (await v.get().expect(200)).body;
-    expect(after).toMatchObject({ standing: 'limited', canAppeal: true, appeal: { status: 'rejected', reason: 'The address is a known VPN exit.' } });
+    expect(after).toMatchObject({
+      standing: 'limited',
+      canAppeal: true,
+      appeal: { status: 'rejected', reason: 'The address is a known VPN exit.' },
+    });
     expect((await staff.count()).body).toEqual({ open: 0 });
 
     // already decided: 409 both ways, nothing changes
@@ -103,10 +127,20 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     expect(again.body.error).toBe('This appeal has already been decided');
     expect(await counts()).toEqual(frozen);
 
-    const audit = await rows<{ action: string; actor_type: string }>(`select action, actor_type from audit_log where action like 'appeal.%' order by id`);
-    expect(audit).toEqual([{ action: 'appeal.filed', actor_type: 'visitor' }, { action: 'appeal.rejected', actor_type: 'staff' }]);
-    const logLines = await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`);
-    expect(logLines.map((l) => l.text)).toEqual([expect.stringContaining('asked staff to review their standing (Limited Access)'), expect.stringContaining('rejected by staff member Mod')]);
+    const audit = await rows<{ action: string; actor_type: string }>(
+      `select action, actor_type from audit_log where action like 'appeal.%' order by id`,
+    );
+    expect(audit).toEqual([
+      { action: 'appeal.filed', actor_type: 'visitor' },
+      { action: 'appeal.rejected', actor_type: 'staff' },
+    ]);
+    const logLines = await rows<{ text: string }>(
+      `select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`,
+    );
+    expect(logLines.map((l) => l.text)).toEqual([
+      expect.stringContaining('asked staff to review their standing (Limited Access)'),
+      expect.stringContaining('rejected by staff member Mod'),
+    ]);
     // the visitor's words stay out of the append-only log and the logs channel
     expect(JSON.stringify(await rows('select details from audit_log'))).not.toContain('train wifi');
     expect(JSON.stringify(logLines)).not.toContain('train wifi');
@@ -118,8 +152,12 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     await v.post({ message: 'Please review' }).expect(201);
     const [appeal] = (await staff.queue()).body.appeals;
     await staff.approve(appeal.id).expect(200);
-    expect(await rows(`select status, guild_access from members where id = $1`, [member.id])).toEqual([{ status: 'verified', guild_access: 'verified' }]);
-    expect(await rows(`select kind, payload->'add' as add from discord_outbox where kind = 'update_roles'`)).toEqual([{ kind: 'update_roles', add: ['verified'] }]);
+    expect(await rows(`select status, guild_access from members where id = $1`, [member.id])).toEqual([
+      { status: 'verified', guild_access: 'verified' },
+    ]);
+    expect(await rows(`select kind, payload->'add' as add from discord_outbox where kind = 'update_roles'`)).toEqual([
+      { kind: 'update_roles', add: ['verified'] },
+    ]);
     expect(await rows(`select kind from discord_outbox where kind = 'unban'`)).toEqual([]); // never denied, never banned
     expect((await v.get()).body).toMatchObject({ standing: 'verified', canAppeal: false, appeal: { status: 'approved', reason: null } });
     expect(await rows(`select action from audit_log where action = 'appeal.approved'`)).toHaveLength(1);
@@ -132,7 +170,9 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     const [appeal] = (await staff.queue()).body.appeals;
     expect(appeal.standing).toBe('certain_alt');
     await staff.approve(appeal.id).expect(200);
-    expect(await rows(`select manual_alt_status, guild_access from members where id = $1`, [member.id])).toEqual([{ manual_alt_status: null, guild_access: 'verified' }]);
+    expect(await rows(`select manual_alt_status, guild_access from members where id = $1`, [member.id])).toEqual([
+      { manual_alt_status: null, guild_access: 'verified' },
+    ]);
     expect((await v.get()).body.standing).toBe('verified');
   });
 
@@ -143,12 +183,24 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     await buildLink(db, main.id, alt.id);
     // weak evidence (a possible link) is never part of the case against them
     const stranger = await buildMember(db);
-    await buildLink(db, stranger.id, alt.id, { confidence: 'possible', detectionMethod: 'fingerprint', evidence: { fingerprintMatch: true, fingerprintShared: 40 } });
+    await buildLink(db, stranger.id, alt.id, {
+      confidence: 'possible',
+      detectionMethod: 'fingerprint',
+      evidence: { fingerprintMatch: true, fingerprintShared: 40 },
+    });
     const v = await visitorOf(alt.discordId);
     await v.post({ message: 'My brother and I share a computer.' }).expect(201);
     const [appeal] = (await staff.queue()).body.appeals;
     expect(appeal.evidence.links).toEqual({ certain: 1, medium: 0 });
-    expect(appeal.evidence.topLinks).toEqual([{ discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both', why: expect.stringMatching(/\(certain\)$/) }]);
+    expect(appeal.evidence.topLinks).toEqual([
+      {
+        discordId: main.discordId,
+        username: main.username,
+        confidence: 'certain',
+        detectionMethod: 'both',
+        why: expect.stringMatching(/\(certain\)$/),
+      },
+    ]);
 
     // the open appeal shows on the member's page and in the list
     expect((await staff.member(alt.discordId)).body.openAppealId).toBe(appeal.id);
@@ -158,7 +210,13 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
 
     // before approving, staff see what it will do; looking changes nothing
     const link = { discordId: main.discordId, username: main.username, confidence: 'certain', detectionMethod: 'both' };
-    const plan = { dismissedLinks: [link], clearedManualStatus: null, liftsLimitedAccess: false, liftsBan: true, roles: { add: ['verified'], remove: ['unverified', 'limited'] } };
+    const plan = {
+      dismissedLinks: [link],
+      clearedManualStatus: null,
+      liftsLimitedAccess: false,
+      liftsBan: true,
+      roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+    };
     const frozen = await counts();
     expect((await staff.preview(appeal.id).expect(200)).body).toEqual(plan);
     expect(await counts()).toEqual(frozen);
@@ -168,21 +226,45 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     // after it, what it did: in the answer, and kept with the decided appeal
     expect(approved.body.outcome).toEqual(plan);
     const [decided] = (await staff.decided().expect(200)).body.appeals;
-    expect(decided).toMatchObject({ id: appeal.id, status: 'approved', decidedByName: TEAM.mod.username, decisionReason: null, outcome: plan, decidedAt: expect.any(String) });
+    expect(decided).toMatchObject({
+      id: appeal.id,
+      status: 'approved',
+      decidedByName: TEAM.mod.username,
+      decisionReason: null,
+      outcome: plan,
+      decidedAt: expect.any(String),
+    });
     const history = (await staff.ofMember(alt.discordId).expect(200)).body.appeals;
-    expect(history).toEqual([expect.objectContaining({ id: appeal.id, status: 'approved', standingAtFiling: 'certain_alt', decidedByName: TEAM.mod.username, outcome: plan })]);
+    expect(history).toEqual([
+      expect.objectContaining({
+        id: appeal.id,
+        status: 'approved',
+        standingAtFiling: 'certain_alt',
+        decidedByName: TEAM.mod.username,
+        outcome: plan,
+      }),
+    ]);
     expect((await staff.member(alt.discordId)).body).not.toHaveProperty('openAppealId');
     expect((await staff.preview(appeal.id)).status).toBe(409);
     expect((await v.get()).body.standing).toBe('verified');
     // denied at the button: a ban the certain-alt action may have made is lifted before the role change
-    expect(await rows(`select kind from discord_outbox where kind in ('unban', 'update_roles') order by id`)).toEqual([{ kind: 'unban' }, { kind: 'update_roles' }]);
+    expect(await rows(`select kind from discord_outbox where kind in ('unban', 'update_roles') order by id`)).toEqual([
+      { kind: 'unban' },
+      { kind: 'update_roles' },
+    ]);
     // the weak evidence never counted against them: it stays listed as it was
     expect(await rows(`select confidence, dismissed_at is not null as dismissed from alt_links order by id`)).toEqual([
       { confidence: 'certain', dismissed: true },
       { confidence: 'possible', dismissed: false },
     ]);
-    expect(await rows(`select is_linked_as_alt, guild_access from members where id = $1`, [alt.id])).toEqual([{ is_linked_as_alt: false, guild_access: 'verified' }]);
-    const actions = (await rows<{ action: string }>(`select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`)).map((r) => r.action);
+    expect(await rows(`select is_linked_as_alt, guild_access from members where id = $1`, [alt.id])).toEqual([
+      { is_linked_as_alt: false, guild_access: 'verified' },
+    ]);
+    const actions = (
+      await rows<{ action: string }>(
+        `select action from audit_log where action like 'appeal.%' or action like 'member.alt_link%' order by id`,
+      )
+    ).map((r) => r.action);
     expect(actions).toEqual(['appeal.filed', 'member.alt_link_dismiss', 'appeal.approved']);
     expect((await staff.queue()).body).toEqual({ appeals: [], open: 0 });
   });
@@ -196,8 +278,17 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
     await staff.reject(appeal.id, { reason: 'A known VPN exit.' }).expect(200);
     expect((await staff.queue()).body.appeals).toEqual([]);
     const [decided] = (await staff.decided()).body.appeals;
-    expect(decided).toMatchObject({ id: appeal.id, status: 'rejected', decidedByName: TEAM.mod.username, decisionReason: 'A known VPN exit.', outcome: null, member: { discordId: member.discordId } });
-    expect((await staff.ofMember(member.discordId)).body.appeals).toEqual([expect.objectContaining({ status: 'rejected', decisionReason: 'A known VPN exit.', message: 'Train wifi.' })]);
+    expect(decided).toMatchObject({
+      id: appeal.id,
+      status: 'rejected',
+      decidedByName: TEAM.mod.username,
+      decisionReason: 'A known VPN exit.',
+      outcome: null,
+      member: { discordId: member.discordId },
+    });
+    expect((await staff.ofMember(member.discordId)).body.appeals).toEqual([
+      expect.objectContaining({ status: 'rejected', decisionReason: 'A known VPN exit.', message: 'Train wifi.' }),
+    ]);
   });
 
   it.each([
@@ -222,7 +313,11 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
       ['an empty message', { message: '   ' }, 'The message cannot be empty'],
       ['no message', {}, 'The message must be text'],
       ['a message that is not text', { message: 42 }, 'The message must be text'],
-      ['a message one character too long', { message: 'x'.repeat(APPEAL_MESSAGE_MAX + 1) }, `The message can be at most ${APPEAL_MESSAGE_MAX} characters`],
+      [
+        'a message one character too long',
+        { message: 'x'.repeat(APPEAL_MESSAGE_MAX + 1) },
+        `The message can be at most ${APPEAL_MESSAGE_MAX} characters`,
+      ],
       ['HTML', { message: 'Hello <b>staff</b>' }, 'The message must be plain text, without HTML'],
       ['a script', { message: '<script>alert(1)</script>' }, 'The message must be plain text, without HTML'],
       ['an unknown field', { message: 'hi', extra: true }, 'Unknown field: extra'],
@@ -309,7 +404,11 @@ describeEngines('appeals: visitor and staff routes', (getDatabase) => {
       expect((await staff.approve('abc')).status).toBe(400);
       for (const reason of ['', '   ', '<img src=x onerror=alert(1)>', 'x'.repeat(501), 7]) {
         const res = await staff.reject(appeal.id, { reason });
-        expect({ reason, status: res.status, hasError: typeof res.body.error === 'string' }).toEqual({ reason, status: 400, hasError: true });
+        expect({ reason, status: res.status, hasError: typeof res.body.error === 'string' }).toEqual({
+          reason,
+          status: 400,
+          hasError: true,
+        });
       }
       expect((await staff.reject(appeal.id, {})).status).toBe(400);
       expect(await counts()).toEqual(before);

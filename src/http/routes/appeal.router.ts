@@ -31,7 +31,11 @@ const appealBody = z.strictObject(
 );
 
 /** GET/POST /api/appeal: the visitor's own appeal (docs/behaviour.md#appeals). */
-export function appealRouter(deps: { appeals: Pick<AppealsService, 'visitorState' | 'file'>; now: () => number; limit: express.RequestHandler }): Router {
+export function appealRouter(deps: {
+  appeals: Pick<AppealsService, 'visitorState' | 'file'>;
+  now: () => number;
+  limit: express.RequestHandler;
+}): Router {
   const router = express.Router();
 
   router.get('/appeal', async (req, res) => {
@@ -40,15 +44,21 @@ export function appealRouter(deps: { appeals: Pick<AppealsService, 'visitorState
     res.json(state);
   });
 
-  router.post('/appeal', (req, _res, next) => {
-    // who is asking comes first: a request without a live sign-in is refused before it spends the limit
-    appellantOf(req, deps.now());
-    next();
-  }, deps.limit, validate(appealBody), async (req, res) => {
-    const discordId = appellantOf(req, deps.now());
-    const appeal = await deps.appeals.file(discordId, (req.body as z.infer<typeof appealBody>).message);
-    res.status(201).json({ success: true, appeal });
-  });
+  router.post(
+    '/appeal',
+    (req, _res, next) => {
+      // who is asking comes first: a request without a live sign-in is refused before it spends the limit
+      appellantOf(req, deps.now());
+      next();
+    },
+    deps.limit,
+    validate(appealBody),
+    async (req, res) => {
+      const discordId = appellantOf(req, deps.now());
+      const appeal = await deps.appeals.file(discordId, (req.body as z.infer<typeof appealBody>).message);
+      res.status(201).json({ success: true, appeal });
+    },
+  );
 
   return router;
 }

@@ -35,7 +35,14 @@ export function discordSetupRoutes(deps: { discordSetup: DiscordSetupReader }): 
           const report = await deps.discordSetup.current();
           const standing = deps.discordSetup.standing?.() ?? null;
           const waiting = (await deps.discordSetup.waiting?.()) ?? null;
-          res.json({ checkedAt: report.checkedAt, problems: report.problems, error: report.error ?? null, token: standing?.token ?? null, invalidRequests: standing?.invalidRequests ?? null, waiting });
+          res.json({
+            checkedAt: report.checkedAt,
+            problems: report.problems,
+            error: report.error ?? null,
+            token: standing?.token ?? null,
+            invalidRequests: standing?.invalidRequests ?? null,
+            waiting,
+          });
         },
       ],
     },

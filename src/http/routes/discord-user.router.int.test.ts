@@ -11,7 +11,10 @@ describeEngines('GET /api/discord/user/:discordId', (getDatabase) => {
     kit = createStaffTestApp(getDatabase());
     await seedTeam(getDatabase().db);
     mod = await loginCookie(kit.app, 'Mod', TEAM.mod.password);
-    kit.discordUsers.users.set('111111111111111111', { username: 'found', avatarUrl: 'https://cdn.discordapp.com/avatars/111111111111111111/a.png' });
+    kit.discordUsers.users.set('111111111111111111', {
+      username: 'found',
+      avatarUrl: 'https://cdn.discordapp.com/avatars/111111111111111111/a.png',
+    });
     kit.discordUsers.unreachable.add('222222222222222222');
   });
 

@@ -34,14 +34,24 @@ export function healthRouter(database: Database): Router {
  * stays 200 then: a rejected token makes the service degraded, not dead (visitors can
  * still verify; their Discord actions wait, queued), and a restart would not fix it.
  */
-export function discordHealthRouter(discordSetup: { current(): Promise<SetupReport> }, guard?: Pick<DiscordGuard, 'token' | 'invalid' | 'gate'>): Router {
+export function discordHealthRouter(
+  discordSetup: { current(): Promise<SetupReport> },
+  guard?: Pick<DiscordGuard, 'token' | 'invalid' | 'gate'>,
+): Router {
   const router = express.Router();
   router.get('/healthz/discord', async (_req, res) => {
     const token = guard?.token.status();
     const report = token?.status === 'rejected' ? undefined : await discordSetup.current();
-    const status = token?.status === 'rejected' ? 'token-rejected' : report!.error ? 'unknown' : report!.problems.length > 0 ? 'misconfigured' : 'ok';
+    const status =
+      token?.status === 'rejected' ? 'token-rejected' : report!.error ? 'unknown' : report!.problems.length > 0 ? 'misconfigured' : 'ok';
     const extra = guard ? { token, invalidRequests: { ...guard.invalid.snapshot(), budget: guard.gate.state() } } : {};
-    res.status(status === 'ok' ? 200 : 503).json({ status, checkedAt: report?.checkedAt ?? new Date().toISOString(), problems: report?.problems ?? [], ...(report?.error ? { error: report.error } : {}), ...extra });
+    res.status(status === 'ok' ? 200 : 503).json({
+      status,
+      checkedAt: report?.checkedAt ?? new Date().toISOString(),
+      problems: report?.problems ?? [],
+      ...(report?.error ? { error: report.error } : {}),
+      ...extra,
+    });
   });
   return router;
 }

@@ -24,17 +24,26 @@ describeEngines('the OAuth callback sent again', (getDatabase) => {
     const address = `198.19.77.${++ip}`;
     const agent = request.agent(handle.url);
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
     const user = handle.discord.emulator!.createUser({ username });
     const { code, state } = handle.discord.emulator!.authorizeAs(user.id, new URL(start.headers.location as string));
     const cookie = cookieOf(start);
-    const callback = (withCookie = cookie) => request(handle.url).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', withCookie);
+    const callback = (withCookie = cookie) =>
+      request(handle.url).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', withCookie);
     return { user, address, cookie, callback };
   }
   const exchangesSince = (since: number) => server.handle.discord.emulator!.state.requests({ route: TOKEN_ENDPOINT, since }).length;
-  const members = async (discordId: string) => Number((await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n);
-  const verifiedBy = async (cookie: string, address: string) => (await request(server.handle.url).get('/api/verification/vpn-status').set('Cookie', cookie).set('X-Forwarded-For', address)).status;
+  const members = async (discordId: string) =>
+    Number(
+      (await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n,
+    );
+  const verifiedBy = async (cookie: string, address: string) =>
+    (await request(server.handle.url).get('/api/verification/vpn-status').set('Cookie', cookie).set('X-Forwarded-For', address)).status;
 
   it('two callbacks at once (a double click): both land on /rules, one token exchange, one verification', async () => {
     const v = await atDiscord('double-click');
@@ -74,7 +83,13 @@ describeEngines('the OAuth callback sent again', (getDatabase) => {
     expect(first.text).toContain('Finishing sign-in…');
     // the visitor presses reload: the browser sends /oauth/callback again with the cookie of the waiting page
     const reload = await v.callback(cookieOf(first));
-    const landed = reload.status === 200 ? await request(server.handle.url).get('/oauth/finish').set('Cookie', cookieOf(reload) || cookieOf(first)).set('X-Forwarded-For', v.address) : reload;
+    const landed =
+      reload.status === 200
+        ? await request(server.handle.url)
+            .get('/oauth/finish')
+            .set('Cookie', cookieOf(reload) || cookieOf(first))
+            .set('X-Forwarded-For', v.address)
+        : reload;
     expect([landed.status, landed.headers.location]).toEqual([303, '/rules']);
     expect(await verifiedBy(cookieOf(landed), v.address)).toBe(200);
     expect(server.handle.discord.emulator!.state.requests({ route: TOKEN_ENDPOINT, since, status: 200 })).toHaveLength(1);

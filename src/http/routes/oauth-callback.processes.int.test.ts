@@ -50,7 +50,13 @@ describeEngines('the OAuth callback sent again to another web process', (getData
       PROXYCHECK_URL: proxycheck.url,
       PUBLIC_URL: 'http://127.0.0.1',
     });
-    const start = () => startGatekeeper(env, { ...TEST_START_OPTIONS, logger: silentLogger, database: getDatabase(), setupCode: createMemorySetupCodeStore('TEST-SETUP-CODE') });
+    const start = () =>
+      startGatekeeper(env, {
+        ...TEST_START_OPTIONS,
+        logger: silentLogger,
+        database: getDatabase(),
+        setupCode: createMemorySetupCodeStore('TEST-SETUP-CODE'),
+      });
     a = await start();
     b = await start();
   });
@@ -70,19 +76,30 @@ describeEngines('the OAuth callback sent again to another web process', (getData
     const address = `198.19.78.${++ip}`;
     const agent = request.agent(at(a));
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
     const user = discord.createUser({ username });
     const { code, state } = discord.authorizeAs(user.id, new URL(start.headers.location as string));
     issued.push({ code, state });
     const cookie = cookieOf(start);
-    const callback = (on: GatekeeperHandle, withCookie = cookie) => request(at(on)).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', withCookie);
-    const finish = (on: GatekeeperHandle, withCookie: string) => request(at(on)).get('/oauth/finish').set('X-Forwarded-For', address).set('Cookie', withCookie);
+    const callback = (on: GatekeeperHandle, withCookie = cookie) =>
+      request(at(on)).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', withCookie);
+    const finish = (on: GatekeeperHandle, withCookie: string) =>
+      request(at(on)).get('/oauth/finish').set('X-Forwarded-For', address).set('Cookie', withCookie);
     return { user, address, cookie, callback, finish };
   }
-  const exchangesSince = (since: number, status?: number) => discord.state.requests({ route: TOKEN_ENDPOINT, since, ...(status ? { status } : {}) }).length;
-  const members = async (discordId: string) => Number((await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n);
-  const verifiedBy = async (on: GatekeeperHandle, cookie: string, address: string) => (await request(at(on)).get('/api/verification/vpn-status').set('Cookie', cookie).set('X-Forwarded-For', address)).status;
+  const exchangesSince = (since: number, status?: number) =>
+    discord.state.requests({ route: TOKEN_ENDPOINT, since, ...(status ? { status } : {}) }).length;
+  const members = async (discordId: string) =>
+    Number(
+      (await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n,
+    );
+  const verifiedBy = async (on: GatekeeperHandle, cookie: string, address: string) =>
+    (await request(at(on)).get('/api/verification/vpn-status').set('Cookie', cookie).set('X-Forwarded-For', address)).status;
 
   it('the callback reloaded on the other process after it succeeded: /rules again, no second exchange', async () => {
     const v = await atDiscord('reload-elsewhere');
@@ -155,8 +172,10 @@ describeEngines('the OAuth callback sent again to another web process', (getData
     const start = await request(at(a)).get('/oauth/appeal').set('X-Forwarded-For', address).expect(303);
     const { code, state } = discord.authorizeAs(user.id, new URL(start.headers.location as string));
     issued.push({ code, state });
-    const callback = (on: GatekeeperHandle, cookie: string) => request(at(on)).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', cookie);
-    const appealOf = (on: GatekeeperHandle, cookie: string) => request(at(on)).get('/api/appeal').set('X-Forwarded-For', address).set('Cookie', cookie);
+    const callback = (on: GatekeeperHandle, cookie: string) =>
+      request(at(on)).get('/oauth/callback').query({ code, state }).set('X-Forwarded-For', address).set('Cookie', cookie);
+    const appealOf = (on: GatekeeperHandle, cookie: string) =>
+      request(at(on)).get('/api/appeal').set('X-Forwarded-For', address).set('Cookie', cookie);
     const since = Date.now();
 
     const [first, atOnce] = await Promise.all([callback(a, cookieOf(start)), callback(b, cookieOf(start))]);
@@ -164,7 +183,12 @@ describeEngines('the OAuth callback sent again to another web process', (getData
     // and once more after both ended, with the cookie from before (B), and with the first answer's (A)
     const later = await callback(b, cookieOf(start)).expect(303);
     const reload = await callback(a, cookieOf(first)).expect(303);
-    for (const [on, answer] of [[a, first], [b, atOnce], [b, later], [a, reload]] as const) {
+    for (const [on, answer] of [
+      [a, first],
+      [b, atOnce],
+      [b, later],
+      [a, reload],
+    ] as const) {
       expect(answer.headers.location).toBe('/appeal');
       expect((await appealOf(on, cookieOf(answer) || cookieOf(first))).status).toBe(200);
     }
@@ -174,7 +198,9 @@ describeEngines('the OAuth callback sent again to another web process', (getData
   it('keeps each outcome under a hash of the state, never the state or the code', async () => {
     const rows = (await getDatabase().query<Record<string, unknown>>('select * from sign_in_callbacks')).rows;
     const stored = JSON.stringify(rows);
-    expect(rows.map((r) => r.state_hash).sort()).toEqual(issued.map((c) => crypto.createHash('sha256').update(c.state).digest('hex')).sort());
+    expect(rows.map((r) => r.state_hash).sort()).toEqual(
+      issued.map((c) => crypto.createHash('sha256').update(c.state).digest('hex')).sort(),
+    );
     for (const { code, state } of issued) {
       expect(stored).not.toContain(code);
       expect(stored).not.toContain(state);

@@ -23,7 +23,10 @@ describeOnPgliteOnly('OAuth tokens: least scopes, revoked after use', (getDataba
     return liveTokens(userId);
   }
   const joinRows = (discordId: string) =>
-    getDatabase().query<{ status: string; has_secret: boolean }>("select status, sealed_secret is not null as has_secret from discord_outbox where kind = 'add_guild_member' and discord_id = $1", [discordId]);
+    getDatabase().query<{ status: string; has_secret: boolean }>(
+      "select status, sealed_secret is not null as has_secret from discord_outbox where kind = 'add_guild_member' and discord_id = $1",
+      [discordId],
+    );
 
   it('revokes the access token once the member is added, and erases its sealed copy', async () => {
     const user = emulator().createUser({ username: 'joined-then-revoked' });
@@ -34,7 +37,9 @@ describeOnPgliteOnly('OAuth tokens: least scopes, revoked after use', (getDataba
     expect(emulator().state.guild.members.has(user.id)).toBe(true);
     expect(await tokensOnceSettled(user.id)).toBe(0);
     expect((await joinRows(user.id)).rows).toEqual([{ status: 'done', has_secret: false }]);
-    expect(emulator().state.requestLog.filter((r) => r.route === '/oauth2/token/revoke' && r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(emulator().state.requestLog.filter((r) => r.route === '/oauth2/token/revoke' && r.status === 200).length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it('revokes the token it never needed when the member is in the server already', async () => {

@@ -1,13 +1,33 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import { APPEAL_SCOPES, createPkcePair, LINKED_ROLES_SCOPES, VERIFY_SCOPES, VERIFY_WITH_LINKED_ROLES_SCOPES, type DiscordOAuth } from '../../discord/oauth-client';
+import {
+  APPEAL_SCOPES,
+  createPkcePair,
+  LINKED_ROLES_SCOPES,
+  VERIFY_SCOPES,
+  VERIFY_WITH_LINKED_ROLES_SCOPES,
+  type DiscordOAuth,
+} from '../../discord/oauth-client';
 import type { Database, Executor } from '../../db/client';
 import type { LinkedRolesRegistration } from '../../discord/linked-roles-registration';
 import { createLinkedRolesSignIn } from '../../modules/linked-roles';
 import { htmlPage } from '../html-page';
 import { resolveClientIp } from '../../modules/network';
-import { createSignInFlow, parseSignInResult, SIGN_IN_EXCHANGE_BUDGET_MS, storedSignInResult, type SandboxNetworkPort, type SignInResult, type VpnCheckPort, OAUTH_STATE_TTL_MS, type VerificationService, createCallbackOutcomes, type CallbackClaim, hashToken } from '../../modules/verification';
+import {
+  createSignInFlow,
+  parseSignInResult,
+  SIGN_IN_EXCHANGE_BUDGET_MS,
+  storedSignInResult,
+  type SandboxNetworkPort,
+  type SignInResult,
+  type VpnCheckPort,
+  OAUTH_STATE_TTL_MS,
+  type VerificationService,
+  createCallbackOutcomes,
+  type CallbackClaim,
+  hashToken,
+} from '../../modules/verification';
 import { readVisitor, writeVisitor } from '../visitor-session';
 import { createPendingSignIns, PENDING_RESULT_AFTER_EXCHANGE_MS } from './pending-sign-ins';
 import { finishingSignInPage, retrySignInPage } from './sign-in-pages';
@@ -63,7 +83,11 @@ export function oauthRouter(deps: {
   /** revokes an access token in the background once it has done its job (the appeal sign-in's, once read) */
   revokeAccessToken?: (accessToken: string) => void;
   /** Linked Roles (GET /linked-roles): the member records it reads and the metadata registration; absent: the page is off */
-  linkedRoles?: { database: Database; registration: LinkedRolesRegistration; grants?: Parameters<typeof createLinkedRolesSignIn>[0]['grants'] };
+  linkedRoles?: {
+    database: Database;
+    registration: LinkedRolesRegistration;
+    grants?: Parameters<typeof createLinkedRolesSignIn>[0]['grants'];
+  };
 }): Router {
   const router = express.Router();
   const redirectUri = (req: Request) => `${deps.publicUrl ?? `${req.protocol}://${req.get('host')}`}/oauth/callback`;
@@ -77,7 +101,13 @@ export function oauthRouter(deps: {
   // a finished job is kept a minute past the budget for the visitor's next check to collect it
   const pending = createPendingSignIns({ keepMs: exchangeBudgetMs + PENDING_RESULT_AFTER_EXCHANGE_MS });
   // the same, for every web process: a repeat that reaches another process finds the first's outcome there
-  const outcomes = createCallbackOutcomes<SignInResult>({ ...deps, kind: 'visitor', runningMs: exchangeBudgetMs + AFTER_EXCHANGE_MS, keepMs: OAUTH_STATE_TTL_MS, parse: parseSignInResult });
+  const outcomes = createCallbackOutcomes<SignInResult>({
+    ...deps,
+    kind: 'visitor',
+    runningMs: exchangeBudgetMs + AFTER_EXCHANGE_MS,
+    keepMs: OAUTH_STATE_TTL_MS,
+    parse: parseSignInResult,
+  });
 
   const html = (res: Response, body: string) => {
     res.status(200).set('Cache-Control', 'no-store').type('html').send(body);
@@ -88,7 +118,10 @@ export function oauthRouter(deps: {
    */
   const conclude = (req: Request, res: Response, result: SignInResult, callbackHash: string) => {
     if (result.kind === 'verified') {
-      writeVisitor(req, () => ({ verified: { discordId: result.discordId, at: deps.clock.now().getTime() }, callback: { callbackHash, landedOn: '/rules' } }));
+      writeVisitor(req, () => ({
+        verified: { discordId: result.discordId, at: deps.clock.now().getTime() },
+        callback: { callbackHash, landedOn: '/rules' },
+      }));
       res.redirect(303, '/rules');
       return;
     }
@@ -100,7 +133,11 @@ export function oauthRouter(deps: {
     }
     deps.logger.warn({ reason: result.reason, ...result.detail }, 'verification sign-in not finished, offering a new sign-in');
     // consent stays: the retry page's one button starts a new sign-in straight away
-    writeVisitor(req, (v) => ({ ...(v.consent ? { consent: v.consent } : {}), ...(v.verified ? { verified: v.verified } : {}), callback: { callbackHash, landedOn: '/oauth/retry' } }));
+    writeVisitor(req, (v) => ({
+      ...(v.consent ? { consent: v.consent } : {}),
+      ...(v.verified ? { verified: v.verified } : {}),
+      callback: { callbackHash, landedOn: '/oauth/retry' },
+    }));
     res.redirect(303, '/oauth/retry');
   };
   const jobLost: SignInResult = { kind: 'failed', reason: 'sign_in_job_lost', retryable: true };
@@ -108,7 +145,12 @@ export function oauthRouter(deps: {
    * Answers with what became of a sign-in another request took (on any process): its outcome, or
    * "Finishing sign-in…" while it runs (the session then waits for it), or a new sign-in when it was lost.
    */
-  const landOn = (req: Request, res: Response, taken: Exclude<CallbackClaim<SignInResult>, { kind: 'claimed' }>, signIn: SignInRef & { stateHash: string }) => {
+  const landOn = (
+    req: Request,
+    res: Response,
+    taken: Exclude<CallbackClaim<SignInResult>, { kind: 'claimed' }>,
+    signIn: SignInRef & { stateHash: string },
+  ) => {
     if (taken.kind === 'done') return conclude(req, res, taken.outcome, signIn.callbackHash);
     if (taken.kind === 'other_code') return fail(req, res, 'state_replayed_or_expired');
     if (taken.kind !== 'running') return conclude(req, res, jobLost, signIn.callbackHash);
@@ -126,7 +168,11 @@ export function oauthRouter(deps: {
   };
   /** Records in the session the sign-in being finished (its job and its callback), dropping the OAuth round trip it used. */
   const awaitSignIn = (req: Request, signIn: SignInRef) =>
-    writeVisitor(req, (v) => ({ consent: v.consent, ...(v.verified ? { verified: v.verified } : {}), signIn: { ...signIn, at: deps.clock.now().getTime() } }));
+    writeVisitor(req, (v) => ({
+      consent: v.consent,
+      ...(v.verified ? { verified: v.verified } : {}),
+      signIn: { ...signIn, at: deps.clock.now().getTime() },
+    }));
 
   router.get('/oauth/start', deps.limit, (req, res) => {
     const now = deps.clock.now();
@@ -140,25 +186,50 @@ export function oauthRouter(deps: {
     writeVisitor(req, (v) => ({ ...v, oauth: { stateHash: tokenHash, verifier: pkce.verifier, at: now.getTime() } }));
     // Linked Roles on: the member also grants the right to write their role connection ("Verified with Gatekeeper")
     const linkedRolesOn = (deps.linkedRoles?.registration.state().state ?? 'off') !== 'off';
-    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: linkedRolesOn ? VERIFY_WITH_LINKED_ROLES_SCOPES : VERIFY_SCOPES }));
+    res.redirect(
+      303,
+      deps.oauth.authorizeUrl({
+        state,
+        codeChallenge: pkce.challenge,
+        redirectUri: redirectUri(req),
+        scopes: linkedRolesOn ? VERIFY_WITH_LINKED_ROLES_SCOPES : VERIFY_SCOPES,
+      }),
+    );
   });
 
   // "Sign in with Discord again" from the appeal page: identifies the visitor, verifies nothing
   const appealSignIn = createAppealSignIn({
     ...deps,
-    outcomes: createCallbackOutcomes<AppealSignInResult>({ ...deps, kind: 'appeal', runningMs: APPEAL_SIGN_IN_RUNNING_MS, keepMs: OAUTH_STATE_TTL_MS, parse: parseAppealSignInResult }),
+    outcomes: createCallbackOutcomes<AppealSignInResult>({
+      ...deps,
+      kind: 'appeal',
+      runningMs: APPEAL_SIGN_IN_RUNNING_MS,
+      keepMs: OAUTH_STATE_TTL_MS,
+      parse: parseAppealSignInResult,
+    }),
   });
   router.get('/oauth/appeal', deps.limit, (req, res) => {
     const { token: state, tokenHash } = appealSignIn.start();
     const pkce = createPkcePair();
     writeVisitor(req, (v) => ({ ...v, appealSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
     // identify only: the appeal sign-in reads who the visitor is and adds them nowhere
-    res.redirect(303, deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: APPEAL_SCOPES }));
+    res.redirect(
+      303,
+      deps.oauth.authorizeUrl({ state, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: APPEAL_SCOPES }),
+    );
   });
 
   // the Linked Roles Verification URL: Discord's role menu sends members here to connect "Verified with Gatekeeper"
   const linkedRoles = deps.linkedRoles;
-  const linkedRolesSignIn = linkedRoles && createLinkedRolesSignIn({ database: linkedRoles.database, oauth: deps.oauth, verification: deps.verification, revokeAccessToken: deps.revokeAccessToken, grants: linkedRoles.grants });
+  const linkedRolesSignIn =
+    linkedRoles &&
+    createLinkedRolesSignIn({
+      database: linkedRoles.database,
+      oauth: deps.oauth,
+      verification: deps.verification,
+      revokeAccessToken: deps.revokeAccessToken,
+      grants: linkedRoles.grants,
+    });
   router.get('/linked-roles', deps.limit, async (req, res) => {
     const state = linkedRoles?.registration.state() ?? { state: 'off' as const };
     if (!linkedRoles || !linkedRolesSignIn || state.state === 'off') {
@@ -173,8 +244,14 @@ export function oauthRouter(deps: {
     }
     const { token, tokenHash } = linkedRolesSignIn.start();
     const pkce = createPkcePair();
-    writeVisitor(req, (v) => ({ ...v, linkedRolesSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() } }));
-    res.redirect(303, deps.oauth.authorizeUrl({ state: token, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: LINKED_ROLES_SCOPES }));
+    writeVisitor(req, (v) => ({
+      ...v,
+      linkedRolesSignIn: { stateHash: tokenHash, verifier: pkce.verifier, at: deps.clock.now().getTime() },
+    }));
+    res.redirect(
+      303,
+      deps.oauth.authorizeUrl({ state: token, codeChallenge: pkce.challenge, redirectUri: redirectUri(req), scopes: LINKED_ROLES_SCOPES }),
+    );
   });
   router.get('/linked-roles/done', (req, res) => {
     const result = req.query.result;
@@ -189,12 +266,23 @@ export function oauthRouter(deps: {
     const callbackHash = state && code ? hashCallback(state, code) : '';
     const stateHash = state ? hashToken(state) : '';
 
-    if (linkedRolesSignIn && visitor.linkedRolesSignIn && linkedRolesSignIn.isLinkedRolesState(state, visitor.linkedRolesSignIn.stateHash)) {
+    if (
+      linkedRolesSignIn &&
+      visitor.linkedRolesSignIn &&
+      linkedRolesSignIn.isLinkedRolesState(state, visitor.linkedRolesSignIn.stateHash)
+    ) {
       const started = visitor.linkedRolesSignIn;
       writeVisitor(req, ({ linkedRolesSignIn: _done, ...rest }) => rest);
-      const result = typeof query.error === 'string'
-        ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
-        : await linkedRolesSignIn.finish({ state, sessionStateHash: started.stateHash, code, codeVerifier: started.verifier, redirectUri: redirectUri(req) });
+      const result =
+        typeof query.error === 'string'
+          ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
+          : await linkedRolesSignIn.finish({
+              state,
+              sessionStateHash: started.stateHash,
+              code,
+              codeVerifier: started.verifier,
+              redirectUri: redirectUri(req),
+            });
       if (result.kind === 'failed') deps.logger.warn({ reason: result.reason }, 'Linked Roles sign-in failed');
       res.redirect(303, `/linked-roles/done?result=${result.kind === 'failed' ? 'failed' : result.verified ? 'verified' : 'not_verified'}`);
       return;
@@ -202,9 +290,17 @@ export function oauthRouter(deps: {
 
     if (visitor.appealSignIn && appealSignIn.isAppealState(state, visitor.appealSignIn.stateHash)) {
       const pendingAppeal = visitor.appealSignIn;
-      const result = typeof query.error === 'string'
-        ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
-        : await appealSignIn.finish({ state, sessionStateHash: pendingAppeal.stateHash, code, codeVerifier: pendingAppeal.verifier, redirectUri: redirectUri(req), callbackHash });
+      const result =
+        typeof query.error === 'string'
+          ? ({ kind: 'failed', reason: 'oauth_denied' } as const)
+          : await appealSignIn.finish({
+              state,
+              sessionStateHash: pendingAppeal.stateHash,
+              code,
+              codeVerifier: pendingAppeal.verifier,
+              redirectUri: redirectUri(req),
+              callbackHash,
+            });
       const landedOn = result.kind === 'failed' ? '/appeal?signIn=failed' : '/appeal';
       if (result.kind === 'failed') deps.logger.warn({ reason: result.reason }, 'appeal sign-in failed');
       writeVisitor(req, ({ appealSignIn: _done, ...rest }) => ({
@@ -227,7 +323,8 @@ export function oauthRouter(deps: {
       res.redirect(303, visitor.callback.landedOn);
       return;
     }
-    if (callbackHash && visitor.signIn?.callbackHash === callbackHash) return settle(req, res, { ...visitor.signIn, callbackHash }, INLINE_WAIT_MS);
+    if (callbackHash && visitor.signIn?.callbackHash === callbackHash)
+      return settle(req, res, { ...visitor.signIn, callbackHash }, INLINE_WAIT_MS);
     // the same callback while the first is still at work in this process, from this same session (its OAuth round trip not yet dropped)
     const running = callbackHash && visitor.oauth?.stateHash === stateHash ? pending.findByCallback(callbackHash) : null;
     if (running) {
@@ -247,7 +344,8 @@ export function oauthRouter(deps: {
     // on another web process (which has no memory of this one) waits for this sign-in or lands where it ended,
     // and Discord's single-use code is exchanged once
     const claim = await outcomes.claim(stateHash, callbackHash, stateCheck.useQuery);
-    if (claim.kind === 'unavailable') return conclude(req, res, { kind: 'failed', reason: 'state_check_failed', retryable: true }, callbackHash);
+    if (claim.kind === 'unavailable')
+      return conclude(req, res, { kind: 'failed', reason: 'state_check_failed', retryable: true }, callbackHash);
     if (claim.kind !== 'claimed') {
       if (claim.kind !== 'running') return landOn(req, res, claim, { id: '', callbackHash, stateHash });
       awaitSignIn(req, { id: '', callbackHash, stateHash });
@@ -260,7 +358,15 @@ export function oauthRouter(deps: {
 
     const consent = visitor.consent;
     const stateUse = Promise.resolve(claim.stateUsed ? ('ok' as const) : ('state_replayed_or_expired' as const));
-    const input = { code, codeVerifier: visitor.oauth.verifier, redirectUri: redirectUri(req), clientIp: resolveClientIp(req), consent, stateUse, outcome };
+    const input = {
+      code,
+      codeVerifier: visitor.oauth.verifier,
+      redirectUri: redirectUri(req),
+      clientIp: resolveClientIp(req),
+      consent,
+      stateUse,
+      outcome,
+    };
     const id = pending.start(callbackHash, () => finishSignIn(input));
     if (!id) {
       const busy: SignInResult = { kind: 'failed', reason: 'too_many_pending_sign_ins', retryable: true };
@@ -290,14 +396,29 @@ export function oauthRouter(deps: {
 function linkedRolesPage(kind: 'off' | 'unavailable' | 'verified' | 'not_verified' | 'failed'): string {
   switch (kind) {
     case 'off':
-      return htmlPage('Linked Roles are off', '<h1>Linked Roles are off</h1><p>This server does not offer "Verified with Gatekeeper" as a Linked Role.</p>');
+      return htmlPage(
+        'Linked Roles are off',
+        '<h1>Linked Roles are off</h1><p>This server does not offer "Verified with Gatekeeper" as a Linked Role.</p>',
+      );
     case 'unavailable':
-      return htmlPage('Linked Roles unavailable', '<h1>Linked Roles are unavailable right now</h1><p>Discord did not accept Gatekeeper\'s Linked Roles set-up; the server\'s staff can see why on their dashboard. Verification itself works as usual. Try again later.</p>');
+      return htmlPage(
+        'Linked Roles unavailable',
+        "<h1>Linked Roles are unavailable right now</h1><p>Discord did not accept Gatekeeper's Linked Roles set-up; the server's staff can see why on their dashboard. Verification itself works as usual. Try again later.</p>",
+      );
     case 'verified':
-      return htmlPage('Connected', '<h1>Connected: Verified with Gatekeeper</h1><p>Your Discord profile now shows your Gatekeeper verification. Go back to Discord: roles that require it are yours to pick.</p>');
+      return htmlPage(
+        'Connected',
+        '<h1>Connected: Verified with Gatekeeper</h1><p>Your Discord profile now shows your Gatekeeper verification. Go back to Discord: roles that require it are yours to pick.</p>',
+      );
     case 'not_verified':
-      return htmlPage('Connected, not verified', `<h1>Connected, not verified yet</h1><p>Gatekeeper has no completed verification for this account, so roles that require it stay closed. Verify first <a href="/">on this site</a> and in the server, then connect again from Discord's role menu.</p>`);
+      return htmlPage(
+        'Connected, not verified',
+        `<h1>Connected, not verified yet</h1><p>Gatekeeper has no completed verification for this account, so roles that require it stay closed. Verify first <a href="/">on this site</a> and in the server, then connect again from Discord's role menu.</p>`,
+      );
     case 'failed':
-      return htmlPage('Could not connect', '<h1>Could not connect</h1><p>The sign-in with Discord did not finish. Nothing was changed. Try again from Discord\'s role menu.</p>');
+      return htmlPage(
+        'Could not connect',
+        "<h1>Could not connect</h1><p>The sign-in with Discord did not finish. Nothing was changed. Try again from Discord's role menu.</p>",
+      );
   }
 }

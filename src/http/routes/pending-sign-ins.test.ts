@@ -22,7 +22,10 @@ describe('pending sign-ins', () => {
   it("answers 'pending' while the job runs", async () => {
     const pending = createPendingSignIns({ keepMs: 60_000 });
     let finish: (() => void) | undefined;
-    const id = pending.start('slow', () => new Promise((resolve) => (finish = () => resolve({ kind: 'failed', reason: 'x', retryable: true }))))!;
+    const id = pending.start(
+      'slow',
+      () => new Promise((resolve) => (finish = () => resolve({ kind: 'failed', reason: 'x', retryable: true }))),
+    )!;
     expect(await pending.settle(id, 10)).toBe('pending');
     finish!();
     expect(await pending.settle(id, 10)).toEqual({ kind: 'failed', reason: 'x', retryable: true });

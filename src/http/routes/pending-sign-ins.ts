@@ -75,7 +75,10 @@ export function createPendingSignIns(options: { keepMs: number; now?: () => numb
       if (!entry) return 'unknown';
       if (entry.result) return entry.result;
       let timer: NodeJS.Timeout | undefined;
-      const result = await Promise.race([entry.done, new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), waitMs)))]);
+      const result = await Promise.race([
+        entry.done,
+        new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), waitMs))),
+      ]);
       clearTimeout(timer);
       return result;
     },

@@ -13,8 +13,18 @@ describeEngines('POST /api/setup-admin', (getDatabase) => {
     kit = createStaffTestApp(getDatabase(), { setupCode });
   });
 
-  const body = (overrides: Record<string, unknown> = {}) => ({ setupCode: TEST_SETUP_CODE, username: 'Founder', password: 'founder-password', ...overrides });
-  const staffRows = async () => (await getDatabase().query<{ username: string; is_owner: boolean; is_super_admin: boolean }>('select username, is_owner, is_super_admin from staff')).rows;
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    setupCode: TEST_SETUP_CODE,
+    username: 'Founder',
+    password: 'founder-password',
+    ...overrides,
+  });
+  const staffRows = async () =>
+    (
+      await getDatabase().query<{ username: string; is_owner: boolean; is_super_admin: boolean }>(
+        'select username, is_owner, is_super_admin from staff',
+      )
+    ).rows;
 
   it('reports setup available while no staff account exists', async () => {
     expect((await request(kit.app).get('/api/setup-admin')).body).toEqual({ available: true });
@@ -27,7 +37,9 @@ describeEngines('POST /api/setup-admin', (getDatabase) => {
     expect(await staffRows()).toEqual([{ username: 'Founder', is_owner: true, is_super_admin: true }]);
     expect(setupCode.current()).toBeNull();
     expect((await request(kit.app).get('/api/setup-admin')).body).toEqual({ available: false });
-    const audit = await getDatabase().query<{ action: string; details: unknown }>("select action, details from audit_log where action = 'staff.setup'");
+    const audit = await getDatabase().query<{ action: string; details: unknown }>(
+      "select action, details from audit_log where action = 'staff.setup'",
+    );
     expect(audit.rows).toHaveLength(1);
     expect(JSON.stringify(audit.rows[0])).not.toContain('founder-password');
     // and the owner can sign in
@@ -35,12 +47,16 @@ describeEngines('POST /api/setup-admin', (getDatabase) => {
   });
 
   it('accepts the code typed in lower case without dashes', async () => {
-    const res = await request(kit.app).post('/api/setup-admin').send(body({ setupCode: TEST_SETUP_CODE.toLowerCase().replace(/-/g, ' ') }));
+    const res = await request(kit.app)
+      .post('/api/setup-admin')
+      .send(body({ setupCode: TEST_SETUP_CODE.toLowerCase().replace(/-/g, ' ') }));
     expect(res.status).toBe(201);
   });
 
   it('refuses a wrong code with 403 and writes nothing', async () => {
-    const res = await request(kit.app).post('/api/setup-admin').send(body({ setupCode: 'WRONG-WRONG-WRONG-WRONG' }));
+    const res = await request(kit.app)
+      .post('/api/setup-admin')
+      .send(body({ setupCode: 'WRONG-WRONG-WRONG-WRONG' }));
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('Invalid setup code');
     expect(await staffRows()).toEqual([]);
@@ -56,15 +72,26 @@ describeEngines('POST /api/setup-admin', (getDatabase) => {
   it('answers 409 once any staff account exists, even with the right code', async () => {
     await request(kit.app).post('/api/setup-admin').send(body()).expect(201);
     const again = createStaffTestApp(getDatabase(), { setupCode: createMemorySetupCodeStore(TEST_SETUP_CODE) });
-    const res = await request(again.app).post('/api/setup-admin').send(body({ username: 'Usurper' }));
+    const res = await request(again.app)
+      .post('/api/setup-admin')
+      .send(body({ username: 'Usurper' }));
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('Setup has already been completed');
   });
 
   it('lets exactly one of many concurrent setups create the owner', async () => {
     // each request gets its own store holding the same code, as if several processes raced
-    const apps = Array.from({ length: 6 }, () => createStaffTestApp(getDatabase(), { setupCode: createMemorySetupCodeStore(TEST_SETUP_CODE) }).app);
-    const results = await Promise.all(apps.map((app, i) => request(app).post('/api/setup-admin').send(body({ username: `Racer${i}` }))));
+    const apps = Array.from(
+      { length: 6 },
+      () => createStaffTestApp(getDatabase(), { setupCode: createMemorySetupCodeStore(TEST_SETUP_CODE) }).app,
+    );
+    const results = await Promise.all(
+      apps.map((app, i) =>
+        request(app)
+          .post('/api/setup-admin')
+          .send(body({ username: `Racer${i}` })),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
     const rows = await staffRows();

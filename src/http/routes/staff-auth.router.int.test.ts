@@ -36,7 +36,8 @@ describeEngines('staff login', (getDatabase) => {
 
   const login = (username: string, password: string, ip = OWNER_HOME) =>
     request(kit.app).post('/api/staff/login').set('X-Forwarded-For', ip).send({ username, password });
-  const auditActions = async () => (await getDatabase().query<{ action: string }>('select action from audit_log order by id')).rows.map((r) => r.action);
+  const auditActions = async () =>
+    (await getDatabase().query<{ action: string }>('select action from audit_log order by id')).rows.map((r) => r.action);
 
   describe('credentials', () => {
     it('signs in and reports the session', async () => {
@@ -61,7 +62,11 @@ describeEngines('staff login', (getDatabase) => {
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ success: false, error: 'Invalid credentials' });
       expect(res.headers['set-cookie']).toBeUndefined();
-      const rows = (await getDatabase().query<{ action: string; target_id: string | null; details: Record<string, unknown> }>('select action, target_id, details from audit_log')).rows;
+      const rows = (
+        await getDatabase().query<{ action: string; target_id: string | null; details: Record<string, unknown> }>(
+          'select action, target_id, details from audit_log',
+        )
+      ).rows;
       expect(rows).toEqual([{ action: 'staff.login_failed', target_id: reason === 'wrong_password' ? '1' : null, details: { reason } }]);
       expect(JSON.stringify(rows)).not.toContain(password.slice(0, 10));
       expect(JSON.stringify(rows)).not.toContain('nobody');
@@ -109,7 +114,10 @@ describeEngines('staff login', (getDatabase) => {
       const hashed = bcryptCalls;
       const refused = await login('user-new', 'guess', ATTACKER);
       expect(refused.status).toBe(429);
-      expect(refused.body).toMatchObject({ error: 'Too many failed sign-ins from your address. Try again in 15 minutes.', code: 'rate_limited' });
+      expect(refused.body).toMatchObject({
+        error: 'Too many failed sign-ins from your address. Try again in 15 minutes.',
+        code: 'rate_limited',
+      });
       expect(refused.headers['retry-after']).toBe('900');
       expect((await login('Mod', TEAM.mod.password, ATTACKER)).status).toBe(429); // a staff member new to that address waits too
       expect(bcryptCalls).toBe(hashed);
@@ -136,7 +144,9 @@ describeEngines('staff login', (getDatabase) => {
       expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429]);
       const refused = await login('Mod', TEAM.mod.password, '192.0.2.200');
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toBe('Sign-in is paused after many failed attempts from many places. Staff who signed in from this address before can still sign in. Try again in 5 minutes.');
+      expect(refused.body.error).toBe(
+        'Sign-in is paused after many failed attempts from many places. Staff who signed in from this address before can still sign in. Try again in 5 minutes.',
+      );
       expect(refused.headers['retry-after']).toBe('300');
       expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200);
       kit.clock.advance(POLICY.global.blockMs);

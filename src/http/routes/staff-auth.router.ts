@@ -2,7 +2,13 @@ import type { Clock } from '../../clock';
 import { resolveClientIp } from '../../modules/network';
 import type { StaffAccountsService, StaffLoginService } from '../../modules/staff';
 import { throttledError } from '../../modules/staff';
-import { currentStaff, endStaffSession, renewStaffSessionEpoch, startStaffSession, type StaffSessionGuard } from '../middleware/staff-session';
+import {
+  currentStaff,
+  endStaffSession,
+  renewStaffSessionEpoch,
+  startStaffSession,
+  type StaffSessionGuard,
+} from '../middleware/staff-session';
 import { validate } from '../middleware/validate';
 import { loginBody, ownPasswordBody } from './staff-auth.schema';
 import { validated, type StaffRoute } from './staff-route-table';
@@ -10,7 +16,12 @@ import { validated, type StaffRoute } from './staff-route-table';
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
 /** Staff sign-in, sign-out, the session probe the dashboard starts with, and changing one's own password. */
-export function staffAuthRoutes(deps: { login: StaffLoginService; accounts: StaffAccountsService; guard: StaffSessionGuard; clock: Clock }): StaffRoute[] {
+export function staffAuthRoutes(deps: {
+  login: StaffLoginService;
+  accounts: StaffAccountsService;
+  guard: StaffSessionGuard;
+  clock: Clock;
+}): StaffRoute[] {
   return [
     {
       method: 'post',

@@ -45,14 +45,24 @@ const MATRIX: Record<string, Row> = {
     superAdmin: 409,
     owner: 409,
   },
-  'POST /staff/login': { path: '/api/staff/login', body: { username: TEAM.other.username, password: TEAM.other.password }, anonymous: 200, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /staff/login': {
+    path: '/api/staff/login',
+    body: { username: TEAM.other.username, password: TEAM.other.password },
+    anonymous: 200,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   'POST /staff/logout': { path: '/api/staff/logout', anonymous: 200, staff: 200, superAdmin: 200, owner: 200 },
   // any signed-in staff member
   'GET /admin/session': { path: '/api/admin/session', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   // every account changes its own password, the owner's included
   'POST /admin/me/password': {
     path: '/api/admin/me/password',
-    body: (caller) => ({ currentPassword: caller === 'anonymous' ? 'whatever-password' : ACCOUNT[caller].password, newPassword: 'a-new-password' }),
+    body: (caller) => ({
+      currentPassword: caller === 'anonymous' ? 'whatever-password' : ACCOUNT[caller].password,
+      newPassword: 'a-new-password',
+    }),
     anonymous: 401,
     staff: 200,
     superAdmin: 200,
@@ -60,9 +70,29 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /admin/users': { path: '/api/admin/users?filter=all&limit=10', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'GET /admin/users/:discordId/appeals': { path: `/api/admin/users/${MEMBER}/appeals`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'POST /privacy/delete': { path: '/api/privacy/delete', body: { discordId: MEMBER }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'POST /admin/users/:discordId/notes': { path: `/api/admin/users/${MEMBER}/notes`, body: { note: 'Checked by hand' }, anonymous: 401, staff: 201, superAdmin: 201, owner: 201 },
+  'GET /admin/users/:discordId/appeals': {
+    path: `/api/admin/users/${MEMBER}/appeals`,
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
+  'POST /privacy/delete': {
+    path: '/api/privacy/delete',
+    body: { discordId: MEMBER },
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
+  'POST /admin/users/:discordId/notes': {
+    path: `/api/admin/users/${MEMBER}/notes`,
+    body: { note: 'Checked by hand' },
+    anonymous: 401,
+    staff: 201,
+    superAdmin: 201,
+    owner: 201,
+  },
   'PATCH /admin/users/:discordId/alt-status': {
     path: `/api/admin/users/${MEMBER}/alt-status`,
     body: { manualAltStatus: 'suspected_alt' },
@@ -71,7 +101,13 @@ const MATRIX: Record<string, Row> = {
     superAdmin: 200,
     owner: 200,
   },
-  'POST /admin/users/:discordId/manual-verify': { path: `/api/admin/users/${MEMBER}/manual-verify`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/users/:discordId/manual-verify': {
+    path: `/api/admin/users/${MEMBER}/manual-verify`,
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   // link 1 (MEMBER and OTHER_MEMBER) is open, link 2 (MEMBER and LINKED_MEMBER) dismissed (see seed)
   'POST /admin/users/:discordId/alt-links/:linkId/dismiss': {
     path: `/api/admin/users/${MEMBER}/alt-links/1/dismiss`,
@@ -81,16 +117,36 @@ const MATRIX: Record<string, Row> = {
     superAdmin: 200,
     owner: 200,
   },
-  'POST /admin/users/:discordId/alt-links/:linkId/reopen': { path: `/api/admin/users/${MEMBER}/alt-links/2/reopen`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/users/:discordId/alt-links/:linkId/reopen': {
+    path: `/api/admin/users/${MEMBER}/alt-links/2/reopen`,
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   'POST /admin/manual-entry': {
     path: '/api/admin/manual-entry',
-    body: { discordId: '300000000000000003', username: 'typed', avatarUrl: null, status: 'verified', rulesConfirmed: 'true', manualAltStatus: null },
+    body: {
+      discordId: '300000000000000003',
+      username: 'typed',
+      avatarUrl: null,
+      status: 'verified',
+      rulesConfirmed: 'true',
+      manualAltStatus: null,
+    },
     anonymous: 401,
     staff: 201,
     superAdmin: 201,
     owner: 201,
   },
-  'POST /admin/create-staff': { path: '/api/admin/create-staff', body: { username: 'newbie', password: 'newbie-password' }, anonymous: 401, staff: 201, superAdmin: 201, owner: 201 },
+  'POST /admin/create-staff': {
+    path: '/api/admin/create-staff',
+    body: { username: 'newbie', password: 'newbie-password' },
+    anonymous: 401,
+    staff: 201,
+    superAdmin: 201,
+    owner: 201,
+  },
   'GET /discord/user/:discordId': { path: `/api/discord/user/${DISCORD_USER}`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/shared-networks': { path: '/api/admin/shared-networks', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/outbox': { path: '/api/admin/outbox?status=failed', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
@@ -105,11 +161,31 @@ const MATRIX: Record<string, Row> = {
     superAdmin: 200,
     owner: 200,
   },
-  'DELETE /admin/users/:discordId/shared-network': { path: `/api/admin/users/${OTHER_MEMBER}/shared-network`, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'DELETE /admin/users/:discordId/shared-network': {
+    path: `/api/admin/users/${OTHER_MEMBER}/shared-network`,
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   'GET /admin/settings': { path: '/api/admin/settings', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/lockdown': { path: '/api/admin/lockdown', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'POST /admin/lockdown': { path: '/api/admin/lockdown', body: { on: true, reason: 'raid' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'POST /admin/lockdown/release': { path: '/api/admin/lockdown/release', body: {}, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/lockdown': {
+    path: '/api/admin/lockdown',
+    body: { on: true, reason: 'raid' },
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
+  'POST /admin/lockdown/release': {
+    path: '/api/admin/lockdown/release',
+    body: {},
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   'GET /admin/statistics': { path: '/api/admin/statistics?days=7', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/appeals': { path: '/api/admin/appeals', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
   'GET /admin/appeals/count': { path: '/api/admin/appeals/count', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
@@ -117,22 +193,71 @@ const MATRIX: Record<string, Row> = {
   'GET /admin/appeals/:id/preview': { path: '/api/admin/appeals/999/preview', anonymous: 401, staff: 404, superAdmin: 404, owner: 404 },
   // appeal 1 is MEMBER's open appeal (see seed)
   'POST /admin/appeals/:id/approve': { path: '/api/admin/appeals/1/approve', anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
-  'POST /admin/appeals/:id/reject': { path: '/api/admin/appeals/1/reject', body: { reason: 'The link is right.' }, anonymous: 401, staff: 200, superAdmin: 200, owner: 200 },
+  'POST /admin/appeals/:id/reject': {
+    path: '/api/admin/appeals/1/reject',
+    body: { reason: 'The link is right.' },
+    anonymous: 401,
+    staff: 200,
+    superAdmin: 200,
+    owner: 200,
+  },
   // super admins (the owner is one) only
   'DELETE /admin/users/:discordId': { path: `/api/admin/users/${MEMBER}`, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'GET /admin/staff': { path: '/api/admin/staff', anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
-  'POST /admin/staff': { path: '/api/admin/staff', body: { username: 'newbie', password: 'newbie-password' }, anonymous: 401, staff: 403, superAdmin: 201, owner: 201 },
-  'PATCH /admin/staff/:id/password': { path: `/api/admin/staff/${OTHER_ID}/password`, body: { newPassword: 'changed-password' }, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
-  'PATCH /admin/staff/:id/super-admin': { path: `/api/admin/staff/${OTHER_ID}/super-admin`, body: { isSuperAdmin: true }, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
+  'POST /admin/staff': {
+    path: '/api/admin/staff',
+    body: { username: 'newbie', password: 'newbie-password' },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 201,
+    owner: 201,
+  },
+  'PATCH /admin/staff/:id/password': {
+    path: `/api/admin/staff/${OTHER_ID}/password`,
+    body: { newPassword: 'changed-password' },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 200,
+    owner: 200,
+  },
+  'PATCH /admin/staff/:id/super-admin': {
+    path: `/api/admin/staff/${OTHER_ID}/super-admin`,
+    body: { isSuperAdmin: true },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 200,
+    owner: 200,
+  },
   'DELETE /admin/staff/:id': { path: `/api/admin/staff/${OTHER_ID}`, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
   'GET /admin/audit': { path: '/api/admin/audit?limit=5', anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
-  'PUT /admin/settings': { path: '/api/admin/settings', body: { retentionDays: 45 }, anonymous: 401, staff: 403, superAdmin: 200, owner: 200 },
+  'PUT /admin/settings': {
+    path: '/api/admin/settings',
+    body: { retentionDays: 45 },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 200,
+    owner: 200,
+  },
 };
 
 /** The routes that name a staff account, aimed at the owner's: only the owner changes its own password, nobody demotes or deletes it. */
 const ON_OWNER: Record<string, Row> = {
-  'PATCH /admin/staff/:id/password': { path: `/api/admin/staff/${OWNER_ID}/password`, body: { newPassword: 'changed-password' }, anonymous: 401, staff: 403, superAdmin: 403, owner: 200 },
-  'PATCH /admin/staff/:id/super-admin': { path: `/api/admin/staff/${OWNER_ID}/super-admin`, body: { isSuperAdmin: false }, anonymous: 401, staff: 403, superAdmin: 403, owner: 403 },
+  'PATCH /admin/staff/:id/password': {
+    path: `/api/admin/staff/${OWNER_ID}/password`,
+    body: { newPassword: 'changed-password' },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 403,
+    owner: 200,
+  },
+  'PATCH /admin/staff/:id/super-admin': {
+    path: `/api/admin/staff/${OWNER_ID}/super-admin`,
+    body: { isSuperAdmin: false },
+    anonymous: 401,
+    staff: 403,
+    superAdmin: 403,
+    owner: 403,
+  },
   'DELETE /admin/staff/:id': { path: `/api/admin/staff/${OWNER_ID}`, anonymous: 401, staff: 403, superAdmin: 403, owner: 403 },
 };
 
@@ -157,7 +282,10 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
           const route = layer.route!;
           // Express keeps the verbs on the route object; its types do not declare them
           const methods = Object.keys((route as unknown as { methods: Record<string, boolean> }).methods);
-          return { key: `${methods[0]!.toUpperCase()} ${route.path}`, guards: route.stack.map((l) => l.name).filter((n) => n.startsWith('require')) };
+          return {
+            key: `${methods[0]!.toUpperCase()} ${route.path}`,
+            guards: route.stack.map((l) => l.name).filter((n) => n.startsWith('require')),
+          };
         }),
     );
   }
@@ -173,7 +301,10 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
     const linked = await buildMember(db, { discordId: LINKED_MEMBER, username: 'linked' });
     await buildLink(db, member.id, bystander.id);
     await buildLink(db, member.id, linked.id, { dismissedAt: new Date(), dismissedByName: 'Mod' });
-    await getDatabase().query(`insert into discord_outbox (kind, discord_id, payload, status, attempts, last_error) values ('add_role', $1, '{"role":"verified"}', 'failed', 12, '404 10007: Unknown Member')`, [MEMBER]);
+    await getDatabase().query(
+      `insert into discord_outbox (kind, discord_id, payload, status, attempts, last_error) values ('add_role', $1, '{"role":"verified"}', 'failed', 12, '404 10007: Unknown Member')`,
+      [MEMBER],
+    );
     await getDatabase().query(`insert into appeals (member_id, message, standing) values ($1, 'Please review', 'limited')`, [member.id]);
   }
 
@@ -195,11 +326,18 @@ describeEngines('staff routes authorization matrix', (getDatabase) => {
   }
 
   it('lists every mounted route in the hand-written matrix, and no route that is not mounted', () => {
-    expect(mountedRoutes().map((r) => r.key).sort()).toEqual(Object.keys(MATRIX).sort());
+    expect(
+      mountedRoutes()
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(Object.keys(MATRIX).sort());
   });
 
   it('covers every route that names a staff account with the owner table', () => {
-    const onStaff = mountedRoutes().filter((r) => r.key.includes(' /admin/staff/:id')).map((r) => r.key).sort();
+    const onStaff = mountedRoutes()
+      .filter((r) => r.key.includes(' /admin/staff/:id'))
+      .map((r) => r.key)
+      .sort();
     expect(onStaff).toEqual(Object.keys(ON_OWNER).sort());
   });
 

@@ -23,7 +23,8 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
 
   async function counts() {
     const result: Record<string, number> = {};
-    for (const table of TABLES) result[table] = Number((await getDatabase().query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n);
+    for (const table of TABLES)
+      result[table] = Number((await getDatabase().query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n);
     return result;
   }
   function visitor() {
@@ -62,7 +63,10 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
     expect(stolen.body).toMatchObject({ error: 'Invalid or expired consent token', field: 'token' });
 
     const mine = await v.token();
-    await v.post('/api/consent').send({ consent: true, token: mine, ...fp }).expect(200);
+    await v
+      .post('/api/consent')
+      .send({ consent: true, token: mine, ...fp })
+      .expect(200);
     const replay = await v.post('/api/consent').send({ consent: true, token: mine, ...fp });
     expect(replay.status).toBe(400);
 
@@ -78,11 +82,20 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
     const v = visitor();
     const token = await v.token();
     const fp = buildFingerprint();
-    const extraKey = await v.post('/api/consent').send({ consent: true, token, fingerprintData: { ...fp.fingerprintData, evil: 'x' }, fingerprintHash: fp.fingerprintHash });
+    const extraKey = await v
+      .post('/api/consent')
+      .send({ consent: true, token, fingerprintData: { ...fp.fingerprintData, evil: 'x' }, fingerprintHash: fp.fingerprintHash });
     expect(extraKey.status).toBe(400);
-    const oversized = await v.post('/api/consent').send({ consent: true, token, fingerprintData: { ...fp.fingerprintData, canvas: 'a'.repeat(5000) }, fingerprintHash: fp.fingerprintHash });
+    const oversized = await v.post('/api/consent').send({
+      consent: true,
+      token,
+      fingerprintData: { ...fp.fingerprintData, canvas: 'a'.repeat(5000) },
+      fingerprintHash: fp.fingerprintHash,
+    });
     expect(oversized.status).toBe(400);
-    const notString = await v.post('/api/consent').send({ consent: true, token, fingerprintData: { ...fp.fingerprintData, audio: 42 }, fingerprintHash: fp.fingerprintHash });
+    const notString = await v
+      .post('/api/consent')
+      .send({ consent: true, token, fingerprintData: { ...fp.fingerprintData, audio: 42 }, fingerprintHash: fp.fingerprintHash });
     expect(notString.status).toBe(400);
     const mismatch = await v.post('/api/consent').send({ consent: true, token, ...fp, fingerprintHash: '0'.repeat(32) });
     expect(mismatch.status).toBe(400);
@@ -90,7 +103,10 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
     const badHash = await v.post('/api/consent').send({ consent: true, token, ...fp, fingerprintHash: 'XYZ' });
     expect(badHash.status).toBe(400);
     // none of the failures spent the token
-    await v.post('/api/consent').send({ consent: true, token, ...fp }).expect(200);
+    await v
+      .post('/api/consent')
+      .send({ consent: true, token, ...fp })
+      .expect(200);
   });
 
   it('sends /oauth/start without consent back to the consent page', async () => {
@@ -102,7 +118,10 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
   async function consentedAndStarted() {
     const v = visitor();
     const token = await v.token();
-    await v.post('/api/consent').send({ consent: true, token, ...buildFingerprint() }).expect(200);
+    await v
+      .post('/api/consent')
+      .send({ consent: true, token, ...buildFingerprint() })
+      .expect(200);
     const start = await v.get('/oauth/start').expect(303);
     const authorize = new URL(start.headers.location as string);
     const user = handle.discord.emulator!.createUser({ username: `bad${ip}` });
@@ -146,7 +165,8 @@ describeEngines('visitor flow: bad input writes nothing', (getDatabase) => {
   it('rate-limits one address hammering the visitor endpoints', async () => {
     const address = nextIp();
     const statuses: number[] = [];
-    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 10; i++) statuses.push((await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
+    for (let i = 0; i < NEWCOMER_BUDGET.capacity + 10; i++)
+      statuses.push((await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address)).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     const limited = await request(handle.url).get('/api/consent/token').set('X-Forwarded-For', address);
     expect(limited.status).toBe(429);

@@ -22,7 +22,8 @@ describeEngines('visitor flow: the browser token', (getDatabase) => {
   afterAll(async () => handle?.stop());
 
   const newUser = (name: string) => handle.discord.emulator!.createUser({ username: name }).id;
-  const cookieOf = (res: request.Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('gk_browser='));
+  const cookieOf = (res: request.Response) =>
+    ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('gk_browser='));
 
   async function links(discordId: string) {
     const { rows } = await getDatabase().query<{ confidence: string; detection_method: string; other: string }>(
@@ -38,7 +39,11 @@ describeEngines('visitor flow: the browser token', (getDatabase) => {
     const address = nextNetwork();
     const tokenResponse = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
     expect(cookieOf(tokenResponse)).toBeUndefined();
-    const res = await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: tokenResponse.body.token, ...buildFingerprint() }).expect(200);
+    const res = await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: tokenResponse.body.token, ...buildFingerprint() })
+      .expect(200);
     expect(res.body.browserToken).toMatch(TOKEN);
     const cookie = cookieOf(res)!;
     expect(cookie).toContain(`gk_browser=${res.body.browserToken}`);
@@ -60,12 +65,17 @@ describeEngines('visitor flow: the browser token', (getDatabase) => {
     expect(answered).toMatch(TOKEN);
   });
 
-  it('ignores a tampered cookie, and the cookie follows the page\'s valid copy', async () => {
+  it("ignores a tampered cookie, and the cookie follows the page's valid copy", async () => {
     const agent = request.agent(handle.url);
     const address = nextNetwork();
     const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).set('Cookie', 'gk_browser=%00%ff<>').expect(200);
     const pageCopy = 'P'.repeat(43);
-    const res = await agent.post('/api/consent').set('X-Forwarded-For', address).set('Cookie', 'gk_browser=%00%ff<>').send({ consent: true, token: body.token, ...buildFingerprint(), browserToken: pageCopy }).expect(200);
+    const res = await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .set('Cookie', 'gk_browser=%00%ff<>')
+      .send({ consent: true, token: body.token, ...buildFingerprint(), browserToken: pageCopy })
+      .expect(200);
     expect(res.body.browserToken).toBe(pageCopy);
     expect(cookieOf(res)).toContain(`gk_browser=${pageCopy}`);
   });
@@ -77,12 +87,19 @@ describeEngines('visitor flow: the browser token', (getDatabase) => {
     const secondId = newUser('bt-owner-alt');
     await walkVisitorFlow(handle, { userId: secondId, fingerprint: device, forwardedFor: nextNetwork(), agent: first.agent });
     expect(await links(secondId)).toEqual([expect.objectContaining({ confidence: 'certain', detection_method: 'browser' })]);
-    const { rows } = await getDatabase().query<{ browser_token_hash: string }>('select browser_token_hash from verification_attempts where browser_token_hash is not null');
+    const { rows } = await getDatabase().query<{ browser_token_hash: string }>(
+      'select browser_token_hash from verification_attempts where browser_token_hash is not null',
+    );
     for (const row of rows) expect(row.browser_token_hash).not.toBe(first.browserToken);
 
     // a stranger replaying the owner's token from their own device and address
     const strangerId = newUser('bt-stranger');
-    await walkVisitorFlow(handle, { userId: strangerId, fingerprint: buildFingerprint('bt-stranger-phone'), forwardedFor: nextNetwork(), browserToken: first.browserToken });
+    await walkVisitorFlow(handle, {
+      userId: strangerId,
+      fingerprint: buildFingerprint('bt-stranger-phone'),
+      forwardedFor: nextNetwork(),
+      browserToken: first.browserToken,
+    });
     expect(await links(strangerId)).toEqual([]);
   });
 

@@ -28,7 +28,10 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
         log.take();
         const { body } = await agent.get('/api/consent/token').expect(200);
         steps.token = log.take();
-        await agent.post('/api/consent').send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+        await agent
+          .post('/api/consent')
+          .send({ consent: true, token: body.token, ...buildFingerprint() })
+          .expect(200);
         steps.consent = log.take();
         const start = await agent.get('/oauth/start').expect(303);
         steps.start = log.take();
@@ -63,39 +66,54 @@ describeEngines('visitor flow round trips', (getDatabase, engine) => {
     }
   });
 
-  run("uses up the OAuth state and reads the visitor's VPN cache entry while Discord exchanges the code, not after it answers", async () => {
-    const emulator = handle.discord.emulator!;
-    const address = '198.19.8.1';
-    const agent = request.agent(handle.url);
-    const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
-    const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
-    const { code, state } = emulator.authorizeAs(emulator.createUser({ username: 'early-read' }).id, new URL(start.headers.location as string));
-    // the token endpoint answers the first exchange with a 429 (retry after 0.5 s): the sign-in waits
-    // there, and by then the state's use and the cache read must have been sent
-    emulator.faults.set('rate429', { routes: /^\/oauth2\/token$/, count: 1, retryAfterSeconds: 0.5 });
-    const log = recordPostgresStatements();
-    try {
-      const callback = agent.get('/oauth/callback').set('X-Forwarded-For', address).query({ code, state }).then((res) => res);
-      for (let waited = 0; emulator.faults.injected.rate429 === 0 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
-      // the sign-in now waits 0.5 s to ask again; a statement sent on a connection the pool still had
-      // to open may be a few milliseconds later than the 429
-      const beforeDiscordAnswered: string[] = [];
-      for (let waited = 0; beforeDiscordAnswered.length < 2 && waited < 300; waited += 5) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        beforeDiscordAnswered.push(...log.take());
+  run(
+    "uses up the OAuth state and reads the visitor's VPN cache entry while Discord exchanges the code, not after it answers",
+    async () => {
+      const emulator = handle.discord.emulator!;
+      const address = '198.19.8.1';
+      const agent = request.agent(handle.url);
+      const { body } = await agent.get('/api/consent/token').set('X-Forwarded-For', address).expect(200);
+      await agent
+        .post('/api/consent')
+        .set('X-Forwarded-For', address)
+        .send({ consent: true, token: body.token, ...buildFingerprint() })
+        .expect(200);
+      const start = await agent.get('/oauth/start').set('X-Forwarded-For', address).expect(303);
+      const { code, state } = emulator.authorizeAs(
+        emulator.createUser({ username: 'early-read' }).id,
+        new URL(start.headers.location as string),
+      );
+      // the token endpoint answers the first exchange with a 429 (retry after 0.5 s): the sign-in waits
+      // there, and by then the state's use and the cache read must have been sent
+      emulator.faults.set('rate429', { routes: /^\/oauth2\/token$/, count: 1, retryAfterSeconds: 0.5 });
+      const log = recordPostgresStatements();
+      try {
+        const callback = agent
+          .get('/oauth/callback')
+          .set('X-Forwarded-For', address)
+          .query({ code, state })
+          .then((res) => res);
+        for (let waited = 0; emulator.faults.injected.rate429 === 0 && waited < 5_000; waited += 5)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        // the sign-in now waits 0.5 s to ask again; a statement sent on a connection the pool still had
+        // to open may be a few milliseconds later than the 429
+        const beforeDiscordAnswered: string[] = [];
+        for (let waited = 0; beforeDiscordAnswered.length < 2 && waited < 300; waited += 5) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          beforeDiscordAnswered.push(...log.take());
+        }
+        expect(emulator.faults.injected.rate429).toBe(1);
+        expect(beforeDiscordAnswered.filter((text) => /from "vpn_cache"/.test(text))).toHaveLength(1);
+        expect(beforeDiscordAnswered.filter((text) => /insert into "one_time_tokens"/.test(text))).toHaveLength(1);
+        const answered = await callback;
+        expect(answered.status).toBe(303);
+        expect(answered.headers.location).toBe('/rules');
+        // the check used that read: the cache is not read a second time, nor the state used again
+        expect(log.take().filter((text) => /from "vpn_cache"|"one_time_tokens"/.test(text))).toEqual([]);
+      } finally {
+        log.stop();
+        emulator.faults.set('none');
       }
-      expect(emulator.faults.injected.rate429).toBe(1);
-      expect(beforeDiscordAnswered.filter((text) => /from "vpn_cache"/.test(text))).toHaveLength(1);
-      expect(beforeDiscordAnswered.filter((text) => /insert into "one_time_tokens"/.test(text))).toHaveLength(1);
-      const answered = await callback;
-      expect(answered.status).toBe(303);
-      expect(answered.headers.location).toBe('/rules');
-      // the check used that read: the cache is not read a second time, nor the state used again
-      expect(log.take().filter((text) => /from "vpn_cache"|"one_time_tokens"/.test(text))).toEqual([]);
-    } finally {
-      log.stop();
-      emulator.faults.set('none');
-    }
-  });
+    },
+  );
 });

@@ -25,7 +25,11 @@ describeEngines('visitor flow: a rate-limited token endpoint loses no verificati
     const address = nextIp();
     const get = (path: string) => agent.get(path).set('X-Forwarded-For', address);
     const { body } = await get('/api/consent/token').expect(200);
-    await agent.post('/api/consent').set('X-Forwarded-For', address).send({ consent: true, token: body.token, ...buildFingerprint() }).expect(200);
+    await agent
+      .post('/api/consent')
+      .set('X-Forwarded-For', address)
+      .send({ consent: true, token: body.token, ...buildFingerprint() })
+      .expect(200);
     const start = await get('/oauth/start').expect(303);
     const authorize = new URL(start.headers.location as string);
     const emulator = handle.discord.emulator!;
@@ -35,13 +39,18 @@ describeEngines('visitor flow: a rate-limited token endpoint loses no verificati
   }
 
   async function memberCount(discordId: string) {
-    return Number((await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n);
+    return Number(
+      (await getDatabase().query<{ n: number }>('select count(*)::int as n from members where discord_id = $1', [discordId])).rows[0]!.n,
+    );
   }
 
   /** The session cookie's content, decoded: what a visitor (or anyone who reads it) can see. */
   function sessionContent(res: request.Response): string {
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-    return cookies.map((c) => decodeURIComponent(c.split(';')[0]!.split('=').slice(1).join('='))).map((v) => Buffer.from(v, 'base64').toString('utf8') + v).join('\n');
+    return cookies
+      .map((c) => decodeURIComponent(c.split(';')[0]!.split('=').slice(1).join('=')))
+      .map((v) => Buffer.from(v, 'base64').toString('utf8') + v)
+      .join('\n');
   }
 
   it('shows "Finishing sign-in…" during a 429 burst and then verifies the visitor', async () => {

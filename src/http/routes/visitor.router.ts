@@ -41,7 +41,13 @@ export function visitorRouter(deps: {
 
   // the browser token's cookie: HttpOnly (the page keeps its own copy in local storage), a year
   const setBrowserTokenCookie = (res: express.Response, browserToken: string) =>
-    res.cookie(BROWSER_TOKEN_COOKIE, browserToken, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies ?? false, maxAge: BROWSER_TOKEN_MAX_AGE_MS, path: '/' });
+    res.cookie(BROWSER_TOKEN_COOKIE, browserToken, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookies ?? false,
+      maxAge: BROWSER_TOKEN_MAX_AGE_MS,
+      path: '/',
+    });
 
   router.get('/consent/token', deps.limit, (req, res) => {
     const { token, tokenHash } = deps.verification.issueConsentToken();
@@ -83,7 +89,11 @@ export function visitorRouter(deps: {
     if (!member) throw NotFound('Verification record');
     const vpnDetected = member.status === 'limited_access';
     // the standing decides the outcome page: a certain alt sees the denial and the way to appeal, never the success text
-    res.json({ vpnDetected, vpnProvider: vpnDetected ? (member.vpnProvider ?? 'Unknown VPN provider') : null, standing: memberStanding(member) });
+    res.json({
+      vpnDetected,
+      vpnProvider: vpnDetected ? (member.vpnProvider ?? 'Unknown VPN provider') : null,
+      standing: memberStanding(member),
+    });
   });
 
   router.get('/discord/verification-channel', async (_req, res) => {

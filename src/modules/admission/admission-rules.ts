@@ -28,7 +28,11 @@ export function accountAgeDays(discordId: string, now: Date): number {
  * An account is too young while less than `minDays` full days have passed since it was
  * created; at exactly `minDays` days it passes. 0 turns the gate off.
  */
-export function decideAgeGate(discordId: string, now: Date, policy: { accountAgeMinDays: number; accountAgeAction: GateAction }): Gate | null {
+export function decideAgeGate(
+  discordId: string,
+  now: Date,
+  policy: { accountAgeMinDays: number; accountAgeAction: GateAction },
+): Gate | null {
   if (policy.accountAgeMinDays <= 0) return null;
   const ageMs = now.getTime() - snowflakeDate(discordId).getTime();
   if (ageMs >= policy.accountAgeMinDays * DAY_MS) return null;
@@ -42,7 +46,11 @@ export function decideAgeGate(discordId: string, now: Date, policy: { accountAge
 
 export function decideLockdownGate(lockdown: LockdownState, policy: { lockdownAction: GateAction }): Gate | null {
   if (!lockdown.on) return null;
-  return { action: policy.lockdownAction, rules: ['lockdown'], reason: `The server is in lockdown${lockdown.reason ? ` (${lockdown.reason})` : ''}` };
+  return {
+    action: policy.lockdownAction,
+    rules: ['lockdown'],
+    reason: `The server is in lockdown${lockdown.reason ? ` (${lockdown.reason})` : ''}`,
+  };
 }
 
 /** Both rules together: review (held) wins over Limited Access; the reasons are joined. */
@@ -58,7 +66,8 @@ export function combineGates(...gates: (Gate | null)[]): Gate | null {
 
 /** The words the visitor sees (website and button) for a gate. */
 export function gateMessage(gate: { gateAction: GateAction | null; gateReason: string | null }): string | null {
-  if (gate.gateAction === 'review') return `Your verification is waiting for staff review: ${gate.gateReason ?? 'a server rule applies'}. You will be able to complete it once staff release it.`;
+  if (gate.gateAction === 'review')
+    return `Your verification is waiting for staff review: ${gate.gateReason ?? 'a server rule applies'}. You will be able to complete it once staff release it.`;
   if (gate.gateAction === 'limited') return `You have Limited Access for now: ${gate.gateReason ?? 'a server rule applies'}.`;
   return null;
 }

@@ -42,7 +42,13 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     clock = createManualClock(NOW);
     alarms = [];
     outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
-    service = createAdmissionService({ database: getDatabase(), clock, settings: { snapshot: () => settings }, outbox, onRaidAlarm: (reasons) => alarms.push(reasons) });
+    service = createAdmissionService({
+      database: getDatabase(),
+      clock,
+      settings: { snapshot: () => settings },
+      outbox,
+      onRaidAlarm: (reasons) => alarms.push(reasons),
+    });
   });
 
   const rows = async <T>(text: string) => (await getDatabase().query<T>(text)).rows;
@@ -62,7 +68,9 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       const ipHash = opts.ipHash ?? null;
       const member = await buildMember(tx, { discordId, verifiedAt: at });
       const read = opts.readFirst ? service.readQuery(at) : null;
-      const [row] = read ? await selectRows<AdmissionStateRow>(tx, read.query({ memberId: member.id, discordId, fingerprintHash, ipHash })) : [];
+      const [row] = read
+        ? await selectRows<AdmissionStateRow>(tx, read.query({ memberId: member.id, discordId, fingerprintHash, ipHash }))
+        : [];
       await buildAttempt(tx, member.id, { createdAt: at, fingerprintHash, ipHash });
       if (!read) return { member, gate: await service.admit(tx, { member, now: at }) };
       const { gate, logLine } = await service.gate(tx, { member, now: at, read: read.read(row) });
@@ -89,7 +97,12 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
   it("writes a member's gate only when it changes (an unchanged gate leaves the row version as it was)", async () => {
     const { db } = getDatabase();
     const member = await buildMember(db);
-    const version = async () => (await rows<{ xmin: string; gate_action: string | null; gate_reason: string | null }>(`select xmin::text, gate_action, gate_reason from members where id = ${member.id}`))[0]!;
+    const version = async () =>
+      (
+        await rows<{ xmin: string; gate_action: string | null; gate_reason: string | null }>(
+          `select xmin::text, gate_action, gate_reason from members where id = ${member.id}`,
+        )
+      )[0]!;
     const before = await version();
     await setMemberGate(db, member.id, null);
     expect(await version()).toEqual(before);
@@ -139,9 +152,11 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       'lockdown.off',
       'admission.released',
     ]);
-    expect((await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`)).map((r) => r.text)).toContain(
-      '🔒 Owner switched lockdown on (spam wave): new verifications are limited or held until it ends.',
-    );
+    expect(
+      (await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' order by id`)).map(
+        (r) => r.text,
+      ),
+    ).toContain('🔒 Owner switched lockdown on (spam wave): new verifications are limited or held until it ends.');
   });
 
   it('a release gives each ready member the role the button would give, through the outbox in the same transaction; the others wait for the button', async () => {
@@ -155,8 +170,20 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
 
     expect(await service.releaseHeld(STAFF)).toEqual([ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId]);
     expect(await rows(`select discord_id, kind, payload from discord_outbox where kind = 'update_roles' order by id`)).toEqual([
-      { discord_id: ready.discordId, kind: 'update_roles', payload: { add: ['verified'], remove: ['unverified', 'limited'], reason: 'Gatekeeper: released from review by staff (Owner), verified' } },
-      { discord_id: vpn.discordId, kind: 'update_roles', payload: { add: ['limited'], remove: ['unverified'], reason: 'Gatekeeper: released from review by staff (Owner), Limited Access' } },
+      {
+        discord_id: ready.discordId,
+        kind: 'update_roles',
+        payload: {
+          add: ['verified'],
+          remove: ['unverified', 'limited'],
+          reason: 'Gatekeeper: released from review by staff (Owner), verified',
+        },
+      },
+      {
+        discord_id: vpn.discordId,
+        kind: 'update_roles',
+        payload: { add: ['limited'], remove: ['unverified'], reason: 'Gatekeeper: released from review by staff (Owner), Limited Access' },
+      },
     ]);
     expect(await rows(`select discord_id, guild_access, gate_action from members order by id`)).toEqual([
       { discord_id: ready.discordId, guild_access: 'verified', gate_action: null },
@@ -166,12 +193,20 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       { discord_id: notHeld.discordId, guild_access: 'pending', gate_action: null },
     ]);
     expect(await rows(`select payload->>'text' as text from discord_outbox where kind = 'log_message'`)).toEqual([
-      { text: '🔓 Owner released 4 members held for review: 1 got the Verified role, 1 got Limited Access, 2 complete verification with the button.' },
+      {
+        text: '🔓 Owner released 4 members held for review: 1 got the Verified role, 1 got Limited Access, 2 complete verification with the button.',
+      },
     ]);
     expect(await rows(`select action, details from audit_log`)).toEqual([
       {
         action: 'admission.released',
-        details: { count: 4, discordIds: [ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId], verified: 1, limited: 1, waitingForButton: 2 },
+        details: {
+          count: 4,
+          discordIds: [ready.discordId, vpn.discordId, noRules.discordId, certainAlt.discordId],
+          verified: 1,
+          limited: 1,
+          waitingForButton: 2,
+        },
       },
     ]);
     // nothing left to release: no outbox row, no audit row
@@ -194,7 +229,9 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       },
     });
     await expect(failing.releaseHeld(STAFF)).rejects.toThrow('outbox down');
-    expect(await rows(`select gate_action, guild_access from members where id = ${member.id}`)).toEqual([{ gate_action: 'review', guild_access: 'pending' }]);
+    expect(await rows(`select gate_action, guild_access from members where id = ${member.id}`)).toEqual([
+      { gate_action: 'review', guild_access: 'pending' },
+    ]);
     expect(await rows(`select count(*)::int as n from discord_outbox`)).toEqual([{ n: 0 }]);
   });
 
@@ -207,10 +244,16 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
     await service.setLockdown(STAFF, { on: true, reason: 'raid' });
     const off = await service.setLockdown(STAFF, { on: false, release: true });
     expect(off.released).toBe(n);
-    expect(await rows(`select count(*)::int as n, count(distinct discord_id)::int as members from discord_outbox where kind = 'update_roles'`)).toEqual([{ n, members: n }]);
-    expect(await rows(`select guild_access, count(*)::int as n from members group by guild_access`)).toEqual([{ guild_access: 'verified', n }]);
+    expect(
+      await rows(`select count(*)::int as n, count(distinct discord_id)::int as members from discord_outbox where kind = 'update_roles'`),
+    ).toEqual([{ n, members: n }]);
+    expect(await rows(`select guild_access, count(*)::int as n from members group by guild_access`)).toEqual([
+      { guild_access: 'verified', n },
+    ]);
     expect((await service.status()).held).toBe(0);
-    const [audit] = await rows<{ details: { count: number; verified: number } }>(`select details from audit_log where action = 'admission.released'`);
+    const [audit] = await rows<{ details: { count: number; verified: number } }>(
+      `select details from audit_log where action = 'admission.released'`,
+    );
     expect(audit?.details).toMatchObject({ count: n, verified: n });
   });
 
@@ -229,25 +272,44 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
   it.each([
     ['admission reads after the attempt is written', false],
     ['the read made before, in the sign-in statement', true],
-  ])('raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest (%s)', async (_how, readFirst) => {
-    settings = { ...settings, autoLockdown: true, lockdownAction: 'limited' };
-    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 10_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32), readFirst });
-    expect(alarms).toEqual([['rate', 'young_accounts', 'shared_evidence']]);
-    const [alarm] = await rows<Record<string, unknown>>(`select verifications, baseline_x100, young_percent, shared_percent, lockdown_started from raid_alarms`);
-    expect(alarm).toEqual({ verifications: 10, baseline_x100: 0, young_percent: 100, shared_percent: 100, lockdown_started: true });
-    expect(await rows(`select count(*)::int as n from raid_alarms`)).toEqual([{ n: 1 }]);
-    expect((await rows<{ action: string }>(`select action from audit_log order by id`)).map((r) => r.action)).toEqual(['raid.alarm', 'lockdown.on']);
-    expect((await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where payload->>'text' like '🚨%'`))[0]?.text).toBe(
-      '🚨 Raid alarm: 10 verifications in 10 min (usual 0.0), 100% young accounts, 100% sharing a device or address. Lockdown switched on automatically.',
-    );
-    // from the alarm on, newcomers get Limited Access
-    expect(await rows(`select count(*)::int as n from members where gate_action = 'limited'`)).toEqual([{ n: 21 }]);
-    expect((await service.status()).lockdown.on).toBe(true);
-  });
+  ])(
+    'raises the alarm on a burst of 30 verifications in 5 minutes, once per window, with a log line, an audit row and the metric; auto-lockdown holds the rest (%s)',
+    async (_how, readFirst) => {
+      settings = { ...settings, autoLockdown: true, lockdownAction: 'limited' };
+      for (let i = 0; i < 30; i++)
+        await verify(new Date(NOW.getTime() + i * 10_000), {
+          accountCreated: new Date(NOW.getTime() - 2 * DAY),
+          fingerprintHash: `${i % 3}`.repeat(32),
+          readFirst,
+        });
+      expect(alarms).toEqual([['rate', 'young_accounts', 'shared_evidence']]);
+      const [alarm] = await rows<Record<string, unknown>>(
+        `select verifications, baseline_x100, young_percent, shared_percent, lockdown_started from raid_alarms`,
+      );
+      expect(alarm).toEqual({ verifications: 10, baseline_x100: 0, young_percent: 100, shared_percent: 100, lockdown_started: true });
+      expect(await rows(`select count(*)::int as n from raid_alarms`)).toEqual([{ n: 1 }]);
+      expect((await rows<{ action: string }>(`select action from audit_log order by id`)).map((r) => r.action)).toEqual([
+        'raid.alarm',
+        'lockdown.on',
+      ]);
+      expect(
+        (await rows<{ text: string }>(`select payload->>'text' as text from discord_outbox where payload->>'text' like '🚨%'`))[0]?.text,
+      ).toBe(
+        '🚨 Raid alarm: 10 verifications in 10 min (usual 0.0), 100% young accounts, 100% sharing a device or address. Lockdown switched on automatically.',
+      );
+      // from the alarm on, newcomers get Limited Access
+      expect(await rows(`select count(*)::int as n from members where gate_action = 'limited'`)).toEqual([{ n: 21 }]);
+      expect((await service.status()).lockdown.on).toBe(true);
+    },
+  );
 
   it('raises no alarm for the same 30 verifications spread over a day', async () => {
     settings = { ...settings, autoLockdown: true };
-    for (let i = 0; i < 30; i++) await verify(new Date(NOW.getTime() + i * 48 * 60_000), { accountCreated: new Date(NOW.getTime() - 2 * DAY), fingerprintHash: `${i % 3}`.repeat(32) });
+    for (let i = 0; i < 30; i++)
+      await verify(new Date(NOW.getTime() + i * 48 * 60_000), {
+        accountCreated: new Date(NOW.getTime() - 2 * DAY),
+        fingerprintHash: `${i % 3}`.repeat(32),
+      });
     expect(alarms).toEqual([]);
     expect(await rows(`select count(*)::int as n from raid_alarms`)).toEqual([{ n: 0 }]);
     expect(await rows(`select count(*)::int as n from members where gate_action is not null`)).toEqual([{ n: 0 }]);
@@ -275,14 +337,18 @@ describeEngines('admission: lockdown, account age and the raid alarm', (getDatab
       `insert into verification_attempts (member_id, outcome, created_at) select $1, 'verified', to_timestamp(($2::float8 + n * 50000) / 1000) from generate_series(0, 1727) as n`,
       [member.id, NOW.getTime() - DAY],
     );
-    for (let i = 0; i < settings.raidMinVerifications; i++) await buildAttempt(db, member.id, { createdAt: new Date(NOW.getTime() - i * 1000) });
+    for (let i = 0; i < settings.raidMinVerifications; i++)
+      await buildAttempt(db, member.id, { createdAt: new Date(NOW.getTime() - i * 1000) });
     const dayBefore = async (at: Date) => {
       const from = at.getTime() - settings.raidWindowMinutes * 60_000;
       const [stored] = await rows<{ n: number }>(
         `select count(*)::int as n from verification_attempts where created_at > '${new Date(from - DAY).toISOString()}' and created_at <= '${new Date(from).toISOString()}'`,
       );
       const read = service.readQuery(at);
-      const [row] = await selectRows<AdmissionStateRow>(db, read.query({ memberId: member.id, discordId: member.discordId, fingerprintHash: null, ipHash: null }));
+      const [row] = await selectRows<AdmissionStateRow>(
+        db,
+        read.query({ memberId: member.id, discordId: member.discordId, fingerprintHash: null, ipHash: null }),
+      );
       const admissionRead = read.read(row);
       await service.gate(db, { member, now: at, read: admissionRead });
       return { counted: admissionRead.countedPreviousDay, used: Number(row?.previous_day), stored: stored!.n };

@@ -21,7 +21,12 @@ export function setMemberGate(executor: Executor, memberId: number, gate: Gate |
   return executor
     .update(members)
     .set({ gateAction: action, gateReason: reason })
-    .where(and(eq(members.id, memberId), sql`(${members.gateAction} is distinct from ${action}::text or ${members.gateReason} is distinct from ${reason}::text)`));
+    .where(
+      and(
+        eq(members.id, memberId),
+        sql`(${members.gateAction} is distinct from ${action}::text or ${members.gateReason} is distinct from ${reason}::text)`,
+      ),
+    );
 }
 
 /** The one row the admission step reads: the raid window's statement's columns and the lockdown switch's stored value. */
@@ -37,7 +42,11 @@ export function admissionStateQuery(now: Date, policy: AdmissionReadPolicy, writ
   const standing = alarmStandingQuery(now, policy.raidWindowMinutes);
   // the window is counted only when it could raise an alarm: none stands, and (for the day before it) enough
   // verifications; the day before not at all when the caller gives a recent count of it (previous-day-count.ts)
-  const window = raidWindowQuery(now, policy.raidWindowMinutes, policy.raidYoungAccountDays, written, { minVerifications: policy.raidMinVerifications, unless: standing, previousDay });
+  const window = raidWindowQuery(now, policy.raidWindowMinutes, policy.raidYoungAccountDays, written, {
+    minVerifications: policy.raidMinVerifications,
+    unless: standing,
+    previousDay,
+  });
   return sql`select w.previous_day, w.verifications, w.young, w.shared, ${standing} as alarm_standing, ${lockdownValueQuery()} as lockdown
     from (${window}) as w`;
 }
@@ -61,7 +70,12 @@ export function admissionStateFrom(row: AdmissionStateRow | undefined): Admissio
 }
 
 /** Reads the admission state's row in ONE statement (see `admissionStateQuery`; `admissionStateFrom` reads it). */
-export async function readAdmissionRow(executor: Executor, now: Date, policy: AdmissionReadPolicy, previousDay?: number): Promise<AdmissionStateRow | undefined> {
+export async function readAdmissionRow(
+  executor: Executor,
+  now: Date,
+  policy: AdmissionReadPolicy,
+  previousDay?: number,
+): Promise<AdmissionStateRow | undefined> {
   const [row] = await selectRows<AdmissionStateRow>(executor, admissionStateQuery(now, policy, undefined, previousDay));
   return row;
 }
@@ -88,7 +102,14 @@ export function releaseHeldQuery(executor: Executor, now: Date, discordIds?: str
     .update(members)
     .set({ gateAction: null, gateReason: null, updatedAt: now })
     .where(discordIds ? and(held, inArray(members.discordId, discordIds)) : held)
-    .returning({ id: members.id, discordId: members.discordId, status: members.status, rulesConfirmed: members.rulesConfirmed, manualAltStatus: members.manualAltStatus, isLinkedAsAlt: members.isLinkedAsAlt });
+    .returning({
+      id: members.id,
+      discordId: members.discordId,
+      status: members.status,
+      rulesConfirmed: members.rulesConfirmed,
+      manualAltStatus: members.manualAltStatus,
+      isLinkedAsAlt: members.isLinkedAsAlt,
+    });
 }
 
 /** Releases the members held for review (all of them, or the given ones), in id order. */
@@ -98,7 +119,12 @@ export async function releaseHeldMembers(executor: Executor, now: Date, discordI
 }
 
 /** Records the access given to many members at once (a bulk release); one statement, one parameter. */
-export async function setGuildAccessMany(executor: Executor, memberIds: number[], access: 'verified' | 'limited', now: Date): Promise<void> {
+export async function setGuildAccessMany(
+  executor: Executor,
+  memberIds: number[],
+  access: 'verified' | 'limited',
+  now: Date,
+): Promise<void> {
   if (memberIds.length === 0) return;
   await executor
     .update(members)
@@ -107,11 +133,17 @@ export async function setGuildAccessMany(executor: Executor, memberIds: number[]
 }
 
 export async function countHeldMembers(executor: Executor): Promise<number> {
-  const [row] = await executor.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.gateAction, 'review'));
+  const [row] = await executor
+    .select({ n: sql<number>`count(*)::int` })
+    .from(members)
+    .where(eq(members.gateAction, 'review'));
   return Number(row?.n ?? 0);
 }
 
-export async function listHeldMembers(executor: Executor, limit = 100): Promise<{ discordId: string; username: string; gateReason: string | null; verifiedAt: Date }[]> {
+export async function listHeldMembers(
+  executor: Executor,
+  limit = 100,
+): Promise<{ discordId: string; username: string; gateReason: string | null; verifiedAt: Date }[]> {
   return executor
     .select({ discordId: members.discordId, username: members.username, gateReason: members.gateReason, verifiedAt: members.verifiedAt })
     .from(members)

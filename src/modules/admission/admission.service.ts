@@ -12,7 +12,15 @@ import { checkForRaid, raiseDiscordRaidAlarm } from '../raid';
 import type { RaidReason } from '../raid';
 import { recentRaidAlarms } from '../raid';
 import type { OwnerSettings } from '../settings';
-import { combineGates, decideAgeGate, decideLockdownGate, gateMessage, LOCKDOWN_OFF, type Gate, type LockdownState } from './admission-rules';
+import {
+  combineGates,
+  decideAgeGate,
+  decideLockdownGate,
+  gateMessage,
+  LOCKDOWN_OFF,
+  type Gate,
+  type LockdownState,
+} from './admission-rules';
 import { findMemberRowByDiscordId } from '../members';
 import {
   admissionStateFrom,
@@ -113,14 +121,32 @@ export function createAdmissionService(deps: {
     for (const member of released) {
       const outcome = decideButtonOutcome(member);
       if (outcome === 'verified') roleChanges.push(grantVerified(member.discordId, auditLogReason(`${releasedBy}, verified`)));
-      else if (outcome === 'limited') roleChanges.push({ kind: 'update_roles', discordId: member.discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(`${releasedBy}, Limited Access`) });
+      else if (outcome === 'limited')
+        roleChanges.push({
+          kind: 'update_roles',
+          discordId: member.discordId,
+          add: ['limited'],
+          remove: ['unverified'],
+          reason: auditLogReason(`${releasedBy}, Limited Access`),
+        });
       else continue;
       granted[outcome].push(member);
     }
     // a bulk release can hold thousands: the rows go in batches to stay under the statement's parameter limit
-    for (let i = 0; i < roleChanges.length; i += ROLE_CHANGES_PER_STATEMENT) await deps.outbox.enqueue(tx, ...roleChanges.slice(i, i + ROLE_CHANGES_PER_STATEMENT));
-    await setGuildAccessMany(tx, granted.verified.map((m) => m.id), 'verified', now);
-    await setGuildAccessMany(tx, granted.limited.map((m) => m.id), 'limited', now);
+    for (let i = 0; i < roleChanges.length; i += ROLE_CHANGES_PER_STATEMENT)
+      await deps.outbox.enqueue(tx, ...roleChanges.slice(i, i + ROLE_CHANGES_PER_STATEMENT));
+    await setGuildAccessMany(
+      tx,
+      granted.verified.map((m) => m.id),
+      'verified',
+      now,
+    );
+    await setGuildAccessMany(
+      tx,
+      granted.limited.map((m) => m.id),
+      'limited',
+      now,
+    );
 
     const waiting = released.length - granted.verified.length - granted.limited.length;
     const parts = [
@@ -139,7 +165,13 @@ export function createAdmissionService(deps: {
         actor,
         action: 'admission.released',
         targetType: 'server',
-        details: { count: released.length, discordIds: released.map((m) => m.discordId), verified: granted.verified.length, limited: granted.limited.length, waitingForButton: waiting },
+        details: {
+          count: released.length,
+          discordIds: released.map((m) => m.discordId),
+          verified: granted.verified.length,
+          limited: granted.limited.length,
+          waitingForButton: waiting,
+        },
       },
       now,
       [logLine],
@@ -154,7 +186,10 @@ export function createAdmissionService(deps: {
    * writes only when the raid check raises an alarm; the member's gate is written by the caller
    * (`setMemberGate`, in the statement it chooses), and the log line queued by it.
    */
-  async function gate(tx: Executor, input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead }): Promise<AdmissionGate> {
+  async function gate(
+    tx: Executor,
+    input: { member: { id: number; discordId: string }; now: Date; read?: AdmissionRead },
+  ): Promise<AdmissionGate> {
     const settings = input.read?.settings ?? deps.settings.snapshot();
     let row = input.read?.row;
     if (input.read) {
@@ -165,7 +200,11 @@ export function createAdmissionService(deps: {
       if (reusable === undefined) keepCount(input.now, row);
     }
     const state = admissionStateFrom(row);
-    const raid = await checkForRaid(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now: input.now, policy: settings, window: state.window });
+    const raid = await checkForRaid(
+      tx,
+      { outbox: deps.outbox, onAlarm: deps.onRaidAlarm },
+      { now: input.now, policy: settings, window: state.window },
+    );
     // an alarm may have just switched the lockdown on, in this transaction
     const lockdown = raid.lockdownStarted ? await readLockdown(tx) : state.lockdown;
     const decided = combineGates(decideLockdownGate(lockdown, settings), decideAgeGate(input.member.discordId, input.now, settings));
@@ -174,7 +213,9 @@ export function createAdmissionService(deps: {
 
   return {
     /** The admission rule that applied to a visitor's verification, with the words the success page shows; null when none did. */
-    async visitorGate(discordId: string): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
+    async visitorGate(
+      discordId: string,
+    ): Promise<{ action: NonNullable<Gate>['action']; reason: string | null; message: string | null } | null> {
       const member = await findMemberRowByDiscordId(deps.database.db, discordId);
       if (!member?.gateAction) return null;
       return { action: member.gateAction, reason: member.gateReason, message: gateMessage(member) };
@@ -216,10 +257,21 @@ export function createAdmissionService(deps: {
       plan: LockdownPlan;
     }> {
       const { db } = deps.database;
-      const [lockdown, held, heldMembers, alarms, discordPause] = [await readLockdown(db), await countHeldMembers(db), await listHeldMembers(db, 50), await recentRaidAlarms(db, 5), await discordPauseStatus(db)];
+      const [lockdown, held, heldMembers, alarms, discordPause] = [
+        await readLockdown(db),
+        await countHeldMembers(db),
+        await listHeldMembers(db, 50),
+        await recentRaidAlarms(db, 5),
+        await discordPauseStatus(db),
+      ];
       const verificationLevel = await verificationLevelStatus(db);
       const settings = deps.settings.snapshot();
-      const plan = { action: settings.lockdownAction, pauseInvites: settings.lockdownPauseInvites, pauseDms: settings.lockdownPauseDms, raiseVerificationLevel: levelOf(settings.lockdownVerificationLevel) };
+      const plan = {
+        action: settings.lockdownAction,
+        pauseInvites: settings.lockdownPauseInvites,
+        pauseDms: settings.lockdownPauseDms,
+        raiseVerificationLevel: levelOf(settings.lockdownVerificationLevel),
+      };
       return { lockdown, held, heldMembers, alarms, discordPause, verificationLevel, plan };
     },
 
@@ -230,7 +282,13 @@ export function createAdmissionService(deps: {
     async discordRaidDetected(detectedAt: string): Promise<boolean> {
       const now = deps.clock.now();
       const raised = await retryOnConflict(() =>
-        deps.database.db.transaction((tx) => raiseDiscordRaidAlarm(tx, { outbox: deps.outbox, onAlarm: deps.onRaidAlarm }, { now, detectedAt, policy: deps.settings.snapshot() })),
+        deps.database.db.transaction((tx) =>
+          raiseDiscordRaidAlarm(
+            tx,
+            { outbox: deps.outbox, onAlarm: deps.onRaidAlarm },
+            { now, detectedAt, policy: deps.settings.snapshot() },
+          ),
+        ),
       );
       if (raised) deps.nudgeOutbox?.();
       return raised;
@@ -245,7 +303,12 @@ export function createAdmissionService(deps: {
       const step = await retryOnConflict(() =>
         deps.database.db.transaction(async (tx) => {
           const lockdown = await readLockdown(tx, true);
-          return syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: lockdown.on ? 'lockdown holds, pause renewed' : 'lockdown ended' });
+          return syncDiscordPause(tx, deps, {
+            lockdownOn: lockdown.on,
+            wish: deps.settings.snapshot(),
+            now,
+            why: lockdown.on ? 'lockdown holds, pause renewed' : 'lockdown ended',
+          });
         }),
       );
       if (step) deps.nudgeOutbox?.();
@@ -256,21 +319,46 @@ export function createAdmissionService(deps: {
      * Switches the lockdown on or off. Switching off can release every member held for
      * review at once (`release`) or keep them held for one-by-one decisions.
      */
-    async setLockdown(actor: AuditActor, input: { on: boolean; reason?: string | null; release?: boolean }): Promise<{ lockdown: LockdownState; changed: boolean; released: number }> {
+    async setLockdown(
+      actor: AuditActor,
+      input: { on: boolean; reason?: string | null; release?: boolean },
+    ): Promise<{ lockdown: LockdownState; changed: boolean; released: number }> {
       const now = deps.clock.now();
       const result = await retryOnConflict(() =>
         deps.database.db.transaction(async (tx) => {
           const before = await readLockdown(tx, true);
-          const lockdown: LockdownState = input.on ? { on: true, reason: input.reason ?? null, since: before.on && before.since ? before.since : now.toISOString(), by: actor.name ?? null } : LOCKDOWN_OFF;
+          const lockdown: LockdownState = input.on
+            ? {
+                on: true,
+                reason: input.reason ?? null,
+                since: before.on && before.since ? before.since : now.toISOString(),
+                by: actor.name ?? null,
+              }
+            : LOCKDOWN_OFF;
           const changed = before.on !== lockdown.on || before.reason !== lockdown.reason;
           await writeLockdown(tx, lockdown, now);
           const who = actor.name ? `staff (${actor.name})` : 'staff';
-          await syncDiscordPause(tx, deps, { lockdownOn: lockdown.on, wish: deps.settings.snapshot(), now, why: `lockdown switched ${lockdown.on ? 'on' : 'off'} by ${who}` });
+          await syncDiscordPause(tx, deps, {
+            lockdownOn: lockdown.on,
+            wish: deps.settings.snapshot(),
+            now,
+            why: `lockdown switched ${lockdown.on ? 'on' : 'off'} by ${who}`,
+          });
           const text = input.on
             ? `🔒 ${actor.name ?? 'Staff'} switched lockdown on${input.reason ? ` (${input.reason})` : ''}: new verifications are limited or held until it ends.`
             : `🔓 ${actor.name ?? 'Staff'} switched lockdown off${input.release ? '' : '; members held for review stay held'}.`;
           const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text });
-          await appendAudit(tx, { actor, action: input.on ? 'lockdown.on' : 'lockdown.off', targetType: 'server', details: { reason: input.reason ?? null, wasOn: before.on, release: input.on ? undefined : input.release === true } }, now, [logLine]);
+          await appendAudit(
+            tx,
+            {
+              actor,
+              action: input.on ? 'lockdown.on' : 'lockdown.off',
+              targetType: 'server',
+              details: { reason: input.reason ?? null, wasOn: before.on, release: input.on ? undefined : input.release === true },
+            },
+            now,
+            [logLine],
+          );
           const released = !input.on && input.release ? await release(tx, actor, now) : [];
           return { lockdown, changed, released: released.length };
         }),

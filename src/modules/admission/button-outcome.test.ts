@@ -1,7 +1,20 @@
 import { decideAtButton, decideButtonOutcome, type ButtonMemberView } from './button-outcome';
-import { MEMBER_FILTERS, MEMBER_FILTER_PREDICATES, memberStanding, statusBadge, type BadgeSubject, type MemberStanding } from '../../shared/member-badges';
+import {
+  MEMBER_FILTERS,
+  MEMBER_FILTER_PREDICATES,
+  memberStanding,
+  statusBadge,
+  type BadgeSubject,
+  type MemberStanding,
+} from '../../shared/member-badges';
 
-const member = (over: Partial<ButtonMemberView> = {}): ButtonMemberView => ({ status: 'verified', rulesConfirmed: true, manualAltStatus: null, isLinkedAsAlt: false, ...over });
+const member = (over: Partial<ButtonMemberView> = {}): ButtonMemberView => ({
+  status: 'verified',
+  rulesConfirmed: true,
+  manualAltStatus: null,
+  isLinkedAsAlt: false,
+  ...over,
+});
 
 describe('decideButtonOutcome', () => {
   it.each<[string, ButtonMemberView | undefined, string]>([
@@ -47,7 +60,16 @@ describe('the badge, the list filters and the button agree with memberStanding',
       for (const manualAltStatus of [null, 'suspected_alt', 'certain_alt'] as const)
         for (const isLinkedAsAlt of [false, true])
           for (const altsFound of [0, 1, 2])
-            rows.push({ status, rulesConfirmed, manualAltStatus, isLinkedAsAlt, altsFound, usedVpn: false, vpnAttempts: 0, verificationCount: 1 });
+            rows.push({
+              status,
+              rulesConfirmed,
+              manualAltStatus,
+              isLinkedAsAlt,
+              altsFound,
+              usedVpn: false,
+              vpnAttempts: 0,
+              verificationCount: 1,
+            });
 
   /** The documented rule, written independently: a staff status first, then a detected link, then status and rules. */
   const expectedStanding = (r: BadgeSubject): MemberStanding => {
@@ -59,7 +81,9 @@ describe('the badge, the list filters and the button agree with memberStanding',
 
   it('covers all 72 combinations', () => expect(rows).toHaveLength(72));
 
-  it.each(rows.map((r) => [JSON.stringify({ ...r, usedVpn: undefined, vpnAttempts: undefined, verificationCount: undefined }), r] as const))('%s', (_name, r) => {
+  it.each(
+    rows.map((r) => [JSON.stringify({ ...r, usedVpn: undefined, vpnAttempts: undefined, verificationCount: undefined }), r] as const),
+  )('%s', (_name, r) => {
     const standing = memberStanding(r);
     expect(standing).toBe(expectedStanding(r));
     const certain = standing === 'certain_alt';
@@ -77,7 +101,11 @@ describe('the badge, the list filters and the button agree with memberStanding',
 
     // badge: the standing's one label
     const badge = statusBadge(r).label;
-    expect(badge).toBe({ certain_alt: 'Certain Alt', suspected_alt: 'Suspected Alt', verified: 'Verified', pending: 'Pending', limited: 'Limited Access' }[standing]);
+    expect(badge).toBe(
+      { certain_alt: 'Certain Alt', suspected_alt: 'Suspected Alt', verified: 'Verified', pending: 'Pending', limited: 'Limited Access' }[
+        standing
+      ],
+    );
     // a red 'Certain Alt' badge is always in 'Certain Alts Only' and denied at the button once rules are confirmed
     if (badge === 'Certain Alt') {
       expect(MEMBER_FILTER_PREDICATES.certain_alts(r)).toBe(true);
@@ -87,7 +115,9 @@ describe('the badge, the list filters and the button agree with memberStanding',
   });
 
   it('a linked member staff marked suspected: suspected everywhere, verified at the button', () => {
-    const r = rows.find((x) => x.status === 'verified' && x.rulesConfirmed && x.manualAltStatus === 'suspected_alt' && x.isLinkedAsAlt && x.altsFound === 1)!;
+    const r = rows.find(
+      (x) => x.status === 'verified' && x.rulesConfirmed && x.manualAltStatus === 'suspected_alt' && x.isLinkedAsAlt && x.altsFound === 1,
+    )!;
     expect(memberStanding(r)).toBe('suspected_alt');
     expect(statusBadge(r)).toEqual({ kind: 'status', label: 'Suspected Alt', tone: 'warning' });
     expect(MEMBER_FILTERS.filter((f) => MEMBER_FILTER_PREDICATES[f](r))).toEqual(['all', 'verified']);

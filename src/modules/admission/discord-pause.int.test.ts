@@ -50,7 +50,18 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: silentLogger, pollMs: 50, logLingerMs: 0 });
+    const worker = createOutboxWorker({
+      database,
+      outbox,
+      rest,
+      directory: emulatorGuildDirectory(rest, emulator),
+      sealKey,
+      websiteUrl: 'http://gatekeeper.test',
+      clock,
+      logger: silentLogger,
+      pollMs: 50,
+      logLingerMs: 0,
+    });
     const admission = createAdmissionService({ database, clock, settings: { snapshot: () => settings }, outbox });
     return { admission, worker, database };
   }
@@ -64,8 +75,18 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     await worker.drain();
     const until = new Date(start.getTime() + DISCORD_PAUSE_MS).toISOString();
     expect(incidents()).toMatchObject({ invites_disabled_until: until, dms_disabled_until: null });
-    expect(calls()).toEqual([expect.objectContaining({ changes: { invites_disabled_until: until, dms_disabled_until: null }, reason: 'Gatekeeper: lockdown switched on by staff (Owner): invites paused' })]);
-    expect((await admission.status()).discordPause).toMatchObject({ invites: true, dms: false, until, call: { status: 'done', error: null } });
+    expect(calls()).toEqual([
+      expect.objectContaining({
+        changes: { invites_disabled_until: until, dms_disabled_until: null },
+        reason: 'Gatekeeper: lockdown switched on by staff (Owner): invites paused',
+      }),
+    ]);
+    expect((await admission.status()).discordPause).toMatchObject({
+      invites: true,
+      dms: false,
+      until,
+      call: { status: 'done', error: null },
+    });
 
     // before the renewal is due, the job asks nothing
     clock.advance(DISCORD_PAUSE_RENEW_AFTER_MS - 60_000);
@@ -79,7 +100,10 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     await admission.setLockdown(STAFF, { on: false });
     await worker.drain();
     expect(incidents()).toMatchObject({ invites_disabled_until: null, dms_disabled_until: null });
-    expect(calls().at(-1)).toMatchObject({ changes: { invites_disabled_until: null, dms_disabled_until: null }, reason: 'Gatekeeper: lockdown switched off by staff (Owner): invites lifted' });
+    expect(calls().at(-1)).toMatchObject({
+      changes: { invites_disabled_until: null, dms_disabled_until: null },
+      reason: 'Gatekeeper: lockdown switched off by staff (Owner): invites lifted',
+    });
     // nothing left to lift
     expect(await admission.renewDiscordPause()).toBeNull();
   });
@@ -127,7 +151,10 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     expect(status.lockdown.on).toBe(true);
     expect(status.discordPause.call).toMatchObject({ status: 'failed' });
     expect(status.discordPause.call?.error).toContain('"Manage Server"');
-    const logs = emulator.state.messages(emulator.guild.channelId('logs')).map((m) => m.content).join('\n');
+    const logs = emulator.state
+      .messages(emulator.guild.channelId('logs'))
+      .map((m) => m.content)
+      .join('\n');
     expect(logs).toContain("Could not change the lockdown's pause in Discord");
     expect(logs).toContain('The lockdown still holds in Gatekeeper');
   });
@@ -136,9 +163,15 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     const { worker, database } = setUp();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const tooFar = new Date(clock.now().getTime() + 25 * 60 * 60 * 1000).toISOString();
-    await database.db.transaction((tx) => outbox.enqueue(tx, { kind: 'incident_actions', invitesDisabledUntil: tooFar, dmsDisabledUntil: null, reason: 'Gatekeeper: test' }));
+    await database.db.transaction((tx) =>
+      outbox.enqueue(tx, { kind: 'incident_actions', invitesDisabledUntil: tooFar, dmsDisabledUntil: null, reason: 'Gatekeeper: test' }),
+    );
     await worker.drain();
-    const [row] = (await database.query<{ status: string; last_error: string }>(`select status, last_error from discord_outbox where kind = 'incident_actions'`)).rows;
+    const [row] = (
+      await database.query<{ status: string; last_error: string }>(
+        `select status, last_error from discord_outbox where kind = 'incident_actions'`,
+      )
+    ).rows;
     expect(row?.status).toBe('failed');
     expect(row?.last_error).toContain('50035');
     expect(incidents().invites_disabled_until).toBeNull();

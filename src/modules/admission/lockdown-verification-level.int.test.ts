@@ -24,7 +24,7 @@ const HIGH = 3;
  * The lockdown's verification level against the emulator: Get Guild and Modify Guild through the
  * outbox, the body checked against Discord's OpenAPI description (src/test-support/openapi-guard.ts).
  */
-describeEngines('lockdown raises the server\'s verification level and puts it back', (getDatabase) => {
+describeEngines("lockdown raises the server's verification level and puts it back", (getDatabase) => {
   let emulator: DiscordEmulator;
   const clock = createManualClock(new Date());
   const sealKey = Buffer.alloc(32, 9);
@@ -51,13 +51,34 @@ describeEngines('lockdown raises the server\'s verification level and puts it ba
     const database = getDatabase();
     const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const verificationLevel = createVerificationLevelCall({ rest, database, guildId: emulator.guild.id, logger: silentLogger, now: () => clock.now() });
-    const worker = createOutboxWorker({ database, outbox, rest, directory: emulatorGuildDirectory(rest, emulator), sealKey, websiteUrl: 'http://gatekeeper.test', clock, logger: silentLogger, pollMs: 50, logLingerMs: 0, verificationLevel });
+    const verificationLevel = createVerificationLevelCall({
+      rest,
+      database,
+      guildId: emulator.guild.id,
+      logger: silentLogger,
+      now: () => clock.now(),
+    });
+    const worker = createOutboxWorker({
+      database,
+      outbox,
+      rest,
+      directory: emulatorGuildDirectory(rest, emulator),
+      sealKey,
+      websiteUrl: 'http://gatekeeper.test',
+      clock,
+      logger: silentLogger,
+      pollMs: 50,
+      logLingerMs: 0,
+      verificationLevel,
+    });
     const admission = createAdmissionService({ database, clock, settings: { snapshot: () => settings }, outbox });
     return { admission, worker };
   }
   const level = () => emulator.state.guild.verificationLevel;
-  const changes = () => emulator.state.auditLog.filter((entry) => entry.action === 'guild_update').map((entry) => ({ changes: entry.changes, reason: entry.reason }));
+  const changes = () =>
+    emulator.state.auditLog
+      .filter((entry) => entry.action === 'guild_update')
+      .map((entry) => ({ changes: entry.changes, reason: entry.reason }));
 
   it('off by default: a lockdown leaves the level alone and makes no Modify Guild call', async () => {
     settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
@@ -76,9 +97,19 @@ describeEngines('lockdown raises the server\'s verification level and puts it ba
     await first.admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await first.worker.drain();
     expect(level()).toBe(HIGH);
-    expect(changes()).toEqual([{ changes: { verification_level: HIGH }, reason: 'Gatekeeper: lockdown switched on by staff (Owner): verification level raised to High' }]);
+    expect(changes()).toEqual([
+      {
+        changes: { verification_level: HIGH },
+        reason: 'Gatekeeper: lockdown switched on by staff (Owner): verification level raised to High',
+      },
+    ]);
     expect(await readLevelState(getDatabase().db)).toMatchObject({ raisedTo: HIGH, previous: LOW });
-    expect((await first.admission.status()).verificationLevel).toMatchObject({ want: 'raise', raisedTo: HIGH, previous: LOW, call: { status: 'done' } });
+    expect((await first.admission.status()).verificationLevel).toMatchObject({
+      want: 'raise',
+      raisedTo: HIGH,
+      previous: LOW,
+      call: { status: 'done' },
+    });
     // the renewal job asks nothing more while it holds
     expect(await first.admission.renewDiscordPause()).toBeNull();
 
@@ -87,7 +118,10 @@ describeEngines('lockdown raises the server\'s verification level and puts it ba
     await second.admission.setLockdown(STAFF, { on: false });
     await second.worker.drain();
     expect(level()).toBe(LOW);
-    expect(changes().at(-1)).toEqual({ changes: { verification_level: LOW }, reason: 'Gatekeeper: lockdown switched off by staff (Owner): verification level put back' });
+    expect(changes().at(-1)).toEqual({
+      changes: { verification_level: LOW },
+      reason: 'Gatekeeper: lockdown switched off by staff (Owner): verification level put back',
+    });
     expect(await readLevelState(getDatabase().db)).toMatchObject({ want: 'restore', raisedTo: null, previous: null, restore: 'restored' });
   });
 
@@ -124,7 +158,10 @@ describeEngines('lockdown raises the server\'s verification level and puts it ba
     const status = await admission.status();
     expect(status.verificationLevel.call).toMatchObject({ status: 'failed' });
     expect(status.verificationLevel.call?.error).toContain('"Manage Server"');
-    const logs = emulator.state.messages(emulator.guild.channelId('logs')).map((m) => m.content).join('\n');
+    const logs = emulator.state
+      .messages(emulator.guild.channelId('logs'))
+      .map((m) => m.content)
+      .join('\n');
     expect(logs).toContain("Could not change the server's verification level for the lockdown");
     expect(logs).toContain('The lockdown still holds in Gatekeeper');
   });

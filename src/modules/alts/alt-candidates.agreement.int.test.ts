@@ -14,21 +14,31 @@ import { markSharedNetwork } from './shared-networks.repository';
  */
 
 /** The counts of the rule's definition: distinct other members (networks) showing each of the attempt's values. */
-function expectedCounts(attempt: AttemptSignals, others: { member: string; signals: AttemptSignals }[], membersStored: number): AnonymityCounts {
+function expectedCounts(
+  attempt: AttemptSignals,
+  others: { member: string; signals: AttemptSignals }[],
+  membersStored: number,
+): AnonymityCounts {
   const members = (keep: (s: AttemptSignals) => boolean) => new Set(others.filter((o) => keep(o.signals)).map((o) => o.member)).size;
   const same = (a: string | null, b: string | null) => a !== null && a === b;
   const fingerprint = hasDeviceIdentity(attempt) ? attempt.fingerprintHash : null;
   const sameFingerprint = (s: AttemptSignals) => same(s.fingerprintHash, fingerprint);
   return {
     fingerprint: members(sameFingerprint),
-    fingerprintNetworks: new Set(others.filter((o) => sameFingerprint(o.signals) && o.signals.networkHash !== null).map((o) => o.signals.networkHash)).size,
+    fingerprintNetworks: new Set(
+      others.filter((o) => sameFingerprint(o.signals) && o.signals.networkHash !== null).map((o) => o.signals.networkHash),
+    ).size,
     address: members((s) => same(s.ipHash, attempt.ipHash)),
     addressFingerprint: members((s) => same(s.ipHash, attempt.ipHash) && sameFingerprint(s)),
     canvas: members((s) => same(s.canvasHash, attempt.canvasHash)),
     webgl: members((s) => same(s.webglHash, attempt.webglHash)),
     audio: members((s) => same(s.audioHash, attempt.audioHash)),
     fonts: members((s) => same(s.fontsHash, attempt.fontsHash)),
-    browserTokenNetworks: new Set(others.filter((o) => same(o.signals.browserTokenHash ?? null, attempt.browserTokenHash ?? null) && o.signals.networkHash !== null).map((o) => o.signals.networkHash)).size,
+    browserTokenNetworks: new Set(
+      others
+        .filter((o) => same(o.signals.browserTokenHash ?? null, attempt.browserTokenHash ?? null) && o.signals.networkHash !== null)
+        .map((o) => o.signals.networkHash),
+    ).size,
     members: Math.min(membersStored, RARITY.membersToJudgeRarity),
   };
 }
@@ -47,8 +57,19 @@ const deviceArbitrary: fc.Arbitrary<Device> = fc.record(
  * otherwise the fingerprint hash covers every component (equal fingerprints mean equal
  * components), and may exist with no high-entropy component (every probe failed).
  */
-function attemptOf(limited: boolean, place: { ipHash: string | null; networkHash: string | null; browserTokenHash: string | null }, device: Device): AttemptSignals {
-  if (limited) return { ipHash: null, networkHash: null, fingerprintHash: null, browserTokenHash: null, ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, null])) } as AttemptSignals;
+function attemptOf(
+  limited: boolean,
+  place: { ipHash: string | null; networkHash: string | null; browserTokenHash: string | null },
+  device: Device,
+): AttemptSignals {
+  if (limited)
+    return {
+      ipHash: null,
+      networkHash: null,
+      fingerprintHash: null,
+      browserTokenHash: null,
+      ...Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, null])),
+    } as AttemptSignals;
   return { ...place, ...device, fingerprintHash: `fp:${COMPARED_COMPONENTS.map((c) => device[`${c}Hash`] ?? '-').join('|')}` };
 }
 
@@ -59,8 +80,18 @@ const attemptArbitrary = fc.tuple(placeArbitrary, deviceArbitrary).map(([place, 
 const caseArbitrary = attemptArbitrary.chain((attempt) => {
   const own: Device = Object.fromEntries(COMPARED_COMPONENTS.map((c) => [`${c}Hash`, attempt[`${c}Hash`]])) as Device;
   // a candidate is the same device (a second account), a device differing in some components, or another one
-  const candidateDevice = fc.oneof(fc.constant(own), deviceArbitrary.map((d) => ({ ...own, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v === null)) })), deviceArbitrary);
-  const candidate = fc.tuple(fc.nat(9).map((n) => n === 0), placeArbitrary, candidateDevice).map(([limited, place, device]) => attemptOf(limited, place, device));
+  const candidateDevice = fc.oneof(
+    fc.constant(own),
+    deviceArbitrary.map((d) => ({ ...own, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v === null)) })),
+    deviceArbitrary,
+  );
+  const candidate = fc
+    .tuple(
+      fc.nat(9).map((n) => n === 0),
+      placeArbitrary,
+      candidateDevice,
+    )
+    .map(([limited, place, device]) => attemptOf(limited, place, device));
   return fc.record({
     attempt: fc.constant(attempt),
     candidates: fc.array(candidate, { minLength: 0, maxLength: 14 }),
@@ -79,7 +110,10 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ attempt, candidates, ownEarlier, networkMarkedShared }) => {
         await database.exec('delete from verification_attempts; delete from shared_networks; delete from members');
-        const rows = [...ownEarlier.map((signals) => ({ member: SELF, signals })), ...candidates.map((signals, i) => ({ member: discordIdOf(i), signals }))];
+        const rows = [
+          ...ownEarlier.map((signals) => ({ member: SELF, signals })),
+          ...candidates.map((signals, i) => ({ member: discordIdOf(i), signals })),
+        ];
         const input = rows.map(({ member, signals }, ord) => ({
           ord,
           member,
@@ -97,15 +131,24 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
            from input i join new_members nm on nm.discord_id = i.member order by i.ord`,
           [JSON.stringify(input), SELF],
         );
-        const self = Number((await database.query<{ id: number | string }>('select id from members where discord_id = $1', [SELF])).rows[0]!.id);
-        if (networkMarkedShared && attempt.networkHash) await markSharedNetwork(database.db, { networkHash: attempt.networkHash, now: new Date() });
+        const self = Number(
+          (await database.query<{ id: number | string }>('select id from members where discord_id = $1', [SELF])).rows[0]!.id,
+        );
+        if (networkMarkedShared && attempt.networkHash)
+          await markSharedNetwork(database.db, { networkHash: attempt.networkHash, now: new Date() });
         const sharedNetwork = networkMarkedShared && attempt.networkHash !== null;
 
         const lookup = await findAltCandidates(database.db, candidateProbe(attempt), { excludeMemberId: self });
         const found = lookup.candidates.map((c) => c.member.discordId).sort();
         // the members table holds the attempt's own member and one per candidate
-        const counts = expectedCounts(attempt, candidates.map((signals, i) => ({ member: discordIdOf(i), signals })), 1 + candidates.length);
-        const eligible = candidates.flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork, counts }) ? [discordIdOf(i)] : [])).sort();
+        const counts = expectedCounts(
+          attempt,
+          candidates.map((signals, i) => ({ member: discordIdOf(i), signals })),
+          1 + candidates.length,
+        );
+        const eligible = candidates
+          .flatMap((candidate, i) => (canBeFlagged(attempt, candidate, { sharedNetwork, counts }) ? [discordIdOf(i)] : []))
+          .sort();
         expect(found).toEqual(eligible);
         if (found.length > 0) expect(lookup.sharedNetwork).toBe(sharedNetwork);
         if (found.length > 0) expect(scoringContext(attempt, lookup).counts).toEqual(counts);
@@ -114,12 +157,24 @@ describeEngines('alt candidate lookup agrees with canBeFlagged', (getDatabase) =
     );
   });
 
-  it('counts the members up to RARITY.membersToJudgeRarity, the new-server prior\'s size', async () => {
+  it("counts the members up to RARITY.membersToJudgeRarity, the new-server prior's size", async () => {
     const database = getDatabase();
     await database.exec('delete from verification_attempts; delete from shared_networks; delete from members');
-    const probe = { ipHash: 'ip-a', networkHash: 'net-a', fingerprintHash: null, canvasHash: null, webglHash: null, audioHash: null, fontsHash: null };
+    const probe = {
+      ipHash: 'ip-a',
+      networkHash: 'net-a',
+      fingerprintHash: null,
+      canvasHash: null,
+      webglHash: null,
+      audioHash: null,
+      fontsHash: null,
+    };
     const membersCounted = async () => (await findAltCandidates(database.db, probe, { excludeMemberId: 0 })).counts.members;
-    const add = (from: number, to: number) => database.query(`insert into members (discord_id, username) select g::text, 'm' || g from generate_series($1::int, $2::int) as g`, [from, to]);
+    const add = (from: number, to: number) =>
+      database.query(`insert into members (discord_id, username) select g::text, 'm' || g from generate_series($1::int, $2::int) as g`, [
+        from,
+        to,
+      ]);
     await add(1, RARITY.membersToJudgeRarity - 1);
     expect(await membersCounted()).toBe(RARITY.membersToJudgeRarity - 1);
     await add(RARITY.membersToJudgeRarity, RARITY.membersToJudgeRarity + 5);

@@ -22,11 +22,15 @@ const probe = (overrides: Partial<CandidateProbe>): CandidateProbe => ({
  * function keeps (force_generic_plan), executed with `args` (SQL literals, in its order).
  */
 async function explainLookupStatement(database: Database, args: string): Promise<string> {
-  const { rows } = await database.query<{ prosrc: string; args: string[] }>(`select prosrc, proargnames as args from pg_proc where proname = 'find_alt_candidates'`);
+  const { rows } = await database.query<{ prosrc: string; args: string[] }>(
+    `select prosrc, proargnames as args from pg_proc where proname = 'find_alt_candidates'`,
+  );
   const fn = rows[0]!;
   let statement = /RETURN \(([\s\S]*)\);\s*END;\s*$/.exec(fn.prosrc)![1]!;
   fn.args.forEach((name, i) => (statement = statement.replace(new RegExp(`\\b${name}\\b`, 'g'), `$${i + 1}`)));
-  return explainPreparedGeneric(database, statement, args, { types: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'integer', 'integer'] });
+  return explainPreparedGeneric(database, statement, args, {
+    types: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'integer', 'integer'],
+  });
 }
 
 describeEngines('alt candidate lookup', (getDatabase, engine) => {
@@ -51,21 +55,37 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
   });
 
   it('returns nothing without any hash to look up', async () => {
-    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual({ candidates: [], sharedNetwork: false, counts: expect.objectContaining({ fingerprint: 0, address: 0 }) });
+    expect(await findAltCandidates(getDatabase().db, probe({}), { excludeMemberId: 1 })).toEqual({
+      candidates: [],
+      sharedNetwork: false,
+      counts: expect.objectContaining({ fingerprint: 0, address: 0 }),
+    });
   });
 
   it('finds attempts by address, network or fingerprint, excluding the member, with the member attached', async () => {
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30', canvasHash: 'canvas-30' }), {
-      excludeMemberId: 20,
-    });
+    const { candidates: found } = await findAltCandidates(
+      getDatabase().db,
+      probe({ ipHash: 'ip-10', fingerprintHash: 'fp-20', networkHash: 'net-30', canvasHash: 'canvas-30' }),
+      {
+        excludeMemberId: 20,
+      },
+    );
     expect(found.map((c) => c.memberId)).toEqual([30, 10]);
-    expect(found[1]).toMatchObject({ ipHash: 'ip-10', networkHash: 'net-10', member: { id: 10, discordId: '1010', username: 'user10', createdAt: expect.any(Date) } });
+    expect(found[1]).toMatchObject({
+      ipHash: 'ip-10',
+      networkHash: 'net-10',
+      member: { id: 10, discordId: '1010', username: 'user10', createdAt: expect.any(Date) },
+    });
     expect(found[1]!.member.createdAt).toBeInstanceOf(Date);
   });
 
   it('reads at most `limit` attempts per hash, newest first, however popular the hash', async () => {
     // 'hot-net' and 'canvas-iphone': every 52nd member, 76 of them
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3900, limit: 50 });
+    const { candidates: found } = await findAltCandidates(
+      getDatabase().db,
+      probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }),
+      { excludeMemberId: 3900, limit: 50 },
+    );
     expect(found).toHaveLength(50);
     const ids = found.map((c) => c.attemptId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -76,10 +96,14 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
 
   it('never lets a popular network crowd an older same-address or same-device attempt out of the window', async () => {
     // members 13 and 26 are on 'hot-net' too, but 75 newer attempts there share the probe's canvas
-    const { candidates: found } = await findAltCandidates(getDatabase().db, probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), {
-      excludeMemberId: 3991,
-      limit: 50,
-    });
+    const { candidates: found } = await findAltCandidates(
+      getDatabase().db,
+      probe({ ipHash: 'ip-13', fingerprintHash: 'fp-26', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }),
+      {
+        excludeMemberId: 3991,
+        limit: 50,
+      },
+    );
     expect(found).toHaveLength(50);
     expect(found.map((c) => c.memberId)).toEqual(expect.arrayContaining([13, 26]));
   });
@@ -91,7 +115,10 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       with m as (insert into members (discord_id, username) select 'busy-' || g, 'busy' || g from generate_series(1, 60) g returning id)
       insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, outcome) select m.id, 'busy-ip', 'busy-net', 'fp-busy-' || m.id, 'verified' from m;
     `);
-    const { candidates } = await findAltCandidates(database.db, probe({ ipHash: 'busy-ip', fingerprintHash: 'fp-5' }), { excludeMemberId: 1, limit: 50 });
+    const { candidates } = await findAltCandidates(database.db, probe({ ipHash: 'busy-ip', fingerprintHash: 'fp-5' }), {
+      excludeMemberId: 1,
+      limit: 50,
+    });
     expect(candidates).toHaveLength(50);
     expect(candidates.filter((c) => c.fingerprintHash === 'fp-5').map((c) => c.memberId)).toEqual([5]);
     expect(candidates.filter((c) => c.ipHash === 'busy-ip')).toHaveLength(49);
@@ -112,18 +139,30 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
       expect(lookup.candidates.map((c) => c.memberId)).toContain(7);
       // the anonymity sets: 61 members show the fingerprint, on 61 networks; one the address; 60 the canvas
       expect(lookup.counts).toMatchObject({ fingerprint: 61, fingerprintNetworks: 61, address: 1, canvas: 60, webgl: 0 });
-      expect(scoringContext({ ...attempt, screenHash: null, timezoneHash: null, languageHash: null, platformHash: null }, lookup).counts.addressFingerprint).toBe(1);
+      expect(
+        scoringContext({ ...attempt, screenHash: null, timezoneHash: null, languageHash: null, platformHash: null }, lookup).counts
+          .addressFingerprint,
+      ).toBe(1);
       // counts stop at the newest 64 attempts of a value
-      const busy = await findAltCandidates(database.db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 1 });
+      const busy = await findAltCandidates(database.db, probe({ networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), {
+        excludeMemberId: 1,
+      });
       expect(busy.counts.canvas).toBe(64);
     } finally {
-      await database.exec(`update verification_attempts set fingerprint_hash = 'fp-7' where member_id = 7; delete from verification_attempts where ip_hash like 'twin-ip-%'; delete from members where discord_id like 'twin-%'`);
+      await database.exec(
+        `update verification_attempts set fingerprint_hash = 'fp-7' where member_id = 7; delete from verification_attempts where ip_hash like 'twin-ip-%'; delete from members where discord_id like 'twin-%'`,
+      );
     }
   });
 
   it('on a network marked shared, looks up the fingerprint only and says the network is shared', async () => {
     const database = getDatabase();
-    const lookup = () => findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991, limit: 50 });
+    const lookup = () =>
+      findAltCandidates(
+        database.db,
+        probe({ ipHash: 'ip-13', networkHash: 'hot-net', fingerprintHash: 'fp-26', canvasHash: 'canvas-iphone' }),
+        { excludeMemberId: 3991, limit: 50 },
+      );
     const before = await lookup();
     expect(before.sharedNetwork).toBe(false);
     expect(before.candidates).toHaveLength(50);
@@ -131,9 +170,16 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     await markSharedNetwork(database.db, { networkHash: 'hot-net', label: 'carrier NAT', now: new Date() });
     try {
       // address and network matches do not count there, so they are not read at all
-      expect(await lookup()).toMatchObject({ sharedNetwork: true, candidates: [expect.objectContaining({ memberId: 26, fingerprintHash: 'fp-26' })] });
+      expect(await lookup()).toMatchObject({
+        sharedNetwork: true,
+        candidates: [expect.objectContaining({ memberId: 26, fingerprintHash: 'fp-26' })],
+      });
       // no candidate at all: the marking is still reported
-      expect(await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), { excludeMemberId: 3991 })).toMatchObject({ candidates: [], sharedNetwork: true });
+      expect(
+        await findAltCandidates(database.db, probe({ ipHash: 'ip-13', networkHash: 'hot-net', canvasHash: 'canvas-iphone' }), {
+          excludeMemberId: 3991,
+        }),
+      ).toMatchObject({ candidates: [], sharedNetwork: true });
     } finally {
       await unmarkSharedNetwork(database.db, 'hot-net');
     }
@@ -142,16 +188,39 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
 
   it('returns every candidate scoring could flag, and none that shares only device components', async () => {
     const database = getDatabase();
-    const device = (name: string) => ({ canvasHash: `canvas-${name}`, webglHash: `webgl-${name}`, audioHash: `audio-${name}`, fontsHash: `fonts-${name}`, screenHash: `screen-${name}`, timezoneHash: `tz-${name}`, languageHash: `lang-${name}`, platformHash: `platform-${name}` });
+    const device = (name: string) => ({
+      canvasHash: `canvas-${name}`,
+      webglHash: `webgl-${name}`,
+      audioHash: `audio-${name}`,
+      fontsHash: `fonts-${name}`,
+      screenHash: `screen-${name}`,
+      timezoneHash: `tz-${name}`,
+      languageHash: `lang-${name}`,
+      platformHash: `platform-${name}`,
+    });
     const place = (name: string) => ({ ipHash: `ip-${name}`, networkHash: `net-${name}` });
     const attempt: AttemptSignals = { ...place('home'), fingerprintHash: 'fp-mine', ...device('mine') };
     const others: Record<string, AttemptSignals> = {
       'same address': { ...place('home'), fingerprintHash: 'fp-x1', ...device('x1') },
       'same network': { ipHash: 'ip-x2', networkHash: 'net-home', fingerprintHash: 'fp-x2', ...device('x2') },
-      'same network, similar device': { ipHash: 'ip-x3', networkHash: 'net-home', fingerprintHash: 'fp-x3', ...device('x3'), canvasHash: 'canvas-mine', timezoneHash: 'tz-mine' },
+      'same network, similar device': {
+        ipHash: 'ip-x3',
+        networkHash: 'net-home',
+        fingerprintHash: 'fp-x3',
+        ...device('x3'),
+        canvasHash: 'canvas-mine',
+        timezoneHash: 'tz-mine',
+      },
       'same device elsewhere': { ...place('x4'), fingerprintHash: 'fp-mine', ...device('mine') },
       'identical phone elsewhere': { ...place('x5'), fingerprintHash: 'fp-x5', ...device('mine') },
-      'similar device elsewhere': { ...place('x6'), fingerprintHash: 'fp-x6', ...device('x6'), canvasHash: 'canvas-mine', webglHash: 'webgl-mine', fontsHash: 'fonts-mine' },
+      'similar device elsewhere': {
+        ...place('x6'),
+        fingerprintHash: 'fp-x6',
+        ...device('x6'),
+        canvasHash: 'canvas-mine',
+        webglHash: 'webgl-mine',
+        fontsHash: 'fonts-mine',
+      },
       'nothing in common': { ...place('x7'), fingerprintHash: 'fp-x7', ...device('x7') },
     };
     const memberIds = new Map<string, number>();
@@ -160,16 +229,45 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
         `with m as (insert into members (discord_id, username) values ($1, $1) returning id)
          insert into verification_attempts (member_id, ip_hash, network_hash, fingerprint_hash, canvas_hash, webgl_hash, audio_hash, fonts_hash, screen_hash, timezone_hash, language_hash, platform_hash, outcome)
          select m.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'verified' from m returning member_id as id`,
-        [`component-case ${label}`, signals.ipHash, signals.networkHash, signals.fingerprintHash, signals.canvasHash, signals.webglHash, signals.audioHash, signals.fontsHash, signals.screenHash, signals.timezoneHash, signals.languageHash, signals.platformHash],
+        [
+          `component-case ${label}`,
+          signals.ipHash,
+          signals.networkHash,
+          signals.fingerprintHash,
+          signals.canvasHash,
+          signals.webglHash,
+          signals.audioHash,
+          signals.fontsHash,
+          signals.screenHash,
+          signals.timezoneHash,
+          signals.languageHash,
+          signals.platformHash,
+        ],
       );
       memberIds.set(label, Number(rows[0]!.id));
     }
 
-    const { candidates: found } = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
-      excludeMemberId: memberIds.get('mine')!,
-    });
+    const { candidates: found } = await findAltCandidates(
+      database.db,
+      probe({
+        ipHash: attempt.ipHash,
+        networkHash: attempt.networkHash,
+        fingerprintHash: attempt.fingerprintHash,
+        canvasHash: attempt.canvasHash,
+        webglHash: attempt.webglHash,
+        audioHash: attempt.audioHash,
+        fontsHash: attempt.fontsHash,
+      }),
+      {
+        excludeMemberId: memberIds.get('mine')!,
+      },
+    );
     const foundLabels = Object.keys(others).filter((label) => found.some((c) => c.memberId === memberIds.get(label)));
-    const context = scoringContext(attempt, { candidates: found, sharedNetwork: false, counts: (await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! })).counts });
+    const context = scoringContext(attempt, {
+      candidates: found,
+      sharedNetwork: false,
+      counts: (await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! })).counts,
+    });
     const flaggable = Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, context));
     const flagged = Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, context).confidence !== null);
     // the identical phone elsewhere shares an audio read-out only one other member (the same
@@ -185,13 +283,27 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
 
     // the same on a network marked shared: only the device itself still counts
     await markSharedNetwork(database.db, { networkHash: 'net-home', now: new Date() });
-    const shared = await findAltCandidates(database.db, probe({ ipHash: attempt.ipHash, networkHash: attempt.networkHash, fingerprintHash: attempt.fingerprintHash, canvasHash: attempt.canvasHash, webglHash: attempt.webglHash, audioHash: attempt.audioHash, fontsHash: attempt.fontsHash }), {
-      excludeMemberId: memberIds.get('mine')!,
-    });
+    const shared = await findAltCandidates(
+      database.db,
+      probe({
+        ipHash: attempt.ipHash,
+        networkHash: attempt.networkHash,
+        fingerprintHash: attempt.fingerprintHash,
+        canvasHash: attempt.canvasHash,
+        webglHash: attempt.webglHash,
+        audioHash: attempt.audioHash,
+        fontsHash: attempt.fontsHash,
+      }),
+      {
+        excludeMemberId: memberIds.get('mine')!,
+      },
+    );
     await unmarkSharedNetwork(database.db, 'net-home');
     expect(shared.sharedNetwork).toBe(true);
     const sharedLabels = Object.keys(others).filter((label) => shared.candidates.some((c) => c.memberId === memberIds.get(label)));
-    expect(sharedLabels).toEqual(Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { ...context, sharedNetwork: true })));
+    expect(sharedLabels).toEqual(
+      Object.keys(others).filter((label) => canBeFlagged(attempt, others[label]!, { ...context, sharedNetwork: true })),
+    );
     expect(sharedLabels).toEqual(['same device elsewhere', 'identical phone elsewhere']);
 
     // ten more members elsewhere show the attempt's WebGL read-out: devices of its kind are
@@ -207,20 +319,35 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     const crowded = await findAltCandidates(database.db, probe(attempt), { excludeMemberId: memberIds.get('mine')! });
     expect(crowded.counts.webgl).toBeGreaterThanOrEqual(RARITY.commonComponentOthers);
     const common = scoringContext(attempt, crowded);
-    expect(scoreCandidate(attempt, others['identical phone elsewhere']!, common)).toMatchObject({ confidence: 'possible', detectionMethod: 'fingerprint' });
-    expect(Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, common).confidence !== null)).toEqual(['same address', 'same device elsewhere', 'identical phone elsewhere']);
+    expect(scoreCandidate(attempt, others['identical phone elsewhere']!, common)).toMatchObject({
+      confidence: 'possible',
+      detectionMethod: 'fingerprint',
+    });
+    expect(Object.keys(others).filter((label) => scoreCandidate(attempt, others[label]!, common).confidence !== null)).toEqual([
+      'same address',
+      'same device elsewhere',
+      'identical phone elsewhere',
+    ]);
   });
 
   it('is answered from the (hash, id, member_id) indexes, never by scanning attempts', async () => {
     // ip, network, fingerprint, canvas, webgl, audio, fonts, browser token, excluded member, limit, network scan limit
-    const plan = await explainLookupStatement(getDatabase(), `'ip-10', 'hot-net', 'fp-10', 'canvas-iphone', 'webgl-raid', null, null, 'tok-10', 10, 50, 1000`);
+    const plan = await explainLookupStatement(
+      getDatabase(),
+      `'ip-10', 'hot-net', 'fp-10', 'canvas-iphone', 'webgl-raid', null, null, 'tok-10', 10, 50, 1000`,
+    );
     expect(plan).not.toMatch(/Seq Scan/);
     // each branch is a range of its own index, never a filter over another scan; the
     // same-network branch filters its range on the components the index carries
     // (the same-address rows' fingerprints are read by primary key, to put one device first)
     expect(plan).not.toMatch(/Filter: \((?!\(?(recent|device)\.)[^\n]*_hash/);
     expect(plan).toMatch(/Filter: \(\(recent\.canvas_hash = [^\n]*recent\.webgl_hash = /);
-    for (const index of ['attempts_ip_hash_idx', 'attempts_network_hash_idx', 'attempts_fingerprint_hash_idx', 'attempts_browser_token_hash_idx']) {
+    for (const index of [
+      'attempts_ip_hash_idx',
+      'attempts_network_hash_idx',
+      'attempts_fingerprint_hash_idx',
+      'attempts_browser_token_hash_idx',
+    ]) {
       expect(plan).toContain(index);
     }
     // the component indexes are read for the anonymity counts (the newest 64 entries of each),
@@ -229,7 +356,11 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     expect(plan).toMatch(/attempts_(canvas|webgl|audio|fonts)_hash_idx/);
     const rareBranch = /\n {2}CTE by_rare_component\n([\s\S]*?)\n {2}\S/.exec(plan)![1]!;
     for (const c of ['canvas', 'webgl', 'audio', 'fonts']) {
-      expect(rareBranch).toMatch(new RegExp(`One-Time Filter: \\(\\(?(InitPlan \\d+\\)\\.col1|\\$\\d+) <= 2\\)\\n\\s*->  [^\\n]*Scan[^\\n]* using attempts_${c}_hash_idx[^\\n]*\\n\\s*Index Cond: \\(\\(${c}_hash >= `));
+      expect(rareBranch).toMatch(
+        new RegExp(
+          `One-Time Filter: \\(\\(?(InitPlan \\d+\\)\\.col1|\\$\\d+) <= 2\\)\\n\\s*->  [^\\n]*Scan[^\\n]* using attempts_${c}_hash_idx[^\\n]*\\n\\s*Index Cond: \\(\\(${c}_hash >= `,
+        ),
+      );
     }
     expect(rareBranch).not.toMatch(/Seq Scan|Filter: \([^\n]*_hash =/);
     // rows and members are fetched by primary key, one lookup per chosen id
@@ -237,6 +368,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
     expect(plan).toMatch(/Index Scan using members_pkey on members mm [^\n]*\n\s*Index Cond: \(id = va\.member_id\)/);
     // PostgreSQL reads each branch as an index-only backward scan that stops after n entries,
     // even for the popular hashes; PGlite (no autovacuum, small tables) may bitmap-scan them instead
-    if (engine === 'postgres') expect(plan.match(/Index Only Scan Backward using attempts_\w+_hash_idx/g)!.length).toBeGreaterThanOrEqual(3);
+    if (engine === 'postgres')
+      expect(plan.match(/Index Only Scan Backward using attempts_\w+_hash_idx/g)!.length).toBeGreaterThanOrEqual(3);
   });
 });

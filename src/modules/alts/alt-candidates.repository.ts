@@ -19,7 +19,17 @@ export interface CandidateLookup {
   counts: Omit<AnonymityCounts, 'addressFingerprint'>;
 }
 
-const NO_COUNTS: CandidateLookup['counts'] = { fingerprint: 0, fingerprintNetworks: 0, address: 0, canvas: 0, webgl: 0, audio: 0, fonts: 0, browserTokenNetworks: 0, members: 0 };
+const NO_COUNTS: CandidateLookup['counts'] = {
+  fingerprint: 0,
+  fingerprintNetworks: 0,
+  address: 0,
+  canvas: 0,
+  webgl: 0,
+  audio: 0,
+  fonts: 0,
+  browserTokenNetworks: 0,
+  members: 0,
+};
 
 /** The hashes a lookup is made by, and the high-entropy components a same-network candidate must share one of. */
 type ProbeKey = 'ipHash' | 'networkHash' | 'fingerprintHash' | 'canvasHash' | 'webglHash' | 'audioHash' | 'fontsHash' | 'browserTokenHash';
@@ -185,7 +195,8 @@ function toCounts(json: CountsJson): CandidateLookup['counts'] {
 export function scoringContext(attempt: AttemptSignals, lookup: CandidateLookup): ScoringContext {
   const sameDevice = new Set<number>();
   if (attempt.ipHash !== null && attempt.fingerprintHash !== null && hasDeviceIdentity(attempt)) {
-    for (const c of lookup.candidates) if (c.ipHash === attempt.ipHash && c.fingerprintHash === attempt.fingerprintHash) sameDevice.add(c.memberId);
+    for (const c of lookup.candidates)
+      if (c.ipHash === attempt.ipHash && c.fingerprintHash === attempt.fingerprintHash) sameDevice.add(c.memberId);
   }
   return { sharedNetwork: lookup.sharedNetwork, counts: { ...lookup.counts, addressFingerprint: sameDevice.size } };
 }

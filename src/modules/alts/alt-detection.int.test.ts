@@ -32,11 +32,22 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const second = await visit(db(), service, { discordId: '200', ip: '192.0.2.10', fingerprint: device('laptop'), at: at() });
     expect(second.result).toMatchObject({ altsFound: 1, isLinkedAsAlt: true });
     expect(second.result.alts).toEqual([
-      expect.objectContaining({ otherDiscordId: '100', memberIs: 'alt', confidence: 'certain', detectionMethod: 'both', change: 'created' }),
+      expect.objectContaining({
+        otherDiscordId: '100',
+        memberIs: 'alt',
+        confidence: 'certain',
+        detectionMethod: 'both',
+        change: 'created',
+      }),
     ]);
 
     const [link] = await links();
-    expect(link).toMatchObject({ mainMemberId: first.member.id, altMemberId: second.member.id, confidence: 'certain', detectionMethod: 'both' });
+    expect(link).toMatchObject({
+      mainMemberId: first.member.id,
+      altMemberId: second.member.id,
+      confidence: 'certain',
+      detectionMethod: 'both',
+    });
     expect(link!.evidence).toMatchObject({
       ipMatch: true,
       networkMatch: true,
@@ -52,7 +63,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const parent = await visit(db(), service, { discordId: '1', ip: '198.51.100.7', fingerprint: device('pc'), at: at() });
     // same public address, another device: possible by IP
     const child = await visit(db(), service, { discordId: '2', ip: '198.51.100.7', fingerprint: device('tablet'), at: at() });
-    expect(child.result.alts).toEqual([expect.objectContaining({ otherMemberId: parent.member.id, confidence: 'possible', detectionMethod: 'ip' })]);
+    expect(child.result.alts).toEqual([
+      expect.objectContaining({ otherMemberId: parent.member.id, confidence: 'possible', detectionMethod: 'ip' }),
+    ]);
     expect(child.result.isLinkedAsAlt).toBe(false);
 
     // a neighbour address in the /24 with a similar machine (same fonts and time zone): possible by network
@@ -62,7 +75,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
       fingerprint: device('laptop', { fonts: 'fonts-pc', timezone: 'timezone-pc' }),
       at: at(),
     });
-    expect(sibling.result.alts).toEqual([expect.objectContaining({ otherMemberId: parent.member.id, confidence: 'possible', detectionMethod: 'network' })]);
+    expect(sibling.result.alts).toEqual([
+      expect.objectContaining({ otherMemberId: parent.member.id, confidence: 'possible', detectionMethod: 'network' }),
+    ]);
 
     // same /24 but nothing else in common: no link
     const stranger = await visit(db(), service, { discordId: '4', ip: '198.51.100.150', fingerprint: device('phone'), at: at() });
@@ -77,13 +92,20 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const away = await visit(db(), service, { discordId: '11', ip: '203.0.113.77', fingerprint: device('phone'), at: at() });
     // a fingerprint from another place is medium only once the server holds enough members to
     // say the fingerprint is rare; this test server holds two, so it is evidence staff see, not counted
-    expect(away.result.alts).toEqual([expect.objectContaining({ otherMemberId: home.member.id, confidence: 'possible', detectionMethod: 'fingerprint', memberIs: 'alt' })]);
+    expect(away.result.alts).toEqual([
+      expect.objectContaining({ otherMemberId: home.member.id, confidence: 'possible', detectionMethod: 'fingerprint', memberIs: 'alt' }),
+    ]);
     expect(away.result).toMatchObject({ altsFound: 0, isLinkedAsAlt: false });
   });
 
   it('stops counting IP-only matches once staff mark the network as shared', async () => {
     await visit(db(), service, { discordId: '20', ip: '192.0.2.50', fingerprint: device('lab-1'), at: at() });
-    await sharedNetworkRepository.mark(db(), { networkHash: hashIp(TEST_IP_KEY, '192.0.2.50').networkHash, label: 'school', markedBy: 'staff:1', now: clock.now() });
+    await sharedNetworkRepository.mark(db(), {
+      networkHash: hashIp(TEST_IP_KEY, '192.0.2.50').networkHash,
+      label: 'school',
+      markedBy: 'staff:1',
+      now: clock.now(),
+    });
 
     const classmate = await visit(db(), service, { discordId: '21', ip: '192.0.2.50', fingerprint: device('lab-2'), at: at() });
     expect(classmate.result).toEqual({ alts: [], altsFound: 0, isLinkedAsAlt: false });
@@ -91,7 +113,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
     // the same machine still matches by fingerprint, but only as possible (a small server cannot
     // call a whole fingerprint rare): the address proves nothing there
     const sameMachine = await visit(db(), service, { discordId: '22', ip: '192.0.2.50', fingerprint: device('lab-1'), at: at() });
-    expect(sameMachine.result.alts).toEqual([expect.objectContaining({ otherDiscordId: '20', confidence: 'possible', detectionMethod: 'fingerprint' })]);
+    expect(sameMachine.result.alts).toEqual([
+      expect.objectContaining({ otherDiscordId: '20', confidence: 'possible', detectionMethod: 'fingerprint' }),
+    ]);
     expect(sameMachine.result.alts[0]!.detected.evidence).toMatchObject({ ipMatch: true, sharedNetwork: true });
     expect(sameMachine.result.isLinkedAsAlt).toBe(false);
 
@@ -121,7 +145,9 @@ describeEngines('alt detection', (getDatabase, engine) => {
     await visit(db(), service, { discordId: '41', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
     const third = await visit(db(), service, { discordId: '40', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
     // the older account re-verifying stays the main of the existing link, refreshed in place
-    expect(third.result.alts).toEqual([expect.objectContaining({ otherDiscordId: '41', memberIs: 'main', confidence: 'certain', change: 'refreshed' })]);
+    expect(third.result.alts).toEqual([
+      expect.objectContaining({ otherDiscordId: '41', memberIs: 'main', confidence: 'certain', change: 'refreshed' }),
+    ]);
     expect(third.result).toMatchObject({ altsFound: 1, isLinkedAsAlt: false });
     expect(await links()).toHaveLength(1);
     expect(await memberByDiscordId(db(), '40')).toMatchObject({ verificationCount: 3, altsFound: 1, isLinkedAsAlt: false });
@@ -142,7 +168,11 @@ describeEngines('alt detection', (getDatabase, engine) => {
 
     // then from elsewhere with the same device: possible found (a small server), certain kept
     const b3 = await visit(db(), service, { discordId: '51', ip: '203.0.113.5', fingerprint: device('pc'), at: at() });
-    expect(b3.result.alts[0]).toMatchObject({ confidence: 'certain', detected: expect.objectContaining({ confidence: 'possible' }), change: 'kept' });
+    expect(b3.result.alts[0]).toMatchObject({
+      confidence: 'certain',
+      detected: expect.objectContaining({ confidence: 'possible' }),
+      change: 'kept',
+    });
     const [link] = await links();
     expect(link).toMatchObject({ mainMemberId: a.member.id, altMemberId: b.member.id, confidence: 'certain', detectionMethod: 'both' });
     expect(await memberByDiscordId(db(), '51')).toMatchObject({ manualAltStatus: 'suspected_alt', isLinkedAsAlt: true, altsFound: 1 });
@@ -151,10 +181,20 @@ describeEngines('alt detection', (getDatabase, engine) => {
   it('never rewrites a link staff made by hand', async () => {
     const a = await visit(db(), service, { discordId: '60', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
     const b = await visit(db(), service, { discordId: '61', ip: '203.0.113.9', fingerprint: device('tablet'), at: at() });
-    await db().insert(altLinks).values({ mainMemberId: b.member.id, altMemberId: a.member.id, confidence: 'possible', detectionMethod: 'manual', evidence: { note: 'staff' } });
+    await db()
+      .insert(altLinks)
+      .values({
+        mainMemberId: b.member.id,
+        altMemberId: a.member.id,
+        confidence: 'possible',
+        detectionMethod: 'manual',
+        evidence: { note: 'staff' },
+      });
     const b2 = await visit(db(), service, { discordId: '61', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
     expect(b2.result.alts[0]).toMatchObject({ change: 'kept', confidence: 'possible', detectionMethod: 'manual', memberIs: 'main' });
-    expect(await links()).toEqual([expect.objectContaining({ detectionMethod: 'manual', confidence: 'possible', evidence: { note: 'staff' } })]);
+    expect(await links()).toEqual([
+      expect.objectContaining({ detectionMethod: 'manual', confidence: 'possible', evidence: { note: 'staff' } }),
+    ]);
   });
 
   it('scores the best attempt of each candidate member', async () => {
@@ -163,12 +203,20 @@ describeEngines('alt detection', (getDatabase, engine) => {
     const b = await visit(db(), service, { discordId: '71', ip: '192.0.2.20', fingerprint: device('pc'), at: at() });
     // attempt 1 of '70' shares the device, attempt 2 the address and nothing else: both possible on a
     // server this small; one link, from the stronger evidence (the device: the higher score)
-    expect(b.result.alts).toEqual([expect.objectContaining({ otherMemberId: a.member.id, confidence: 'possible', detectionMethod: 'fingerprint' })]);
+    expect(b.result.alts).toEqual([
+      expect.objectContaining({ otherMemberId: a.member.id, confidence: 'possible', detectionMethod: 'fingerprint' }),
+    ]);
   });
 
   it('lists the alts of a member for the detail page, strongest first, with the component comparison', async () => {
     await visit(db(), service, { discordId: '80', username: 'main', ip: '192.0.2.10', fingerprint: device('pc'), at: at() });
-    await visit(db(), service, { discordId: '81', username: 'twin', ip: '192.0.2.10', fingerprint: device('pc', { language: 'error' }), at: at() });
+    await visit(db(), service, {
+      discordId: '81',
+      username: 'twin',
+      ip: '192.0.2.10',
+      fingerprint: device('pc', { language: 'error' }),
+      at: at(),
+    });
     await visit(db(), service, { discordId: '82', username: 'roommate', ip: '192.0.2.10', fingerprint: device('other'), at: at() });
     const main = await memberByDiscordId(db(), '80');
     const twin = await memberByDiscordId(db(), '81');

@@ -3,9 +3,24 @@ import type { Clock } from '../../clock';
 import type { Executor } from '../../db/client';
 import type { FingerprintComponentHashes } from '../fingerprint';
 import { accountCreatedMs } from '../../shared/discord-snowflake';
-import { buildAltCandidateQuery, candidateProbe, scoringContext, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup } from './alt-candidates.repository';
+import {
+  buildAltCandidateQuery,
+  candidateProbe,
+  scoringContext,
+  type AltCandidateRepository,
+  type CandidateAttempt,
+  type CandidateLookup,
+} from './alt-candidates.repository';
 import type { AltCounters, AltLinkRepository, LinkChange } from './alt-links.repository';
-import { isStrongerScore, scoreCandidate, type AltConfidence, type AltEvidence, type AltScore, type AttemptSignals, type DetectedAltMethod } from './alt-scoring';
+import {
+  isStrongerScore,
+  scoreCandidate,
+  type AltConfidence,
+  type AltEvidence,
+  type AltScore,
+  type AttemptSignals,
+  type DetectedAltMethod,
+} from './alt-scoring';
 
 /** The new attempt's evidence: the same values the verification attempt row stores. */
 export type AltDetectionAttempt = AttemptSignals & Partial<Pick<FingerprintComponentHashes, 'hardwareHash'>>;
@@ -87,7 +102,9 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
     async detectAlts(tx, { member, attempt, lookup: readBefore }) {
       const now = deps.clock.now();
       // the candidates, the network's shared marking and the anonymity sets, in one statement
-      const lookup = readBefore ?? (await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit }));
+      const lookup =
+        readBefore ??
+        (await deps.attempts.findCandidates(tx, candidateProbe(attempt), { excludeMemberId: member.id, limit: deps.candidateLimit }));
       const { candidates } = lookup;
       // the account's age is taken when the attempt is made; its creation time is in its Discord id
       const context = { ...scoringContext(attempt, lookup), attemptAtMs: now.getTime() };
@@ -134,7 +151,9 @@ export function createAltDetectionService(deps: AltDetectionDeps): AltDetectionS
       });
 
       // no link changed: the stored counters are still right (every link change recounts)
-      const own = counters?.get(member.id) ?? member.counters ?? (await deps.links.recomputeCounters(tx, [member.id])).get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
+      const own = counters?.get(member.id) ??
+        member.counters ??
+        (await deps.links.recomputeCounters(tx, [member.id])).get(member.id) ?? { altsFound: 0, isLinkedAsAlt: false };
       return { alts, altsFound: own.altsFound, isLinkedAsAlt: own.isLinkedAsAlt };
     },
   };

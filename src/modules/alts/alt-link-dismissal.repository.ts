@@ -70,7 +70,13 @@ export async function listCountingLinksOfMemberForUpdate(ex: Executor, memberId:
 }
 
 /** Marks links dismissed ("Not the same person"): who, when and why are kept on the link. */
-export async function markLinksDismissed(ex: Executor, linkIds: readonly number[], by: Dismisser, reason: string | null, now: Date): Promise<void> {
+export async function markLinksDismissed(
+  ex: Executor,
+  linkIds: readonly number[],
+  by: Dismisser,
+  reason: string | null,
+  now: Date,
+): Promise<void> {
   if (linkIds.length === 0) return;
   await ex
     .update(altLinks)
@@ -80,5 +86,8 @@ export async function markLinksDismissed(ex: Executor, linkIds: readonly number[
 
 /** Reopens a dismissed link: it counts again, and detection may strengthen or refresh it again. */
 export async function markLinkReopened(ex: Executor, linkId: number, now: Date): Promise<void> {
-  await ex.update(altLinks).set({ dismissedAt: null, dismissedByStaffId: null, dismissedByName: null, dismissReason: null, updatedAt: now }).where(eq(altLinks.id, linkId));
+  await ex
+    .update(altLinks)
+    .set({ dismissedAt: null, dismissedByStaffId: null, dismissedByName: null, dismissReason: null, updatedAt: now })
+    .where(eq(altLinks.id, linkId));
 }

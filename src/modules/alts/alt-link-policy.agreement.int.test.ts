@@ -14,7 +14,9 @@ import type { AltEvidence, DetectedAltMethod } from './alt-scoring';
 const DETECTED_METHODS: DetectedAltMethod[] = ['ip', 'fingerprint', 'both', 'network'];
 const storedStates: (StoredLinkState | null)[] = [
   null,
-  ...ALT_CONFIDENCES.flatMap((confidence) => DETECTION_METHODS.flatMap((detectionMethod) => [false, true].map((dismissed) => ({ confidence, detectionMethod, dismissed })))),
+  ...ALT_CONFIDENCES.flatMap((confidence) =>
+    DETECTION_METHODS.flatMap((detectionMethod) => [false, true].map((dismissed) => ({ confidence, detectionMethod, dismissed }))),
+  ),
 ];
 const detections = ALT_CONFIDENCES.flatMap((confidence) => DETECTED_METHODS.map((detectionMethod) => ({ confidence, detectionMethod })));
 
@@ -34,14 +36,28 @@ describeEngines('save_alt_links agrees with linkChangeFor', (getDatabase) => {
     for (const stored of storedStates) {
       for (const detected of detections) {
         for (const storedReversed of stored ? [false, true] : [false]) {
-          for (const detectedReversed of [false, true]) cases.push({ other: cases.length + 2, stored, storedReversed, detected, detectedReversed });
+          for (const detectedReversed of [false, true])
+            cases.push({ other: cases.length + 2, stored, storedReversed, detected, detectedReversed });
         }
       }
     }
     // member 1 is the one being detected; member i + 2 is the other side of case i
-    await database.query(`insert into members (id, discord_id, username) overriding system value select g, (1000 + g)::text, 'm' || g from generate_series(1, $1::int) g`, [cases.length + 1]);
+    await database.query(
+      `insert into members (id, discord_id, username) overriding system value select g, (1000 + g)::text, 'm' || g from generate_series(1, $1::int) g`,
+      [cases.length + 1],
+    );
     const storedLinks = cases.flatMap(({ other, stored, storedReversed }) =>
-      stored ? [{ main: storedReversed ? other : 1, alt: storedReversed ? 1 : other, confidence: stored.confidence, method: stored.detectionMethod, dismissed: stored.dismissed }] : [],
+      stored
+        ? [
+            {
+              main: storedReversed ? other : 1,
+              alt: storedReversed ? 1 : other,
+              confidence: stored.confidence,
+              method: stored.detectionMethod,
+              dismissed: stored.dismissed,
+            },
+          ]
+        : [],
     );
     await database.query(
       `insert into alt_links (main_member_id, alt_member_id, confidence, detection_method, evidence, created_at, updated_at, dismissed_at, dismissed_by_name)
@@ -59,7 +75,14 @@ describeEngines('save_alt_links agrees with linkChangeFor', (getDatabase) => {
     }));
     const { saved, counters } = await saveDetectedLinks(database.db, 1, links, now);
 
-    const outcomes = saved.map(({ link, change }) => ({ change, confidence: link.confidence, detectionMethod: link.detectionMethod, main: link.mainMemberId, evidence: link.evidence, updatedAt: link.updatedAt.toISOString() }));
+    const outcomes = saved.map(({ link, change }) => ({
+      change,
+      confidence: link.confidence,
+      detectionMethod: link.detectionMethod,
+      main: link.mainMemberId,
+      evidence: link.evidence,
+      updatedAt: link.updatedAt.toISOString(),
+    }));
     const expected = cases.map(({ other, stored, storedReversed, detected, detectedReversed }) => {
       const change = linkChangeFor(stored, detected);
       const replaced = change !== 'kept' && change !== 'dismissed';

@@ -32,7 +32,10 @@ export interface StoredLinkState {
  * with the ranks passed from here; alt-link-policy.agreement.int.test.ts checks that the two
  * agree on every combination.
  */
-export function linkChangeFor(stored: StoredLinkState | null, detected: { confidence: AltConfidence; detectionMethod: DetectedAltMethod }): LinkChange {
+export function linkChangeFor(
+  stored: StoredLinkState | null,
+  detected: { confidence: AltConfidence; detectionMethod: DetectedAltMethod },
+): LinkChange {
   if (!stored) return 'created';
   if (stored.dismissed) return 'dismissed';
   if (stored.detectionMethod === 'manual') return 'kept';

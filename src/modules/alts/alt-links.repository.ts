@@ -2,7 +2,14 @@ import { asc, desc, eq, or, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { ALT_CONFIDENCES, altLinks, members } from '../../db/schema';
 import type { AltLinkMethod, LinkChange } from './alt-link-policy';
-import { COMPARED_COMPONENTS, confidenceRank, type AltConfidence, type AltEvidence, type ComparedComponent, type DetectedAltMethod } from './alt-scoring';
+import {
+  COMPARED_COMPONENTS,
+  confidenceRank,
+  type AltConfidence,
+  type AltEvidence,
+  type ComparedComponent,
+  type DetectedAltMethod,
+} from './alt-scoring';
 import { idArray } from '../../db/id-array';
 
 export type AltDetectionMethod = AltLinkMethod;
@@ -96,13 +103,29 @@ export interface SavedLinks {
 const CONFIDENCE_RANKS = JSON.stringify(Object.fromEntries(ALT_CONFIDENCES.map((confidence) => [confidence, confidenceRank(confidence)])));
 
 interface SavedLinksJson {
-  links: { id: number; mainMemberId: number; altMemberId: number; confidence: AltConfidence; detectionMethod: AltDetectionMethod; evidence: Record<string, unknown> | null; createdMs: number; updatedMs: number; change: LinkChange }[];
+  links: {
+    id: number;
+    mainMemberId: number;
+    altMemberId: number;
+    confidence: AltConfidence;
+    detectionMethod: AltDetectionMethod;
+    evidence: Record<string, unknown> | null;
+    createdMs: number;
+    updatedMs: number;
+    change: LinkChange;
+  }[];
   counters: Record<string, AltCounters> | null;
 }
 
 /** A link as `save_alt_links` reads it (jsonb_to_recordset: keys named after the columns). */
 function toLinkJson(link: DetectedLinkInput) {
-  return { main_member_id: link.mainMemberId, alt_member_id: link.altMemberId, confidence: link.confidence, detection_method: link.detectionMethod, evidence: link.evidence };
+  return {
+    main_member_id: link.mainMemberId,
+    alt_member_id: link.altMemberId,
+    confidence: link.confidence,
+    detection_method: link.detectionMethod,
+    evidence: link.evidence,
+  };
 }
 
 /**
@@ -112,7 +135,12 @@ function toLinkJson(link: DetectedLinkInput) {
  * policy (linkChangeFor in alt-link-policy.ts). The members whose link changed are
  * recounted in the same call (see recomputeAltCounters).
  */
-export async function saveDetectedLinks(ex: Executor, memberId: number, links: readonly DetectedLinkInput[], now: Date): Promise<SavedLinks> {
+export async function saveDetectedLinks(
+  ex: Executor,
+  memberId: number,
+  links: readonly DetectedLinkInput[],
+  now: Date,
+): Promise<SavedLinks> {
   if (links.some((link) => link.mainMemberId === link.altMemberId)) throw new Error('an account cannot be its own alt');
   if (links.length === 0) return { saved: [], counters: null };
   const [row] = await selectRows<{ result: SavedLinksJson }>(
@@ -178,9 +206,17 @@ const ALT_COLUMNS = {
 };
 
 /** A member's links in order: open links first, certain first, then medium, then possible; the newest first. */
-const ALT_ORDER = [sql`${altLinks.dismissedAt} is not null`, sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`, desc(altLinks.updatedAt), asc(members.id)];
+const ALT_ORDER = [
+  sql`${altLinks.dismissedAt} is not null`,
+  sql`case ${altLinks.confidence} when 'certain' then 0 when 'medium' then 1 else 2 end`,
+  desc(altLinks.updatedAt),
+  asc(members.id),
+];
 
-type AltRow = { [K in keyof typeof ALT_COLUMNS]: (typeof ALT_COLUMNS)[K]['_']['data'] | ((typeof ALT_COLUMNS)[K]['_']['notNull'] extends true ? never : null) };
+type AltRow = {
+  [K in keyof typeof ALT_COLUMNS]:
+    (typeof ALT_COLUMNS)[K]['_']['data'] | ((typeof ALT_COLUMNS)[K]['_']['notNull'] extends true ? never : null);
+};
 
 /** A row of ALT_COLUMNS as the link of `memberId` to the other member. */
 function toMemberAlt(row: AltRow, memberId: number): MemberAlt {

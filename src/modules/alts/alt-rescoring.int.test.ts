@@ -39,14 +39,21 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     await buildAttempt(db(), main.id, { ...evidenceOf('192.0.2.10', phone), createdAt: clock.now() });
     const alt = await buildMember(db(), { discordId: '200', createdAt: at(), altsFound: 1 });
     await buildAttempt(db(), alt.id, { ...evidenceOf('203.0.113.20', phone), createdAt: clock.now() });
-    await buildLink(db(), main.id, alt.id, { confidence: 'medium', detectionMethod: 'fingerprint', evidence: { fingerprintMatch: true, fingerprintShared: 0 } });
+    await buildLink(db(), main.id, alt.id, {
+      confidence: 'medium',
+      detectionMethod: 'fingerprint',
+      evidence: { fingerprintMatch: true, fingerprintShared: 0 },
+    });
     // four strangers on four other networks show the same stock phone profile
     for (const ip of ['10.1.0.1', '10.2.0.1', '10.3.0.1', '10.4.0.1']) await storedVisit(ip);
   };
 
   /** Members enough to judge rarity (the new-server prior): the job re-scores only on such a server. */
   const fillServer = () =>
-    getDatabase().query(`insert into members (discord_id, username) select (900000000000000000 + g)::text, 'filler' || g from generate_series(1, $1::int) as g`, [RARITY.membersToJudgeRarity]);
+    getDatabase().query(
+      `insert into members (discord_id, username) select (900000000000000000 + g)::text, 'filler' || g from generate_series(1, $1::int) as g`,
+      [RARITY.membersToJudgeRarity],
+    );
 
   beforeEach(async () => {
     await resetDatabase(getDatabase());
@@ -107,7 +114,9 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     const [audit] = await rescoreAudit();
     expect(audit).toMatchObject({ actorType: 'system', targetId: '200' });
     expect(audit!.details).toMatchObject({ from: 'medium', to: 'possible', mainDiscordId: '100', altDiscordId: '200' });
-    expect(String((audit!.details as { why?: unknown }).why)).toBe('downgraded: now same device model as 4 other members (weak, not counted); before same device model, shown by no other member (medium)');
+    expect(String((audit!.details as { why?: unknown }).why)).toBe(
+      'downgraded: now same device model as 4 other members (weak, not counted); before same device model, shown by no other member (medium)',
+    );
   });
 
   it('is safe to run twice: the second pass changes nothing and writes no audit line', async () => {
@@ -123,14 +132,24 @@ describeEngines('alt link re-scoring', (getDatabase) => {
   it('upgrades a link whose shared device became rare, and the alt side becomes a certain alt', async () => {
     const main = await storedVisit('192.0.2.50', device('laptop'));
     const alt = await storedVisit('192.0.2.50', device('laptop'));
-    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 30 } });
+    await buildLink(db(), main.id, alt.id, {
+      confidence: 'possible',
+      detectionMethod: 'ip',
+      evidence: { ipMatch: true, addressShared: 30 },
+    });
 
     expect(await rescore()).toMatchObject({ changed: 1 });
     expect((await linkRows())[0]).toMatchObject({ confidence: 'certain', detectionMethod: 'both' });
     const altNow = await memberByDiscordId(db(), alt.discordId);
     expect(altNow).toMatchObject({ altsFound: 1, isLinkedAsAlt: true });
     expect(memberStanding(altNow)).toBe('certain_alt');
-    expect((await rescoreAudit())[0]!.details).toMatchObject({ from: 'possible', to: 'certain', why: expect.stringMatching(/^upgraded: now same device model, shown by no other member; same internet address, shown by no other member.* \(certain\)/) });
+    expect((await rescoreAudit())[0]!.details).toMatchObject({
+      from: 'possible',
+      to: 'certain',
+      why: expect.stringMatching(
+        /^upgraded: now same device model, shown by no other member; same internet address, shown by no other member.* \(certain\)/,
+      ),
+    });
   });
 
   it('queues a Linked Roles connection update for an alt side whose link became certain, when it gave a grant', async () => {
@@ -138,14 +157,32 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     const outbox = createOutboxRepository({ sealKey: key, now: () => clock.now() });
     const main = await storedVisit('192.0.2.51', device('shared-desktop'));
     const alt = await storedVisit('192.0.2.51', device('shared-desktop'));
-    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 30 } });
-    await saveGrant(db(), key, alt.discordId, { accessToken: 'access', refreshToken: 'refresh', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) }, clock.now());
-    await saveGrant(db(), key, main.discordId, { accessToken: 'access-main', refreshToken: 'refresh-main', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) }, clock.now());
+    await buildLink(db(), main.id, alt.id, {
+      confidence: 'possible',
+      detectionMethod: 'ip',
+      evidence: { ipMatch: true, addressShared: 30 },
+    });
+    await saveGrant(
+      db(),
+      key,
+      alt.discordId,
+      { accessToken: 'access', refreshToken: 'refresh', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) },
+      clock.now(),
+    );
+    await saveGrant(
+      db(),
+      key,
+      main.discordId,
+      { accessToken: 'access-main', refreshToken: 'refresh-main', accessExpiresAt: new Date(clock.now().getTime() + MINUTE) },
+      clock.now(),
+    );
 
     expect(await rescoreAltLinks({ database: getDatabase(), clock, outbox })).toMatchObject({ changed: 1 });
     expect((await linkRows())[0]).toMatchObject({ confidence: 'certain' });
     // only the alt side's standing moved; the main is no alt either way
-    const queued = await getDatabase().query<{ kind: string; discord_id: string }>(`select kind, discord_id from discord_outbox order by id`);
+    const queued = await getDatabase().query<{ kind: string; discord_id: string }>(
+      `select kind, discord_id from discord_outbox order by id`,
+    );
     expect(queued.rows).toEqual([{ kind: 'role_connection', discord_id: alt.discordId }]);
   });
 
@@ -153,7 +190,11 @@ describeEngines('alt link re-scoring', (getDatabase) => {
     // two devices on one home address: possible (the address alone), stored when 30 others were counted there
     const main = await storedVisit('192.0.2.70', device('desk'));
     const alt = await storedVisit('192.0.2.70', device('other'));
-    await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: { ipMatch: true, addressShared: 30 } });
+    await buildLink(db(), main.id, alt.id, {
+      confidence: 'possible',
+      detectionMethod: 'ip',
+      evidence: { ipMatch: true, addressShared: 30 },
+    });
     expect(await rescore()).toMatchObject({ changed: 0, refreshed: 1 });
     expect((await linkRows())[0]).toMatchObject({ confidence: 'possible' });
     expect((await linkRows())[0]!.evidence).toMatchObject({ ipMatch: true, addressShared: 0 });
@@ -230,7 +271,9 @@ describeEngines('alt link re-scoring', (getDatabase) => {
       const alt = await storedVisit(`192.0.2.${70 + i}`, device(`pc-${i}`));
       pairs.push(await buildLink(db(), main.id, alt.id, { confidence: 'possible', detectionMethod: 'ip', evidence: {} }));
     }
-    const cursor = async () => (await getDatabase().query<{ value: { afterId: number } }>(`select value from settings where key = $1`, [RESCORE_CURSOR_KEY])).rows[0]?.value.afterId;
+    const cursor = async () =>
+      (await getDatabase().query<{ value: { afterId: number } }>(`select value from settings where key = $1`, [RESCORE_CURSOR_KEY])).rows[0]
+        ?.value.afterId;
 
     expect(await rescore({ batchSize: 1, maxBatches: 1 })).toMatchObject({ batches: 1, scanned: 1, changed: 1, passComplete: false });
     expect(await cursor()).toBe(pairs[0]!.id);

@@ -8,7 +8,16 @@ import { appendAudit } from '../audit';
 import { queueRoleConnectionUpdate, type OutboxPort } from '../outbox';
 import { candidateProbe, findAltCandidates, scoringContext, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
 import { recomputeAltCounters } from './alt-links.repository';
-import { confidenceRank, isStrongerScore, RARITY, scoreCandidate, type AltConfidence, type AltScore, type AttemptSignals, type ScoringContext } from './alt-scoring';
+import {
+  confidenceRank,
+  isStrongerScore,
+  RARITY,
+  scoreCandidate,
+  type AltConfidence,
+  type AltScore,
+  type AttemptSignals,
+  type ScoringContext,
+} from './alt-scoring';
 
 /**
  * Re-scoring of stored alt links: the rarity of a shared value changes after two members are
@@ -166,12 +175,19 @@ async function readAttempts(tx: Executor, memberIds: number[]): Promise<Map<numb
  * scored as a detection would: the newer attempt against the older one, with the anonymity
  * counts of the newer attempt's values (its candidate lookup, read once per attempt).
  */
-async function rescorePair(tx: Executor, main: StoredAttempt[], alt: StoredAttempt[], contexts: Map<number, Promise<ScoringContext>>): Promise<AltScore | null> {
+async function rescorePair(
+  tx: Executor,
+  main: StoredAttempt[],
+  alt: StoredAttempt[],
+  contexts: Map<number, Promise<ScoringContext>>,
+): Promise<AltScore | null> {
   if (main.length === 0 || alt.length === 0) return null;
   const contextOf = (attempt: StoredAttempt) => {
     let context = contexts.get(attempt.id);
     if (!context) {
-      context = findAltCandidates(tx, candidateProbe(attempt.signals), { excludeMemberId: attempt.memberId }).then((lookup) => scoringContext(attempt.signals, lookup));
+      context = findAltCandidates(tx, candidateProbe(attempt.signals), { excludeMemberId: attempt.memberId }).then((lookup) =>
+        scoringContext(attempt.signals, lookup),
+      );
       contexts.set(attempt.id, context);
     }
     return context;
@@ -213,7 +229,12 @@ interface Decision {
  * exactly as it was read (a detection, a dismissal or a staff link meanwhile wins: the next
  * pass scores it again), recounts the members and saves the cursor.
  */
-async function rescoreBatch(database: Database, clock: Clock, batchSize: number, outbox?: OutboxPort): Promise<Omit<RescoreResult, 'batches'>> {
+async function rescoreBatch(
+  database: Database,
+  clock: Clock,
+  batchSize: number,
+  outbox?: OutboxPort,
+): Promise<Omit<RescoreResult, 'batches'>> {
   const { db } = database;
   const afterId = await readCursor(db);
   const links = await readLinks(db, afterId, batchSize);
@@ -226,7 +247,12 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number,
       result.deferred++;
       continue;
     }
-    const score = await rescorePair(db, attempts.get(Number(link.main_member_id)) ?? [], attempts.get(Number(link.alt_member_id)) ?? [], contexts);
+    const score = await rescorePair(
+      db,
+      attempts.get(Number(link.main_member_id)) ?? [],
+      attempts.get(Number(link.alt_member_id)) ?? [],
+      contexts,
+    );
     if (!score) {
       result.unscorable++;
       continue;
@@ -260,7 +286,11 @@ async function rescoreBatch(database: Database, clock: Clock, batchSize: number,
       result.changed++;
       recount.add(Number(link.main_member_id)).add(Number(link.alt_member_id));
       if ((confidence === 'certain') !== (link.confidence === 'certain')) standingMoved.add(link.alt_discord_id);
-      const before = describeAltEvidence({ confidence: link.confidence, detectionMethod: link.detection_method, evidence: link.evidence ?? {} });
+      const before = describeAltEvidence({
+        confidence: link.confidence,
+        detectionMethod: link.detection_method,
+        evidence: link.evidence ?? {},
+      });
       const after = describeAltEvidence({ confidence, detectionMethod, evidence });
       await appendAudit(
         tx,
@@ -294,13 +324,20 @@ const RETRYABLE = new Set(['40P01', '40001']);
 
 /** Re-scores stored links batch by batch from the saved cursor, until the pass ends or maxBatches ran. */
 export async function rescoreAltLinks(
-  deps: { database: Database; clock: Clock; /** queues Linked Roles connection updates of members whose standing moved */ outbox?: OutboxPort },
+  deps: {
+    database: Database;
+    clock: Clock;
+    /** queues Linked Roles connection updates of members whose standing moved */ outbox?: OutboxPort;
+  },
   options: RescoreOptions = {},
 ): Promise<RescoreResult> {
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RESCORE_BATCH_SIZE));
   const total: RescoreResult = { batches: 0, scanned: 0, changed: 0, refreshed: 0, deferred: 0, unscorable: 0, passComplete: false };
   while (options.maxBatches === undefined || total.batches < options.maxBatches) {
-    const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize, deps.outbox), { states: RETRYABLE, baseDelayMs: 50 });
+    const batch = await retryOnSqlState(() => rescoreBatch(deps.database, deps.clock, batchSize, deps.outbox), {
+      states: RETRYABLE,
+      baseDelayMs: 50,
+    });
     total.batches++;
     total.scanned += batch.scanned;
     total.changed += batch.changed;

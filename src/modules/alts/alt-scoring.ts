@@ -239,9 +239,17 @@ interface SignalMatches {
 function matchSignals(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean }): SignalMatches {
   const ipMatch = sameValue(attempt.ipHash, candidate.ipHash);
   const networkMatch = sameValue(attempt.networkHash, candidate.networkHash);
-  const fingerprintMatch = sameValue(attempt.fingerprintHash, candidate.fingerprintHash) && hasDeviceIdentity(attempt) && hasDeviceIdentity(candidate);
+  const fingerprintMatch =
+    sameValue(attempt.fingerprintHash, candidate.fingerprintHash) && hasDeviceIdentity(attempt) && hasDeviceIdentity(candidate);
   const browserMatch = sameValue(attempt.browserTokenHash ?? null, candidate.browserTokenHash ?? null);
-  return { ipMatch, networkMatch, fingerprintMatch, browserMatch, ipCounts: ipMatch && !context.sharedNetwork, networkCounts: networkMatch && !context.sharedNetwork };
+  return {
+    ipMatch,
+    networkMatch,
+    fingerprintMatch,
+    browserMatch,
+    ipCounts: ipMatch && !context.sharedNetwork,
+    networkCounts: networkMatch && !context.sharedNetwork,
+  };
 }
 
 function countHighEntropyMatches(components: ComponentComparison): number {
@@ -269,10 +277,20 @@ function sharesRareComponent(components: ComponentComparison, counts: AnonymityC
  * index; beyond the rare component, how rare the shared values are decides the confidence
  * afterwards, not which candidates are read.
  */
-export function canBeFlagged(attempt: AttemptSignals, candidate: AttemptSignals, context: { sharedNetwork: boolean; counts: AnonymityCounts }): boolean {
+export function canBeFlagged(
+  attempt: AttemptSignals,
+  candidate: AttemptSignals,
+  context: { sharedNetwork: boolean; counts: AnonymityCounts },
+): boolean {
   const { ipCounts, networkCounts, fingerprintMatch, browserMatch } = matchSignals(attempt, candidate, context);
   const components = compareComponents(attempt, candidate);
-  return browserMatch || fingerprintMatch || ipCounts || (networkCounts && countHighEntropyMatches(components) >= 1) || sharesRareComponent(components, context.counts);
+  return (
+    browserMatch ||
+    fingerprintMatch ||
+    ipCounts ||
+    (networkCounts && countHighEntropyMatches(components) >= 1) ||
+    sharesRareComponent(components, context.counts)
+  );
 }
 
 function sharedCounts(components: ComponentComparison, matches: SignalMatches, counts: AnonymityCounts): SharedCounts {
@@ -329,12 +347,18 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   // a second browser on the same machine; only when both read some device component (the
   // settings of browsers whose every device probe failed say nothing about the machine)
   const bothReadDevice = HIGH_ENTROPY_COMPONENTS.some((c) => components[c] !== undefined);
-  const sameMachineSettings = bothReadDevice && components.screen === true && components.timezone === true && components.language === true && components.platform === true;
+  const sameMachineSettings =
+    bothReadDevice &&
+    components.screen === true &&
+    components.timezone === true &&
+    components.language === true &&
+    components.platform === true;
   // the attempt shows a component many members show: its kind of device is common on this server
   const commonKind = HIGH_ENTROPY_COMPONENTS.some((c) => context.counts[c] >= RARITY.commonComponentOthers);
   const youngAccount = isYoungAccount(attempt, candidate, context.attemptAtMs);
   // one device on this address: at most RARITY.sameAddressFingerprintOthers other members show the fingerprint here
-  const addressDevice = ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.sameAddressFingerprintOthers;
+  const addressDevice =
+    ipCounts && fingerprintMatch && othersBesides(context.counts.addressFingerprint) <= RARITY.sameAddressFingerprintOthers;
 
   let confidence: AltConfidence | null = null;
   let detectionMethod: DetectedAltMethod | null = null;
@@ -349,8 +373,10 @@ export function scoreCandidate(attempt: AttemptSignals, candidate: AttemptSignal
   const browserCounts = browserMatch && context.counts.browserTokenNetworks <= RARITY.browserTokenNetworks;
   const sameDevice = fingerprintMatch || strongComponentMatches >= RARITY.browserSameDeviceComponents;
   if (browserCounts && sameDevice) found('certain', 'browser', 'same-browser-profile');
-  else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent) found('certain', 'both', 'address-rare-fingerprint');
-  else if (ipCounts && (['canvas', 'webgl', 'audio'] as const).every((c) => componentOthers(c) <= RARITY.uniqueDeviceOthers)) found('certain', 'both', 'address-unique-device');
+  else if (ipCounts && fingerprintMatch && fingerprintOthers <= RARITY.certainFingerprintOthers && rareComponent)
+    found('certain', 'both', 'address-rare-fingerprint');
+  else if (ipCounts && (['canvas', 'webgl', 'audio'] as const).every((c) => componentOthers(c) <= RARITY.uniqueDeviceOthers))
+    found('certain', 'both', 'address-unique-device');
   else if (ipCounts && rareComponent && componentMatches >= 2) found('medium', 'both', 'address-rare-component');
   // One device that moved: a phone seen at home and then on cellular or a café's Wi-Fi, a
   // laptop taken to campus. The whole fingerprint is equal, it shows a component at most one

@@ -34,7 +34,22 @@ export {
   type DetectedAlt,
 } from './alt-detection.service';
 export { linkChangeFor, type StoredLinkState, type AltLinkMethod } from './alt-link-policy';
-export { altCandidateRepository, findAltCandidates, buildAltCandidateQuery, candidateLookupFrom, type LookupRow, candidateProbe, scoringContext, DEFAULT_CANDIDATE_LIMIT, type AltCandidateRepository, type CandidateAttempt, type CandidateLookup, type CandidateProbe, signalsFromRow, type AttemptSignalsRow } from './alt-candidates.repository';
+export {
+  altCandidateRepository,
+  findAltCandidates,
+  buildAltCandidateQuery,
+  candidateLookupFrom,
+  type LookupRow,
+  candidateProbe,
+  scoringContext,
+  DEFAULT_CANDIDATE_LIMIT,
+  type AltCandidateRepository,
+  type CandidateAttempt,
+  type CandidateLookup,
+  type CandidateProbe,
+  signalsFromRow,
+  type AttemptSignalsRow,
+} from './alt-candidates.repository';
 export {
   altLinkRepository,
   saveDetectedLinks,
@@ -52,7 +67,23 @@ export {
   type LinkChange,
   type MemberAlt,
 } from './alt-links.repository';
-export { sharedNetworkRepository, isSharedNetwork, findSharedNetwork, markSharedNetwork, unmarkSharedNetwork, listSharedNetworks, type SharedNetwork, type SharedNetworkRepository } from './shared-networks.repository';
-export { findLinkOfMemberForUpdate, listCountingLinksOfMemberForUpdate, markLinksDismissed, markLinkReopened, type LinkForReview, type Dismisser } from './alt-link-dismissal.repository';
+export {
+  sharedNetworkRepository,
+  isSharedNetwork,
+  findSharedNetwork,
+  markSharedNetwork,
+  unmarkSharedNetwork,
+  listSharedNetworks,
+  type SharedNetwork,
+  type SharedNetworkRepository,
+} from './shared-networks.repository';
+export {
+  findLinkOfMemberForUpdate,
+  listCountingLinksOfMemberForUpdate,
+  markLinksDismissed,
+  markLinkReopened,
+  type LinkForReview,
+  type Dismisser,
+} from './alt-link-dismissal.repository';
 export { ALT_RESCORE_JOB, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
 export type { RescoreResult } from './alt-rescoring';

@@ -12,7 +12,11 @@ export interface SharedNetwork {
 
 export async function isSharedNetwork(ex: Executor, networkHash: string | null): Promise<boolean> {
   if (networkHash === null) return false;
-  const [row] = await ex.select({ networkHash: sharedNetworks.networkHash }).from(sharedNetworks).where(eq(sharedNetworks.networkHash, networkHash)).limit(1);
+  const [row] = await ex
+    .select({ networkHash: sharedNetworks.networkHash })
+    .from(sharedNetworks)
+    .where(eq(sharedNetworks.networkHash, networkHash))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -24,7 +28,10 @@ export async function findSharedNetwork(ex: Executor, networkHash: string | null
 }
 
 /** Idempotent: marking a marked network again keeps the first label and author. True when this call marked it. */
-export async function markSharedNetwork(ex: Executor, input: { networkHash: string; label?: string | null; markedBy?: string | null; now: Date }): Promise<boolean> {
+export async function markSharedNetwork(
+  ex: Executor,
+  input: { networkHash: string; label?: string | null; markedBy?: string | null; now: Date },
+): Promise<boolean> {
   const inserted = await ex
     .insert(sharedNetworks)
     .values({ networkHash: input.networkHash, label: input.label ?? null, markedBy: input.markedBy ?? null, createdAt: input.now })
@@ -35,7 +42,10 @@ export async function markSharedNetwork(ex: Executor, input: { networkHash: stri
 
 /** True when the network was marked. */
 export async function unmarkSharedNetwork(ex: Executor, networkHash: string): Promise<boolean> {
-  const deleted = await ex.delete(sharedNetworks).where(eq(sharedNetworks.networkHash, networkHash)).returning({ networkHash: sharedNetworks.networkHash });
+  const deleted = await ex
+    .delete(sharedNetworks)
+    .where(eq(sharedNetworks.networkHash, networkHash))
+    .returning({ networkHash: sharedNetworks.networkHash });
   return deleted.length > 0;
 }
 

@@ -37,7 +37,11 @@ export function createAppealSignIn(deps: {
 }) {
   async function signIn(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<AppealSignInResult> {
     try {
-      const { accessToken } = await deps.oauth.exchangeCode({ code: input.code, codeVerifier: input.codeVerifier, redirectUri: input.redirectUri });
+      const { accessToken } = await deps.oauth.exchangeCode({
+        code: input.code,
+        codeVerifier: input.codeVerifier,
+        redirectUri: input.redirectUri,
+      });
       const identity = await deps.oauth.fetchIdentity(accessToken).finally(() => deps.revokeAccessToken?.(accessToken));
       return { kind: 'identified', discordId: identity.id };
     } catch {
@@ -49,16 +53,25 @@ export function createAppealSignIn(deps: {
     start: () => deps.verification.issueSignInState(),
 
     /** Whether a callback's state belongs to an appeal sign-in this session started. */
-    isAppealState: (state: string, sessionStateHash: string | undefined) => Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
+    isAppealState: (state: string, sessionStateHash: string | undefined) =>
+      Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
 
     /** The sign-in of this callback (`callbackHash`: its state and code hashed), or, for the same callback again, the first one's result. */
-    async finish(input: { state: string; sessionStateHash: string; code: string; codeVerifier: string; redirectUri: string; callbackHash: string }): Promise<AppealSignInResult> {
+    async finish(input: {
+      state: string;
+      sessionStateHash: string;
+      code: string;
+      codeVerifier: string;
+      redirectUri: string;
+      callbackHash: string;
+    }): Promise<AppealSignInResult> {
       if (!input.code || input.code.length > 512) return { kind: 'failed', reason: 'missing_code' };
       const state = deps.verification.openSignInState(input.state, input.sessionStateHash);
       if ('refused' in state) return { kind: 'failed', reason: state.refused };
       // the state is used up in the statement that takes the callback (callback-outcomes.repository.ts)
       const claim = await deps.outcomes.claim(input.sessionStateHash, input.callbackHash, state.useQuery);
-      const taken = claim.kind === 'running' ? await deps.outcomes.wait(input.sessionStateHash, input.callbackHash, APPEAL_SIGN_IN_RUNNING_MS) : claim;
+      const taken =
+        claim.kind === 'running' ? await deps.outcomes.wait(input.sessionStateHash, input.callbackHash, APPEAL_SIGN_IN_RUNNING_MS) : claim;
       switch (taken.kind) {
         case 'done':
           return taken.outcome;
@@ -70,7 +83,9 @@ export function createAppealSignIn(deps: {
         case 'unavailable':
           return { kind: 'failed', reason: 'state_check_failed' };
         case 'claimed': {
-          const result: AppealSignInResult = taken.stateUsed ? await signIn(input) : { kind: 'failed', reason: 'state_replayed_or_expired' };
+          const result: AppealSignInResult = taken.stateUsed
+            ? await signIn(input)
+            : { kind: 'failed', reason: 'state_replayed_or_expired' };
           await deps.outcomes.record(input.sessionStateHash, result);
           return result;
         }

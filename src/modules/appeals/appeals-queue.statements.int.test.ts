@@ -34,7 +34,15 @@ describeEngines('appeals queue round trips', (getDatabase, engine) => {
       await buildLink(db, (await buildMember(db)).id, alt.id, { confidence: 'possible', detectionMethod: 'fingerprint' });
       await db.insert(appeals).values({ memberId: alt.id, message: `appeal ${i}`, standing: 'certain_alt' });
       const limited = await buildMember(db, { status: 'limited_access', guildAccess: 'limited' });
-      await db.insert(appeals).values({ memberId: limited.id, message: `decided ${i}`, standing: 'limited', status: 'rejected', decisionReason: 'no', decidedByName: 'Mod', decidedAt: new Date() });
+      await db.insert(appeals).values({
+        memberId: limited.id,
+        message: `decided ${i}`,
+        standing: 'limited',
+        status: 'rejected',
+        decisionReason: 'no',
+        decidedByName: 'Mod',
+        decidedAt: new Date(),
+      });
     }
   }
 
@@ -44,11 +52,19 @@ describeEngines('appeals queue round trips', (getDatabase, engine) => {
     // a and b are both listed and linked to each other: the link shows for each, from its own side
     await buildLink(db, a.id, b.id, { confidence: 'medium', detectionMethod: 'ip' });
     await buildLink(db, c.id, a.id);
-    await buildLink(db, b.id, c.id, { confidence: 'possible', detectionMethod: 'fingerprint', dismissedAt: new Date(), dismissedByName: 'Mod' });
+    await buildLink(db, b.id, c.id, {
+      confidence: 'possible',
+      detectionMethod: 'fingerprint',
+      dismissedAt: new Date(),
+      dismissedByName: 'Mod',
+    });
     const batched = await listAltsForMembers(db, [a.id, b.id, lonely.id]);
     expect([...batched.keys()].sort()).toEqual([a.id, b.id, lonely.id].sort());
     for (const member of [a, b, lonely]) expect(batched.get(member.id)).toEqual(await listAltsForMember(db, member.id));
-    expect(batched.get(a.id)!.map((alt) => [alt.memberId, alt.otherIs])).toEqual([[c.id, 'main'], [b.id, 'alt']]);
+    expect(batched.get(a.id)!.map((alt) => [alt.memberId, alt.otherIs])).toEqual([
+      [c.id, 'main'],
+      [b.id, 'alt'],
+    ]);
     expect(batched.get(lonely.id)).toEqual([]);
     expect(await listAltsForMembers(db, [])).toEqual(new Map());
   });

@@ -30,7 +30,11 @@ export function outcomeOf(appeal: Appeal): AppealOutcome | null {
  * Files an appeal. Null when the member already has an open one (the partial unique
  * index appeals_one_open_per_member_key decides, so two requests at once cannot both win).
  */
-export async function insertAppeal(ex: Executor, input: { memberId: number; message: string; standing: AppealableStanding }, now: Date): Promise<Appeal | null> {
+export async function insertAppeal(
+  ex: Executor,
+  input: { memberId: number; message: string; standing: AppealableStanding },
+  now: Date,
+): Promise<Appeal | null> {
   const [row] = await ex
     .insert(appeals)
     .values({ memberId: input.memberId, message: input.message, standing: input.standing, createdAt: now })
@@ -41,13 +45,23 @@ export async function insertAppeal(ex: Executor, input: { memberId: number; mess
 
 /** The member's newest appeal, whatever its state. */
 export async function latestAppealOf(ex: Executor, memberId: number): Promise<Appeal | null> {
-  const [row] = await ex.select().from(appeals).where(eq(appeals.memberId, memberId)).orderBy(desc(appeals.createdAt), desc(appeals.id)).limit(1);
+  const [row] = await ex
+    .select()
+    .from(appeals)
+    .where(eq(appeals.memberId, memberId))
+    .orderBy(desc(appeals.createdAt), desc(appeals.id))
+    .limit(1);
   return row ?? null;
 }
 
 /** One appeal with its member, locked for a decision. */
 export async function findAppealForDecision(ex: Executor, id: number): Promise<{ appeal: Appeal; member: Member } | null> {
-  const [row] = await ex.select({ appeal: appeals, member: members }).from(appeals).innerJoin(members, eq(members.id, appeals.memberId)).where(eq(appeals.id, id)).for('update');
+  const [row] = await ex
+    .select({ appeal: appeals, member: members })
+    .from(appeals)
+    .innerJoin(members, eq(members.id, appeals.memberId))
+    .where(eq(appeals.id, id))
+    .for('update');
   return row ? { appeal: row.appeal, member: toMember(row.member) } : null;
 }
 
@@ -55,12 +69,25 @@ export async function findAppealForDecision(ex: Executor, id: number): Promise<{
 export async function decideAppeal(
   ex: Executor,
   id: number,
-  decision: { status: Exclude<AppealStatus, 'open'>; staffId: number | null; staffName: string; reason: string | null; outcome?: AppealOutcome },
+  decision: {
+    status: Exclude<AppealStatus, 'open'>;
+    staffId: number | null;
+    staffName: string;
+    reason: string | null;
+    outcome?: AppealOutcome;
+  },
   now: Date,
 ): Promise<boolean> {
   const rows = await ex
     .update(appeals)
-    .set({ status: decision.status, decidedByStaffId: decision.staffId, decidedByName: decision.staffName, decisionReason: decision.reason, outcome: decision.outcome ?? null, decidedAt: now })
+    .set({
+      status: decision.status,
+      decidedByStaffId: decision.staffId,
+      decidedByName: decision.staffName,
+      decisionReason: decision.reason,
+      outcome: decision.outcome ?? null,
+      decidedAt: now,
+    })
     .where(and(eq(appeals.id, id), eq(appeals.status, 'open')))
     .returning({ id: appeals.id });
   return rows.length === 1;

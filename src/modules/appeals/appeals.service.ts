@@ -28,7 +28,18 @@ import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type M
 import { auditLogReason } from '../outbox';
 import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox';
 import type { DiscordAction, OutboxPort } from '../outbox';
-import { countOpenAppeals, decideAppeal, findAppealForDecision, insertAppeal, latestAppealOf, listAppealsOfMember, listDecidedAppeals, listOpenAppeals, outcomeOf, type Appeal } from './appeals.repository';
+import {
+  countOpenAppeals,
+  decideAppeal,
+  findAppealForDecision,
+  insertAppeal,
+  latestAppealOf,
+  listAppealsOfMember,
+  listDecidedAppeals,
+  listOpenAppeals,
+  outcomeOf,
+  type Appeal,
+} from './appeals.repository';
 import type { MemberAlt } from '../alts';
 
 /**
@@ -50,7 +61,13 @@ export const NO_MEMBER_RECORD = 'No verification record for this Discord account
 /** how many open appeals the queue and /appeals show at once */
 export const APPEAL_QUEUE_LIMIT = 100;
 
-const appealView = (a: Appeal) => ({ status: a.status, message: a.message, createdAt: a.createdAt.toISOString(), decidedAt: a.decidedAt?.toISOString() ?? null, reason: a.status === 'rejected' ? a.decisionReason : null });
+const appealView = (a: Appeal) => ({
+  status: a.status,
+  message: a.message,
+  createdAt: a.createdAt.toISOString(),
+  decidedAt: a.decidedAt?.toISOString() ?? null,
+  reason: a.status === 'rejected' ? a.decisionReason : null,
+});
 
 /**
  * Appeals (docs/behaviour.md#appeals): a visitor denied as a certain alt or kept at
@@ -58,7 +75,14 @@ const appealView = (a: Appeal) => ({ status: a.status, message: a.message, creat
  * through the outbox) or reject with a reason the visitor sees. Every step writes an
  * audit row and a line for the logs channel in the transaction that makes it.
  */
-export function createAppealsService(deps: { database: Database; clock: Clock; outbox: OutboxPort; altLinks: AltLinkDismissal; nudgeOutbox?: () => void; logger?: Logger }) {
+export function createAppealsService(deps: {
+  database: Database;
+  clock: Clock;
+  outbox: OutboxPort;
+  altLinks: AltLinkDismissal;
+  nudgeOutbox?: () => void;
+  logger?: Logger;
+}) {
   const { db } = deps.database;
 
   /** The visitor's standing and newest appeal; null when there is no member record. */
@@ -67,7 +91,12 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
     if (!member) return null;
     const latest = await latestAppealOf(db, member.id);
     const standing = memberStanding(member);
-    return { username: member.username, standing, canAppeal: isAppealable(standing) && latest?.status !== 'open', appeal: latest ? appealView(latest) : null };
+    return {
+      username: member.username,
+      standing,
+      canAppeal: isAppealable(standing) && latest?.status !== 'open',
+      appeal: latest ? appealView(latest) : null,
+    };
   }
 
   /** Files the visitor's appeal: plain text, bounded, one open appeal per member, only for a denial or Limited Access. */
@@ -83,8 +112,24 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       const inserted = await insertAppeal(tx, { memberId: member.id, message: checked.text, standing }, now);
       if (!inserted) throw Conflict(APPEAL_ALREADY_OPEN);
       // the message stays out of the append-only log and the logs channel: retention must be able to delete it
-      await appendAudit(tx, { actor: { type: 'visitor', id: discordId }, action: 'appeal.filed', targetType: 'member', targetId: discordId, details: { appealId: inserted.id, standing, length: checked.text.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.`, card: { for: 'appeal', discordId, appealId: inserted.id } });
+      await appendAudit(
+        tx,
+        {
+          actor: { type: 'visitor', id: discordId },
+          action: 'appeal.filed',
+          targetType: 'member',
+          targetId: discordId,
+          details: { appealId: inserted.id, standing, length: checked.text.length },
+        },
+        now,
+      );
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'appeal',
+        discordId,
+        text: `📨 <@${discordId}> asked staff to review their standing (${standingLabel(standing)}): appeal #${inserted.id} is in the dashboard's Appeals queue.`,
+        card: { for: 'appeal', discordId, appealId: inserted.id },
+      });
       return inserted;
     });
     deps.nudgeOutbox?.();
@@ -118,9 +163,15 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
    * why (a rejection's reason) and what an approval did.
    */
   async function queue(status: AppealListStatus = 'open'): Promise<AppealQueue> {
-    const [rows, open] = await Promise.all([status === 'open' ? listOpenAppeals(db, APPEAL_QUEUE_LIMIT) : listDecidedAppeals(db, APPEAL_QUEUE_LIMIT), countOpenAppeals(db)]);
+    const [rows, open] = await Promise.all([
+      status === 'open' ? listOpenAppeals(db, APPEAL_QUEUE_LIMIT) : listDecidedAppeals(db, APPEAL_QUEUE_LIMIT),
+      countOpenAppeals(db),
+    ]);
     // every member's links in one statement, however long the queue
-    const altsOf = await listAltsForMembers(db, rows.map((r) => r.member.id));
+    const altsOf = await listAltsForMembers(
+      db,
+      rows.map((r) => r.member.id),
+    );
     const appeals: StaffAppealView[] = [];
     for (const { appeal, member } of rows) {
       appeals.push({
@@ -189,7 +240,11 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (found.appeal.status !== 'open') throw Conflict(APPEAL_ALREADY_DECIDED);
       const { member } = found;
       if (member.manualAltStatus === 'certain_alt') await setManualAltStatus(tx, member.id, null, now);
-      const after = { ...member, manualAltStatus: member.manualAltStatus === 'certain_alt' ? null : member.manualAltStatus, status: 'verified' as const };
+      const after = {
+        ...member,
+        manualAltStatus: member.manualAltStatus === 'certain_alt' ? null : member.manualAltStatus,
+        status: 'verified' as const,
+      };
       if (memberStanding(after) === 'certain_alt') throw Conflict('The alt links of this member could not be dismissed: nothing changed');
       await markManuallyVerified(tx, member.id, now);
       // what it did: the links dismissed above, and what this transaction changes
@@ -202,12 +257,12 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       const next = approvalNext(member.guildAccess === 'denied');
       const reason = auditLogReason(`appeal #${appealId} approved by staff (${actor.username})`);
       const unban: DiscordAction[] = member.guildAccess === 'denied' ? [{ kind: 'unban', discordId, reason }] : [];
-      await deps.outbox.enqueue(
-        tx,
-        ...unban,
-        grantVerified(discordId, reason),
-        { kind: 'log_message', event: 'appeal', discordId, text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}` },
-      );
+      await deps.outbox.enqueue(tx, ...unban, grantVerified(discordId, reason), {
+        kind: 'log_message',
+        event: 'appeal',
+        discordId,
+        text: `✅ Appeal #${appealId} of <@${discordId}> approved by staff member ${actorLabel(actor)}. ${next}`,
+      });
       // Linked Roles: verified again, and no longer flagged
       await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
       await appendAudit(
@@ -217,7 +272,11 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
           action: 'appeal.approved',
           targetType: 'member',
           targetId: discordId,
-          details: { appealId, standingAtFiling: found.appeal.standing, from: { status: member.status, manualAltStatus: member.manualAltStatus, guildAccess: member.guildAccess } },
+          details: {
+            appealId,
+            standingAtFiling: found.appeal.standing,
+            from: { status: member.status, manualAltStatus: member.manualAltStatus, guildAccess: member.guildAccess },
+          },
         },
         now,
       );
@@ -239,9 +298,24 @@ export function createAppealsService(deps: { database: Database; clock: Clock; o
       if (found.appeal.status !== 'open') throw Conflict(APPEAL_ALREADY_DECIDED);
       const discordId = found.member.discordId;
       await decideAppeal(tx, appealId, { status: 'rejected', ...staffOf(actor), reason: checked.text }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'appeal', discordId, text: `❌ Appeal #${appealId} of <@${discordId}> rejected by staff member ${actorLabel(actor)}.` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'appeal',
+        discordId,
+        text: `❌ Appeal #${appealId} of <@${discordId}> rejected by staff member ${actorLabel(actor)}.`,
+      });
       // the reason is shown to the visitor and kept with the appeal, not in the append-only log
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'appeal.rejected', targetType: 'member', targetId: discordId, details: { appealId, standingAtFiling: found.appeal.standing, reasonLength: checked.text.length } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'appeal.rejected',
+          targetType: 'member',
+          targetId: discordId,
+          details: { appealId, standingAtFiling: found.appeal.standing, reasonLength: checked.text.length },
+        },
+        now,
+      );
       return { discordId };
     });
     deps.nudgeOutbox?.();
@@ -263,7 +337,12 @@ export function planApproval(member: Member, alts: readonly MemberAlt[]): Appeal
   const dismissesLinks = member.isLinkedAsAlt && memberStanding(member) === 'certain_alt';
   const counting = dismissesLinks ? alts.filter((a) => a.dismissal === null && countsAsAlt(a.confidence)) : [];
   return {
-    dismissedLinks: counting.map((a) => ({ discordId: a.discordId, username: a.username, confidence: a.confidence, detectionMethod: a.detectionMethod })),
+    dismissedLinks: counting.map((a) => ({
+      discordId: a.discordId,
+      username: a.username,
+      confidence: a.confidence,
+      detectionMethod: a.detectionMethod,
+    })),
     clearedManualStatus: member.manualAltStatus === 'certain_alt' ? 'certain_alt' : null,
     liftsLimitedAccess: member.status === 'limited_access',
     liftsBan: member.guildAccess === 'denied',

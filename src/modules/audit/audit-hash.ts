@@ -28,7 +28,10 @@ export function canonicalJson(value: unknown): string {
  * (audit_append): it lets verification catch a row edited before the sealer chained it.
  */
 export function hashAuditContent(entry: AuditHashInput): string {
-  return crypto.createHash('sha256').update(canonicalJson({ ...entry, at: entry.at.toISOString() })).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(canonicalJson({ ...entry, at: entry.at.toISOString() }))
+    .digest('hex');
 }
 
 /** Each row's hash covers its content and the previous row's hash: editing history breaks the chain. */

@@ -37,9 +37,16 @@ export async function withAuditNames(executor: Executor, entries: AuditEntry[]):
   const staffIds = [...new Set(entries.map(staffIdOf).filter((id): id is number => id !== null))];
   const appealIds = [...new Set(entries.map(rejectedAppealIdOf).filter((id): id is number => id !== null))];
   const [memberRows, staffRows, appealRows] = await Promise.all([
-    memberIds.length ? executor.select({ discordId: members.discordId, username: members.username, avatarUrl: members.avatarUrl }).from(members).where(inArray(members.discordId, memberIds)) : [],
+    memberIds.length
+      ? executor
+          .select({ discordId: members.discordId, username: members.username, avatarUrl: members.avatarUrl })
+          .from(members)
+          .where(inArray(members.discordId, memberIds))
+      : [],
     staffIds.length ? executor.select({ id: staff.id, username: staff.username }).from(staff).where(inArray(staff.id, staffIds)) : [],
-    appealIds.length ? executor.select({ id: appeals.id, reason: appeals.decisionReason }).from(appeals).where(inArray(appeals.id, appealIds)) : [],
+    appealIds.length
+      ? executor.select({ id: appeals.id, reason: appeals.decisionReason }).from(appeals).where(inArray(appeals.id, appealIds))
+      : [],
   ]);
   const memberById = new Map<string, AuditMemberRef>(memberRows.map((m) => [m.discordId, m]));
   const staffName = new Map(staffRows.map((s) => [Number(s.id), s.username]));

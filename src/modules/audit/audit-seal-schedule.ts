@@ -24,7 +24,12 @@ export function nudgeAuditSealers(): void {
  * catches rows whose transaction committed after the last nudge's seal or whose process
  * died before sealing them.
  */
-export function startAuditSealer(deps: { database: Database; logger: Logger; debounceMs?: number; intervalMs?: number }): AuditSealerHandle {
+export function startAuditSealer(deps: {
+  database: Database;
+  logger: Logger;
+  debounceMs?: number;
+  intervalMs?: number;
+}): AuditSealerHandle {
   // a tenth of a second: appends that close together make one sealing transaction (six round trips on the
   // database's one connection, in PGlite's case); at 20 ms a busy verification flow sealed after almost every visitor
   const debounceMs = deps.debounceMs ?? 100;
@@ -69,7 +74,9 @@ export function startAuditSealer(deps: { database: Database; logger: Logger; deb
       if (interval) clearInterval(interval);
       await running;
       // a graceful stop leaves nothing pending
-      await sealAuditLog(deps.database.db).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not seal the audit log before stopping'));
+      await sealAuditLog(deps.database.db).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'could not seal the audit log before stopping'),
+      );
     },
   };
   const interval = deps.intervalMs ? setInterval(() => handle.nudge(), deps.intervalMs) : undefined;

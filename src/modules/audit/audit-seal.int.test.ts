@@ -9,7 +9,8 @@ import { appendAudit, verifyAuditChain, verifyAuditChainSinceCheckpoint } from '
 
 async function appendRows(database: Database, n: number): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < n; i++) ids.push((await appendAudit(database.db, { actor: { type: 'staff', id: `${i}` }, action: `act.${i}`, details: { i } })).id);
+  for (let i = 0; i < n; i++)
+    ids.push((await appendAudit(database.db, { actor: { type: 'staff', id: `${i}` }, action: `act.${i}`, details: { i } })).id);
   return ids;
 }
 
@@ -38,7 +39,11 @@ describeEngines('audit log sealing', (getDatabase, engine) => {
       'reordering',
       (seq) => {
         const other = seq === ROWS ? seq - 1 : seq + 1;
-        return [`update audit_log set seal_seq = -1 where seal_seq = ${seq}`, `update audit_log set seal_seq = ${seq} where seal_seq = ${other}`, `update audit_log set seal_seq = ${other} where seal_seq = -1`];
+        return [
+          `update audit_log set seal_seq = -1 where seal_seq = ${seq}`,
+          `update audit_log set seal_seq = ${seq} where seal_seq = ${other}`,
+          `update audit_log set seal_seq = ${other} where seal_seq = -1`,
+        ];
       },
     ],
   ];
@@ -73,18 +78,22 @@ describeEngines('audit log sealing', (getDatabase, engine) => {
     // after a restart the next seal chains every row; the chain verifies
     await appendRows(database, 2);
     expect(await sealAuditLog(database.db)).toEqual({ sealed: 5, busy: false, more: false });
-    const order = (await database.query<{ id: number | string }>('select id from audit_log order by seal_seq')).rows.map((r) => Number(r.id));
+    const order = (await database.query<{ id: number | string }>('select id from audit_log order by seal_seq')).rows.map((r) =>
+      Number(r.id),
+    );
     expect(order.slice(0, 3)).toEqual(ids);
     expect(await verifyAuditChain(database.db)).toEqual({ verified: true, checked: 5, brokenAt: null });
   });
 
-  it('writes a batch\'s seals by key under one generic plan, whatever the length of the log', async () => {
+  it("writes a batch's seals by key under one generic plan, whatever the length of the log", async () => {
     const database = getDatabase();
     await database.query(`insert into audit_log (actor_type, action) select 'system', 'old.' || g from generate_series(1, 5000) g`);
     expect((await sealAuditLog(database.db)).sealed).toBe(5000);
     await database.query('analyze audit_log');
     await appendRows(database, 10);
-    const ids = (await database.query<{ id: number }>('select id from audit_log where seal_seq is null order by id')).rows.map((r) => Number(r.id));
+    const ids = (await database.query<{ id: number }>('select id from audit_log where seal_seq is null order by id')).rows.map((r) =>
+      Number(r.id),
+    );
     const update = sealUpdate(ids.map((id, i) => ({ id, seq: 1_000_000 + i, prev: 'p', hash: 'h' })));
     const dialect = new PgDialect();
     // the plan PGlite keeps for a write (explainGenericPlan), run: it reads the batch's 10 rows by key, not the
@@ -100,11 +109,15 @@ describeEngines('audit log sealing', (getDatabase, engine) => {
     const database = getDatabase();
     const [id] = await appendRows(database, 1);
     await expect(database.query(`update audit_log set action = 'x' where id = $1`, [id])).rejects.toThrow(/append-only/);
-    await expect(database.query(`update audit_log set seal_seq = 1, prev_hash = 'a', hash = 'b', action = 'x' where id = $1`, [id])).rejects.toThrow(/append-only/);
+    await expect(
+      database.query(`update audit_log set seal_seq = 1, prev_hash = 'a', hash = 'b', action = 'x' where id = $1`, [id]),
+    ).rejects.toThrow(/append-only/);
     await expect(database.query(`update audit_log set seal_seq = 1 where id = $1`, [id])).rejects.toThrow();
     await expect(database.query(`delete from audit_log where id = $1`, [id])).rejects.toThrow(/append-only/);
     expect((await sealAuditLog(database.db)).sealed).toBe(1);
-    await expect(database.query(`update audit_log set seal_seq = 2, prev_hash = 'a', hash = 'b' where id = $1`, [id])).rejects.toThrow(/append-only/);
+    await expect(database.query(`update audit_log set seal_seq = 2, prev_hash = 'a', hash = 'b' where id = $1`, [id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(database.query(`update audit_log set details = '{}' where id = $1`, [id])).rejects.toThrow(/append-only/);
     await expect(database.query(`delete from audit_log where id = $1`, [id])).rejects.toThrow(/append-only/);
     expect(await verifyAuditChain(database.db)).toEqual({ verified: true, checked: 1, brokenAt: null });
@@ -180,7 +193,9 @@ describeEngines('audit log sealing', (getDatabase, engine) => {
       release();
       await slow;
       expect((await sealAuditLog(database.db)).sealed).toBe(1);
-      const order = (await database.query<{ id: number | string }>('select id from audit_log order by seal_seq')).rows.map((r) => Number(r.id));
+      const order = (await database.query<{ id: number | string }>('select id from audit_log order by seal_seq')).rows.map((r) =>
+        Number(r.id),
+      );
       expect(order).toEqual([lateId, earlyId]);
       expect(await verifyAuditChain(database.db)).toEqual({ verified: true, checked: 2, brokenAt: null });
     });

@@ -65,7 +65,13 @@ export async function sealAuditLog(executor: Executor): Promise<SealResult> {
     let prevHash = head?.hash ?? GENESIS_HASH;
     let sealed = 0;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const rows = await tx.select().from(auditLog).where(isNull(auditLog.sealSeq)).orderBy(asc(auditLog.id)).limit(BATCH).for('update', { skipLocked: true });
+      const rows = await tx
+        .select()
+        .from(auditLog)
+        .where(isNull(auditLog.sealSeq))
+        .orderBy(asc(auditLog.id))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
       if (rows.length === 0) return { sealed, busy: false, more: false };
       const seals = rows.map((row): Seal => {
         seq += 1;

@@ -30,10 +30,20 @@ const START: ChainPoint = { sealSeq: 0, rowId: 0, hash: GENESIS_HASH };
  * one, and the chain hash). `anchor`, a point verified before, must still be where it was
  * with the same hash: rewriting the chain up to it, or cutting it short, is caught too.
  */
-async function walkChain(executor: Executor, from: ChainPoint, anchor: ChainPoint | null, pageSize: number): Promise<{ last: ChainPoint; brokenAt: number | null }> {
+async function walkChain(
+  executor: Executor,
+  from: ChainPoint,
+  anchor: ChainPoint | null,
+  pageSize: number,
+): Promise<{ last: ChainPoint; brokenAt: number | null }> {
   let last = from;
   for (;;) {
-    const rows = await executor.select().from(auditLog).where(gt(auditLog.sealSeq, last.sealSeq)).orderBy(asc(auditLog.sealSeq)).limit(pageSize);
+    const rows = await executor
+      .select()
+      .from(auditLog)
+      .where(gt(auditLog.sealSeq, last.sealSeq))
+      .orderBy(asc(auditLog.sealSeq))
+      .limit(pageSize);
     for (const row of rows) {
       const content = hashInputOf(row);
       const expected = hashAuditEntry(last.hash, content);
@@ -66,8 +76,12 @@ async function recordVerdict(executor: Executor, last: ChainPoint, brokenAt: num
     .values(values)
     .onConflictDoUpdate({
       target: auditChainCheckpoint.one,
-      set: brokenAt === null ? { sealSeq: last.sealSeq, rowId: last.rowId, hash: last.hash, verifiedAt: values.verifiedAt } : { brokenAt: sql`coalesce(${auditChainCheckpoint.brokenAt}, ${brokenAt})` },
-      where: brokenAt === null ? sql`${auditChainCheckpoint.brokenAt} is null and ${auditChainCheckpoint.sealSeq} < ${last.sealSeq}` : undefined,
+      set:
+        brokenAt === null
+          ? { sealSeq: last.sealSeq, rowId: last.rowId, hash: last.hash, verifiedAt: values.verifiedAt }
+          : { brokenAt: sql`coalesce(${auditChainCheckpoint.brokenAt}, ${brokenAt})` },
+      where:
+        brokenAt === null ? sql`${auditChainCheckpoint.brokenAt} is null and ${auditChainCheckpoint.sealSeq} < ${last.sealSeq}` : undefined,
     });
 }
 
@@ -83,7 +97,8 @@ function verdict(last: ChainPoint, brokenAt: number | null): ChainVerification {
 export async function verifyAuditChain(executor: Executor, pageSize = 2000): Promise<ChainVerification> {
   await sealAuditLog(executor);
   const checkpoint = await readCheckpoint(executor);
-  const anchor = checkpoint && checkpoint.sealSeq > 0 ? { sealSeq: checkpoint.sealSeq, rowId: checkpoint.rowId, hash: checkpoint.hash } : null;
+  const anchor =
+    checkpoint && checkpoint.sealSeq > 0 ? { sealSeq: checkpoint.sealSeq, rowId: checkpoint.rowId, hash: checkpoint.hash } : null;
   const { last, brokenAt } = await walkChain(executor, START, anchor, pageSize);
   await recordVerdict(executor, last, brokenAt);
   return verdict(last, brokenAt ?? checkpoint?.brokenAt ?? null);
@@ -102,7 +117,10 @@ export async function verifyAuditChainSinceCheckpoint(executor: Executor, pageSi
   if (checkpoint && checkpoint.sealSeq > 0) {
     from = { sealSeq: checkpoint.sealSeq, rowId: checkpoint.rowId, hash: checkpoint.hash };
     // the checkpoint's own row must still be there, unchanged: one row, not the whole chain
-    const [row] = await executor.select({ id: auditLog.id, hash: auditLog.hash }).from(auditLog).where(eq(auditLog.sealSeq, checkpoint.sealSeq));
+    const [row] = await executor
+      .select({ id: auditLog.id, hash: auditLog.hash })
+      .from(auditLog)
+      .where(eq(auditLog.sealSeq, checkpoint.sealSeq));
     if (!row || row.id !== checkpoint.rowId || row.hash !== checkpoint.hash) {
       await recordVerdict(executor, from, checkpoint.rowId);
       return verdict(from, checkpoint.rowId);

@@ -61,12 +61,21 @@ describeEngines('audit log', (getDatabase) => {
     expect(entry!.at.toISOString()).toBe(now.toISOString());
     expect(entry!.prevHash).toBe(GENESIS_HASH);
     expect(entry!.hash).toBe(
-      hashAuditEntry(GENESIS_HASH, { at: now, actorType: 'staff', actorId: '42', actorName: entry!.actorName, action: 'member.note', targetType: 'member', targetId: '123', details: entry!.details }),
+      hashAuditEntry(GENESIS_HASH, {
+        at: now,
+        actorType: 'staff',
+        actorId: '42',
+        actorName: entry!.actorName,
+        action: 'member.note',
+        targetType: 'member',
+        targetId: '123',
+        details: entry!.details,
+      }),
     );
     expect(await verifyAuditChain(db)).toEqual({ verified: true, checked: 1, brokenAt: null });
   });
 
-  it('never goes back in time along the chain, even when a writer\'s clock is behind', async () => {
+  it("never goes back in time along the chain, even when a writer's clock is behind", async () => {
     const { db } = getDatabase();
     const first = await appendAudit(db, { actor: { type: 'system' }, action: 'late' }, new Date('2030-01-01T00:00:00.001Z'));
     const second = await appendAudit(db, { actor: { type: 'system' }, action: 'early' }, new Date('2029-01-01T00:00:00Z'));
@@ -93,7 +102,12 @@ describeEngines('audit log', (getDatabase) => {
 
   it('lists newest first with filters and a cursor', async () => {
     const { db } = getDatabase();
-    for (let i = 0; i < 5; i++) await appendAudit(db, { actor: { type: 'staff', id: '7', name: 'Mod' }, action: i % 2 ? 'member.delete' : 'note.save', targetId: `${i}` });
+    for (let i = 0; i < 5; i++)
+      await appendAudit(db, {
+        actor: { type: 'staff', id: '7', name: 'Mod' },
+        action: i % 2 ? 'member.delete' : 'note.save',
+        targetId: `${i}`,
+      });
     const page = await listAudit(db, { limit: 2 });
     expect(page.entries.map((e) => e.targetId)).toEqual(['4', '3']);
     const next = await listAudit(db, { limit: 2, before: page.nextCursor! });

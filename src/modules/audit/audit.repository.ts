@@ -100,7 +100,9 @@ export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQ
   const content = auditContentOf(input);
   const { beforeAt, afterAt } = splitHashInputAtTime(content);
   // the same value either way; the reference only ties the call to the outer row
-  const targetId = perRowOf ? sql`case when ${perRowOf} is null then null else ${content.targetId}::text end` : sql`${content.targetId}::text`;
+  const targetId = perRowOf
+    ? sql`case when ${perRowOf} is null then null else ${content.targetId}::text end`
+    : sql`${content.targetId}::text`;
   return sql`audit_append(${now.toISOString()}::timestamptz, ${content.actorType}, ${content.actorId}, ${content.actorName}, ${content.action}, ${content.targetType}, ${targetId}, ${JSON.stringify(content.details)}::jsonb, ${beforeAt}, ${afterAt})`;
 }
 
@@ -111,9 +113,20 @@ export function auditAppendCall(input: AuditEntryInput, now: Date, perRowOf?: SQ
  * writes (INSERT/UPDATE/DELETE queries) run in the same statement, as data-modifying WITH
  * queries: one round trip for the change's last writes and its audit row.
  */
-export async function appendAudit(executor: Executor, input: AuditEntryInput, now = new Date(), alongside: readonly SQLWrapper[] = []): Promise<AuditEntry> {
+export async function appendAudit(
+  executor: Executor,
+  input: AuditEntryInput,
+  now = new Date(),
+  alongside: readonly SQLWrapper[] = [],
+): Promise<AuditEntry> {
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
-  const writes = alongside.length > 0 ? sql`with ${sql.join(alongside.map((write, i) => sql`${sql.raw(`write_${i}`)} as ${write}`), sql`, `)} ` : sql``;
+  const writes =
+    alongside.length > 0
+      ? sql`with ${sql.join(
+          alongside.map((write, i) => sql`${sql.raw(`write_${i}`)} as ${write}`),
+          sql`, `,
+        )} `
+      : sql``;
   const [row] = await selectRows<AppendedRow>(
     executor,
     sql`${writes}select id, (extract(epoch from at) * 1000)::float8 as at_ms, actor_type, actor_id, actor_name, action, target_type, target_id, details, content_hash
@@ -141,11 +154,20 @@ export async function appendAudit(executor: Executor, input: AuditEntryInput, no
  * Whether one of `actions` was already recorded on this target from this log card (`details.card`):
  * a button in the logs channel acts once, however often or however fast it is pressed.
  */
-export async function actedFromCard(executor: Executor, input: { actions: readonly string[]; targetId: string; card: number }): Promise<boolean> {
+export async function actedFromCard(
+  executor: Executor,
+  input: { actions: readonly string[]; targetId: string; card: number },
+): Promise<boolean> {
   const rows = await executor
     .select({ id: auditLog.id })
     .from(auditLog)
-    .where(and(inArray(auditLog.action, [...input.actions]), eq(auditLog.targetId, input.targetId), sql`${auditLog.details}->>'card' = ${String(input.card)}`))
+    .where(
+      and(
+        inArray(auditLog.action, [...input.actions]),
+        eq(auditLog.targetId, input.targetId),
+        sql`${auditLog.details}->>'card' = ${String(input.card)}`,
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -176,7 +198,10 @@ export async function listAudit(executor: Executor, query: AuditQuery): Promise<
   if (query.action) filters.push(eq(auditLog.action, query.action));
   if (query.target) filters.push(eq(auditLog.targetId, query.target));
   // two index scans (audit_log_target_idx, audit_log_actor_idx) joined by the planner
-  if (query.member) filters.push(sql`(${auditLog.targetId} = ${query.member} or (${auditLog.actorId} = ${query.member} and ${auditLog.actorType} in ('visitor', 'discord')))`);
+  if (query.member)
+    filters.push(
+      sql`(${auditLog.targetId} = ${query.member} or (${auditLog.actorId} = ${query.member} and ${auditLog.actorType} in ('visitor', 'discord')))`,
+    );
   if (query.from) filters.push(gte(auditLog.at, query.from));
   if (query.to) filters.push(lt(auditLog.at, query.to));
   if (query.before) filters.push(lt(auditLog.id, query.before));

@@ -60,7 +60,9 @@ describe('a backup file', () => {
     expect(refusal(damaged)).toMatch(/its header .* fails its checksum$/);
     const lineStart = offsetOf(good, 'header-sha256 ');
     const lineEnd = good.indexOf(0x0a, lineStart);
-    expect(refusal(Buffer.concat([good.subarray(0, lineStart), good.subarray(lineEnd + 1)]))).toMatch(/its header checksum line is missing$/);
+    expect(refusal(Buffer.concat([good.subarray(0, lineStart), good.subarray(lineEnd + 1)]))).toMatch(
+      /its header checksum line is missing$/,
+    );
   });
 
   it('refuses a damaged database part and a file that is not a backup', () => {
@@ -71,7 +73,12 @@ describe('a backup file', () => {
   });
 
   it('still reads a version 1 backup (made before the header was covered)', () => {
-    const header = { createdAt: '2026-01-01T00:00:00.000Z', keys: { 'ip-hash.key': keys['ip-hash.key'].toString('base64') }, databaseBytes: database.length, databaseSha256: createHash('sha256').update(database).digest('hex') };
+    const header = {
+      createdAt: '2026-01-01T00:00:00.000Z',
+      keys: { 'ip-hash.key': keys['ip-hash.key'].toString('base64') },
+      databaseBytes: database.length,
+      databaseSha256: createHash('sha256').update(database).digest('hex'),
+    };
     const v1 = Buffer.concat([Buffer.from(`GATEKEEPER-BACKUP 1\n${JSON.stringify(header)}\n`), database]);
     const backup = decodeBackup(written(v1, 'old.backup'));
     expect(backup.database.equals(database)).toBe(true);

@@ -59,8 +59,10 @@ function databaseStart(file: string, bytes: Buffer, version: 1 | 2, headerEnd: n
   if (version === 1) return headerEnd + 1;
   const lineEnd = bytes.indexOf(0x0a, headerEnd + 1);
   const line = bytes.subarray(headerEnd + 1, lineEnd < 0 ? headerEnd + 1 : lineEnd).toString('latin1');
-  if (lineEnd < 0 || !line.startsWith(HEADER_CHECKSUM_PREFIX)) throw new BackupFileError(`${file} is damaged: its header checksum line is missing`);
-  if (line.slice(HEADER_CHECKSUM_PREFIX.length) !== sha256(bytes.subarray(0, headerEnd + 1))) throw new BackupFileError(`${file} is damaged: its header (the keys and the database checksum) fails its checksum`);
+  if (lineEnd < 0 || !line.startsWith(HEADER_CHECKSUM_PREFIX))
+    throw new BackupFileError(`${file} is damaged: its header checksum line is missing`);
+  if (line.slice(HEADER_CHECKSUM_PREFIX.length) !== sha256(bytes.subarray(0, headerEnd + 1)))
+    throw new BackupFileError(`${file} is damaged: its header (the keys and the database checksum) fails its checksum`);
   return lineEnd + 1;
 }
 
@@ -84,11 +86,17 @@ export function decodeBackup(file: string): { header: BackupHeader; database: Bu
   } catch {
     throw new BackupFileError(`${file} is damaged: its header cannot be read`);
   }
-  if (typeof header.databaseBytes !== 'number' || typeof header.databaseSha256 !== 'string' || typeof header.keys !== 'object' || header.keys === null) {
+  if (
+    typeof header.databaseBytes !== 'number' ||
+    typeof header.databaseSha256 !== 'string' ||
+    typeof header.keys !== 'object' ||
+    header.keys === null
+  ) {
     throw new BackupFileError(`${file} is damaged: its header is incomplete`);
   }
   const database = bytes.subarray(start);
-  if (database.length !== header.databaseBytes) throw new BackupFileError(`${file} is damaged: ${database.length} of ${header.databaseBytes} database bytes present (truncated?)`);
+  if (database.length !== header.databaseBytes)
+    throw new BackupFileError(`${file} is damaged: ${database.length} of ${header.databaseBytes} database bytes present (truncated?)`);
   if (sha256(database) !== header.databaseSha256) throw new BackupFileError(`${file} is damaged: the database part fails its checksum`);
   try {
     gunzipSync(database);

@@ -45,7 +45,8 @@ export function startBackupTrigger(deps: { database: Database; dataDir: string; 
       let result: BackupResult;
       try {
         const request = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as BackupRequest;
-        if (typeof request.target !== 'string' || !path.isAbsolute(request.target)) throw new Error('the request names no absolute target path');
+        if (typeof request.target !== 'string' || !path.isAbsolute(request.target))
+          throw new Error('the request names no absolute target path');
         result = await writeSnapshot(deps.database, deps.dataDir, request.target);
         deps.logger.info({ file: result.file, bytes: result.bytes }, 'backup written');
       } catch (error) {

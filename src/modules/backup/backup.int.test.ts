@@ -103,7 +103,10 @@ describe('backup and restore of the embedded database', () => {
   it('the daily backup keeps the newest BACKUP_KEEP files', async () => {
     const days = [1, 2, 3, 4].map((day) => new Date(Date.UTC(2026, 0, day, 3, 30)));
     for (const now of days) await runDailyBackup({ database, dataDir, keep: 2, now });
-    expect(fs.readdirSync(path.join(dataDir, 'backups')).sort()).toEqual(['gatekeeper-2026-01-03T03-30-00-000Z.backup', 'gatekeeper-2026-01-04T03-30-00-000Z.backup']);
+    expect(fs.readdirSync(path.join(dataDir, 'backups')).sort()).toEqual([
+      'gatekeeper-2026-01-03T03-30-00-000Z.backup',
+      'gatekeeper-2026-01-04T03-30-00-000Z.backup',
+    ]);
   }, 60_000);
 
   describe('refusals change nothing', () => {
@@ -128,7 +131,9 @@ describe('backup and restore of the embedded database', () => {
       const damaged = path.join(tmp, 'damaged.backup');
       const bytes = fs.readFileSync(good);
       fs.writeFileSync(damaged, bytes.subarray(0, bytes.length - 100));
-      expect(await refusal(damaged, path.join(tmp, 'empty-1'))).toMatch(/damaged\.backup is damaged: \d+ of \d+ database bytes present \(truncated\?\)$/);
+      expect(await refusal(damaged, path.join(tmp, 'empty-1'))).toMatch(
+        /damaged\.backup is damaged: \d+ of \d+ database bytes present \(truncated\?\)$/,
+      );
       const flipped = Buffer.from(bytes);
       flipped.writeUInt8(flipped.readUInt8(flipped.length - 10) ^ 0xff, flipped.length - 10);
       fs.writeFileSync(damaged, flipped);
@@ -144,7 +149,9 @@ describe('backup and restore of the embedded database', () => {
     it('over live data, and into a folder that already holds a database', async () => {
       expect(await refusal(good, dataDir)).toBe(`Gatekeeper is running on ${dataDir}: stop it before restoring`);
       const restoredAlready = path.join(tmp, 'restored');
-      expect(await refusal(good, restoredAlready)).toBe(`the data folder is not empty (${path.join(restoredAlready, 'db')} exists): move it aside or point DATA_DIR at an empty folder`);
+      expect(await refusal(good, restoredAlready)).toBe(
+        `the data folder is not empty (${path.join(restoredAlready, 'db')} exists): move it aside or point DATA_DIR at an empty folder`,
+      );
     });
 
     it('the commands answer one line and exit non-zero', async () => {

@@ -47,7 +47,8 @@ export async function restoreSnapshot(file: string, dataDir: string): Promise<{ 
   }
   try {
     const existing = occupant(dataDir);
-    if (existing) throw new BackupFileError(`the data folder is not empty (${existing} exists): move it aside or point DATA_DIR at an empty folder`);
+    if (existing)
+      throw new BackupFileError(`the data folder is not empty (${existing} exists): move it aside or point DATA_DIR at an empty folder`);
     const backup = decodeBackup(file);
     const members = await countMembers(backup.database, file);
     release ??= acquireDataDirLock(dataDir);

@@ -10,9 +10,15 @@ import { BackupFileError, encodeBackup, KEY_FILES, writeFileAtomically } from '.
  * no transaction is open and no statement runs (PGlite's own locks), so it is taken
  * between two transactions even while requests keep writing.
  */
-export async function writeSnapshot(database: Database, dataDir: string, file: string, now = new Date()): Promise<{ file: string; bytes: number }> {
+export async function writeSnapshot(
+  database: Database,
+  dataDir: string,
+  file: string,
+  now = new Date(),
+): Promise<{ file: string; bytes: number }> {
   const pglite = database.pglite;
-  if (database.kind !== 'pglite' || !pglite) throw new BackupFileError('this database is PostgreSQL: back it up with pg_dump (see the README)');
+  if (database.kind !== 'pglite' || !pglite)
+    throw new BackupFileError('this database is PostgreSQL: back it up with pg_dump (see the README)');
   await pglite.exec('CHECKPOINT');
   const dump = await pglite.dumpDataDir('gzip');
   const keys: Record<string, Buffer> = {};

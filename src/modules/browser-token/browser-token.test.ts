@@ -1,4 +1,10 @@
-import { browserTokenFromCookieHeader, chooseBrowserToken, generateBrowserToken, hashBrowserToken, parseBrowserToken } from './browser-token';
+import {
+  browserTokenFromCookieHeader,
+  chooseBrowserToken,
+  generateBrowserToken,
+  hashBrowserToken,
+  parseBrowserToken,
+} from './browser-token';
 
 describe('browser token', () => {
   const key = Buffer.alloc(32, 7);

@@ -1,4 +1,10 @@
-export { fingerprintDataSchema, fingerprintHashSchema, FINGERPRINT_FIELD_MAX_LENGTH, type FingerprintData, type FingerprintField } from './fingerprint.schema';
+export {
+  fingerprintDataSchema,
+  fingerprintHashSchema,
+  FINGERPRINT_FIELD_MAX_LENGTH,
+  type FingerprintData,
+  type FingerprintField,
+} from './fingerprint.schema';
 export { computeFingerprintHash, verifyFingerprint, assertFingerprintMatches } from './fingerprint-hash';
 export {
   hashFingerprintComponents,

@@ -9,14 +9,16 @@ const IPHONE: FingerprintData = {
   fonts: 'Arial,Courier New,Georgia,Helvetica Neue,Impact',
   timezone: 'Europe/Berlin',
   language: 'de-DE',
-  platform: 'iPhone~Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148',
+  platform:
+    'iPhone~Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148',
   hardware: '4|unknown',
 };
 const ANDROID: FingerprintData = {
   ...IPHONE,
   webgl: 'Qualcomm~Adreno (TM) 650~ANGLE_instanced_arrays',
   fonts: 'Roboto',
-  platform: 'Linux armv8l~Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+  platform:
+    'Linux armv8l~Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
 };
 const WINDOWS: FingerprintData = {
   ...IPHONE,

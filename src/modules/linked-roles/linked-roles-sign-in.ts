@@ -59,9 +59,16 @@ export function createLinkedRolesSignIn(deps: {
     start: () => deps.verification.issueSignInState(),
 
     /** Whether a callback's state belongs to a Linked Roles sign-in this session started. */
-    isLinkedRolesState: (state: string, sessionStateHash: string | undefined) => Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
+    isLinkedRolesState: (state: string, sessionStateHash: string | undefined) =>
+      Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
 
-    async finish(input: { state: string; sessionStateHash: string; code: string; codeVerifier: string; redirectUri: string }): Promise<LinkedRolesSignInResult> {
+    async finish(input: {
+      state: string;
+      sessionStateHash: string;
+      code: string;
+      codeVerifier: string;
+      redirectUri: string;
+    }): Promise<LinkedRolesSignInResult> {
       const state = deps.verification.openSignInState(input.state, input.sessionStateHash);
       if ('refused' in state) return { kind: 'failed', reason: state.refused };
       // used up before Discord is asked: a second use of the same callback is refused

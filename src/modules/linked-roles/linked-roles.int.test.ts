@@ -37,7 +37,7 @@ describeEngines('Linked Roles: "Verified with Gatekeeper"', (getDatabase) => {
     expect(server.handle.discord.emulator!.state.roleConnectionMetadata).toEqual([]);
   });
 
-  it('registers the metadata, writes a verified member\'s role connection so a linked role\'s requirement is met, and an unverified one\'s so it is not', async () => {
+  it("registers the metadata, writes a verified member's role connection so a linked role's requirement is met, and an unverified one's so it is not", async () => {
     const { services } = server.handle;
     const emulator = server.handle.discord.emulator!;
     await services.settings.update(OWNER, { linkedRoles: true });
@@ -80,9 +80,16 @@ describe('Linked Roles metadata registration against the emulator', () => {
       const refused = createLinkedRolesRegistration({ rest, applicationId: '123456789012345678', enabled: true, logger: silentLogger });
       await refused.ensure();
       expect(refused.state()).toEqual({ state: 'unavailable', reason: 'Discord refused the metadata (403 50001: Missing Access)' });
-      expect(refused.problem()?.problem).toBe('Linked Roles are unavailable: Discord refused the metadata (403 50001: Missing Access). Verification works as usual.');
+      expect(refused.problem()?.problem).toBe(
+        'Linked Roles are unavailable: Discord refused the metadata (403 50001: Missing Access). Verification works as usual.',
+      );
 
-      const registered = createLinkedRolesRegistration({ rest, applicationId: emulator.application.id, enabled: true, logger: silentLogger });
+      const registered = createLinkedRolesRegistration({
+        rest,
+        applicationId: emulator.application.id,
+        enabled: true,
+        logger: silentLogger,
+      });
       await registered.ensure();
       expect(registered.state()).toEqual({ state: 'available' });
       expect(registered.problem()).toBeNull();

@@ -1,4 +1,8 @@
-import { ApplicationRoleConnectionMetadataType, type RESTPutAPIApplicationRoleConnectionMetadataJSONBody, type RESTPutAPICurrentUserApplicationRoleConnectionJSONBody } from 'discord-api-types/v10';
+import {
+  ApplicationRoleConnectionMetadataType,
+  type RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
+  type RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
+} from 'discord-api-types/v10';
 import { memberStanding, type StandingSubject } from '../../shared/member-badges';
 
 /**
@@ -13,9 +17,24 @@ export const PLATFORM_NAME = 'Gatekeeper';
 
 /** The metadata fields, as registered (keys are a-z, 0-9 and _; at most 5 fields). */
 export const ROLE_CONNECTION_METADATA = [
-  { type: ApplicationRoleConnectionMetadataType.BooleanEqual, key: 'verified', name: 'Verified', description: 'Verified with Gatekeeper on this server' },
-  { type: ApplicationRoleConnectionMetadataType.DatetimeGreaterThanOrEqual, key: 'verified_since', name: 'Verified for (days)', description: 'Days since the member was verified with Gatekeeper' },
-  { type: ApplicationRoleConnectionMetadataType.BooleanEqual, key: 'not_alt', name: 'Not flagged as an alt', description: 'Gatekeeper has not flagged this account as an alt' },
+  {
+    type: ApplicationRoleConnectionMetadataType.BooleanEqual,
+    key: 'verified',
+    name: 'Verified',
+    description: 'Verified with Gatekeeper on this server',
+  },
+  {
+    type: ApplicationRoleConnectionMetadataType.DatetimeGreaterThanOrEqual,
+    key: 'verified_since',
+    name: 'Verified for (days)',
+    description: 'Days since the member was verified with Gatekeeper',
+  },
+  {
+    type: ApplicationRoleConnectionMetadataType.BooleanEqual,
+    key: 'not_alt',
+    name: 'Not flagged as an alt',
+    description: 'Gatekeeper has not flagged this account as an alt',
+  },
 ] satisfies RESTPutAPIApplicationRoleConnectionMetadataJSONBody;
 
 /** What Gatekeeper knows of the member (their record; none: never verified here). */
@@ -26,7 +45,10 @@ export type RoleConnectionSubject = StandingSubject & { verifiedAt: Date };
  * Limited Access, not an alt), since when, and whether Gatekeeper flags them as an alt (suspected or
  * certain). A member without a record gets 0 everywhere and no date.
  */
-export function roleConnectionFor(member: RoleConnectionSubject | undefined, username: string): RESTPutAPICurrentUserApplicationRoleConnectionJSONBody {
+export function roleConnectionFor(
+  member: RoleConnectionSubject | undefined,
+  username: string,
+): RESTPutAPICurrentUserApplicationRoleConnectionJSONBody {
   const standing = member ? memberStanding(member) : 'pending';
   const verified = standing === 'verified';
   const flagged = standing === 'certain_alt' || standing === 'suspected_alt';

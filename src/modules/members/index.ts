@@ -13,8 +13,22 @@ export type { StoredAttempt } from './member-privacy.repository';
 export { createMemberPrivacyService } from './member-privacy.service';
 export type { MemberPrivacyService, StoredDataReport } from './member-privacy.service';
 export type { AltEntry, UserDetail } from './member-views';
-export { ALREADY_REMOVED_FROM_CARD, ALREADY_VERIFIED, ALT_STATUS_UNCHANGED, ALT_STATUS_WORDS, NOT_VERIFIED, createMembersService, decodeMemberCursor } from './members.service';
+export {
+  ALREADY_REMOVED_FROM_CARD,
+  ALREADY_VERIFIED,
+  ALT_STATUS_UNCHANGED,
+  ALT_STATUS_WORDS,
+  NOT_VERIFIED,
+  createMembersService,
+  decodeMemberCursor,
+} from './members.service';
 export type { MembersService } from './members.service';
-export { ALREADY_SHARED, NOT_SHARED, NO_NETWORK_ON_RECORD, SHARED_NETWORK_LABEL_MAX, createSharedNetworkService } from './shared-network.service';
+export {
+  ALREADY_SHARED,
+  NOT_SHARED,
+  NO_NETWORK_ON_RECORD,
+  SHARED_NETWORK_LABEL_MAX,
+  createSharedNetworkService,
+} from './shared-network.service';
 export type { SharedNetworkService, SharedNetworkView } from './shared-network.service';
 export { COUNT_LIMITS } from './member-count.repository';

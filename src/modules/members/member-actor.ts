@@ -34,5 +34,7 @@ export function actorLabel(actor: MemberActor): string {
 
 /** A note's author: the staff account when there is one (a Discord actor has none). */
 export function noteAuthorOf(actor: MemberActor): { authorStaffId: number | null; authorName: string } {
-  return isDiscordStaff(actor) ? { authorStaffId: null, authorName: actorLabel(actor) } : { authorStaffId: actor.id, authorName: actor.username };
+  return isDiscordStaff(actor)
+    ? { authorStaffId: null, authorName: actorLabel(actor) }
+    : { authorStaffId: actor.id, authorName: actor.username };
 }

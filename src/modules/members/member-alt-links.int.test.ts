@@ -24,7 +24,8 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
   const outbox = createOutboxRepository({ sealKey: crypto.randomBytes(32), now: () => clock.now() });
   const service = () => createMembersService({ database: getDatabase(), clock, outbox });
   const detection = createAltDetectionService({ attempts: altCandidateRepository, links: altLinkRepository, clock });
-  const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await getDatabase().query<T>(text, params)).rows;
+  const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    (await getDatabase().query<T>(text, params)).rows;
   let mod: ActingStaff;
 
   beforeEach(async () => {
@@ -46,7 +47,9 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
   }
 
   const counters = async () =>
-    query<{ discord_id: string; alts_found: number; is_linked_as_alt: boolean }>('select discord_id, alts_found, is_linked_as_alt from members order by id');
+    query<{ discord_id: string; alts_found: number; is_linked_as_alt: boolean }>(
+      'select discord_id, alts_found, is_linked_as_alt from members order by id',
+    );
 
   it('a dismissed link counts nowhere: counters, standing, badge, filters, the button; the evidence stays listed as dismissed', async () => {
     const { first } = await seedTwoAlts();
@@ -75,16 +78,22 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
 
     // both members' pages list it, dismissed, with who and why
     expect(alt.alts).toEqual([
-      expect.objectContaining({ linkId: first.id, discordId: MAIN, otherIs: 'main', confidence: 'certain', dismissed: { at: clock.now().toISOString(), byName: 'Mod', reason: 'siblings, checked on voice' } }),
+      expect.objectContaining({
+        linkId: first.id,
+        discordId: MAIN,
+        otherIs: 'main',
+        confidence: 'certain',
+        dismissed: { at: clock.now().toISOString(), byName: 'Mod', reason: 'siblings, checked on voice' },
+      }),
     ]);
     const main = await service().detail(MAIN);
     expect(main.alts.map((a) => [a.discordId, a.dismissed === null])).toEqual([
       [OTHER_ALT, true],
       [ALT, false],
     ]);
-    expect(await query('select dismissed_by_staff_id::int as by, dismissed_by_name, dismiss_reason from alt_links where id = $1', [first.id])).toEqual([
-      { by: mod.id, dismissed_by_name: 'Mod', dismiss_reason: 'siblings, checked on voice' },
-    ]);
+    expect(
+      await query('select dismissed_by_staff_id::int as by, dismissed_by_name, dismiss_reason from alt_links where id = $1', [first.id]),
+    ).toEqual([{ by: mod.id, dismissed_by_name: 'Mod', dismiss_reason: 'siblings, checked on voice' }]);
     // audit names both members and the staff member; the reason's text stays out of the append-only log
     expect(await query('select actor_type, actor_name, action, target_id, details from audit_log')).toEqual([
       {
@@ -92,7 +101,14 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
         actor_name: 'Mod',
         action: 'member.alt_link_dismiss',
         target_id: ALT,
-        details: { linkId: first.id, mainDiscordId: MAIN, altDiscordId: ALT, confidence: 'certain', detectionMethod: 'both', withReason: true },
+        details: {
+          linkId: first.id,
+          mainDiscordId: MAIN,
+          altDiscordId: ALT,
+          confidence: 'certain',
+          detectionMethod: 'both',
+          withReason: true,
+        },
       },
     ]);
     expect(await query("select payload->>'text' as text from discord_outbox")).toEqual([
@@ -103,9 +119,9 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
   it('reopening restores counting and is audit-logged; a Discord actor may do both', async () => {
     const { first } = await seedTwoAlts();
     await service().dismissAltLink(DISCORD_STAFF, MAIN, first.id);
-    expect(await query('select dismissed_by_staff_id, dismissed_by_name, dismiss_reason from alt_links where id = $1', [first.id])).toEqual([
-      { dismissed_by_staff_id: null, dismissed_by_name: 'helper (Discord)', dismiss_reason: null },
-    ]);
+    expect(await query('select dismissed_by_staff_id, dismissed_by_name, dismiss_reason from alt_links where id = $1', [first.id])).toEqual(
+      [{ dismissed_by_staff_id: null, dismissed_by_name: 'helper (Discord)', dismiss_reason: null }],
+    );
     await service().reopenAltLink(mod, MAIN, first.id);
     expect(await counters()).toEqual([
       { discord_id: MAIN, alts_found: 2, is_linked_as_alt: false },
@@ -114,10 +130,20 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
     ]);
     expect(decideButtonOutcome(await service().detail(ALT))).toBe('denied_alt');
     expect((await service().detail(ALT)).alts[0]!.dismissed).toBeNull();
-    expect(await query('select dismissed_at, dismissed_by_name from alt_links where id = $1', [first.id])).toEqual([{ dismissed_at: null, dismissed_by_name: null }]);
+    expect(await query('select dismissed_at, dismissed_by_name from alt_links where id = $1', [first.id])).toEqual([
+      { dismissed_at: null, dismissed_by_name: null },
+    ]);
     expect(await query('select actor_type, action, details from audit_log order by id')).toEqual([
-      { actor_type: 'discord', action: 'member.alt_link_dismiss', details: expect.objectContaining({ linkId: first.id, withReason: false }) },
-      { actor_type: 'staff', action: 'member.alt_link_reopen', details: { linkId: first.id, mainDiscordId: MAIN, altDiscordId: ALT, confidence: 'certain', detectionMethod: 'both' } },
+      {
+        actor_type: 'discord',
+        action: 'member.alt_link_dismiss',
+        details: expect.objectContaining({ linkId: first.id, withReason: false }),
+      },
+      {
+        actor_type: 'staff',
+        action: 'member.alt_link_reopen',
+        details: { linkId: first.id, mainDiscordId: MAIN, altDiscordId: ALT, confidence: 'certain', detectionMethod: 'both' },
+      },
     ]);
   });
 
@@ -125,20 +151,36 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
     const { first, second } = await seedTwoAlts();
     await buildMember(getDatabase().db, { discordId: STRANGER });
     await service().dismissAltLink(mod, MAIN, second.id);
-    const before = { links: await query('select * from alt_links order by id'), members: await counters(), audit: await query('select id from audit_log'), outbox: await query('select id from discord_outbox') };
+    const before = {
+      links: await query('select * from alt_links order by id'),
+      members: await counters(),
+      audit: await query('select id from audit_log'),
+      outbox: await query('select id from discord_outbox'),
+    };
 
-    await expect(service().dismissAltLink(mod, '600000000000000077', first.id)).rejects.toMatchObject({ status: 404, message: 'User not found' });
+    await expect(service().dismissAltLink(mod, '600000000000000077', first.id)).rejects.toMatchObject({
+      status: 404,
+      message: 'User not found',
+    });
     await expect(service().dismissAltLink(mod, MAIN, 999_999)).rejects.toMatchObject({ status: 404, message: 'Alt link not found' });
     // a link of other members, asked for from a third member's page
     await expect(service().dismissAltLink(mod, STRANGER, first.id)).rejects.toMatchObject({ status: 404, message: 'Alt link not found' });
     await expect(service().dismissAltLink(mod, OTHER_ALT, first.id)).rejects.toMatchObject({ status: 404 });
-    await expect(service().dismissAltLink(mod, OTHER_ALT, second.id)).rejects.toMatchObject({ status: 409, message: ALT_LINK_ALREADY_DISMISSED });
+    await expect(service().dismissAltLink(mod, OTHER_ALT, second.id)).rejects.toMatchObject({
+      status: 409,
+      message: ALT_LINK_ALREADY_DISMISSED,
+    });
     await expect(service().reopenAltLink(mod, MAIN, first.id)).rejects.toMatchObject({ status: 409, message: ALT_LINK_NOT_DISMISSED });
     await expect(service().reopenAltLink(mod, STRANGER, second.id)).rejects.toMatchObject({ status: 404 });
     await expect(service().reopenAltLink(mod, '600000000000000077', second.id)).rejects.toMatchObject({ status: 404 });
     await expect(service().dismissAllAltLinks(mod, '600000000000000077')).rejects.toMatchObject({ status: 404 });
 
-    expect({ links: await query('select * from alt_links order by id'), members: await counters(), audit: await query('select id from audit_log'), outbox: await query('select id from discord_outbox') }).toEqual(before);
+    expect({
+      links: await query('select * from alt_links order by id'),
+      members: await counters(),
+      audit: await query('select id from audit_log'),
+      outbox: await query('select id from discord_outbox'),
+    }).toEqual(before);
   });
 
   it('dismissAllAltLinks dismisses every open counting link of a member, either direction, and leaves possible links open', async () => {
@@ -152,18 +194,27 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
     await altLinkRepository.recomputeCounters(db, [main.id, alt.id, third.id, possible.id]);
 
     expect(await service().dismissAllAltLinks(mod, ALT, 'appeal upheld')).toBe(2);
-    expect(await query('select discord_id, alts_found, is_linked_as_alt from members where discord_id in ($1, $2, $3) order by id', [MAIN, ALT, '600000000000000004'])).toEqual([
+    expect(
+      await query('select discord_id, alts_found, is_linked_as_alt from members where discord_id in ($1, $2, $3) order by id', [
+        MAIN,
+        ALT,
+        '600000000000000004',
+      ]),
+    ).toEqual([
       { discord_id: MAIN, alts_found: 1, is_linked_as_alt: false },
       { discord_id: ALT, alts_found: 0, is_linked_as_alt: false },
       { discord_id: '600000000000000004', alts_found: 0, is_linked_as_alt: false },
     ]);
-    expect(await query("select confidence, dismiss_reason from alt_links where dismissed_at is null and (main_member_id = $1 or alt_member_id = $1)", [alt.id])).toEqual([
-      { confidence: 'possible', dismiss_reason: null },
-    ]);
+    expect(
+      await query(
+        'select confidence, dismiss_reason from alt_links where dismissed_at is null and (main_member_id = $1 or alt_member_id = $1)',
+        [alt.id],
+      ),
+    ).toEqual([{ confidence: 'possible', dismiss_reason: null }]);
     expect(await query("select count(*)::int as n from audit_log where action = 'member.alt_link_dismiss'")).toEqual([{ n: 2 }]);
     // nothing left to dismiss: 0, and nothing written
     expect(await service().dismissAllAltLinks(mod, ALT)).toBe(0);
-    expect(await query("select count(*)::int as n from audit_log")).toEqual([{ n: 2 }]);
+    expect(await query('select count(*)::int as n from audit_log')).toEqual([{ n: 2 }]);
   });
 
   it('a new verification of a dismissed pair, in either direction, never links it again', async () => {
@@ -181,13 +232,18 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
     expect(again.result.alts).toEqual([expect.objectContaining({ otherDiscordId: '100', change: 'dismissed' })]);
     const mainAgain = await visit(db, detection, { discordId: '100', ip: '192.0.2.10', fingerprint: device('laptop'), at: at(3) });
     expect(mainAgain.result).toMatchObject({ altsFound: 0, isLinkedAsAlt: false });
-    expect(await query('select count(*)::int as n, bool_and(dismissed_at is not null) as dismissed from alt_links')).toEqual([{ n: 1, dismissed: true }]);
-    expect(await query("select discord_id, alts_found, is_linked_as_alt from members order by id")).toEqual([
+    expect(await query('select count(*)::int as n, bool_and(dismissed_at is not null) as dismissed from alt_links')).toEqual([
+      { n: 1, dismissed: true },
+    ]);
+    expect(await query('select discord_id, alts_found, is_linked_as_alt from members order by id')).toEqual([
       { discord_id: '100', alts_found: 0, is_linked_as_alt: false },
       { discord_id: '200', alts_found: 0, is_linked_as_alt: false },
     ]);
     // the verification flow's view leaves the dismissed pair out (no "Alt detected" line, nothing in its audit row)
-    const flowView = await createAltDetector({ detectAlts: async () => again.result, lookupQuery: () => null }).detect(db, { member: again.member, attempt: {} } as never);
+    const flowView = await createAltDetector({ detectAlts: async () => again.result, lookupQuery: () => null }).detect(db, {
+      member: again.member,
+      attempt: {},
+    } as never);
     expect(flowView).toEqual({ alts: [], isLinkedAsAlt: false });
 
     // reopened, the pair counts again and a later detection refreshes it as usual

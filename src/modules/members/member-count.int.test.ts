@@ -24,7 +24,9 @@ describe('totalFromFirstPage', () => {
     expect(totalFromFirstPage({}, { members: [1, 2], nextCursor: null })).toEqual({ total: 2, exact: true, capped: false });
     expect(totalFromFirstPage({}, { members: [], nextCursor: null })).toEqual({ total: 0, exact: true, capped: false });
     expect(totalFromFirstPage({}, { members: [1, 2], nextCursor: 'more' })).toBeNull();
-    expect(totalFromFirstPage({ cursor: { verifiedAt: '2026-01-01T00:00:00.000000Z', id: 1 } }, { members: [1], nextCursor: null })).toBeNull();
+    expect(
+      totalFromFirstPage({ cursor: { verifiedAt: '2026-01-01T00:00:00.000000Z', id: 1 } }, { members: [1], nextCursor: null }),
+    ).toBeNull();
   });
 });
 
@@ -34,7 +36,11 @@ describeEngines('member totals', (getDatabase) => {
   async function seed(count: number): Promise<void> {
     const { db } = getDatabase();
     for (let i = 0; i < count; i++) {
-      await buildMember(db, { discordId: `7000000000000000${String(i).padStart(2, '0')}`, username: i % 2 === 0 ? `ninja${i}` : `rose${i}`, rulesConfirmed: i % 3 !== 0 });
+      await buildMember(db, {
+        discordId: `7000000000000000${String(i).padStart(2, '0')}`,
+        username: i % 2 === 0 ? `ninja${i}` : `rose${i}`,
+        rulesConfirmed: i % 3 !== 0,
+      });
     }
   }
 
@@ -61,12 +67,22 @@ describeEngines('member totals', (getDatabase) => {
     await seed(6);
     const { db } = getDatabase();
     const counted = await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 2);
-    expect({ names: counted.members.map((m) => m.username), matched: counted.matched, more: counted.nextCursor !== null }).toEqual({ names: ['ninja4', 'ninja2'], matched: 3, more: true });
+    expect({ names: counted.members.map((m) => m.username), matched: counted.matched, more: counted.nextCursor !== null }).toEqual({
+      names: ['ninja4', 'ninja2'],
+      matched: 3,
+      more: true,
+    });
     expect((await listFirstPageCounted(db, { filter: 'verified', search: 'ninja', limit: 5 }, 100)).matched).toBe(2);
     const { page, count } = await listWithTotal(db, { filter: 'all', search: 'NINJA', limit: 2 });
-    expect({ names: page.members.map((m) => m.username), count }).toEqual({ names: ['ninja4', 'ninja2'], count: { total: 3, exact: true, capped: false } });
+    expect({ names: page.members.map((m) => m.username), count }).toEqual({
+      names: ['ninja4', 'ninja2'],
+      count: { total: 3, exact: true, capped: false },
+    });
     const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(page.nextCursor!)! });
-    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({ names: ['ninja0'], count: { total: 3, exact: true, capped: false } });
+    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({
+      names: ['ninja0'],
+      count: { total: 3, exact: true, capped: false },
+    });
   });
 
   it('estimates the whole table above the cap, and says "at least" while the statistics are behind', async () => {
@@ -102,15 +118,24 @@ describeEngines('searches across a larger table', (getDatabase) => {
   it('finds a rare word among the oldest members, newest first, and pages on', async () => {
     const { db } = getDatabase();
     const { page, count } = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2 });
-    expect({ names: page.members.map((m) => m.username), count }).toEqual({ names: ['zebra3', 'zebra2'], count: { total: 3, exact: true, capped: false } });
+    expect({ names: page.members.map((m) => m.username), count }).toEqual({
+      names: ['zebra3', 'zebra2'],
+      count: { total: 3, exact: true, capped: false },
+    });
     const next = await listWithTotal(db, { filter: 'all', search: 'zebra', limit: 2, cursor: decodeMemberCursor(page.nextCursor!)! });
-    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({ names: ['zebra1'], count: { total: 3, exact: true, capped: false } });
+    expect({ names: next.page.members.map((m) => m.username), count: next.count }).toEqual({
+      names: ['zebra1'],
+      count: { total: 3, exact: true, capped: false },
+    });
   });
 
   it('takes a common word newest first, counts it up to the cap and pages on from the cursor', async () => {
     const { db } = getDatabase();
     const first = await listFirstPageCounted(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
-    expect({ names: first.members.map((m) => m.username), matched: first.matched }).toEqual({ names: [`ninja${MEMBERS}`, `ninja${MEMBERS - 10}`], matched: 21 });
+    expect({ names: first.members.map((m) => m.username), matched: first.matched }).toEqual({
+      names: [`ninja${MEMBERS}`, `ninja${MEMBERS - 10}`],
+      matched: 21,
+    });
     const next = await listWithTotal(db, { filter: 'all', search: 'ninja', limit: 2, cursor: decodeMemberCursor(first.nextCursor!)! });
     expect(next.page.members.map((m) => m.username)).toEqual([`ninja${MEMBERS - 20}`, `ninja${MEMBERS - 30}`]);
     expect(next.count).toEqual({ total: 50, exact: true, capped: false });
@@ -119,7 +144,9 @@ describeEngines('searches across a larger table', (getDatabase) => {
   it("reads whole only the first page's rows (and one more), not every counted match", async () => {
     const { db } = getDatabase();
     const query = firstPageCountedQuery(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
-    const plan = (await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${query.getSQL()}`)).map((r) => r['QUERY PLAN']);
+    const plan = (await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${query.getSQL()}`)).map(
+      (r) => r['QUERY PLAN'],
+    );
     // the outer scan of members (the counting one inside the CTE is members_1): rows × loops it returned
     const outer = plan.find((line) => / on members( |$)/.test(line) && !line.includes('members_1'));
     const [, rows, loops] = /actual rows=(\d+) loops=(\d+)/.exec(outer ?? '') ?? [];

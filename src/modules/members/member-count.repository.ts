@@ -33,7 +33,10 @@ export function countCapFor(query: Pick<MemberListQuery, 'search' | 'limit'>, li
 }
 
 /** The total a first page already tells: all of it, when no further page exists. */
-export function totalFromFirstPage(query: Pick<MemberListQuery, 'cursor'>, page: { members: readonly unknown[]; nextCursor: string | null }): MemberCount | null {
+export function totalFromFirstPage(
+  query: Pick<MemberListQuery, 'cursor'>,
+  page: { members: readonly unknown[]; nextCursor: string | null },
+): MemberCount | null {
   if (query.cursor || page.nextCursor !== null) return null;
   return { total: page.members.length, exact: true, capped: false };
 }
@@ -54,7 +57,9 @@ function countQuery(executor: Executor, where: SQL | undefined, upTo: number | P
     .orderBy(...MEMBER_LIST_ORDER)
     .limit(upTo)
     .as('s');
-  return executor.select({ n: sql<string | number>`count(*)`, estimate: where ? sql<null>`null` : sql<string | number>`${ESTIMATED_MEMBER_ROWS}` }).from(matches);
+  return executor
+    .select({ n: sql<string | number>`count(*)`, estimate: where ? sql<null>`null` : sql<string | number>`${ESTIMATED_MEMBER_ROWS}` })
+    .from(matches);
 }
 
 /** A filter's count (no search), built once per filter with its cap as a placeholder (prepared-per-executor.ts), as the list's pages are. */
@@ -62,10 +67,16 @@ const preparedFilterCount = preparedPerShape((executor, filter: MemberFilter) =>
   countQuery(executor, memberMatchSql({ filter }), sql.placeholder('upTo')).prepare(`gk_member_count_${filter}`),
 );
 
-export async function countMembers(executor: Executor, query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>, limits: CountLimits = COUNT_LIMITS): Promise<MemberCount> {
+export async function countMembers(
+  executor: Executor,
+  query: Pick<MemberListQuery, 'search' | 'filter' | 'limit'>,
+  limits: CountLimits = COUNT_LIMITS,
+): Promise<MemberCount> {
   const cap = countCapFor(query, limits);
   const where = memberMatchSql(query);
-  const [row] = query.search?.trim() ? await countQuery(executor, where, cap + 1) : await preparedFilterCount(executor, query.filter).execute({ upTo: cap + 1 });
+  const [row] = query.search?.trim()
+    ? await countQuery(executor, where, cap + 1)
+    : await preparedFilterCount(executor, query.filter).execute({ upTo: cap + 1 });
   const counted = Number(row?.n ?? 0);
   if (counted <= cap) return { total: counted, exact: true, capped: false };
   const estimate = Number(row?.estimate ?? -1);

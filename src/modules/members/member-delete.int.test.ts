@@ -27,13 +27,26 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
   }
 
   const counters = async () =>
-    (await getDatabase().query<{ discord_id: string; alts_found: number; is_linked_as_alt: boolean }>('select discord_id, alts_found, is_linked_as_alt from members order by id')).rows;
+    (
+      await getDatabase().query<{ discord_id: string; alts_found: number; is_linked_as_alt: boolean }>(
+        'select discord_id, alts_found, is_linked_as_alt from members order by id',
+      )
+    ).rows;
 
   it('deletes the member with its attempts, links and notes and recomputes the linked members', async () => {
     const database = getDatabase();
     const { main } = await scenario();
-    const result = await database.db.transaction((tx) => deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'dashboard' }));
-    expect(result).toEqual({ discordId: main.discordId, attempts: 2, links: 2, notes: 2, relinkedMembers: 2, outbox: { tokens: 0, finished: 0, logLines: 0 } });
+    const result = await database.db.transaction((tx) =>
+      deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'dashboard' }),
+    );
+    expect(result).toEqual({
+      discordId: main.discordId,
+      attempts: 2,
+      links: 2,
+      notes: 2,
+      relinkedMembers: 2,
+      outbox: { tokens: 0, finished: 0, logLines: 0 },
+    });
     const left = async (table: string) => Number((await database.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0]!.n);
     expect(await left('verification_attempts')).toBe(1);
     expect(await left('admin_notes')).toBe(0);
@@ -50,8 +63,18 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
     const database = getDatabase();
     const { main } = await scenario();
     await database.db.transaction((tx) => deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'privacy_command' }));
-    const rows = (await database.query<{ action: string; target_id: string; details: Record<string, unknown> }>('select action, target_id, details from audit_log')).rows;
-    expect(rows).toEqual([{ action: 'member.delete', target_id: main.discordId, details: { via: 'privacy_command', attempts: 2, links: 2, notes: 2, relinkedMembers: 2 } }]);
+    const rows = (
+      await database.query<{ action: string; target_id: string; details: Record<string, unknown> }>(
+        'select action, target_id, details from audit_log',
+      )
+    ).rows;
+    expect(rows).toEqual([
+      {
+        action: 'member.delete',
+        target_id: main.discordId,
+        details: { via: 'privacy_command', attempts: 2, links: 2, notes: 2, relinkedMembers: 2 },
+      },
+    ]);
     expect(JSON.stringify(rows)).not.toContain('main');
     expect(await verifyAuditChain(database.db)).toMatchObject({ verified: true });
   });
@@ -59,7 +82,9 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
   it('returns null and writes nothing for an unknown Discord ID', async () => {
     const database = getDatabase();
     await scenario();
-    expect(await database.db.transaction((tx) => deleteMemberEverywhere(tx, '899999999999999999', actor, { now: new Date(), via: 'dashboard' }))).toBeNull();
+    expect(
+      await database.db.transaction((tx) => deleteMemberEverywhere(tx, '899999999999999999', actor, { now: new Date(), via: 'dashboard' })),
+    ).toBeNull();
     expect((await database.query('select 1 from audit_log')).rows).toHaveLength(0);
   });
 
@@ -82,8 +107,20 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
     const { main, alt } = await scenario();
     const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => new Date() });
     const { db } = database;
-    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: main.discordId, roles: ['unverified'], accessToken: 'token', reason: 'Gatekeeper: test' });
-    await outbox.enqueue(db, { kind: 'update_roles', discordId: main.discordId, add: ['unverified'], remove: ['verified'], reason: 'Gatekeeper: test' });
+    await outbox.enqueue(db, {
+      kind: 'add_guild_member',
+      discordId: main.discordId,
+      roles: ['unverified'],
+      accessToken: 'token',
+      reason: 'Gatekeeper: test',
+    });
+    await outbox.enqueue(db, {
+      kind: 'update_roles',
+      discordId: main.discordId,
+      add: ['unverified'],
+      remove: ['verified'],
+      reason: 'Gatekeeper: test',
+    });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: `<@${main.discordId}> verified` });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: main.discordId, text: 'posted' });
     await database.query(`update discord_outbox set status = 'done' where payload->>'text' = 'posted'`);
@@ -91,7 +128,8 @@ describeEngines('deleteMemberEverywhere', (getDatabase) => {
 
     const result = await db.transaction((tx) => deleteMemberEverywhere(tx, main.discordId, actor, { now: new Date(), via: 'dashboard' }));
     expect(result?.outbox).toEqual({ tokens: 1, finished: 1, logLines: 1 });
-    const left = (await database.query<{ kind: string; discord_id: string }>('select kind, discord_id from discord_outbox order by id')).rows;
+    const left = (await database.query<{ kind: string; discord_id: string }>('select kind, discord_id from discord_outbox order by id'))
+      .rows;
     expect(left).toEqual([
       { kind: 'update_roles', discord_id: main.discordId },
       { kind: 'log_message', discord_id: alt.discordId },

@@ -28,14 +28,25 @@ export async function deleteMemberEverywhere(
   tx: Parameters<typeof eraseMembers>[0],
   discordId: string,
   actor: AuditActor,
-  options: { now: Date; via: DeletionSource; /** queues the clearing of the member's Linked Roles connection, when they gave a grant */ outbox?: OutboxPort },
+  options: {
+    now: Date;
+    via: DeletionSource;
+    /** queues the clearing of the member's Linked Roles connection, when they gave a grant */ outbox?: OutboxPort;
+  },
 ): Promise<DeletedMember | null> {
   // the grant goes with the record (foreign key): read first, handed to the outbox after the erase
   const clearConnection = options.outbox ? await takeGrantForDeletion(tx, discordId) : null;
   const erased = await eraseMembers(tx, { discordId });
   if (erased.discordIds.length === 0) return null;
   if (clearConnection && options.outbox) await clearConnection(options.outbox);
-  const result: DeletedMember = { discordId, attempts: erased.attempts, links: erased.links, notes: erased.notes, relinkedMembers: erased.relinkedMembers, outbox: erased.outbox };
+  const result: DeletedMember = {
+    discordId,
+    attempts: erased.attempts,
+    links: erased.links,
+    notes: erased.notes,
+    relinkedMembers: erased.relinkedMembers,
+    outbox: erased.outbox,
+  };
   await appendAudit(
     tx,
     {
@@ -43,7 +54,13 @@ export async function deleteMemberEverywhere(
       action: 'member.delete',
       targetType: 'member',
       targetId: discordId,
-      details: { via: options.via, attempts: result.attempts, links: result.links, notes: result.notes, relinkedMembers: result.relinkedMembers },
+      details: {
+        via: options.via,
+        attempts: result.attempts,
+        links: result.links,
+        notes: result.notes,
+        relinkedMembers: result.relinkedMembers,
+      },
     },
     options.now,
   );

@@ -32,11 +32,20 @@ function whereOf(which: MembersToErase): SQL {
  * Run it inside the caller's transaction.
  */
 export async function eraseMembers(tx: Executor, which: MembersToErase): Promise<ErasedMembers> {
-  const rows = await selectRows<{ id: string | number; discord_id: string }>(tx, sql`select id, discord_id from members where ${whereOf(which)} order by id for update`);
+  const rows = await selectRows<{ id: string | number; discord_id: string }>(
+    tx,
+    sql`select id, discord_id from members where ${whereOf(which)} order by id for update`,
+  );
   const discordIds = rows.map((r) => r.discord_id);
-  if (rows.length === 0) return { discordIds, attempts: 0, links: 0, notes: 0, appeals: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
+  if (rows.length === 0)
+    return { discordIds, attempts: 0, links: 0, notes: 0, appeals: 0, relinkedMembers: 0, outbox: { tokens: 0, finished: 0, logLines: 0 } };
   const ids = idArray(rows.map((r) => Number(r.id)));
-  const [counts] = await selectRows<{ attempts: string | number; links: string | number; notes: string | number; appeals: string | number }>(
+  const [counts] = await selectRows<{
+    attempts: string | number;
+    links: string | number;
+    notes: string | number;
+    appeals: string | number;
+  }>(
     tx,
     sql`select
       (select count(*) from verification_attempts where member_id = any(${ids})) as attempts,

@@ -12,9 +12,14 @@ import { describeEngines } from '../../test-support/database';
 describeEngines('member filter indexes agree with the filter SQL', (getDatabase) => {
   const dialect = new PgDialect();
   const predicateOf = async (indexName: string) =>
-    (await getDatabase().query<{ predicate: string | null }>(`select pg_get_expr(i.indpred, i.indrelid) as predicate from pg_index i where i.indexrelid = $1::regclass`, [indexName])).rows[0]?.predicate;
+    (
+      await getDatabase().query<{ predicate: string | null }>(
+        `select pg_get_expr(i.indpred, i.indrelid) as predicate from pg_index i where i.indexrelid = $1::regclass`,
+        [indexName],
+      )
+    ).rows[0]?.predicate;
 
-  it.each(Object.entries(MEMBER_FILTER_INDEXES))('%s: %s has the filter\'s predicate', async (filter, indexName) => {
+  it.each(Object.entries(MEMBER_FILTER_INDEXES))("%s: %s has the filter's predicate", async (filter, indexName) => {
     const database = getDatabase();
     const { sql: filterSql, params } = dialect.sqlToQuery(memberFilterSql(members)[filter as keyof typeof MEMBER_FILTER_INDEXES]);
     expect(params).toEqual([]);
@@ -28,8 +33,10 @@ describeEngines('member filter indexes agree with the filter SQL', (getDatabase)
     }
   });
 
-  it('holds no other partial index on members than the filters\' and the held-members list\'s', async () => {
-    const { rows } = await getDatabase().query<{ name: string }>(`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = 'members'::regclass and i.indpred is not null order by 1`);
+  it("holds no other partial index on members than the filters' and the held-members list's", async () => {
+    const { rows } = await getDatabase().query<{ name: string }>(
+      `select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = 'members'::regclass and i.indpred is not null order by 1`,
+    );
     // members_held_idx serves the lockdown's list of members held for review, not a list filter
     expect(rows.map((r) => r.name)).toEqual([...Object.values(MEMBER_FILTER_INDEXES), 'members_held_idx'].sort());
   });

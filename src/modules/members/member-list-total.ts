@@ -7,7 +7,10 @@ import { listFirstPageCounted, listMembers, type Member, type MemberListQuery } 
  * in the same statement (the search runs once); other pages count after listing, unless the
  * first page is all there is (most searches look for one member).
  */
-export async function listWithTotal(executor: Executor, query: MemberListQuery): Promise<{ page: { members: Member[]; nextCursor: string | null }; count: MemberCount }> {
+export async function listWithTotal(
+  executor: Executor,
+  query: MemberListQuery,
+): Promise<{ page: { members: Member[]; nextCursor: string | null }; count: MemberCount }> {
   if (query.search?.trim() && !query.cursor) {
     const cap = countCapFor(query);
     const { matched, ...page } = await listFirstPageCounted(executor, query, cap);

@@ -3,10 +3,24 @@ import { describeEngines, resetDatabase } from '../../test-support/database';
 import { asc } from 'drizzle-orm';
 import { linkCountsSql } from '../../db/member-filters';
 import { members } from '../../db/schema';
-import { linkCounts, MEMBER_FILTERS, matchesMemberFilter, matchesMemberSearch, type ManualAltStatus, type MemberStatus } from '../../shared/member-badges';
+import {
+  linkCounts,
+  MEMBER_FILTERS,
+  matchesMemberFilter,
+  matchesMemberSearch,
+  type ManualAltStatus,
+  type MemberStatus,
+} from '../../shared/member-badges';
 import { countMembers } from './member-count.repository';
 import { listWithTotal } from './member-list-total';
-import { decodeMemberCursor, encodeMemberCursor, escapeLikePattern, firstPageCountedQuery, listMembers, type MemberCursor } from './members.repository';
+import {
+  decodeMemberCursor,
+  encodeMemberCursor,
+  escapeLikePattern,
+  firstPageCountedQuery,
+  listMembers,
+  type MemberCursor,
+} from './members.repository';
 
 describe('escapeLikePattern', () => {
   it.each([
@@ -21,7 +35,13 @@ describe('member cursor', () => {
   it('round-trips and refuses anything else', () => {
     const cursor: MemberCursor = { verifiedAt: '2026-01-01T00:00:00.123456Z', id: 42 };
     expect(decodeMemberCursor(encodeMemberCursor(cursor))).toEqual(cursor);
-    for (const bad of ['', 'nope', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["2026-01-01", 1]').toString('base64url'), Buffer.from('["2026-01-01T00:00:00.123456Z", -1]').toString('base64url')]) {
+    for (const bad of [
+      '',
+      'nope',
+      Buffer.from('[1,2]').toString('base64url'),
+      Buffer.from('["2026-01-01", 1]').toString('base64url'),
+      Buffer.from('["2026-01-01T00:00:00.123456Z", -1]').toString('base64url'),
+    ]) {
       expect(decodeMemberCursor(bad)).toBeNull();
     }
   });
@@ -38,19 +58,33 @@ describeEngines('member list queries', (getDatabase, engine) => {
       for (const rulesConfirmed of [true, false]) {
         for (const manualAltStatus of [null, 'suspected_alt', 'certain_alt'] as (ManualAltStatus | null)[]) {
           for (const isLinkedAsAlt of [false, true]) {
-            created.push(await buildMember(db, { discordId: `40000000000000${String(++n).padStart(4, '0')}`, status, rulesConfirmed, manualAltStatus, isLinkedAsAlt }));
+            created.push(
+              await buildMember(db, {
+                discordId: `40000000000000${String(++n).padStart(4, '0')}`,
+                status,
+                rulesConfirmed,
+                manualAltStatus,
+                isLinkedAsAlt,
+              }),
+            );
           }
         }
       }
     }
     for (const filter of MEMBER_FILTERS) {
-      const expected = created.filter((m) => matchesMemberFilter(m, filter)).map((m) => m.id).sort((a, b) => a - b);
+      const expected = created
+        .filter((m) => matchesMemberFilter(m, filter))
+        .map((m) => m.id)
+        .sort((a, b) => a - b);
       const page = await listMembers(db, { filter, limit: 100 });
       expect({ filter, ids: page.members.map((m) => m.id).sort((a, b) => a - b) }).toEqual({ filter, ids: expected });
       expect(await countMembers(db, { filter, limit: 100 })).toEqual({ total: expected.length, exact: true, capped: false });
     }
     // the SQL copy of "a link that counts" the filters build on, row by row against linkCounts
-    const counted = await db.select({ id: members.id, counts: linkCountsSql(members).mapWith(Boolean) }).from(members).orderBy(asc(members.id));
+    const counted = await db
+      .select({ id: members.id, counts: linkCountsSql(members).mapWith(Boolean) })
+      .from(members)
+      .orderBy(asc(members.id));
     expect(counted).toEqual(created.map((m) => ({ id: m.id, counts: linkCounts(m) })).sort((a, b) => a.id - b.id));
     expect(counted.filter((r) => r.counts)).toHaveLength(4);
   });
@@ -60,8 +94,13 @@ describeEngines('member list queries', (getDatabase, engine) => {
     const names = ['100%real', '1000real', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash', 'CoolCat'];
     const created: Awaited<ReturnType<typeof buildMember>>[] = [];
     for (let i = 0; i < names.length; i++) created.push(await buildMember(db, { discordId: `5000000000000000${i}0`, username: names[i]! }));
-    const search = async (text: string) => (await listMembers(db, { filter: 'all', search: text, limit: 50 })).members.map((m) => m.username).sort();
-    const expected = (text: string) => created.filter((m) => matchesMemberSearch(m, text)).map((m) => m.username).sort();
+    const search = async (text: string) =>
+      (await listMembers(db, { filter: 'all', search: text, limit: 50 })).members.map((m) => m.username).sort();
+    const expected = (text: string) =>
+      created
+        .filter((m) => matchesMemberSearch(m, text))
+        .map((m) => m.username)
+        .sort();
     for (const text of ['%', '0%r', '_', 'e_c', '\\', 'k\\s', 'coolcat', 'COOL', '00000000000000030', '30', ' cat ']) {
       expect({ text, found: await search(text) }).toEqual({ text, found: expected(text) });
     }
@@ -75,14 +114,37 @@ describeEngines('member list queries', (getDatabase, engine) => {
     const names = ["o'brien", "it''s", 'dollar$1', 'star*/slash', 'back\\slash', "E'x'", 'zoë', "x' or '1'='1", 'plain'];
     const created: Awaited<ReturnType<typeof buildMember>>[] = [];
     for (let i = 0; i < names.length; i++) created.push(await buildMember(db, { discordId: `5100000000000000${i}0`, username: names[i]! }));
-    const expected = (text: string) => created.filter((m) => matchesMemberSearch(m, text)).map((m) => m.username).sort();
-    const texts = ["'", "''", "o'b", '$1', '*/', '/*', '\\', "\\'", "E'", 'zoë', "' or '1'='1", "x' or '1'='1", "'; delete from members; --", 'plain'];
+    const expected = (text: string) =>
+      created
+        .filter((m) => matchesMemberSearch(m, text))
+        .map((m) => m.username)
+        .sort();
+    const texts = [
+      "'",
+      "''",
+      "o'b",
+      '$1',
+      '*/',
+      '/*',
+      '\\',
+      "\\'",
+      "E'",
+      'zoë',
+      "' or '1'='1",
+      "x' or '1'='1",
+      "'; delete from members; --",
+      'plain',
+    ];
     for (const text of texts) {
       // the first page with its count (every value in the text) and a list page (the search in the text, the rest parameters)
       const first = await listWithTotal(db, { filter: 'all', search: text, limit: 50 });
       const listed = await listMembers(db, { filter: 'all', search: text, limit: 50 });
       const want = expected(text);
-      expect({ text, first: first.page.members.map((m) => m.username).sort(), total: first.count.total }).toEqual({ text, first: want, total: want.length });
+      expect({ text, first: first.page.members.map((m) => m.username).sort(), total: first.count.total }).toEqual({
+        text,
+        first: want,
+        total: want.length,
+      });
       expect({ text, listed: listed.members.map((m) => m.username).sort() }).toEqual({ text, listed: want });
     }
     expect(expected("'")).toEqual(["E'x'", "it''s", "o'brien", "x' or '1'='1"]);
@@ -92,26 +154,42 @@ describeEngines('member list queries', (getDatabase, engine) => {
   });
 
   // PGlite keeps each statement text prepared (pglite-prepared.ts): a search with every value in its text is planned once
-  (engine === 'pglite' ? it : it.skip)('a repeated search runs on the plan made for its word at the first run: no parameter, no planning again [pglite]', async () => {
-    const database = getDatabase();
-    for (let i = 0; i < 3; i++) await buildMember(database.db, { discordId: `5200000000000000${i}0`, username: `foxwizard${i}` });
-    const statement = firstPageCountedQuery(database.db, { filter: 'all', search: 'foxwizard', limit: 48 }, 100).toSQL();
-    expect(statement.params).toEqual([]);
-    for (let i = 0; i < 4; i++) expect((await listWithTotal(database.db, { filter: 'all', search: 'foxwizard', limit: 48 })).count.total).toBe(3);
-    const plans = await database.query<{ generic_plans: number; custom_plans: number }>('select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1', [statement.sql]);
-    expect(plans.rows).toEqual([{ generic_plans: 4, custom_plans: 0 }]);
-  });
+  (engine === 'pglite' ? it : it.skip)(
+    'a repeated search runs on the plan made for its word at the first run: no parameter, no planning again [pglite]',
+    async () => {
+      const database = getDatabase();
+      for (let i = 0; i < 3; i++) await buildMember(database.db, { discordId: `5200000000000000${i}0`, username: `foxwizard${i}` });
+      const statement = firstPageCountedQuery(database.db, { filter: 'all', search: 'foxwizard', limit: 48 }, 100).toSQL();
+      expect(statement.params).toEqual([]);
+      for (let i = 0; i < 4; i++)
+        expect((await listWithTotal(database.db, { filter: 'all', search: 'foxwizard', limit: 48 })).count.total).toBe(3);
+      const plans = await database.query<{ generic_plans: number; custom_plans: number }>(
+        'select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1',
+        [statement.sql],
+      );
+      expect(plans.rows).toEqual([{ generic_plans: 4, custom_plans: 0 }]);
+    },
+  );
 
   it('pages by (verified_at, id) without gaps or repeats, at microsecond precision', async () => {
     const database = getDatabase();
     const ids: number[] = [];
-    for (let i = 0; i < 11; i++) ids.push((await buildMember(database.db, { discordId: `6000000000000000${String(i).padStart(2, '0')}` })).id);
+    for (let i = 0; i < 11; i++)
+      ids.push((await buildMember(database.db, { discordId: `6000000000000000${String(i).padStart(2, '0')}` })).id);
     // ties, and timestamps that differ below the millisecond a JS Date can hold
-    const stamps = ['2026-01-01T00:00:00.123456Z', '2026-01-01T00:00:00.123456Z', '2026-01-01T00:00:00.123457Z', '2026-01-01T00:00:00.123001Z', '2026-01-01T00:00:00.123999Z'];
+    const stamps = [
+      '2026-01-01T00:00:00.123456Z',
+      '2026-01-01T00:00:00.123456Z',
+      '2026-01-01T00:00:00.123457Z',
+      '2026-01-01T00:00:00.123001Z',
+      '2026-01-01T00:00:00.123999Z',
+    ];
     for (let i = 0; i < ids.length; i++) {
       await database.query('update members set verified_at = $1::timestamptz where id = $2', [stamps[i % stamps.length], ids[i]]);
     }
-    const expected = (await database.query<{ id: number | string }>('select id from members order by verified_at desc, id desc')).rows.map((r) => Number(r.id));
+    const expected = (await database.query<{ id: number | string }>('select id from members order by verified_at desc, id desc')).rows.map(
+      (r) => Number(r.id),
+    );
     const seen: number[] = [];
     let cursor: MemberCursor | undefined;
     for (let pages = 0; pages < 10; pages++) {
@@ -122,5 +200,4 @@ describeEngines('member list queries', (getDatabase, engine) => {
     }
     expect(seen).toEqual(expected);
   });
-
 });

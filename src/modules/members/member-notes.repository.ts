@@ -21,7 +21,11 @@ export async function listNotes(executor: Executor, memberId: number): Promise<A
     .limit(NOTES_SHOWN);
 }
 
-export async function insertNote(executor: Executor, input: { memberId: number; note: string; authorStaffId: number | null; authorName: string }, now: Date): Promise<AdminNote> {
+export async function insertNote(
+  executor: Executor,
+  input: { memberId: number; note: string; authorStaffId: number | null; authorName: string },
+  now: Date,
+): Promise<AdminNote> {
   const [row] = await executor
     .insert(adminNotes)
     .values({ ...input, createdAt: now, updatedAt: now })

@@ -25,7 +25,12 @@ export interface StoredAttempt {
 
 /** The newest attempts of a member, newest first. */
 export async function listStoredAttempts(executor: Executor, memberId: number, limit: number): Promise<StoredAttempt[]> {
-  const rows = await executor.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, memberId)).orderBy(desc(verificationAttempts.id)).limit(limit);
+  const rows = await executor
+    .select()
+    .from(verificationAttempts)
+    .where(eq(verificationAttempts.memberId, memberId))
+    .orderBy(desc(verificationAttempts.id))
+    .limit(limit);
   return rows.map((r) => {
     const hashes: Record<StoredComponent, string | null> = {
       canvas: r.canvasHash,
@@ -71,5 +76,10 @@ export async function countMemberRecords(executor: Executor, member: { id: numbe
       (select count(*) from admin_notes where member_id = ${member.id}) as notes,
       (select count(*) from discord_outbox where discord_id = ${member.discordId} and status in ('pending', 'running')) as outbox`,
   );
-  return { attempts: Number(row?.attempts ?? 0), altLinks: Number(row?.links ?? 0), notes: Number(row?.notes ?? 0), pendingDiscordActions: Number(row?.outbox ?? 0) };
+  return {
+    attempts: Number(row?.attempts ?? 0),
+    altLinks: Number(row?.links ?? 0),
+    notes: Number(row?.notes ?? 0),
+    pendingDiscordActions: Number(row?.outbox ?? 0),
+  };
 }

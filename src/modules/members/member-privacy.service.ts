@@ -39,7 +39,14 @@ export function createMemberPrivacyService(deps: { database: Database; clock: Cl
       listStoredAttempts(db, member.id, ATTEMPTS_LISTED),
       isSharedNetwork(db, member.networkHash),
     ]);
-    return { member, counts, attempts, networkMarkedShared, retentionDays: deps.retentionDays, expiresAt: retentionExpiry(member.lastSeenAt, deps.retentionDays) };
+    return {
+      member,
+      counts,
+      attempts,
+      networkMarkedShared,
+      retentionDays: deps.retentionDays,
+      expiresAt: retentionExpiry(member.lastSeenAt, deps.retentionDays),
+    };
   }
 
   /**
@@ -52,9 +59,19 @@ export function createMemberPrivacyService(deps: { database: Database; clock: Cl
     const now = deps.clock.now();
     return db.transaction(async (tx) => {
       // the member acts on their own record; their username is not kept in the audit log
-      const deleted = await deleteMemberEverywhere(tx, discordId, { type: 'discord', id: discordId, name: null }, { now, via: 'privacy_command', outbox: deps.outbox });
+      const deleted = await deleteMemberEverywhere(
+        tx,
+        discordId,
+        { type: 'discord', id: discordId, name: null },
+        { now, via: 'privacy_command', outbox: deps.outbox },
+      );
       if (!deleted) return null;
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'privacy', discordId, text: `🗑️ <@${discordId}> deleted their verification records with /privacy delete` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'privacy',
+        discordId,
+        text: `🗑️ <@${discordId}> deleted their verification records with /privacy delete`,
+      });
       return deleted;
     });
   }

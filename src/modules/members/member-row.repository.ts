@@ -6,7 +6,11 @@ import { members } from '../../db/schema';
 export type MemberRow = typeof members.$inferSelect;
 
 /** The member with this Discord ID, as stored; `forUpdate` locks the row until the transaction ends. */
-export async function findMemberRowByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<MemberRow | undefined> {
+export async function findMemberRowByDiscordId(
+  executor: Executor,
+  discordId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<MemberRow | undefined> {
   const query = executor.select().from(members).where(eq(members.discordId, discordId));
   const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;

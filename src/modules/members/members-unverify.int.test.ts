@@ -13,7 +13,8 @@ describeEngines('members service: unverify and Discord actors', (getDatabase) =>
   const clock = createManualClock(new Date('2026-03-01T12:00:00Z'));
   const outbox = createOutboxRepository({ sealKey: crypto.randomBytes(32), now: () => clock.now() });
   const service = () => createMembersService({ database: getDatabase(), clock, outbox });
-  const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await getDatabase().query<T>(text, params)).rows;
+  const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    (await getDatabase().query<T>(text, params)).rows;
 
   beforeEach(async () => resetDatabase(getDatabase()));
 
@@ -25,8 +26,12 @@ describeEngines('members service: unverify and Discord actors', (getDatabase) =>
     await buildMember(getDatabase().db, { discordId: '500000000000000001', rulesConfirmedAt: new Date(), ...overrides });
     await service().unverify(DISCORD_STAFF, '500000000000000001');
 
-    expect(await query('select guild_access, rules_confirmed, rules_confirmed_at from members')).toEqual([{ guild_access: 'pending', rules_confirmed: false, rules_confirmed_at: null }]);
-    const actions = await query<{ kind: string; add: string[] | null; remove: string[] | null }>("select kind, payload->'add' as add, payload->'remove' as remove from discord_outbox order by id");
+    expect(await query('select guild_access, rules_confirmed, rules_confirmed_at from members')).toEqual([
+      { guild_access: 'pending', rules_confirmed: false, rules_confirmed_at: null },
+    ]);
+    const actions = await query<{ kind: string; add: string[] | null; remove: string[] | null }>(
+      "select kind, payload->'add' as add, payload->'remove' as remove from discord_outbox order by id",
+    );
     expect(actions).toEqual([
       { kind: 'update_roles', add: ['unverified'], remove: ['verified', 'limited'] },
       { kind: 'log_message', add: null, remove: null },
@@ -61,7 +66,9 @@ describeEngines('members service: unverify and Discord actors', (getDatabase) =>
         throw new Error('outbox unavailable');
       },
     };
-    await expect(createMembersService({ database: getDatabase(), clock, outbox: failing }).unverify(DISCORD_STAFF, '500000000000000004')).rejects.toThrow('outbox unavailable');
+    await expect(
+      createMembersService({ database: getDatabase(), clock, outbox: failing }).unverify(DISCORD_STAFF, '500000000000000004'),
+    ).rejects.toThrow('outbox unavailable');
     expect(await query('select guild_access from members')).toEqual([{ guild_access: 'verified' }]);
     expect(await query('select 1 from audit_log')).toHaveLength(0);
   });

@@ -187,16 +187,14 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
  * a rare word's 101 counted matches cost 50 fewer row reads than joining them all (P3).
  */
 export function firstPageCountedQuery(executor: Executor, query: Omit<MemberListQuery, 'cursor'>, countUpTo: number) {
-  const hits = executor
-    .$with('hits')
-    .as(
-      executor
-        .select({ id: members.id, verifiedAt: members.verifiedAt })
-        .from(members)
-        .where(memberMatchSql(query))
-        .orderBy(...MEMBER_LIST_ORDER)
-        .limit(literalLimit(countUpTo + 1)),
-    );
+  const hits = executor.$with('hits').as(
+    executor
+      .select({ id: members.id, verifiedAt: members.verifiedAt })
+      .from(members)
+      .where(memberMatchSql(query))
+      .orderBy(...MEMBER_LIST_ORDER)
+      .limit(literalLimit(countUpTo + 1)),
+  );
   const pageIds = executor
     .select({ id: hits.id })
     .from(hits)
@@ -220,7 +218,11 @@ export async function listFirstPageCounted(
   return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
-export async function findMemberByDiscordId(executor: Executor, discordId: string, options: { forUpdate?: boolean } = {}): Promise<Member | null> {
+export async function findMemberByDiscordId(
+  executor: Executor,
+  discordId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Member | null> {
   const row = await findMemberRowByDiscordId(executor, discordId, options);
   return row ? toMember(row) : null;
 }
@@ -253,7 +255,12 @@ export async function insertManualMember(executor: Executor, input: ManualMember
   return row ? toMember(row) : null;
 }
 
-export async function setManualAltStatus(executor: Executor, id: number, manualAltStatus: ManualAltStatus | null, now: Date): Promise<void> {
+export async function setManualAltStatus(
+  executor: Executor,
+  id: number,
+  manualAltStatus: ManualAltStatus | null,
+  now: Date,
+): Promise<void> {
   await executor.update(members).set({ manualAltStatus, updatedAt: now }).where(eq(members.id, id));
 }
 
@@ -263,7 +270,10 @@ export async function setManualAltStatus(executor: Executor, id: number, manualA
  * everywhere (not Pending); the time of the member's own agreement stays as it was.
  */
 export async function markManuallyVerified(executor: Executor, id: number, now: Date): Promise<void> {
-  await executor.update(members).set({ guildAccess: 'verified', status: 'verified', rulesConfirmed: true, updatedAt: now }).where(eq(members.id, id));
+  await executor
+    .update(members)
+    .set({ guildAccess: 'verified', status: 'verified', rulesConfirmed: true, updatedAt: now })
+    .where(eq(members.id, id));
 }
 
 /**
@@ -271,17 +281,26 @@ export async function markManuallyVerified(executor: Executor, id: number, now: 
  * the website (otherwise the next button click would grant the roles straight back).
  */
 export async function markUnverified(executor: Executor, id: number, now: Date): Promise<void> {
-  await executor.update(members).set({ guildAccess: 'pending', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now }).where(eq(members.id, id));
+  await executor
+    .update(members)
+    .set({ guildAccess: 'pending', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now })
+    .where(eq(members.id, id));
 }
 
 /** Denied by staff (kicked or banned): no access, and the rules must be accepted on the website again. */
 export async function markDenied(executor: Executor, id: number, now: Date): Promise<void> {
-  await executor.update(members).set({ guildAccess: 'denied', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now }).where(eq(members.id, id));
+  await executor
+    .update(members)
+    .set({ guildAccess: 'denied', rulesConfirmed: false, rulesConfirmedAt: null, updatedAt: now })
+    .where(eq(members.id, id));
 }
 
 /** How many member records sit on each of the given networks (members_network_hash_idx). */
 /** For each network, the member on it who verified most recently (a network is named through a member). */
-export async function latestMemberOnNetworks(executor: Executor, networkHashes: readonly string[]): Promise<Map<string, { discordId: string; username: string }>> {
+export async function latestMemberOnNetworks(
+  executor: Executor,
+  networkHashes: readonly string[],
+): Promise<Map<string, { discordId: string; username: string }>> {
   const latest = new Map<string, { discordId: string; username: string }>();
   if (networkHashes.length === 0) return latest;
   const rows = await executor

@@ -27,7 +27,15 @@ import {
 import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberActor } from './member-actor';
 import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
 import { insertNote, listNotes } from './member-notes.repository';
-import { snowflakeCreationDate, toAltEntry, toNoteView, toUserRecord, type AdminNoteView, type UserDetail, type UserRecord } from './member-views';
+import {
+  snowflakeCreationDate,
+  toAltEntry,
+  toNoteView,
+  toUserRecord,
+  type AdminNoteView,
+  type UserDetail,
+  type UserRecord,
+} from './member-views';
 import { listWithTotal } from './member-list-total';
 import { standingReason, strongestCountingLink } from './standing-reason';
 import {
@@ -73,12 +81,23 @@ function dismisserOf(actor: MemberActor): Dismisser {
 
 /** The audit row's details of a dismissed or reopened link: both members by Discord ID (a reason's text stays on the link, out of the append-only log). */
 function linkAuditDetails(link: LinkForReview, extra: Record<string, unknown> = {}) {
-  return { linkId: link.id, mainDiscordId: link.mainDiscordId, altDiscordId: link.altDiscordId, confidence: link.confidence, detectionMethod: link.detectionMethod, ...extra };
+  return {
+    linkId: link.id,
+    mainDiscordId: link.mainDiscordId,
+    altDiscordId: link.altDiscordId,
+    confidence: link.confidence,
+    detectionMethod: link.detectionMethod,
+    ...extra,
+  };
 }
 
 /** The alt-status override in words (logs channel, slash command replies). */
 /** A manual alt status in words: the label of the standing it sets (MEMBER_STATES). */
-export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = { none: 'no override', suspected_alt: standingLabel('suspected_alt'), certain_alt: standingLabel('certain_alt') };
+export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = {
+  none: 'no override',
+  suspected_alt: standingLabel('suspected_alt'),
+  certain_alt: standingLabel('certain_alt'),
+};
 
 export type { UserListPage } from '../../shared/admin-api';
 /** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */
@@ -95,8 +114,17 @@ export function createMembersService(deps: MembersServiceDeps) {
 
   async function list(query: { search?: string; filter: MemberFilter; limit: number; cursor?: MemberCursor }): Promise<UserListPage> {
     const { page, count } = await listWithTotal(db, query);
-    const openAppeals = await openAppealIdsOf(db, page.members.map((m) => m.id));
-    return { users: page.members.map((m) => withOpenAppeal(toUserRecord(m), openAppeals.get(m.id))), total: count.total, totalIsExact: count.exact, totalIsCapped: count.capped, nextCursor: page.nextCursor };
+    const openAppeals = await openAppealIdsOf(
+      db,
+      page.members.map((m) => m.id),
+    );
+    return {
+      users: page.members.map((m) => withOpenAppeal(toUserRecord(m), openAppeals.get(m.id))),
+      total: count.total,
+      totalIsExact: count.exact,
+      totalIsCapped: count.capped,
+      nextCursor: page.nextCursor,
+    };
   }
 
   async function detail(discordId: string): Promise<UserDetail> {
@@ -149,7 +177,12 @@ export function createMembersService(deps: MembersServiceDeps) {
     return db.transaction(async (tx) => {
       const deleted = await deleteMemberEverywhere(tx, discordId, auditActorOf(actor), { now, via, outbox: deps.outbox });
       if (!deleted) throw NotFound(USER_NOT_FOUND);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `Verification records of <@${discordId}> deleted by staff member ${actor.username}` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `Verification records of <@${discordId}> deleted by staff member ${actor.username}`,
+      });
       return deleted;
     });
   }
@@ -162,14 +195,34 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!member) throw NotFound(USER_NOT_FOUND);
       const saved = await insertNote(tx, { memberId: member.id, note, ...noteAuthorOf(actor) }, now);
       // the note's text stays out of the append-only log and the logs channel: it may hold personal data that retention must be able to delete
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.note_add', targetType: 'member', targetId: discordId, details: { noteId: saved.id, length: note.length } }, now);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `📝 Staff member ${actorLabel(actor)} added a note to <@${discordId}>` });
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'member.note_add',
+          targetType: 'member',
+          targetId: discordId,
+          details: { noteId: saved.id, length: note.length },
+        },
+        now,
+      );
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `📝 Staff member ${actorLabel(actor)} added a note to <@${discordId}>`,
+      });
       return toNoteView(saved);
     });
   }
 
   /** Staff's alt-status override; setting the status it already has changes nothing and says so (409). */
-  async function setAltStatus(actor: MemberActor, discordId: string, manualAltStatus: ManualAltStatus | null, options: { refuseUnchanged?: boolean } = {}): Promise<void> {
+  async function setAltStatus(
+    actor: MemberActor,
+    discordId: string,
+    manualAltStatus: ManualAltStatus | null,
+    options: { refuseUnchanged?: boolean } = {},
+  ): Promise<void> {
     const now = deps.clock.now();
     await db.transaction(async (tx) => {
       const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
@@ -181,7 +234,17 @@ export function createMembersService(deps: MembersServiceDeps) {
       await setManualAltStatus(tx, member.id, manualAltStatus, now);
       // Linked Roles: "not flagged as an alt" follows
       await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_status', targetType: 'member', targetId: discordId, details: { from: member.manualAltStatus, to: manualAltStatus } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'member.alt_status',
+          targetType: 'member',
+          targetId: discordId,
+          details: { from: member.manualAltStatus, to: manualAltStatus },
+        },
+        now,
+      );
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
         event: 'staff_action',
@@ -201,10 +264,21 @@ export function createMembersService(deps: MembersServiceDeps) {
       await markManuallyVerified(tx, member.id, now);
       await deps.outbox.enqueue(tx, grantVerified(discordId, auditLogReason(`verified by staff (${actor.username})`)));
       await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `<@${discordId}> manually verified by staff member ${actorLabel(actor)}`,
+      });
       await appendAudit(
         tx,
-        { actor: auditActorOf(actor), action: 'member.manual_verify', targetType: 'member', targetId: discordId, details: { from: member.guildAccess, status: member.status } },
+        {
+          actor: auditActorOf(actor),
+          action: 'member.manual_verify',
+          targetType: 'member',
+          targetId: discordId,
+          details: { from: member.guildAccess, status: member.status },
+        },
         now,
       );
     });
@@ -224,12 +298,29 @@ export function createMembersService(deps: MembersServiceDeps) {
       const hasAccess = member.guildAccess === 'verified' || member.guildAccess === 'limited';
       if (!hasAccess && !member.rulesConfirmed) throw Conflict(NOT_VERIFIED);
       await markUnverified(tx, member.id, now);
-      await deps.outbox.enqueue(tx, { kind: 'update_roles', discordId, add: ['unverified'], remove: ['verified', 'limited'], reason: auditLogReason(`unverified by staff (${actor.username})`) });
+      await deps.outbox.enqueue(tx, {
+        kind: 'update_roles',
+        discordId,
+        add: ['unverified'],
+        remove: ['verified', 'limited'],
+        reason: auditLogReason(`unverified by staff (${actor.username})`),
+      });
       await queueRoleConnectionUpdate(tx, deps.outbox, discordId);
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `<@${discordId}> unverified by staff member ${actorLabel(actor)}`,
+      });
       await appendAudit(
         tx,
-        { actor: auditActorOf(actor), action: 'member.unverify', targetType: 'member', targetId: discordId, details: { from: member.guildAccess, rulesConfirmed: member.rulesConfirmed } },
+        {
+          actor: auditActorOf(actor),
+          action: 'member.unverify',
+          targetType: 'member',
+          targetId: discordId,
+          details: { from: member.guildAccess, rulesConfirmed: member.rulesConfirmed },
+        },
         now,
       );
     });
@@ -247,13 +338,28 @@ export function createMembersService(deps: MembersServiceDeps) {
       // the member's row lock orders two presses: the second reads the first's audit row once it committed
       const member = await findMemberByDiscordId(tx, discordId, { forUpdate: true });
       if (!member) throw NotFound(USER_NOT_FOUND);
-      if (options.card !== undefined && (await actedFromCard(tx, { actions: ['member.kick', 'member.ban'], targetId: discordId, card: options.card }))) throw Conflict(ALREADY_REMOVED_FROM_CARD);
+      if (
+        options.card !== undefined &&
+        (await actedFromCard(tx, { actions: ['member.kick', 'member.ban'], targetId: discordId, card: options.card }))
+      )
+        throw Conflict(ALREADY_REMOVED_FROM_CARD);
       await markDenied(tx, member.id, now);
       await deps.outbox.enqueue(tx, { kind: how, discordId, reason: auditLogReason(`${REMOVAL_WORDS[how]} by staff (${actor.username})`) });
-      await deps.outbox.enqueue(tx, { kind: 'log_message', event: 'staff_action', discordId, text: `<@${discordId}> ${REMOVAL_WORDS[how]} by staff member ${actorLabel(actor)}` });
+      await deps.outbox.enqueue(tx, {
+        kind: 'log_message',
+        event: 'staff_action',
+        discordId,
+        text: `<@${discordId}> ${REMOVAL_WORDS[how]} by staff member ${actorLabel(actor)}`,
+      });
       await appendAudit(
         tx,
-        { actor: auditActorOf(actor), action: `member.${how}`, targetType: 'member', targetId: discordId, details: { from: member.guildAccess, ...(options.card !== undefined ? { card: options.card } : {}) } },
+        {
+          actor: auditActorOf(actor),
+          action: `member.${how}`,
+          targetType: 'member',
+          targetId: discordId,
+          details: { from: member.guildAccess, ...(options.card !== undefined ? { card: options.card } : {}) },
+        },
         now,
       );
     });
@@ -302,7 +408,17 @@ export function createMembersService(deps: MembersServiceDeps) {
       const why = reason?.trim() || null;
       await markLinksDismissed(tx, [link.id], dismisserOf(actor), why, now);
       await recomputeAltCounters(tx, [link.mainMemberId, link.altMemberId]);
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_dismiss', targetType: 'member', targetId: discordId, details: linkAuditDetails(link, { withReason: why !== null }) }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'member.alt_link_dismiss',
+          targetType: 'member',
+          targetId: discordId,
+          details: linkAuditDetails(link, { withReason: why !== null }),
+        },
+        now,
+      );
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
         event: 'staff_action',
@@ -323,7 +439,17 @@ export function createMembersService(deps: MembersServiceDeps) {
       if (!link.dismissedAt) throw Conflict(ALT_LINK_NOT_DISMISSED);
       await markLinkReopened(tx, link.id, now);
       await recomputeAltCounters(tx, [link.mainMemberId, link.altMemberId]);
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_reopen', targetType: 'member', targetId: discordId, details: linkAuditDetails(link) }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'member.alt_link_reopen',
+          targetType: 'member',
+          targetId: discordId,
+          details: linkAuditDetails(link),
+        },
+        now,
+      );
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
         event: 'staff_action',
@@ -347,10 +473,26 @@ export function createMembersService(deps: MembersServiceDeps) {
       const links = await listCountingLinksOfMemberForUpdate(tx, member.id);
       if (links.length === 0) return 0;
       const why = reason?.trim() || null;
-      await markLinksDismissed(tx, links.map((l) => l.id), dismisserOf(actor), why, now);
+      await markLinksDismissed(
+        tx,
+        links.map((l) => l.id),
+        dismisserOf(actor),
+        why,
+        now,
+      );
       await recomputeAltCounters(tx, [member.id, ...links.flatMap((l) => [l.mainMemberId, l.altMemberId])]);
       for (const link of links) {
-        await appendAudit(tx, { actor: auditActorOf(actor), action: 'member.alt_link_dismiss', targetType: 'member', targetId: discordId, details: linkAuditDetails(link, { withReason: why !== null, all: true }) }, now);
+        await appendAudit(
+          tx,
+          {
+            actor: auditActorOf(actor),
+            action: 'member.alt_link_dismiss',
+            targetType: 'member',
+            targetId: discordId,
+            details: linkAuditDetails(link, { withReason: why !== null, all: true }),
+          },
+          now,
+        );
       }
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
@@ -362,7 +504,20 @@ export function createMembersService(deps: MembersServiceDeps) {
     });
   }
 
-  return { list, detail, remove, addNote, setAltStatus, manualVerify, unverify, removeFromServer, manualEntry, dismissAltLink, reopenAltLink, dismissAllAltLinks };
+  return {
+    list,
+    detail,
+    remove,
+    addNote,
+    setAltStatus,
+    manualVerify,
+    unverify,
+    removeFromServer,
+    manualEntry,
+    dismissAltLink,
+    reopenAltLink,
+    dismissAllAltLinks,
+  };
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;

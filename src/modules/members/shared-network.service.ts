@@ -76,7 +76,17 @@ export function createSharedNetworkService(deps: { database: Database; clock: Cl
       if (!marked) throw Conflict(ALREADY_SHARED);
       const members = await membersOn(tx, networkHash);
       // neither the hash nor the label goes into the append-only log: both may identify a household
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'shared_network.mark', targetType: 'member', targetId: discordId, details: { labelled: label !== null, members } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: auditActorOf(actor),
+          action: 'shared_network.mark',
+          targetType: 'member',
+          targetId: discordId,
+          details: { labelled: label !== null, members },
+        },
+        now,
+      );
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
         event: 'staff_action',
@@ -94,7 +104,11 @@ export function createSharedNetworkService(deps: { database: Database; clock: Cl
       const marking = await findSharedNetwork(tx, networkHash);
       if (!marking || !(await unmarkSharedNetwork(tx, networkHash))) throw Conflict(NOT_SHARED);
       const members = await membersOn(tx, networkHash);
-      await appendAudit(tx, { actor: auditActorOf(actor), action: 'shared_network.unmark', targetType: 'member', targetId: discordId, details: { members } }, now);
+      await appendAudit(
+        tx,
+        { actor: auditActorOf(actor), action: 'shared_network.unmark', targetType: 'member', targetId: discordId, details: { members } },
+        now,
+      );
       await deps.outbox.enqueue(tx, {
         kind: 'log_message',
         event: 'staff_action',

@@ -101,7 +101,8 @@ export function linkSentence(link: ReasonLink, now: Date): string {
   const device = facts.fingerprint ? 'device profile' : facts.components ? 'device components' : null;
   const place = facts.address ? 'address' : facts.network ? 'network' : null;
   if (device === 'device profile') return place ? `Shared device profile and ${place} with ${name}` : `Shared device profile with ${name}`;
-  if (device === 'device components') return place ? `Shared ${place} and matching device components with ${name}` : `Matching device components with ${name}`;
+  if (device === 'device components')
+    return place ? `Shared ${place} and matching device components with ${name}` : `Matching device components with ${name}`;
   if (place === 'address') return `Same address as ${name}`;
   if (place === 'network') return `Same network as ${name}`;
   const byMethod = facts.known ? undefined : METHOD_ONLY[link.method];
@@ -111,7 +112,8 @@ export function linkSentence(link: ReasonLink, now: Date): string {
 /** Limited Access in words: the admission rule's reason, else the VPN (with its provider when known). */
 function limitedSentence(input: StandingReasonInput): string {
   if (input.admission?.action === 'limited' && input.admission.reason) return `Limited Access: ${input.admission.reason}`;
-  if (input.usedVpn) return input.vpnProvider ? `Limited Access after a VPN check (${input.vpnProvider})` : 'Limited Access after a VPN check';
+  if (input.usedVpn)
+    return input.vpnProvider ? `Limited Access after a VPN check (${input.vpnProvider})` : 'Limited Access after a VPN check';
   return 'Limited Access';
 }
 
@@ -119,7 +121,8 @@ function limitedSentence(input: StandingReasonInput): string {
 export function standingReason(input: StandingReasonInput): string | null {
   if (input.manualAltStatus === 'certain_alt') return 'Marked certain alt by staff';
   if (input.manualAltStatus === 'suspected_alt') return 'Marked suspected alt by staff';
-  if (input.admission?.action === 'review') return input.admission.reason ? `Held for staff review: ${input.admission.reason}` : 'Held for staff review';
+  if (input.admission?.action === 'review')
+    return input.admission.reason ? `Held for staff review: ${input.admission.reason}` : 'Held for staff review';
   if (input.link && (input.standing === 'certain_alt' || input.status !== 'limited_access')) return linkSentence(input.link, input.now);
   if (input.status === 'limited_access') return limitedSentence(input);
   return null;

@@ -20,12 +20,9 @@ describe('normalizeIp', () => {
     expect(normalizeIp(raw)).toBe(expected);
   });
 
-  it.each(['', 'localhost', '203.0.113', '203.0.113.256', '01.2.3.4', '2001:db8::g', '1.2.3.4:80', 'unknown'])(
-    'rejects %p',
-    (raw) => {
-      expect(normalizeIp(raw)).toBeNull();
-    },
-  );
+  it.each(['', 'localhost', '203.0.113', '203.0.113.256', '01.2.3.4', '2001:db8::g', '1.2.3.4:80', 'unknown'])('rejects %p', (raw) => {
+    expect(normalizeIp(raw)).toBeNull();
+  });
 
   it('rejects non-strings', () => {
     expect(normalizeIp(undefined)).toBeNull();

@@ -1,7 +1,10 @@
 import type { DiscordAction, ManagedRole } from './outbox.types';
 
 /** What giving a member Verified changes in Discord: Verified given, Unverified and Limited Access taken. */
-export const VERIFIED_ROLE_CHANGE: { readonly add: readonly ManagedRole[]; readonly remove: readonly ManagedRole[] } = { add: ['verified'], remove: ['unverified', 'limited'] };
+export const VERIFIED_ROLE_CHANGE: { readonly add: readonly ManagedRole[]; readonly remove: readonly ManagedRole[] } = {
+  add: ['verified'],
+  remove: ['unverified', 'limited'],
+};
 
 /** The outbox action that gives a member Verified (the button, staff, an approved appeal, a lockdown's release). */
 export function grantVerified(discordId: string, reason: string): Extract<DiscordAction, { kind: 'update_roles' }> {

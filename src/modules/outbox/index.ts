@@ -3,7 +3,14 @@ export { auditLogReason } from './audit-log-reason';
 export { VERIFIED_ROLE_CHANGE, grantVerified } from './grant-verified';
 export { createOutboxRepository, discardMembersOutbox, type DiscardedOutbox } from './outbox.repository';
 export { type DiscordAction, type LogCard, type OutboxPort } from './outbox.types';
-export { queueRoleConnectionUpdate, saveGrantQuery, takeGrantForDeletion, takeGrantsOfMembersSeenBefore, tokensFrom, type RoleConnectionTokens } from './role-connection-grants.repository';
+export {
+  queueRoleConnectionUpdate,
+  saveGrantQuery,
+  takeGrantForDeletion,
+  takeGrantsOfMembersSeenBefore,
+  tokensFrom,
+  type RoleConnectionTokens,
+} from './role-connection-grants.repository';
 export { fallbackAuditLogReason, storedAuditLogReason } from './audit-log-reason';
 export { createOutboxAdminService } from './outbox-admin.service';
 export type { OutboxAdminService } from './outbox-admin.service';

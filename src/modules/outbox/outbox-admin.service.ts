@@ -13,7 +13,11 @@ import type { OutboxEntry } from './outbox.types';
  * action can be sent back to the queue, except a guild join whose one-time Discord
  * sign-in is gone: the visitor must verify again.
  */
-export function createOutboxAdminService(deps: { database: Database; clock: Clock; outbox: Pick<OutboxRepository, 'list' | 'depth' | 'retry' | 'findById'> }) {
+export function createOutboxAdminService(deps: {
+  database: Database;
+  clock: Clock;
+  outbox: Pick<OutboxRepository, 'list' | 'depth' | 'retry' | 'findById'>;
+}) {
   const { db } = deps.database;
 
   async function overview(query: { status?: OutboxEntry['status']; limit: number }) {
@@ -28,10 +32,24 @@ export function createOutboxAdminService(deps: { database: Database; clock: Cloc
       if (!entry) throw NotFound('Discord action');
       if (entry.status !== 'failed') throw new AppError(409, 'not_failed', 'Only failed Discord actions can be retried');
       if (entry.kind === 'add_guild_member') {
-        throw new AppError(409, 'needs_sign_in', "Adding a member needs the visitor's own Discord sign-in: ask them to verify again on the website");
+        throw new AppError(
+          409,
+          'needs_sign_in',
+          "Adding a member needs the visitor's own Discord sign-in: ask them to verify again on the website",
+        );
       }
       await deps.outbox.retry(tx, id);
-      await appendAudit(tx, { actor: staffActor(staff), action: 'outbox.retry', targetType: 'member', targetId: entry.discordId, details: { outboxId: id, kind: entry.kind } }, deps.clock.now());
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(staff),
+          action: 'outbox.retry',
+          targetType: 'member',
+          targetId: entry.discordId,
+          details: { outboxId: id, kind: entry.kind },
+        },
+        deps.clock.now(),
+      );
     });
   }
 

@@ -41,42 +41,107 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
   it('claims interactive actions before bulk ones of their kind, whatever their place in the queue', async () => {
     const bulk = Array.from({ length: 4 }, (_, i) => `2000000000000000${20 + i}`);
     await enqueueAll([
-      ...bulk.map((id): DiscordAction => ({ kind: 'update_roles', discordId: id, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' })),
+      ...bulk.map((id): DiscordAction => ({
+        kind: 'update_roles',
+        discordId: id,
+        add: ['verified'],
+        remove: ['unverified'],
+        reason: 'Gatekeeper: test',
+      })),
       { kind: 'log_message', discordId: B, text: 'B verified' },
     ]);
-    await getDatabase().db.transaction((tx) => outbox.enqueue(tx, { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], priority: 'interactive', reason: 'Gatekeeper: test' }));
+    await getDatabase().db.transaction((tx) =>
+      outbox.enqueue(tx, {
+        kind: 'update_roles',
+        discordId: A,
+        add: ['verified'],
+        remove: ['unverified'],
+        priority: 'interactive',
+        reason: 'Gatekeeper: test',
+      }),
+    );
     const db = getDatabase().db;
     const first = await outbox.claimDue(db, { update_roles: 2, log_message: 1 }, 60_000);
-    expect(first.map((e) => `${e.kind}:${e.discordId}`).sort()).toEqual([`log_message:${B}`, `update_roles:${A}`, `update_roles:${bulk[0]}`].sort());
+    expect(first.map((e) => `${e.kind}:${e.discordId}`).sort()).toEqual(
+      [`log_message:${B}`, `update_roles:${A}`, `update_roles:${bulk[0]}`].sort(),
+    );
     // the rest in queue order
     expect((await outbox.claimDue(db, { update_roles: 10 }, 60_000)).map((e) => e.discordId)).toEqual(bulk.slice(1));
   });
 
   it("raises the member's earlier unfinished actions with an interactive one, and keeps their order", async () => {
     const raid = Array.from({ length: 5 }, (_, i) => `2000000000000000${30 + i}`);
-    const join = (id: string): DiscordAction => ({ kind: 'add_guild_member', discordId: id, roles: ['unverified'], accessToken: `token-${id}`, reason: 'Gatekeeper: test' });
+    const join = (id: string): DiscordAction => ({
+      kind: 'add_guild_member',
+      discordId: id,
+      roles: ['unverified'],
+      accessToken: `token-${id}`,
+      reason: 'Gatekeeper: test',
+    });
     // the website queued A's join behind a raid's joins, then A clicks the button
-    await enqueueAll([...raid.slice(0, 3).map(join), join(A), { kind: 'log_message', discordId: A, text: 'A joined' }, ...raid.slice(3).map(join)]);
-    await getDatabase().db.transaction((tx) => outbox.enqueue(tx, { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], priority: 'interactive', reason: 'Gatekeeper: test' }));
+    await enqueueAll([
+      ...raid.slice(0, 3).map(join),
+      join(A),
+      { kind: 'log_message', discordId: A, text: 'A joined' },
+      ...raid.slice(3).map(join),
+    ]);
+    await getDatabase().db.transaction((tx) =>
+      outbox.enqueue(tx, {
+        kind: 'update_roles',
+        discordId: A,
+        add: ['verified'],
+        remove: ['unverified'],
+        priority: 'interactive',
+        reason: 'Gatekeeper: test',
+      }),
+    );
     const db = getDatabase().db;
     // A's join comes first; A's role change waits for it (order per member); the log line stays bulk
     const first = await outbox.claimDue(db, { add_guild_member: 1, update_roles: 10 }, 60_000);
     expect(first.map((e) => `${e.kind}:${e.discordId}`)).toEqual([`add_guild_member:${A}`]);
-    expect((await outbox.list(db, { discordId: A })).map((e) => `${e.kind}:${e.priority}`)).toEqual(['update_roles:interactive', 'log_message:bulk', 'add_guild_member:interactive']);
+    expect((await outbox.list(db, { discordId: A })).map((e) => `${e.kind}:${e.priority}`)).toEqual([
+      'update_roles:interactive',
+      'log_message:bulk',
+      'add_guild_member:interactive',
+    ]);
     expect(await outbox.claimDue(db, { update_roles: 10 }, 60_000)).toEqual([]);
     await outbox.markDone(db, first[0]!.id);
-    expect((await outbox.claimDue(db, { add_guild_member: 1, update_roles: 10 }, 60_000)).map((e) => `${e.kind}:${e.discordId}`)).toEqual([`add_guild_member:${raid[0]}`, `update_roles:${A}`]);
+    expect((await outbox.claimDue(db, { add_guild_member: 1, update_roles: 10 }, 60_000)).map((e) => `${e.kind}:${e.discordId}`)).toEqual([
+      `add_guild_member:${raid[0]}`,
+      `update_roles:${A}`,
+    ]);
   });
 
   it('refuses an interactive action through enqueueQuery (it could not raise what the action waits for)', () => {
-    expect(() => outbox.enqueueQuery(getDatabase().db, { kind: 'update_roles', discordId: A, add: ['verified'], remove: [], priority: 'interactive', reason: 'Gatekeeper: test' })).toThrow(/enqueue/);
+    expect(() =>
+      outbox.enqueueQuery(getDatabase().db, {
+        kind: 'update_roles',
+        discordId: A,
+        add: ['verified'],
+        remove: [],
+        priority: 'interactive',
+        reason: 'Gatekeeper: test',
+      }),
+    ).toThrow(/enqueue/);
   });
 
   it('claims no more of a kind than the worker has room for, and skips kinds it has none for', async () => {
     const members = Array.from({ length: 6 }, (_, i) => `2000000000000000${10 + i}`);
     await enqueueAll([
-      ...members.slice(0, 4).map((id): DiscordAction => ({ kind: 'add_guild_member', discordId: id, roles: ['unverified'], accessToken: `token-${id}`, reason: 'Gatekeeper: test' })),
-      ...members.slice(4).map((id): DiscordAction => ({ kind: 'update_roles', discordId: id, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' })),
+      ...members.slice(0, 4).map((id): DiscordAction => ({
+        kind: 'add_guild_member',
+        discordId: id,
+        roles: ['unverified'],
+        accessToken: `token-${id}`,
+        reason: 'Gatekeeper: test',
+      })),
+      ...members.slice(4).map((id): DiscordAction => ({
+        kind: 'update_roles',
+        discordId: id,
+        add: ['verified'],
+        remove: ['unverified'],
+        reason: 'Gatekeeper: test',
+      })),
     ]);
     const db = getDatabase().db;
     const claimed = await outbox.claimDue(db, { add_guild_member: 1, update_roles: 5 }, 60_000);
@@ -112,7 +177,10 @@ describeEngines('Outbox claims: order per member, room per kind, leases', (getDa
       { kind: 'update_roles', discordId: A, add: ['verified'], remove: ['unverified'], reason: 'Gatekeeper: test' },
       { kind: 'log_message', discordId: A, text: 'A verified' },
     ]);
-    const plan = await explainGenericPlan(getDatabase(), outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!);
+    const plan = await explainGenericPlan(
+      getDatabase(),
+      outbox.claimQuery(db, { add_guild_member: 0, update_roles: 5, log_message: 5 }, 60_000)!,
+    );
     expect(plan).toMatch(/Update on discord_outbox .*rows=2 /);
     expect(plan).toMatch(/discord_outbox_claim_idx/);
     expect(plan).toMatch(/Index Cond: \(id = ANY/);

@@ -33,20 +33,45 @@ function toRow(action: DiscordAction, key: Buffer) {
 function toStoredAction(action: DiscordAction, key: Buffer) {
   switch (action.kind) {
     case 'add_guild_member':
-      return { kind: action.kind, discordId: action.discordId, payload: { roles: action.roles, reason: action.reason, ...(action.keepToken ? { keepToken: true } : {}) }, sealedSecret: sealSecret(key, action.accessToken) };
+      return {
+        kind: action.kind,
+        discordId: action.discordId,
+        payload: { roles: action.roles, reason: action.reason, ...(action.keepToken ? { keepToken: true } : {}) },
+        sealedSecret: sealSecret(key, action.accessToken),
+      };
     case 'add_role':
     case 'remove_role':
       return { kind: action.kind, discordId: action.discordId, payload: { role: action.role, reason: action.reason }, sealedSecret: null };
     case 'update_roles':
-      return { kind: action.kind, discordId: action.discordId, payload: { add: action.add, remove: action.remove, reason: action.reason }, sealedSecret: null };
+      return {
+        kind: action.kind,
+        discordId: action.discordId,
+        payload: { add: action.add, remove: action.remove, reason: action.reason },
+        sealedSecret: null,
+      };
     case 'kick':
     case 'ban':
     case 'unban':
       return { kind: action.kind, discordId: action.discordId, payload: { reason: action.reason }, sealedSecret: null };
     case 'log_message':
-      return { kind: action.kind, discordId: action.discordId ?? null, payload: { text: action.text, event: action.event ?? null, ...(action.card ? { card: action.card } : {}), ...(action.alarm ? { alarm: true } : {}) }, sealedSecret: null };
+      return {
+        kind: action.kind,
+        discordId: action.discordId ?? null,
+        payload: {
+          text: action.text,
+          event: action.event ?? null,
+          ...(action.card ? { card: action.card } : {}),
+          ...(action.alarm ? { alarm: true } : {}),
+        },
+        sealedSecret: null,
+      };
     case 'incident_actions':
-      return { kind: action.kind, discordId: null, payload: { invitesDisabledUntil: action.invitesDisabledUntil, dmsDisabledUntil: action.dmsDisabledUntil, reason: action.reason }, sealedSecret: null };
+      return {
+        kind: action.kind,
+        discordId: null,
+        payload: { invitesDisabledUntil: action.invitesDisabledUntil, dmsDisabledUntil: action.dmsDisabledUntil, reason: action.reason },
+        sealedSecret: null,
+      };
     case 'role_connection':
       // a deletion's refresh token is sealed with this same key already (role_connection_grants)
       return { kind: action.kind, discordId: action.discordId, payload: {}, sealedSecret: action.sealedRefreshToken ?? null };
@@ -156,16 +181,18 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
   const port: OutboxPort = {
     async enqueue(executor, ...actions) {
       if (actions.length === 0) return;
-      const waiting = [...new Set(actions.flatMap((a) => (a.priority === 'interactive' && 'discordId' in a && a.discordId ? [a.discordId] : [])))];
+      const waiting = [
+        ...new Set(actions.flatMap((a) => (a.priority === 'interactive' && 'discordId' in a && a.discordId ? [a.discordId] : []))),
+      ];
       if (waiting.length > 0) await raiseWaitingActions(executor, waiting, deps.now());
       await insertActions(executor, actions, deps.sealKey, deps.now());
     },
     enqueueQuery(executor, ...actions) {
-      if (actions.some((a) => a.priority === 'interactive')) throw new Error('interactive actions are queued with enqueue, which raises what they wait for');
+      if (actions.some((a) => a.priority === 'interactive'))
+        throw new Error('interactive actions are queued with enqueue, which raises what they wait for');
       return insertActions(executor, actions, deps.sealKey, deps.now());
     },
   };
-
 
   return {
     ...port,
@@ -218,7 +245,14 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
     async giveBack(executor: Executor, id: number, note: string, retryAt: Date): Promise<void> {
       await executor
         .update(discordOutbox)
-        .set({ status: 'pending', attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, lockedUntil: null, lastError: note.slice(0, 500), nextAttemptAt: retryAt, updatedAt: deps.now() })
+        .set({
+          status: 'pending',
+          attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`,
+          lockedUntil: null,
+          lastError: note.slice(0, 500),
+          nextAttemptAt: retryAt,
+          updatedAt: deps.now(),
+        })
         .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'running')));
     },
 
@@ -230,7 +264,14 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
     async park(executor: Executor, id: number, note: string): Promise<void> {
       await executor
         .update(discordOutbox)
-        .set({ status: 'pending', attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`, lockedUntil: null, lastError: note.slice(0, 500), nextAttemptAt: PARKED_UNTIL, updatedAt: deps.now() })
+        .set({
+          status: 'pending',
+          attempts: sql`greatest(${discordOutbox.attempts} - 1, 0)`,
+          lockedUntil: null,
+          lastError: note.slice(0, 500),
+          nextAttemptAt: PARKED_UNTIL,
+          updatedAt: deps.now(),
+        })
         .where(and(eq(discordOutbox.id, id), eq(discordOutbox.status, 'running')));
     },
 
@@ -252,7 +293,13 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       const rows = await executor
         .update(discordOutbox)
         .set({ nextAttemptAt: now, updatedAt: now })
-        .where(and(sql`${discordOutbox.id} = any(${idArray([...ids])})`, eq(discordOutbox.status, 'pending'), gte(discordOutbox.nextAttemptAt, PARKED_UNTIL)))
+        .where(
+          and(
+            sql`${discordOutbox.id} = any(${idArray([...ids])})`,
+            eq(discordOutbox.status, 'pending'),
+            gte(discordOutbox.nextAttemptAt, PARKED_UNTIL),
+          ),
+        )
         .returning({ id: discordOutbox.id });
       return rows.length;
     },
@@ -296,7 +343,10 @@ export function createOutboxRepository(deps: { sealKey: Buffer; now: () => Date 
       return { pending: by.pending ?? 0, running: by.running ?? 0, failed: by.failed ?? 0 };
     },
 
-    async list(executor: Executor, options: { status?: OutboxEntry['status']; discordId?: string; limit?: number } = {}): Promise<OutboxEntry[]> {
+    async list(
+      executor: Executor,
+      options: { status?: OutboxEntry['status']; discordId?: string; limit?: number } = {},
+    ): Promise<OutboxEntry[]> {
       const filters = [];
       if (options.status) filters.push(eq(discordOutbox.status, options.status));
       if (options.discordId) filters.push(eq(discordOutbox.discordId, options.discordId));

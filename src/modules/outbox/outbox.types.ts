@@ -3,16 +3,7 @@ export type ManagedRole = 'verified' | 'limited' | 'unverified';
 
 /** A line for the logs channel. */
 export interface LogEvent {
-  kind:
-    | 'verified'
-    | 'limited_access'
-    | 'alt_detected'
-    | 'vpn_blocked'
-    | 'denied'
-    | 'staff_action'
-    | 'outbox_failed'
-    | 'privacy'
-    | 'appeal';
+  kind: 'verified' | 'limited_access' | 'alt_detected' | 'vpn_blocked' | 'denied' | 'staff_action' | 'outbox_failed' | 'privacy' | 'appeal';
   text: string;
   discordId?: string;
 }
@@ -96,5 +87,8 @@ export interface OutboxPort {
    * (e.g. alongside its audit row), to save a round trip. At least one action, none interactive (those
    * go through `enqueue`, which raises what they wait for).
    */
-  enqueueQuery(executor: import('../../db/client').Executor, ...actions: [DiscordAction, ...DiscordAction[]]): import('drizzle-orm').SQLWrapper;
+  enqueueQuery(
+    executor: import('../../db/client').Executor,
+    ...actions: [DiscordAction, ...DiscordAction[]]
+  ): import('drizzle-orm').SQLWrapper;
 }

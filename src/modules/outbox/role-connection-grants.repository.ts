@@ -17,17 +17,38 @@ export interface RoleConnectionTokens {
 }
 
 /** The tokens of Discord's token answer, with when the access token runs out. */
-export function tokensFrom(tokens: { accessToken: string; refreshToken: string; expiresInSeconds: number }, now: Date): RoleConnectionTokens {
-  return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessExpiresAt: new Date(now.getTime() + tokens.expiresInSeconds * 1000) };
+export function tokensFrom(
+  tokens: { accessToken: string; refreshToken: string; expiresInSeconds: number },
+  now: Date,
+): RoleConnectionTokens {
+  return {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    accessExpiresAt: new Date(now.getTime() + tokens.expiresInSeconds * 1000),
+  };
 }
 
 /** Stores (or replaces) the member's grant; one statement, for the caller's transaction (or a CTE of it). */
 export function saveGrantQuery(executor: Executor, key: Buffer, discordId: string, tokens: RoleConnectionTokens, now: Date) {
-  const sealed = { sealedRefreshToken: sealSecret(key, tokens.refreshToken), sealedAccessToken: sealSecret(key, tokens.accessToken), accessExpiresAt: tokens.accessExpiresAt, updatedAt: now };
-  return executor.insert(roleConnectionGrants).values({ discordId, ...sealed, createdAt: now }).onConflictDoUpdate({ target: roleConnectionGrants.discordId, set: sealed });
+  const sealed = {
+    sealedRefreshToken: sealSecret(key, tokens.refreshToken),
+    sealedAccessToken: sealSecret(key, tokens.accessToken),
+    accessExpiresAt: tokens.accessExpiresAt,
+    updatedAt: now,
+  };
+  return executor
+    .insert(roleConnectionGrants)
+    .values({ discordId, ...sealed, createdAt: now })
+    .onConflictDoUpdate({ target: roleConnectionGrants.discordId, set: sealed });
 }
 
-export async function saveGrant(executor: Executor, key: Buffer, discordId: string, tokens: RoleConnectionTokens, now: Date): Promise<void> {
+export async function saveGrant(
+  executor: Executor,
+  key: Buffer,
+  discordId: string,
+  tokens: RoleConnectionTokens,
+  now: Date,
+): Promise<void> {
   await saveGrantQuery(executor, key, discordId, tokens, now);
 }
 
@@ -39,7 +60,11 @@ export async function readGrant(executor: Executor, key: Buffer, discordId: stri
   );
   if (!row) return null;
   try {
-    return { refreshToken: openSecret(key, row.sealed_refresh_token), accessToken: openSecret(key, row.sealed_access_token), accessExpiresAt: new Date(row.access_expires_at) };
+    return {
+      refreshToken: openSecret(key, row.sealed_refresh_token),
+      accessToken: openSecret(key, row.sealed_access_token),
+      accessExpiresAt: new Date(row.access_expires_at),
+    };
   } catch {
     return null;
   }
@@ -51,7 +76,10 @@ export async function deleteGrant(executor: Executor, discordId: string): Promis
 
 /** The sealed refresh token of the member's grant, as stored (for a deletion to hand to the outbox before the row goes). */
 export async function sealedRefreshTokenOf(executor: Executor, discordId: string): Promise<string | null> {
-  const [row] = await selectRows<{ sealed_refresh_token: string }>(executor, sql`select sealed_refresh_token from role_connection_grants where discord_id = ${discordId}`);
+  const [row] = await selectRows<{ sealed_refresh_token: string }>(
+    executor,
+    sql`select sealed_refresh_token from role_connection_grants where discord_id = ${discordId}`,
+  );
   return row?.sealed_refresh_token ?? null;
 }
 
@@ -62,9 +90,14 @@ export async function sealedRefreshTokenOf(executor: Executor, discordId: string
  * says when it runs, so an update still queued from before is dropped (one is enough).
  */
 export async function queueRoleConnectionUpdate(tx: Executor, outbox: OutboxPort, discordId: string): Promise<boolean> {
-  const [grant] = await selectRows<{ found: number }>(tx, sql`select 1 as found from role_connection_grants where discord_id = ${discordId}`);
+  const [grant] = await selectRows<{ found: number }>(
+    tx,
+    sql`select 1 as found from role_connection_grants where discord_id = ${discordId}`,
+  );
   if (!grant) return false;
-  await tx.execute(sql`delete from discord_outbox where kind = 'role_connection' and discord_id = ${discordId} and status = 'pending' and sealed_secret is null`);
+  await tx.execute(
+    sql`delete from discord_outbox where kind = 'role_connection' and discord_id = ${discordId} and status = 'pending' and sealed_secret is null`,
+  );
   await outbox.enqueue(tx, { kind: 'role_connection', discordId });
   return true;
 }
@@ -91,5 +124,9 @@ export async function takeGrantsOfMembersSeenBefore(tx: Executor, cutoff: Date):
     sql`select g.discord_id, g.sealed_refresh_token from role_connection_grants g join members m on m.discord_id = g.discord_id where m.last_seen_at < ${cutoff} order by g.discord_id`,
   );
   if (rows.length === 0) return null;
-  return (outbox) => outbox.enqueue(tx, ...rows.map((row) => ({ kind: 'role_connection' as const, discordId: row.discord_id, sealedRefreshToken: row.sealed_refresh_token })));
+  return (outbox) =>
+    outbox.enqueue(
+      tx,
+      ...rows.map((row) => ({ kind: 'role_connection' as const, discordId: row.discord_id, sealedRefreshToken: row.sealed_refresh_token })),
+    );
 }

@@ -1,4 +1,14 @@
-import { DISCORD_PAUSE_LIMIT_MS, DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, incidentActionsBody, NO_DISCORD_PAUSE, pausedWhat, pauseFrom, pauseStep, wantsDiscordLevers } from './discord-pause';
+import {
+  DISCORD_PAUSE_LIMIT_MS,
+  DISCORD_PAUSE_MS,
+  DISCORD_PAUSE_RENEW_AFTER_MS,
+  incidentActionsBody,
+  NO_DISCORD_PAUSE,
+  pausedWhat,
+  pauseFrom,
+  pauseStep,
+  wantsDiscordLevers,
+} from './discord-pause';
 import { levelStep, NO_LEVEL_CHANGE } from './lockdown-verification-level';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -8,7 +18,7 @@ const NONE = { lockdownPauseInvites: false, lockdownPauseDms: false };
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 
 describe('the lockdown pause in Discord (rules)', () => {
-  it('asks for less than Discord\'s 24 hours, invites only unless DMs are chosen', () => {
+  it("asks for less than Discord's 24 hours, invites only unless DMs are chosen", () => {
     const pause = pauseFrom(NOW, INVITES);
     expect(DISCORD_PAUSE_MS).toBeLessThan(DISCORD_PAUSE_LIMIT_MS);
     expect(pause.until).toBe(later(DISCORD_PAUSE_MS).toISOString());

@@ -53,7 +53,12 @@ export function wantsDiscordLevers(settings: PauseWish & { lockdownVerificationL
 
 /** The pause to ask for now, for a lockdown that holds. */
 export function pauseFrom(now: Date, wish: PauseWish): DiscordPause {
-  return { invites: wish.lockdownPauseInvites, dms: wish.lockdownPauseDms, until: new Date(now.getTime() + DISCORD_PAUSE_MS).toISOString(), requestedAt: now.toISOString() };
+  return {
+    invites: wish.lockdownPauseInvites,
+    dms: wish.lockdownPauseDms,
+    until: new Date(now.getTime() + DISCORD_PAUSE_MS).toISOString(),
+    requestedAt: now.toISOString(),
+  };
 }
 
 export function incidentActionsBody(pause: DiscordPause): IncidentActionsBody {

@@ -26,13 +26,19 @@ describeEngines("Discord's raid detection raises Gatekeeper's raid alarm", (getD
 
     emulator.detectRaid();
     // the gateway event is handled in the background: the alarm is recorded, then the lockdown switched on
-    const status = await eventually(() => services.admission.status(), (s) => s.alarms.length > 0 && s.lockdown.on);
+    const status = await eventually(
+      () => services.admission.status(),
+      (s) => s.alarms.length > 0 && s.lockdown.on,
+    );
     expect(status.alarms).toEqual([expect.objectContaining({ reasons: ['discord_detected'], lockdownStarted: true })]);
     expect(status.lockdown).toMatchObject({ on: true, reason: 'raid detected by Discord' });
 
     await services.outboxWorker.drain();
     expect(emulator.state.guild.incidents.invites_disabled_until).not.toBeNull();
-    const logs = emulator.state.messages(emulator.guild.channelId('logs')).map((m) => m.content).join('\n');
+    const logs = emulator.state
+      .messages(emulator.guild.channelId('logs'))
+      .map((m) => m.content)
+      .join('\n');
     expect(logs).toContain('Raid alarm: Discord detected a raid on this server');
 
     // the same detection again (any later GUILD_UPDATE, a restart's GUILD_CREATE) raises nothing more

@@ -6,7 +6,14 @@ export { levelOf, readLevelState, verificationLevelStatus, type VerificationLeve
 export { lockdownFromValue, lockdownValueQuery, readLockdown, writeLockdown } from './lockdown.repository';
 export { createPreviousDayCount } from './previous-day-count';
 export { type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
-export { alarmStandingQuery, raidWindowFrom, raidWindowQuery, recentRaidAlarms, type RaidWindowRow, type WindowAttempt } from './raid.repository';
+export {
+  alarmStandingQuery,
+  raidWindowFrom,
+  raidWindowQuery,
+  recentRaidAlarms,
+  type RaidWindowRow,
+  type WindowAttempt,
+} from './raid.repository';
 export { checkForRaid, raiseDiscordRaidAlarm } from './raid.service';
 export { DISCORD_PAUSE_LIMIT_MS, wantsDiscordLevers } from './discord-pause';
 export { levelName, writeLevelState } from './lockdown-verification-level';

@@ -50,7 +50,10 @@ const STATE_KEY = 'lockdown_verification_level';
 const levelOrNull = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 4 ? value : null);
 
 export async function readLevelState(executor: Executor): Promise<VerificationLevelState> {
-  const [row] = await selectRows<{ value: Partial<VerificationLevelState> | null }>(executor, sql`select value from settings where key = ${STATE_KEY}`);
+  const [row] = await selectRows<{ value: Partial<VerificationLevelState> | null }>(
+    executor,
+    sql`select value from settings where key = ${STATE_KEY}`,
+  );
   const value = row?.value;
   if (!value) return NO_LEVEL_CHANGE;
   return {
@@ -70,7 +73,11 @@ export async function writeLevelState(executor: Executor, state: VerificationLev
 }
 
 /** What the level needs now: raise (to `target`) while the lockdown holds and the owner wants it, restore once it ended. */
-export function levelStep(input: { lockdownOn: boolean; target: number | null; state: VerificationLevelState }): 'raise' | 'restore' | null {
+export function levelStep(input: {
+  lockdownOn: boolean;
+  target: number | null;
+  state: VerificationLevelState;
+}): 'raise' | 'restore' | null {
   const { lockdownOn, target, state } = input;
   if (lockdownOn && target !== null) return state.want === 'raise' && state.target === target ? null : 'raise';
   return state.want === 'raise' ? 'restore' : null;
@@ -93,7 +100,11 @@ export async function syncVerificationLevel(
   await writeLevelState(tx, { ...state, want: step, target: step === 'raise' ? target : state.target }, input.now);
   await tx.execute(sql`delete from discord_outbox where kind = 'verification_level' and status = 'pending'`);
   const what = step === 'raise' ? `verification level raised to ${levelName(target)}` : 'verification level put back';
-  await deps.outbox.enqueue(tx, { kind: 'verification_level', raiseTo: step === 'raise' ? target : null, reason: auditLogReason(`${input.why}: ${what}`) });
+  await deps.outbox.enqueue(tx, {
+    kind: 'verification_level',
+    raiseTo: step === 'raise' ? target : null,
+    reason: auditLogReason(`${input.why}: ${what}`),
+  });
   return step;
 }
 

@@ -17,7 +17,10 @@ export function lockdownFromValue(value: Partial<LockdownState> | null | undefin
 }
 
 export async function readLockdown(executor: Executor, forUpdate = false): Promise<LockdownState> {
-  const [row] = await selectRows<{ value: Partial<LockdownState> }>(executor, sql`select value from settings where key = ${LOCKDOWN_KEY}${forUpdate ? sql` for update` : sql``}`);
+  const [row] = await selectRows<{ value: Partial<LockdownState> }>(
+    executor,
+    sql`select value from settings where key = ${LOCKDOWN_KEY}${forUpdate ? sql` for update` : sql``}`,
+  );
   return lockdownFromValue(row?.value);
 }
 

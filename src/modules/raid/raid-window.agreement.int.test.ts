@@ -51,7 +51,7 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     await resetDatabase(getDatabase());
     const { db } = getDatabase();
     const next = random(42);
-    const pick = <T,>(values: T[]) => values[Math.floor(next() * values.length)]!;
+    const pick = <T>(values: T[]) => values[Math.floor(next() * values.length)]!;
     const windowStart = NOW.getTime() - WINDOW_MINUTES * 60_000;
     const inWindow: WindowAttempt[] = [];
     let previousDay = 0;
@@ -66,7 +66,14 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
         const fingerprintHash = pick([null, 'fa', 'fb', 'fc', `f-own-${p}`, `f-own-${p}`]);
         const ipHash = pick([null, 'ia', 'ib', `i-own-${p}`, `i-own-${p}`, `i-own-${p}`]);
         // in the window, on its edges, in the day before it, or older
-        const at = pick([windowStart + 1, NOW.getTime(), windowStart + next() * WINDOW_MINUTES * 60_000, windowStart, windowStart - next() * DAY, NOW.getTime() - 3 * DAY]);
+        const at = pick([
+          windowStart + 1,
+          NOW.getTime(),
+          windowStart + next() * WINDOW_MINUTES * 60_000,
+          windowStart,
+          windowStart - next() * DAY,
+          NOW.getTime() - 3 * DAY,
+        ]);
         await buildAttempt(db, member.id, { createdAt: new Date(at), fingerprintHash, ipHash });
         if (at > windowStart && at <= NOW.getTime()) inWindow.push({ memberId: member.id, discordId, fingerprintHash, ipHash });
         else if (at > windowStart - DAY && at <= windowStart) previousDay++;
@@ -111,16 +118,26 @@ describeEngines('raid window: the database counts as the rule says', (getDatabas
     expect(raidWindowFrom(await row({ minVerifications: n + 1 }))).toEqual({ ...whole, previousDay: 0 });
     // the attempt the statement writes counts towards the minimum
     const written = cases[1]!;
-    expect(raidWindowFrom(await row({ minVerifications: n + 1 }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
+    expect(raidWindowFrom(await row({ minVerifications: n + 1 }, written))).toEqual(
+      rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay),
+    );
     expect(raidWindowFrom(await row({ unless: sql`false` }, written))).toEqual(rule([...inWindow, written], NOW, YOUNG_DAYS, previousDay));
-    expect(raidWindowFrom(await row({ unless: sql`true`, minVerifications: 2 }, written))).toEqual({ verifications: 0, previousDay: 0, young: 0, shared: 0 });
+    expect(raidWindowFrom(await row({ unless: sql`true`, minVerifications: 2 }, written))).toEqual({
+      verifications: 0,
+      previousDay: 0,
+      young: 0,
+      shared: 0,
+    });
     // a recent count of the day before, given (previous-day-count.ts): answered as given, from the minimum on as counted ones
     expect(raidWindowFrom(await row({ minVerifications: n, previousDay: 4321 }))).toEqual({ ...whole, previousDay: 4321 });
     expect(await row({ minVerifications: n + 1, previousDay: 4321 })).toMatchObject({ previous_day: null });
 
     // and "not counted" means not read: the plan's scans of the attempts never run
     const plan = async (lazy: { minVerifications?: number; unless?: SQL; previousDay?: number }) => {
-      const lines = await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)}`);
+      const lines = await selectRows<{ 'QUERY PLAN': string }>(
+        db,
+        sql`explain (analyze, costs off, timing off) ${raidWindowQuery(NOW, WINDOW_MINUTES, YOUNG_DAYS, written, lazy)}`,
+      );
       return lines.map((line) => line['QUERY PLAN']).filter((line) => /Scan .*on verification_attempts/.test(line));
     };
     const notStanding = await plan({ unless: sql`false`, minVerifications: 2 });

@@ -56,7 +56,13 @@ export interface WindowAttempt {
  *  - `previousDay`: the day before, counted already (a recent count the caller keeps, see
  *    previous-day-count.ts): written as a number, nothing of the day is read.
  */
-export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: number, written?: WindowAttempt, lazy: { minVerifications?: number; unless?: SQL; previousDay?: number } = {}): SQL {
+export function raidWindowQuery(
+  now: Date,
+  windowMinutes: number,
+  youngDays: number,
+  written?: WindowAttempt,
+  lazy: { minVerifications?: number; unless?: SQL; previousDay?: number } = {},
+): SQL {
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   const dayBefore = new Date(from.getTime() - DAY_MS);
   // created after this instant: younger than youngDays full days (milliseconds, so no calendar day or DST enters)
@@ -69,7 +75,8 @@ export function raidWindowQuery(now: Date, windowMinutes: number, youngDays: num
       ? sql`(select count(*) from verification_attempts where created_at > ${dayBefore.toISOString()}::timestamptz and created_at <= ${from.toISOString()}::timestamptz)`
       : sql`${lazy.previousDay}::bigint`;
   // an uncorrelated subquery in a CASE runs only when its branch is taken (PostgreSQL evaluates it on first use)
-  const previousDayColumn = lazy.minVerifications === undefined ? previousDay : sql`case when count(*) >= ${lazy.minVerifications}::int then ${previousDay} end`;
+  const previousDayColumn =
+    lazy.minVerifications === undefined ? previousDay : sql`case when count(*) >= ${lazy.minVerifications}::int then ${previousDay} end`;
   return sql`with w (m, c, f, i) as (
         select a.member_id, a.account_created_at, a.fingerprint_hash, a.ip_hash
           from verification_attempts a
@@ -105,7 +112,10 @@ export function alarmStandingQuery(now: Date, windowMinutes: number): SQL {
   return sql`exists (select 1 from ${raidAlarms} where ${raidAlarms.raisedAt} >= ${since.toISOString()}::timestamptz)`;
 }
 
-export async function insertRaidAlarm(executor: Executor, input: { now: Date; windowMinutes: number; window: RaidWindow; verdict: RaidVerdict; lockdownStarted: boolean }) {
+export async function insertRaidAlarm(
+  executor: Executor,
+  input: { now: Date; windowMinutes: number; window: RaidWindow; verdict: RaidVerdict; lockdownStarted: boolean },
+) {
   const [row] = await executor
     .insert(raidAlarms)
     .values({

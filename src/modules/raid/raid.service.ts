@@ -39,8 +39,21 @@ export async function checkForRaid(
 
   const lockdownStarted = await autoLockdown(tx, deps, { now, policy, reason: 'raid alarm' });
   const alarm = await insertRaidAlarm(tx, { now, windowMinutes: policy.raidWindowMinutes, window, verdict, lockdownStarted });
-  const details = { alarmId: alarm.id, ...window, baseline: Math.round(verdict.baseline * 100) / 100, youngPercent: verdict.youngPercent, sharedPercent: verdict.sharedPercent, reasons: verdict.reasons, lockdownStarted };
-  const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text: raidAlarmText(window, verdict, policy, lockdownStarted), alarm: true });
+  const details = {
+    alarmId: alarm.id,
+    ...window,
+    baseline: Math.round(verdict.baseline * 100) / 100,
+    youngPercent: verdict.youngPercent,
+    sharedPercent: verdict.sharedPercent,
+    reasons: verdict.reasons,
+    lockdownStarted,
+  };
+  const logLine = deps.outbox.enqueueQuery(tx, {
+    kind: 'log_message',
+    event: 'staff_action',
+    text: raidAlarmText(window, verdict, policy, lockdownStarted),
+    alarm: true,
+  });
   await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details }, now, [logLine]);
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid alarm');
   deps.onAlarm?.(verdict.reasons, lockdownStarted);
@@ -51,7 +64,11 @@ export async function checkForRaid(
  * With auto-lockdown on and the lockdown off: switches it on for an alarm (with its pause in Discord),
  * in the alarm's transaction. Whether it did (the caller audits it after the alarm: `auditAutoLockdown`).
  */
-async function autoLockdown(tx: Executor, deps: { outbox: OutboxPort }, input: { now: Date; policy: PauseWish & { autoLockdown: boolean }; reason: string }): Promise<boolean> {
+async function autoLockdown(
+  tx: Executor,
+  deps: { outbox: OutboxPort },
+  input: { now: Date; policy: PauseWish & { autoLockdown: boolean }; reason: string },
+): Promise<boolean> {
   const { now, policy, reason } = input;
   if (!policy.autoLockdown || (await readLockdown(tx, true)).on) return false;
   const state: LockdownState = { on: true, reason, since: now.toISOString(), by: 'Raid alarm' };
@@ -82,7 +99,10 @@ export async function raiseDiscordRaidAlarm(
   const { now, detectedAt, policy } = input;
   const at = Date.parse(detectedAt);
   if (Number.isNaN(at)) return false;
-  const [seen] = await selectRows<{ value: string | null }>(tx, sql`select value #>> '{}' as value from settings where key = ${DISCORD_RAID_KEY} for update`);
+  const [seen] = await selectRows<{ value: string | null }>(
+    tx,
+    sql`select value #>> '{}' as value from settings where key = ${DISCORD_RAID_KEY} for update`,
+  );
   if (seen?.value && Date.parse(seen.value) >= at) return false;
   await tx.execute(
     sql`insert into settings (key, value, updated_at) values (${DISCORD_RAID_KEY}, ${JSON.stringify(new Date(at).toISOString())}::jsonb, ${now.toISOString()}::timestamptz)
@@ -92,10 +112,26 @@ export async function raiseDiscordRaidAlarm(
   const reasons: RaidReason[] = ['discord_detected'];
   const lockdownStarted = await autoLockdown(tx, deps, { now, policy, reason: 'raid detected by Discord' });
   const window: RaidWindow = { verifications: 0, previousDay: 0, young: 0, shared: 0 };
-  const alarm = await insertRaidAlarm(tx, { now, windowMinutes: policy.raidWindowMinutes, window, verdict: { raise: true, reasons, baseline: 0, youngPercent: 0, sharedPercent: 0 }, lockdownStarted });
+  const alarm = await insertRaidAlarm(tx, {
+    now,
+    windowMinutes: policy.raidWindowMinutes,
+    window,
+    verdict: { raise: true, reasons, baseline: 0, youngPercent: 0, sharedPercent: 0 },
+    lockdownStarted,
+  });
   const text = `🚨 Raid alarm: Discord detected a raid on this server (${new Date(at).toISOString()}).${lockdownStarted ? ' Lockdown switched on automatically.' : ''}`;
   const logLine = deps.outbox.enqueueQuery(tx, { kind: 'log_message', event: 'staff_action', text, alarm: true });
-  await appendAudit(tx, { actor: SYSTEM, action: 'raid.alarm', targetType: 'server', details: { alarmId: alarm.id, reasons, detectedAt: new Date(at).toISOString(), lockdownStarted } }, now, [logLine]);
+  await appendAudit(
+    tx,
+    {
+      actor: SYSTEM,
+      action: 'raid.alarm',
+      targetType: 'server',
+      details: { alarmId: alarm.id, reasons, detectedAt: new Date(at).toISOString(), lockdownStarted },
+    },
+    now,
+    [logLine],
+  );
   if (lockdownStarted) await auditAutoLockdown(tx, now, 'raid detected by Discord');
   deps.onAlarm?.(reasons, lockdownStarted);
   return true;

@@ -31,7 +31,9 @@ describe('embedded upkeep (PGlite)', () => {
     expect(statements[0]).toBe('VACUUM');
     expect(statements.at(-1)).toBe('CHECKPOINT');
     expect(statements.every((text) => !text.includes(';'))).toBe(true);
-    expect(statements).toEqual(expect.arrayContaining(['ANALYZE members (discord_id)', 'ANALYZE members (username)', 'ANALYZE verification_attempts']));
+    expect(statements).toEqual(
+      expect.arrayContaining(['ANALYZE members (discord_id)', 'ANALYZE members (username)', 'ANALYZE verification_attempts']),
+    );
     const rest = statements.find((text) => text.startsWith('ANALYZE members (') && text.includes('status'));
     expect(rest).toBeDefined();
     expect(rest).not.toMatch(/\busername\b|\bdiscord_id\b/);
@@ -39,9 +41,16 @@ describe('embedded upkeep (PGlite)', () => {
     expect(statements).toContain('ANALYZE pg_class');
 
     // what it left: statistics for every column of members, dead rows of the attempts vacuumed away
-    const { rows: columns } = await database.query<{ attname: string }>(`select attname from pg_stats where schemaname = 'public' and tablename = 'members' order by attname`);
+    const { rows: columns } = await database.query<{ attname: string }>(
+      `select attname from pg_stats where schemaname = 'public' and tablename = 'members' order by attname`,
+    );
     expect(columns.map((c) => c.attname)).toEqual(expect.arrayContaining(['discord_id', 'username', 'status', 'created_at']));
-    const { rows: tables } = await database.query<{ relname: string; last_analyze: Date | null; last_vacuum: Date | null; n_dead_tup: number }>(
+    const { rows: tables } = await database.query<{
+      relname: string;
+      last_analyze: Date | null;
+      last_vacuum: Date | null;
+      n_dead_tup: number;
+    }>(
       `select relname, last_analyze, last_vacuum, n_dead_tup::int from pg_stat_user_tables where schemaname = 'public' and relname in ('members', 'verification_attempts')`,
     );
     expect(tables).toHaveLength(2);

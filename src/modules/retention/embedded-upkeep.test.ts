@@ -2,15 +2,20 @@ import { analyzeStatements } from './embedded-upkeep';
 
 describe('the embedded engine’s ANALYZE, in pieces', () => {
   it('analyzes a table whose columns keep the default target in one statement', () => {
-    expect(analyzeStatements({ name: 'discord_outbox', wide: [], other: ['id', 'status'], hasExpressionIndex: false })).toEqual(['ANALYZE discord_outbox']);
+    expect(analyzeStatements({ name: 'discord_outbox', wide: [], other: ['id', 'status'], hasExpressionIndex: false })).toEqual([
+      'ANALYZE discord_outbox',
+    ]);
   });
 
   it('gives each wider column a statement of its own, then the rest together', () => {
-    expect(analyzeStatements({ name: 'members', wide: ['discord_id', 'username'], other: ['id', 'status', '"Odd name"'], hasExpressionIndex: false })).toEqual([
-      'ANALYZE members (discord_id)',
-      'ANALYZE members (username)',
-      'ANALYZE members (id, status, "Odd name")',
-    ]);
+    expect(
+      analyzeStatements({
+        name: 'members',
+        wide: ['discord_id', 'username'],
+        other: ['id', 'status', '"Odd name"'],
+        hasExpressionIndex: false,
+      }),
+    ).toEqual(['ANALYZE members (discord_id)', 'ANALYZE members (username)', 'ANALYZE members (id, status, "Odd name")']);
   });
 
   it('keeps a table with an expression index whole (its statistics come only from a whole-table ANALYZE)', () => {
@@ -18,6 +23,8 @@ describe('the embedded engine’s ANALYZE, in pieces', () => {
   });
 
   it('has no "rest" statement when every column is wide', () => {
-    expect(analyzeStatements({ name: 'pgboss.job', wide: ['name'], other: [], hasExpressionIndex: false })).toEqual(['ANALYZE pgboss.job (name)']);
+    expect(analyzeStatements({ name: 'pgboss.job', wide: ['name'], other: [], hasExpressionIndex: false })).toEqual([
+      'ANALYZE pgboss.job (name)',
+    ]);
   });
 });

@@ -22,7 +22,10 @@ export interface AnalyzedTable {
  */
 export function analyzeStatements(table: AnalyzedTable): string[] {
   if (table.wide.length === 0 || table.hasExpressionIndex) return [`ANALYZE ${table.name}`];
-  return [...table.wide.map((column) => `ANALYZE ${table.name} (${column})`), ...(table.other.length > 0 ? [`ANALYZE ${table.name} (${table.other.join(', ')})`] : [])];
+  return [
+    ...table.wide.map((column) => `ANALYZE ${table.name} (${column})`),
+    ...(table.other.length > 0 ? [`ANALYZE ${table.name} (${table.other.join(', ')})`] : []),
+  ];
 }
 
 /** Every permanent table (the catalogs included, as a database-wide ANALYZE does), with its columns by statistics target. */

@@ -29,7 +29,9 @@ describeEngines('retention purge', (getDatabase) => {
     await buildNote(db, gone.id, 'old member note', { createdAt: old });
     await buildNote(db, kept.id, 'old note', { createdAt: old });
     await buildNote(db, kept.id, 'fresh note', { createdAt: recent });
-    await db.insert(vpnCache).values({ ipHash: 'h', verdict: 'clean', source: 'proxycheck', expiresAt: new Date(clock.now().getTime() - 1000) });
+    await db
+      .insert(vpnCache)
+      .values({ ipHash: 'h', verdict: 'clean', source: 'proxycheck', expiresAt: new Date(clock.now().getTime() - 1000) });
     await db.insert(sharedNetworks).values([
       { networkHash: 'orphan', createdAt: old },
       { networkHash: 'still-used', createdAt: old },
@@ -92,11 +94,20 @@ describeEngines('retention purge', (getDatabase) => {
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
     const at = (ms: number) => new Date(clock.now().getTime() + ms);
     await database.db.insert(signInCallbacks).values([
-      { stateHash: 'a'.repeat(64), callbackHash: 'b'.repeat(64), kind: 'visitor', outcome: { kind: 'verified', discordId: '1' }, runningUntil: at(-60_000), expiresAt: at(-1) },
+      {
+        stateHash: 'a'.repeat(64),
+        callbackHash: 'b'.repeat(64),
+        kind: 'visitor',
+        outcome: { kind: 'verified', discordId: '1' },
+        runningUntil: at(-60_000),
+        expiresAt: at(-1),
+      },
       { stateHash: 'c'.repeat(64), callbackHash: 'd'.repeat(64), kind: 'appeal', runningUntil: at(30_000), expiresAt: at(60_000) },
     ]);
     expect((await purgeExpired({ database, clock, retentionDays: 30 })).signInCallbacks).toBe(1);
-    expect((await database.db.select({ stateHash: signInCallbacks.stateHash }).from(signInCallbacks)).map((r) => r.stateHash)).toEqual(['c'.repeat(64)]);
+    expect((await database.db.select({ stateHash: signInCallbacks.stateHash }).from(signInCallbacks)).map((r) => r.stateHash)).toEqual([
+      'c'.repeat(64),
+    ]);
   });
 
   it('writes no audit row when there was nothing to purge', async () => {
@@ -111,9 +122,21 @@ describeEngines('retention purge', (getDatabase) => {
     const clock = createManualClock(new Date('2026-06-01T00:00:00Z'));
     const gone = await buildMember(db, { lastSeenAt: new Date(clock.now().getTime() - 31 * DAY) });
     const outbox = createOutboxRepository({ sealKey: Buffer.alloc(32, 7), now: () => clock.now() });
-    await outbox.enqueue(db, { kind: 'add_guild_member', discordId: gone.discordId, roles: ['unverified'], accessToken: 'token', reason: 'Gatekeeper: test' });
+    await outbox.enqueue(db, {
+      kind: 'add_guild_member',
+      discordId: gone.discordId,
+      roles: ['unverified'],
+      accessToken: 'token',
+      reason: 'Gatekeeper: test',
+    });
     await outbox.enqueue(db, { kind: 'log_message', event: 'verified', discordId: gone.discordId, text: `<@${gone.discordId}> verified` });
-    await outbox.enqueue(db, { kind: 'update_roles', discordId: gone.discordId, add: ['unverified'], remove: ['verified'], reason: 'Gatekeeper: test' });
+    await outbox.enqueue(db, {
+      kind: 'update_roles',
+      discordId: gone.discordId,
+      add: ['unverified'],
+      remove: ['verified'],
+      reason: 'Gatekeeper: test',
+    });
 
     const counts = await purgeExpired({ database, clock, retentionDays: 30 });
     expect(counts).toMatchObject({ members: 1, outbox: 2 });

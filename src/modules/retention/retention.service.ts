@@ -26,7 +26,6 @@ export interface PurgeCounts {
   sharedNetworks: number;
 }
 
-
 /** The retention cut-off: data last touched before it is purged. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);
@@ -77,7 +76,15 @@ export async function purgeExpired(deps: {
       sharedNetworks: aged.sharedNetworks,
     };
     if (Object.values(result).some((n) => n > 0)) {
-      await appendAudit(tx, { actor: { type: 'system', id: 'retention', name: 'Retention purge' }, action: 'retention.purge', details: { ...result, retentionDays: deps.retentionDays } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: { type: 'system', id: 'retention', name: 'Retention purge' },
+          action: 'retention.purge',
+          details: { ...result, retentionDays: deps.retentionDays },
+        },
+        now,
+      );
     }
     return result;
   });

@@ -33,7 +33,11 @@ export function createGuildNamesCheck(rest: REST, guildId: string): GuildNamesCh
       } catch {
         return null;
       }
-      return roleSafetyProblems({ guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles }, bot: { userId: bot.user.id, roleIds: bot.roles }, configured });
+      return roleSafetyProblems({
+        guild: { guildId: guild.id, ownerId: guild.owner_id, roles: guild.roles },
+        bot: { userId: bot.user.id, roleIds: bot.roles },
+        configured,
+      });
     },
   };
 }

@@ -10,7 +10,10 @@ describeEngines('owner settings', (getDatabase) => {
   let owner: string;
   let admin: string;
   let mod: string;
-  const knownNames = { role: ['Verified', 'Limited Access', 'Unverified', 'Staff', 'Members'], channel: ['verification', 'logs', 'audit-trail'] };
+  const knownNames = {
+    role: ['Verified', 'Limited Access', 'Unverified', 'Staff', 'Members'],
+    channel: ['verification', 'logs', 'audit-trail'],
+  };
 
   beforeEach(async () => {
     await resetDatabase(getDatabase());
@@ -24,15 +27,29 @@ describeEngines('owner settings', (getDatabase) => {
     mod = await loginCookie(kit.app, 'Mod', TEAM.mod.password);
   });
 
-  const put = (cookie: string, body: unknown) => request(kit.app).put('/api/admin/settings').set('Cookie', cookie).send(body as object);
+  const put = (cookie: string, body: unknown) =>
+    request(kit.app)
+      .put('/api/admin/settings')
+      .set('Cookie', cookie)
+      .send(body as object);
   const get = (cookie: string) => request(kit.app).get('/api/admin/settings').set('Cookie', cookie);
   const auditRows = async () =>
-    (await getDatabase().query<{ actor_name: string; details: Record<string, unknown> }>("select actor_name, details from audit_log where action = 'settings.updated' order by id")).rows;
+    (
+      await getDatabase().query<{ actor_name: string; details: Record<string, unknown> }>(
+        "select actor_name, details from audit_log where action = 'settings.updated' order by id",
+      )
+    ).rows;
 
   it('serves environment defaults until a value is stored, the stored value after, and the default again once cleared', async () => {
     const before = await get(mod);
     expect(before.status).toBe(200);
-    expect(before.body.settings).toMatchObject({ retentionDays: 21, certainAltAction: 'kick', vpnCheckFailure: 'allow', accountAgeMinDays: 0, logsChannel: 'logs' });
+    expect(before.body.settings).toMatchObject({
+      retentionDays: 21,
+      certainAltAction: 'kick',
+      vpnCheckFailure: 'allow',
+      accountAgeMinDays: 0,
+      logsChannel: 'logs',
+    });
     expect(before.body.stored).toEqual({});
     expect((await request(kit.app).get('/api/config')).body.dataRetentionDays).toBe(21);
 
@@ -78,7 +95,11 @@ describeEngines('owner settings', (getDatabase) => {
     [{ logsChannel: 'nowhere' }, "The channel 'nowhere' does not exist in the Discord server", 'logsChannel'],
     [{ alarmPingRole: 'Staff' }, 'Role to ping must be a role id (17 to 20 digits)', 'alarmPingRole'],
     [{ alarmPingRole: 42 }, 'Role to ping must be a role id', 'alarmPingRole'],
-    [{ alarmPingRole: '100000000000000077' }, 'The role to ping (id 100000000000000077) does not exist in the Discord server', 'alarmPingRole'],
+    [
+      { alarmPingRole: '100000000000000077' },
+      'The role to ping (id 100000000000000077) does not exist in the Discord server',
+      'alarmPingRole',
+    ],
   ])('refuses %j with a 400 and changes nothing', async (body, error, field) => {
     const res = await put(owner, body);
     expect(res.status).toBe(400);
@@ -91,7 +112,11 @@ describeEngines('owner settings', (getDatabase) => {
   it.each([
     [{ verifiedRole: 'Staff' }, 'The role "Staff" is chosen as both the Verified role and the Staff role.', 'verifiedRole'],
     [{ staffRole: 'verified' }, 'The role "Verified" is chosen as both the Verified role and the Staff role.', 'staffRole'],
-    [{ limitedRole: 'Unverified' }, 'The role "Unverified" is chosen as both the Limited Access role and the Unverified role.', 'limitedRole'],
+    [
+      { limitedRole: 'Unverified' },
+      'The role "Unverified" is chosen as both the Limited Access role and the Unverified role.',
+      'limitedRole',
+    ],
   ])('refuses one role in two slots %j with a 400 naming the fix, and changes nothing', async (body, problem, field) => {
     const res = await put(owner, body);
     expect(res.status).toBe(400);
@@ -105,29 +130,52 @@ describeEngines('owner settings', (getDatabase) => {
     const emulator = await createDiscordEmulator({ rateLimits: false });
     try {
       const rest = createEmulatorRest(emulator);
-      const server = createStaffTestApp(getDatabase(), { env: { DISCORD_LOGS_CHANNEL: 'logs' }, guildNames: createGuildNamesCheck(rest, emulator.guild.id) });
+      const server = createStaffTestApp(getDatabase(), {
+        env: { DISCORD_LOGS_CHANNEL: 'logs' },
+        guildNames: createGuildNamesCheck(rest, emulator.guild.id),
+      });
       const cookie = await loginCookie(server.app, 'Owner', TEAM.owner.password);
       const save = (body: object) => request(server.app).put('/api/admin/settings').set('Cookie', cookie).send(body);
-      emulator.createRole({ name: 'Moderators', permissions: PermissionFlagsBits.BanMembers | PermissionFlagsBits.KickMembers, position: 1 });
+      emulator.createRole({
+        name: 'Moderators',
+        permissions: PermissionFlagsBits.BanMembers | PermissionFlagsBits.KickMembers,
+        position: 1,
+      });
       emulator.createRole({ name: 'Admins', permissions: PermissionFlagsBits.Administrator, position: 1 });
       const bot = emulator.state.memberRoles(emulator.application.botUserId)[0]!;
       emulator.createRole({ name: 'Above the bot', permissions: 0n, position: bot.position + 1 });
       emulator.createRole({ name: 'Members', permissions: PermissionFlagsBits.SendMessages, position: 1 });
 
       const cases: [object, string, string][] = [
-        [{ verifiedRole: 'Admins' }, 'The Verified role "Admins" carries "Administrator": everyone Gatekeeper gives it would hold it. Server Settings → Roles → "Admins": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them.', 'verifiedRole'],
+        [
+          { verifiedRole: 'Admins' },
+          'The Verified role "Admins" carries "Administrator": everyone Gatekeeper gives it would hold it. Server Settings → Roles → "Admins": turn off "Administrator", or set the Verified role setting (dashboard Settings, or DISCORD_VERIFIED_ROLE) to a role without them.',
+          'verifiedRole',
+        ],
         [{ limitedRole: 'Moderators' }, 'The Limited Access role "Moderators" carries "Kick Members", "Ban Members"', 'limitedRole'],
         [{ unverifiedRole: '@everyone' }, 'The Unverified role is @everyone', 'unverifiedRole'],
         [{ staffRole: emulator.guild.id }, 'The Staff role is @everyone: every member would be staff.', 'staffRole'],
         [{ verifiedRole: bot.name }, `The Verified role "${bot.name}" is managed by an integration or a bot`, 'verifiedRole'],
         [{ verifiedRole: 'Above the bot' }, 'The role "Above the bot" is above or level with the bot\'s highest role', 'verifiedRole'],
-        [{ staffRole: emulator.guild.roleId('Verified') }, 'The role "Verified" is chosen as both the Verified role and the Staff role.', 'staffRole'],
+        [
+          { staffRole: emulator.guild.roleId('Verified') },
+          'The role "Verified" is chosen as both the Verified role and the Staff role.',
+          'staffRole',
+        ],
         [{ alarmPingRole: emulator.guild.id }, 'The role to ping cannot be @everyone: choose a role your staff hold', 'alarmPingRole'],
-        [{ alarmPingRole: '100000000000000077' }, 'The role to ping (id 100000000000000077) does not exist in the Discord server', 'alarmPingRole'],
+        [
+          { alarmPingRole: '100000000000000077' },
+          'The role to ping (id 100000000000000077) does not exist in the Discord server',
+          'alarmPingRole',
+        ],
       ];
       for (const [body, error, field] of cases) {
         const res = await save(body);
-        expect({ status: res.status, field: res.body.field, error: (res.body.error as string).slice(0, error.length) }).toEqual({ status: 400, field, error });
+        expect({ status: res.status, field: res.body.field, error: (res.body.error as string).slice(0, error.length) }).toEqual({
+          status: 400,
+          field,
+          error,
+        });
       }
       expect(await auditRows()).toEqual([]);
       // Staff may hold Administrator; a plain role is fine as Verified
@@ -166,7 +214,13 @@ describeEngines('owner settings', (getDatabase) => {
 
   it('reaches another process within the cache lifetime, without a restart', async () => {
     let now = 0;
-    const other = createSettingsService({ database: getDatabase(), env: kit.ctx.env, clock: kit.clock, ttlMs: 2_000, monotonicNow: () => now });
+    const other = createSettingsService({
+      database: getDatabase(),
+      env: kit.ctx.env,
+      clock: kit.clock,
+      ttlMs: 2_000,
+      monotonicNow: () => now,
+    });
     expect((await other.current()).vpnCheckFailure).toBe('allow');
     await settingsFor(kit.ctx).update({ type: 'staff', id: '1', name: 'Owner' }, { vpnCheckFailure: 'deny' });
     now += 1_000;
@@ -176,7 +230,9 @@ describeEngines('owner settings', (getDatabase) => {
   });
 
   it('ignores a stored value the rules no longer accept and uses the default for it', async () => {
-    await getDatabase().query(`insert into settings (key, value) values ('owner_settings', '{"version": 3, "values": {"retentionDays": -4, "certainAltAction": "none"}}')`);
+    await getDatabase().query(
+      `insert into settings (key, value) values ('owner_settings', '{"version": 3, "values": {"retentionDays": -4, "certainAltAction": "none"}}')`,
+    );
     const view = await createSettingsService({ database: getDatabase(), env: kit.ctx.env, clock: kit.clock }).view();
     expect(view.effective.retentionDays).toBe(21);
     expect(view.effective.certainAltAction).toBe('none');

@@ -40,7 +40,9 @@ export async function readStoredSettings(executor: Executor): Promise<StoredSett
  * writers take turns: the second one sees the first one's values and version.
  */
 export async function lockStoredSettings(tx: Executor): Promise<StoredSettingsRow> {
-  await tx.execute(sql`insert into settings (key, value) values (${OWNER_SETTINGS_KEY}, ${JSON.stringify({ version: 0, values: {} })}::jsonb) on conflict (key) do nothing`);
+  await tx.execute(
+    sql`insert into settings (key, value) values (${OWNER_SETTINGS_KEY}, ${JSON.stringify({ version: 0, values: {} })}::jsonb) on conflict (key) do nothing`,
+  );
   const [row] = await selectRows<RawRow>(
     tx,
     sql`select value, (extract(epoch from updated_at) * 1000)::float8 as updated_ms from settings where key = ${OWNER_SETTINGS_KEY} for update`,
@@ -49,5 +51,7 @@ export async function lockStoredSettings(tx: Executor): Promise<StoredSettingsRo
 }
 
 export async function writeStoredSettings(tx: Executor, version: number, values: Record<string, unknown>, now: Date): Promise<void> {
-  await tx.execute(sql`update settings set value = ${JSON.stringify({ version, values })}::jsonb, updated_at = ${now.toISOString()}::timestamptz where key = ${OWNER_SETTINGS_KEY}`);
+  await tx.execute(
+    sql`update settings set value = ${JSON.stringify({ version, values })}::jsonb, updated_at = ${now.toISOString()}::timestamptz where key = ${OWNER_SETTINGS_KEY}`,
+  );
 }

@@ -27,7 +27,8 @@ const whole = (name: string, key: NumberSettingKey) => {
     .max(max, `${name} must be at most ${max}`);
 };
 
-const choice = <T extends string>(name: string, values: readonly [T, ...T[]]) => z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` });
+const choice = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
+  z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` });
 
 const discordName = (name: string) =>
   z
@@ -44,7 +45,10 @@ const roleId = (name: string) =>
   z
     .string({ error: `${name} must be a role id` })
     .trim()
-    .regex(new RegExp(`^\\d{${ROLE_ID_DIGITS.min},${ROLE_ID_DIGITS.max}}$`), `${name} must be a role id (${ROLE_ID_DIGITS.min} to ${ROLE_ID_DIGITS.max} digits)`);
+    .regex(
+      new RegExp(`^\\d{${ROLE_ID_DIGITS.min},${ROLE_ID_DIGITS.max}}$`),
+      `${name} must be a role id (${ROLE_ID_DIGITS.min} to ${ROLE_ID_DIGITS.max} digits)`,
+    );
 
 export const settingsShape = {
   retentionDays: whole('Retention days', 'retentionDays'),
@@ -101,7 +105,10 @@ export const settingsChangeSchema = z
     Object.fromEntries(SETTING_KEYS.map((key) => [key, settingsShape[key].nullable().optional()])) as {
       [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof settingsShape)[K]>>;
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown setting: ${issue.keys.join(', ')}` : 'Settings must be a JSON object') },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Unknown setting: ${issue.keys.join(', ')}` : 'Settings must be a JSON object',
+    },
   )
   .refine((change) => Object.keys(change).length > 0, 'No settings to change');
 export type SettingsChange = z.infer<typeof settingsChangeSchema>;

@@ -44,7 +44,13 @@ export const SETTINGS_TTL_MS = 2_000;
  * (and refreshes it in the background once it is older than the TTL), so every process
  * sees a change made elsewhere within a few seconds; a change made here applies at once.
  */
-export function createSettingsService(deps: { database: Database; env: Env; clock: { now(): Date }; ttlMs?: number; monotonicNow?: () => number }) {
+export function createSettingsService(deps: {
+  database: Database;
+  env: Env;
+  clock: { now(): Date };
+  ttlMs?: number;
+  monotonicNow?: () => number;
+}) {
   const defaults = defaultSettings(deps.env);
   const ttl = deps.ttlMs ?? SETTINGS_TTL_MS;
   const monotonic = deps.monotonicNow ?? (() => performance.now());
@@ -76,7 +82,10 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
 
   async function checkGuildNames(change: SettingsChange, guild: GuildNamesCheck | undefined): Promise<void> {
     if (!guild) return;
-    const checks: [SettingKey, 'role' | 'channel'][] = [...ROLE_SETTING_KEYS.map((k) => [k, 'role'] as [SettingKey, 'role']), ...CHANNEL_SETTING_KEYS.map((k) => [k, 'channel'] as [SettingKey, 'channel'])];
+    const checks: [SettingKey, 'role' | 'channel'][] = [
+      ...ROLE_SETTING_KEYS.map((k) => [k, 'role'] as [SettingKey, 'role']),
+      ...CHANNEL_SETTING_KEYS.map((k) => [k, 'channel'] as [SettingKey, 'channel']),
+    ];
     for (const [key, kind] of checks) {
       const value = change[key];
       if (typeof value !== 'string') continue;
@@ -89,8 +98,10 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
   async function checkPingRole(change: SettingsChange, guild: GuildNamesCheck | undefined): Promise<void> {
     const value = change.alarmPingRole;
     if (typeof value !== 'string') return;
-    if (value === (guild?.guildId ?? deps.env.DISCORD_GUILD_ID)) throw BadRequest('The role to ping cannot be @everyone: choose a role your staff hold', 'alarmPingRole');
-    if ((await guild?.exists('role', value)) === false) throw BadRequest(`The role to ping (id ${value}) does not exist in the Discord server`, 'alarmPingRole');
+    if (value === (guild?.guildId ?? deps.env.DISCORD_GUILD_ID))
+      throw BadRequest('The role to ping cannot be @everyone: choose a role your staff hold', 'alarmPingRole');
+    if ((await guild?.exists('role', value)) === false)
+      throw BadRequest(`The role to ping (id ${value}) does not exist in the Discord server`, 'alarmPingRole');
   }
 
   /**
@@ -108,8 +119,13 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
       const value = change[key];
       after[key] = value === null ? defaults[key] : (value ?? after[key]);
     }
-    const configured = Object.fromEntries(ROLE_SLOTS.map((slot) => [slot, after[ROLE_SLOT_NAMES[slot].settingKey]])) as Record<RoleSlot, string>;
-    const problems = (await guild?.refusedRoles?.(configured)) ?? roleSafetyProblems({ guild: { guildId: '', ownerId: '', roles: [] }, bot: null, configured });
+    const configured = Object.fromEntries(ROLE_SLOTS.map((slot) => [slot, after[ROLE_SLOT_NAMES[slot].settingKey]])) as Record<
+      RoleSlot,
+      string
+    >;
+    const problems =
+      (await guild?.refusedRoles?.(configured)) ??
+      roleSafetyProblems({ guild: { guildId: '', ownerId: '', roles: [] }, bot: null, configured });
     const refused = problems.find((p) => p.slots.some((slot) => changed.includes(slot)));
     if (!refused) return;
     const slot = refused.slots.find((s) => changed.includes(s))!;
@@ -156,10 +172,15 @@ export function createSettingsService(deps: { database: Database; env: Env; cloc
           const oldEffective = effectiveSettings(defaults, before);
           const newEffective = effectiveSettings(defaults, after as StoredSettings);
           const changes: Record<string, { old: unknown; new: unknown; stored: boolean }> = {};
-          for (const key of SETTING_KEYS) if (key in change) changes[key] = { old: oldEffective[key], new: newEffective[key], stored: key in after };
+          for (const key of SETTING_KEYS)
+            if (key in change) changes[key] = { old: oldEffective[key], new: newEffective[key], stored: key in after };
           const version = row.version + 1;
           await writeStoredSettings(tx, version, after, now);
-          await appendAudit(tx, { actor, action: 'settings.updated', targetType: 'settings', targetId: String(version), details: { version, changes } }, now);
+          await appendAudit(
+            tx,
+            { actor, action: 'settings.updated', targetType: 'settings', targetId: String(version), details: { version, changes } },
+            now,
+          );
           return { version, after };
         }),
       );

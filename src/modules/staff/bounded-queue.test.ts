@@ -15,7 +15,12 @@ describe('createBoundedQueue', () => {
           resolve(active);
         });
       });
-    const results = Array.from({ length: 8 }, () => queue.run(task).then(() => 'done', (error: Error & { status?: number }) => error.status));
+    const results = Array.from({ length: 8 }, () =>
+      queue.run(task).then(
+        () => 'done',
+        (error: Error & { status?: number }) => error.status,
+      ),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(queue.running).toBe(2);
     expect(queue.waiting).toBe(3);

@@ -33,7 +33,8 @@ export function createBoundedQueue(options: { concurrency: number; queueLimit: n
 
   const release = () => {
     const next = waiting.shift();
-    if (next) next(); // the slot passes straight to the next task
+    if (next)
+      next(); // the slot passes straight to the next task
     else running -= 1;
   };
 

@@ -66,8 +66,14 @@ describeEngines('login throttle', (getDatabase) => {
     expect(refused.filter((d) => !d.allowed && d.blockStarted)).toHaveLength(1);
     // the block holds for a username never tried, and ends on time
     const later = new Date(T0.getTime() + 14 * MINUTE);
-    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), later, POLICY)).toMatchObject({ allowed: false, scope: 'client', retryAfterMs: MINUTE });
-    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), new Date(T0.getTime() + 15 * MINUTE), POLICY)).toMatchObject({ allowed: true });
+    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), later, POLICY)).toMatchObject({
+      allowed: false,
+      scope: 'client',
+      retryAfterMs: MINUTE,
+    });
+    expect(
+      await takeLoginAttempt(db, loginThrottleKeys(hmac, 'fresh', '192.0.2.9'), new Date(T0.getTime() + 15 * MINUTE), POLICY),
+    ).toMatchObject({ allowed: true });
   });
 
   it('refuses everyone unknown once failures spike across addresses, and lets a known client through', async () => {
@@ -79,11 +85,22 @@ describeEngines('login throttle', (getDatabase) => {
     await recordLoginSuccess(db, owner, T0, policy, false);
     // 40 addresses, one made-up username each: no address bucket fills, the global one does
     const spray = [];
-    for (let a = 0; a < 40; a += 1) spray.push(await takeLoginAttempt(db, loginThrottleKeys(hmac, `user-${a}`, `198.51.100.${a + 1}`), T0, policy));
+    for (let a = 0; a < 40; a += 1)
+      spray.push(await takeLoginAttempt(db, loginThrottleKeys(hmac, `user-${a}`, `198.51.100.${a + 1}`), T0, policy));
     expect(spray.filter((d) => d.allowed)).toHaveLength(30);
     expect(spray[30]).toEqual({ allowed: false, scope: 'global', retryAfterMs: 5 * MINUTE, blockStarted: true });
     const soon = new Date(T0.getTime() + MINUTE);
-    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'Mod', '203.0.113.99'), soon, policy)).toMatchObject({ allowed: false, scope: 'global', retryAfterMs: 4 * MINUTE });
-    expect(await takeLoginAttempt(db, owner, soon, policy)).toEqual({ allowed: true, knownClient: true, delayMs: 0, slowedBy: null, slowStarted: false });
+    expect(await takeLoginAttempt(db, loginThrottleKeys(hmac, 'Mod', '203.0.113.99'), soon, policy)).toMatchObject({
+      allowed: false,
+      scope: 'global',
+      retryAfterMs: 4 * MINUTE,
+    });
+    expect(await takeLoginAttempt(db, owner, soon, policy)).toEqual({
+      allowed: true,
+      knownClient: true,
+      delayMs: 0,
+      slowedBy: null,
+      slowStarted: false,
+    });
   });
 });

@@ -78,10 +78,17 @@ const GLOBAL_KEY = 'global';
 
 /** Builds the bucket keys from keyed hashes of the username (case-insensitive) and the client address. */
 export function loginThrottleKeys(hmacKey: Buffer, username: string, clientAddress: string): LoginThrottleKeys {
-  const digest = (label: string, value: string) => crypto.createHmac('sha256', hmacKey).update(`${label}:${value}`, 'utf8').digest('hex').slice(0, 32);
+  const digest = (label: string, value: string) =>
+    crypto.createHmac('sha256', hmacKey).update(`${label}:${value}`, 'utf8').digest('hex').slice(0, 32);
   const subject = digest('staff-login-user', username.toLowerCase());
   const client = digest('staff-login-client', clientAddress);
-  return { pair: `pair:${subject}:${client}`, client: `ip:${client}`, global: GLOBAL_KEY, account: `user:${subject}`, known: `known:${subject}:${client}` };
+  return {
+    pair: `pair:${subject}:${client}`,
+    client: `ip:${client}`,
+    global: GLOBAL_KEY,
+    account: `user:${subject}`,
+    known: `known:${subject}:${client}`,
+  };
 }
 
 export type ThrottleDecision =
@@ -102,7 +109,12 @@ const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * Counts one attempt in one statement and returns the count with any block in force, so
  * parallel attempts each see a distinct count (the statement is atomic per key).
  */
-async function countAttempt(executor: Executor, key: string, rule: SharedThrottleRule, now: Date): Promise<{ attempts: number; blockedUntil: Date | null }> {
+async function countAttempt(
+  executor: Executor,
+  key: string,
+  rule: SharedThrottleRule,
+  now: Date,
+): Promise<{ attempts: number; blockedUntil: Date | null }> {
   const windowStart = new Date(now.getTime() - rule.windowMs);
   const expired = sql`${loginThrottle.windowStartedAt} <= ${iso(windowStart)}`;
   const [row] = await executor
@@ -137,7 +149,13 @@ type Refusal<S extends string = RefusingScope> = { allowed: false; scope: S; ret
  * Counts one attempt in a refusing bucket. Returns the refusal when the bucket is (or this
  * attempt puts it) over its limit; only the attempt that crossed the limit starts the block.
  */
-async function countRefusing<S extends string>(executor: Executor, scope: S, key: string, rule: ThrottleRule, now: Date): Promise<Refusal<S> | null> {
+async function countRefusing<S extends string>(
+  executor: Executor,
+  scope: S,
+  key: string,
+  rule: ThrottleRule,
+  now: Date,
+): Promise<Refusal<S> | null> {
   const counted = await countAttempt(executor, key, rule, now);
   if (counted.blockedUntil && counted.blockedUntil > now) {
     return { allowed: false, scope, retryAfterMs: counted.blockedUntil.getTime() - now.getTime(), blockStarted: false };
@@ -154,7 +172,12 @@ async function countRefusing<S extends string>(executor: Executor, scope: S, key
  * A block already in force is found by one read and refuses without writing anything, so
  * a spray that is being refused costs one indexed read per attempt.
  */
-export async function takeLoginAttempt(executor: Executor, keys: LoginThrottleKeys, now: Date, policy: LoginThrottlePolicy): Promise<ThrottleDecision> {
+export async function takeLoginAttempt(
+  executor: Executor,
+  keys: LoginThrottleKeys,
+  now: Date,
+  policy: LoginThrottlePolicy,
+): Promise<ThrottleDecision> {
   const rows = await executor
     .select()
     .from(loginThrottle)
@@ -167,7 +190,8 @@ export async function takeLoginAttempt(executor: Executor, keys: LoginThrottleKe
   const scopes: RefusingScope[] = knownClient ? ['pair'] : ['pair', 'client', 'global'];
   for (const scope of scopes) {
     const blockedUntil = byKey.get(keys[scope])?.blockedUntil;
-    if (blockedUntil && blockedUntil > now) return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
+    if (blockedUntil && blockedUntil > now)
+      return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
   }
   for (const scope of scopes) {
     const refusal = await countRefusing(executor, scope, keys[scope], policy[scope], now);
@@ -177,14 +201,28 @@ export async function takeLoginAttempt(executor: Executor, keys: LoginThrottleKe
 
   const { attempts } = await countAttempt(executor, keys.account, policy.account, now);
   const slowed = attempts > policy.account.limit;
-  return { allowed: true, knownClient, delayMs: slowed ? policy.slowDownMs : 0, slowedBy: slowed ? 'account' : null, slowStarted: attempts === policy.account.limit + 1 };
+  return {
+    allowed: true,
+    knownClient,
+    delayMs: slowed ? policy.slowDownMs : 0,
+    slowedBy: slowed ? 'account' : null,
+    slowStarted: attempts === policy.account.limit + 1,
+  };
 }
 
 /** A success clears the pair bucket, gives back the shared buckets' count, and remembers the client. */
-export async function recordLoginSuccess(executor: Executor, keys: LoginThrottleKeys, now: Date, policy: LoginThrottlePolicy, knownClient: boolean): Promise<void> {
+export async function recordLoginSuccess(
+  executor: Executor,
+  keys: LoginThrottleKeys,
+  now: Date,
+  policy: LoginThrottlePolicy,
+  knownClient: boolean,
+): Promise<void> {
   await executor.execute(sql`delete from login_throttle where key = ${keys.pair}`);
   if (!knownClient) {
-    await executor.execute(sql`update login_throttle set failures = greatest(failures - 1, 0) where key in (${keys.client}, ${keys.global}, ${keys.account})`);
+    await executor.execute(
+      sql`update login_throttle set failures = greatest(failures - 1, 0) where key in (${keys.client}, ${keys.global}, ${keys.account})`,
+    );
   }
   const until = new Date(now.getTime() + policy.knownClientMs);
   await executor
@@ -203,9 +241,18 @@ export function ownPasswordThrottleKey(hmacKey: Buffer, staffId: number): string
 }
 
 /** Counts one current-password check; the refusal when the account is over the limit, else null. */
-export async function takeOwnPasswordCheck(executor: Executor, key: string, now: Date, rule: ThrottleRule): Promise<Refusal<'own_password'> | null> {
-  const [row] = await executor.select().from(loginThrottle).where(inArray(loginThrottle.key, [key]));
-  if (row?.blockedUntil && row.blockedUntil > now) return { allowed: false, scope: 'own_password', retryAfterMs: row.blockedUntil.getTime() - now.getTime(), blockStarted: false };
+export async function takeOwnPasswordCheck(
+  executor: Executor,
+  key: string,
+  now: Date,
+  rule: ThrottleRule,
+): Promise<Refusal<'own_password'> | null> {
+  const [row] = await executor
+    .select()
+    .from(loginThrottle)
+    .where(inArray(loginThrottle.key, [key]));
+  if (row?.blockedUntil && row.blockedUntil > now)
+    return { allowed: false, scope: 'own_password', retryAfterMs: row.blockedUntil.getTime() - now.getTime(), blockStarted: false };
   return countRefusing(executor, 'own_password', key, rule, now);
 }
 

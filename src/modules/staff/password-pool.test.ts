@@ -28,14 +28,23 @@ describe('workerBcrypt', () => {
   });
 
   // Linux keeps a nice value per thread: the password thread's is below the event loop's priority
-  (fs.existsSync('/proc/thread-self') ? it : it.skip)('runs its checks at a lower priority than the event loop, so a spray yields the CPU to visitors', async () => {
-    await runner.hash('started', 4);
-    const niceOf = (task: string) => Number(fs.readFileSync(`/proc/${process.pid}/task/${task}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
-    const tasks = fs.readdirSync(`/proc/${process.pid}/task`);
-    const mainNice = niceOf(String(process.pid));
-    // the thread's name is not set, so it is found by its nice value: at least one thread at 5 or more, the main one as it was
-    expect(tasks.map(niceOf).filter((nice) => nice >= 5 && nice > mainNice).length).toBeGreaterThanOrEqual(1);
-  });
+  (fs.existsSync('/proc/thread-self') ? it : it.skip)(
+    'runs its checks at a lower priority than the event loop, so a spray yields the CPU to visitors',
+    async () => {
+      await runner.hash('started', 4);
+      const niceOf = (task: string) =>
+        Number(
+          fs
+            .readFileSync(`/proc/${process.pid}/task/${task}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .split(' ')[16],
+        );
+      const tasks = fs.readdirSync(`/proc/${process.pid}/task`);
+      const mainNice = niceOf(String(process.pid));
+      // the thread's name is not set, so it is found by its nice value: at least one thread at 5 or more, the main one as it was
+      expect(tasks.map(niceOf).filter((nice) => nice >= 5 && nice > mainNice).length).toBeGreaterThanOrEqual(1);
+    },
+  );
 });
 
 describe('defaultHashThreads', () => {
@@ -48,5 +57,7 @@ describe('defaultHashThreads', () => {
     [8, 2, 2],
     [32, 1, 4],
     [32, 4, 1],
-  ])('%d CPUs, %d web processes → %d threads each', (cpus, processes, threads) => expect(defaultHashThreads(cpus, processes)).toBe(threads));
+  ])('%d CPUs, %d web processes → %d threads each', (cpus, processes, threads) =>
+    expect(defaultHashThreads(cpus, processes)).toBe(threads),
+  );
 });

@@ -32,7 +32,10 @@ function spawnWorker(): Worker {
   const built = path.join(__dirname, 'password-worker.js');
   if (fs.existsSync(built)) return new Worker(built, options);
   const source = path.join(__dirname, 'password-worker.ts');
-  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`, { ...options, eval: true });
+  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`, {
+    ...options,
+    eval: true,
+  });
 }
 
 /** Password checks that may wait per thread, beyond the one it runs; more are refused as busy. */

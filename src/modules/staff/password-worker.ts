@@ -31,7 +31,10 @@ yieldToEventLoop();
 parentPort?.on('message', (job: BcryptJob) => {
   let answer: BcryptAnswer;
   try {
-    answer = job.op === 'hash' ? { id: job.id, value: bcrypt.hashSync(job.password, job.cost) } : { id: job.id, value: bcrypt.compareSync(job.password, job.hash) };
+    answer =
+      job.op === 'hash'
+        ? { id: job.id, value: bcrypt.hashSync(job.password, job.cost) }
+        : { id: job.id, value: bcrypt.compareSync(job.password, job.hash) };
   } catch (error) {
     answer = { id: job.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -87,7 +87,12 @@ export interface SetupCodeLogger {
  * the operator; once one exists, remove any stale code file. The code is a secret: it
  * goes to the terminal (`announce`) and the 0600 file, never into a log line.
  */
-export function prepareSetupCode(options: { dataDir: string; staffExists: boolean; logger: SetupCodeLogger; announce?: (code: string, file: string) => void }): SetupCodeStore {
+export function prepareSetupCode(options: {
+  dataDir: string;
+  staffExists: boolean;
+  logger: SetupCodeLogger;
+  announce?: (code: string, file: string) => void;
+}): SetupCodeStore {
   const store = createFileSetupCodeStore(options.dataDir);
   if (options.staffExists) {
     store.consume();

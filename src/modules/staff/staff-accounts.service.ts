@@ -62,7 +62,11 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
       // the single-owner unique index makes a concurrent second insert a no-op
       const created = await insertStaff(tx, { username: input.username, passwordHash, isSuperAdmin: true, isOwner: true }, now);
       if (!created) throw Conflict(SETUP_CLOSED);
-      await appendAudit(tx, { actor: staffActor(created), action: 'staff.setup', targetType: 'staff', targetId: String(created.id), details: { owner: true } }, now);
+      await appendAudit(
+        tx,
+        { actor: staffActor(created), action: 'staff.setup', targetType: 'staff', targetId: String(created.id), details: { owner: true } },
+        now,
+      );
       return created;
     });
     deps.setupCode.consume();
@@ -70,14 +74,28 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
   }
 
   /** A regular staff account (spec: Create Staff page and the Staff Management card). */
-  async function createStaff(actor: StaffAccount, input: { username: string; password: string }, via: 'create_staff' | 'staff_management'): Promise<StaffAccount> {
+  async function createStaff(
+    actor: StaffAccount,
+    input: { username: string; password: string },
+    via: 'create_staff' | 'staff_management',
+  ): Promise<StaffAccount> {
     assertPassword(input.password, 'password');
     const passwordHash = await deps.hasher.hash(input.password);
     const now = deps.clock.now();
     return db.transaction(async (tx) => {
       const created = await insertStaff(tx, { username: input.username, passwordHash }, now);
       if (!created) throw Conflict(USERNAME_TAKEN, 'username');
-      await appendAudit(tx, { actor: staffActor(actor), action: 'staff.create', targetType: 'staff', targetId: String(created.id), details: { username: created.username, via } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(actor),
+          action: 'staff.create',
+          targetType: 'staff',
+          targetId: String(created.id),
+          details: { username: created.username, via },
+        },
+        now,
+      );
       return created;
     });
   }
@@ -98,7 +116,17 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
       const refusal = staffChangeRefusal(actor, target, 'password');
       if (refusal) throw Forbidden(refusal);
       const epoch = (await setStaffPassword(tx, target.id, passwordHash, now))!;
-      await appendAudit(tx, { actor: staffActor(actor), action: 'staff.password_change', targetType: 'staff', targetId: String(target.id), details: { username: target.username } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(actor),
+          action: 'staff.password_change',
+          targetType: 'staff',
+          targetId: String(target.id),
+          details: { username: target.username },
+        },
+        now,
+      );
       return { epoch };
     });
   }
@@ -108,7 +136,10 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
    * password must be given, and every session of the account ends; the route moves the session
    * that made the change to the new epoch. Returns that epoch.
    */
-  async function changeOwnPassword(actor: StaffAccount, input: { currentPassword: string; newPassword: string }): Promise<{ epoch: number }> {
+  async function changeOwnPassword(
+    actor: StaffAccount,
+    input: { currentPassword: string; newPassword: string },
+  ): Promise<{ epoch: number }> {
     assertPassword(input.newPassword, 'newPassword');
     const storedHash = await findStaffPasswordHash(db, actor.id);
     if (storedHash === null) throw NotFound('Staff account');
@@ -117,12 +148,32 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
     const refusal = await takeOwnPasswordCheck(db, throttleKey, deps.clock.now(), deps.throttle.pair);
     if (refusal) {
       if (refusal.blockStarted) {
-        await appendAudit(db, { actor: staffActor(actor), action: 'staff.login_throttled', targetType: 'staff', targetId: String(actor.id), details: { scope: refusal.scope } }, deps.clock.now());
+        await appendAudit(
+          db,
+          {
+            actor: staffActor(actor),
+            action: 'staff.login_throttled',
+            targetType: 'staff',
+            targetId: String(actor.id),
+            details: { scope: refusal.scope },
+          },
+          deps.clock.now(),
+        );
       }
       throw throttledError('own_password', refusal.retryAfterMs);
     }
     if (!(await deps.hasher.verify(input.currentPassword, storedHash))) {
-      await appendAudit(db, { actor: staffActor(actor), action: 'staff.password_change_failed', targetType: 'staff', targetId: String(actor.id), details: { reason: 'wrong_current_password' } }, deps.clock.now());
+      await appendAudit(
+        db,
+        {
+          actor: staffActor(actor),
+          action: 'staff.password_change_failed',
+          targetType: 'staff',
+          targetId: String(actor.id),
+          details: { reason: 'wrong_current_password' },
+        },
+        deps.clock.now(),
+      );
       throw BadRequest(WRONG_CURRENT_PASSWORD, 'currentPassword');
     }
     await clearOwnPasswordChecks(db, throttleKey);
@@ -134,7 +185,17 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
       const lockedHash = await findStaffPasswordHash(tx, actor.id, { forUpdate: true });
       if (lockedHash !== storedHash) throw BadRequest(WRONG_CURRENT_PASSWORD, 'currentPassword');
       const epoch = (await setStaffPassword(tx, actor.id, passwordHash, now))!;
-      await appendAudit(tx, { actor: staffActor(actor), action: 'staff.password_change', targetType: 'staff', targetId: String(actor.id), details: { username: actor.username, own: true } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(actor),
+          action: 'staff.password_change',
+          targetType: 'staff',
+          targetId: String(actor.id),
+          details: { username: actor.username, own: true },
+        },
+        now,
+      );
       return { epoch };
     });
   }
@@ -147,7 +208,17 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
       if (refusal) throw Forbidden(refusal);
       if (target.isSuperAdmin === isSuperAdmin) return; // nothing changes, nothing to record
       await setStaffSuperAdmin(tx, target.id, isSuperAdmin, now);
-      await appendAudit(tx, { actor: staffActor(actor), action: isSuperAdmin ? 'staff.promote' : 'staff.demote', targetType: 'staff', targetId: String(target.id), details: { username: target.username } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(actor),
+          action: isSuperAdmin ? 'staff.promote' : 'staff.demote',
+          targetType: 'staff',
+          targetId: String(target.id),
+          details: { username: target.username },
+        },
+        now,
+      );
     });
   }
 
@@ -158,11 +229,30 @@ export function createStaffAccountsService(deps: StaffAccountsDeps) {
       const refusal = staffChangeRefusal(actor, target, 'delete');
       if (refusal) throw Forbidden(refusal);
       await deleteStaff(tx, target.id);
-      await appendAudit(tx, { actor: staffActor(actor), action: 'staff.delete', targetType: 'staff', targetId: String(target.id), details: { username: target.username } }, now);
+      await appendAudit(
+        tx,
+        {
+          actor: staffActor(actor),
+          action: 'staff.delete',
+          targetType: 'staff',
+          targetId: String(target.id),
+          details: { username: target.username },
+        },
+        now,
+      );
     });
   }
 
-  return { setupAvailable, setupOwner, createStaff, listStaff: () => listStaff(db), changePassword, changeOwnPassword, setSuperAdmin, removeStaff };
+  return {
+    setupAvailable,
+    setupOwner,
+    createStaff,
+    listStaff: () => listStaff(db),
+    changePassword,
+    changeOwnPassword,
+    setSuperAdmin,
+    removeStaff,
+  };
 }
 
 export type StaffAccountsService = ReturnType<typeof createStaffAccountsService>;

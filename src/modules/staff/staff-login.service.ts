@@ -5,7 +5,14 @@ import { appendAudit } from '../audit';
 import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type RefusingScope } from './login-throttle';
 import type { PasswordHasher } from './password';
 import { staffActor } from './staff-actor';
-import { accountOf, bumpStaffEpoch, findStaffCredentials, recordStaffLoginFailure, recordStaffLoginSuccess, type StaffAccount } from './staff.repository';
+import {
+  accountOf,
+  bumpStaffEpoch,
+  findStaffCredentials,
+  recordStaffLoginFailure,
+  recordStaffLoginSuccess,
+  type StaffAccount,
+} from './staff.repository';
 
 export type LoginResult =
   | { outcome: 'success'; staff: StaffAccount }
@@ -31,19 +38,29 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
     const decision = await takeLoginAttempt(db, keys, now, deps.throttle);
     if (!decision.allowed) {
       if (decision.blockStarted) {
-        await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.scope } }, now);
+        await appendAudit(
+          db,
+          { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.scope } },
+          now,
+        );
       }
       return { outcome: 'throttled', retryAfterMs: decision.retryAfterMs, scope: decision.scope };
     }
     if (decision.slowStarted && decision.slowedBy) {
-      await appendAudit(db, { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.slowedBy } }, now);
+      await appendAudit(
+        db,
+        { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details: { scope: decision.slowedBy } },
+        now,
+      );
     }
     // the account's shared limit is exceeded: the password is still checked, after a fixed wait (see login-throttle.ts)
     if (decision.delayMs > 0) await sleep(decision.delayMs);
 
     const account = await findStaffCredentials(db, input.username);
     // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy
-    const valid = account ? await deps.hasher.verify(input.password, account.passwordHash, { priority: decision.knownClient }) : await deps.hasher.burn(input.password);
+    const valid = account
+      ? await deps.hasher.verify(input.password, account.passwordHash, { priority: decision.knownClient })
+      : await deps.hasher.burn(input.password);
     const at = deps.clock.now();
     if (account && valid) {
       const staff = accountOf(account);

@@ -57,7 +57,9 @@ const preparedStaffById = preparedPerExecutor((executor) =>
 );
 
 export async function findStaffById(executor: Executor, id: number, options: { forUpdate?: boolean } = {}): Promise<StaffAccount | null> {
-  const [row] = options.forUpdate ? await executor.select().from(staff).where(eq(staff.id, id)).for('update') : await preparedStaffById(executor).execute({ id });
+  const [row] = options.forUpdate
+    ? await executor.select().from(staff).where(eq(staff.id, id)).for('update')
+    : await preparedStaffById(executor).execute({ id });
   return row ? toAccount(row) : null;
 }
 
@@ -70,7 +72,10 @@ export async function findStaffPasswordHash(executor: Executor, id: number, opti
 
 /** Usernames are unique case-insensitively (the staff_username_lower_key index). */
 export async function findStaffCredentials(executor: Executor, username: string): Promise<StaffCredentials | null> {
-  const [row] = await executor.select().from(staff).where(sql`lower(${staff.username}) = lower(${username})`);
+  const [row] = await executor
+    .select()
+    .from(staff)
+    .where(sql`lower(${staff.username}) = lower(${username})`);
   return row ? { ...toAccount(row), passwordHash: row.passwordHash } : null;
 }
 
@@ -123,7 +128,10 @@ export async function setStaffSuperAdmin(executor: Executor, id: number, isSuper
 
 /** Ends every session of the account (logout). */
 export async function bumpStaffEpoch(executor: Executor, id: number, now: Date): Promise<void> {
-  await executor.update(staff).set({ sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now }).where(eq(staff.id, id));
+  await executor
+    .update(staff)
+    .set({ sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now })
+    .where(eq(staff.id, id));
 }
 
 export async function deleteStaff(executor: Executor, id: number): Promise<boolean> {

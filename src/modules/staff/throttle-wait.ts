@@ -23,5 +23,7 @@ export type ThrottleReason = keyof typeof THROTTLE_REASONS;
 /** The 429 a refused sign-in (or current-password check) answers: the reason and the wait, which Retry-After repeats. */
 export function throttledError(reason: ThrottleReason, retryAfterMs: number): AppError {
   const wait = waitOf(retryAfterMs);
-  return new AppError(429, 'rate_limited', `${THROTTLE_REASONS[reason]} Try again in ${wait.text}.`, undefined, { 'Retry-After': String(wait.seconds) });
+  return new AppError(429, 'rate_limited', `${THROTTLE_REASONS[reason]} Try again in ${wait.text}.`, undefined, {
+    'Retry-After': String(wait.seconds),
+  });
 }

@@ -41,7 +41,14 @@ describeEngines('statistics queries', (getDatabase) => {
       { day: '2026-06-10', counts: { verified: 1, limited_access: 1 } },
     ]);
     expect(week.altLinksPerDay).toEqual([{ day: '2026-06-10', counts: { certain: 1 } }]);
-    expect(week.vpn).toEqual({ attempts: 4, vpnAttempts: 3, providers: [{ provider: 'NordVPN', attempts: 2 }, { provider: 'Mullvad', attempts: 1 }] });
+    expect(week.vpn).toEqual({
+      attempts: 4,
+      vpnAttempts: 3,
+      providers: [
+        { provider: 'NordVPN', attempts: 2 },
+        { provider: 'Mullvad', attempts: 1 },
+      ],
+    });
     expect(week.raidAlarmsPerDay).toEqual([{ day: '2026-06-10', alarms: 1 }]);
 
     const quarter = await readStatistics(db, NOW, 90);
@@ -54,11 +61,18 @@ describeEngines('statistics queries', (getDatabase) => {
     const { db } = getDatabase();
     const a = await buildMember(db);
     await buildAttempt(db, a.id, { createdAt: new Date('2026-06-08T10:00:00Z'), outcome: 'verified' });
-    await buildAttempt(db, a.id, { createdAt: new Date('2026-06-08T11:00:00Z'), outcome: 'limited_access', vpnVerdict: 'vpn', vpnProvider: 'NordVPN' });
+    await buildAttempt(db, a.id, {
+      createdAt: new Date('2026-06-08T11:00:00Z'),
+      outcome: 'limited_access',
+      vpnVerdict: 'vpn',
+      vpnProvider: 'NordVPN',
+    });
     await buildAttempt(db, a.id, { createdAt: new Date('2026-06-10T09:00:00Z'), outcome: 'verified' });
     const first = await readStatistics(db, NOW, 7);
     // the days before today are written (a marker for each, counts where there were any); today is not
-    expect(await rows(`select to_char(day, 'YYYY-MM-DD') as day, series, key, n from statistics_days where series <> 'day' order by 1, 2, 3`)).toEqual([
+    expect(
+      await rows(`select to_char(day, 'YYYY-MM-DD') as day, series, key, n from statistics_days where series <> 'day' order by 1, 2, 3`),
+    ).toEqual([
       { day: '2026-06-08', series: 'outcome', key: 'limited_access', n: 1 },
       { day: '2026-06-08', series: 'outcome', key: 'verified', n: 1 },
       { day: '2026-06-08', series: 'vpn', key: 'attempts', n: 2 },
@@ -67,7 +81,9 @@ describeEngines('statistics queries', (getDatabase) => {
     ]);
     expect(await rows(`select count(*)::int as n from statistics_days where series = 'day'`)).toEqual([{ n: 6 }]);
     // today's hours that are over (15 minutes after, so up to 14:00 at 15:00) are written too; the last is counted live
-    expect(await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, series, key, n from statistics_hours where series = 'outcome'`)).toEqual([{ hour: '09', series: 'outcome', key: 'verified', n: 1 }]);
+    expect(
+      await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, series, key, n from statistics_hours where series = 'outcome'`),
+    ).toEqual([{ hour: '09', series: 'outcome', key: 'verified', n: 1 }]);
     expect(await rows(`select count(*)::int as n from statistics_hours where series = 'hour'`)).toEqual([{ n: 14 }]);
 
     // retention deletes the attempts: the stored days keep their counts, today is counted live
@@ -91,7 +107,10 @@ describeEngines('statistics queries', (getDatabase) => {
     const b = await buildMember(db);
     const c = await buildMember(db);
     const appeal = (memberId: number, createdAt: string, status: string, decidedAt: string | null) =>
-      getDatabase().query(`insert into appeals (member_id, message, status, standing, created_at, decided_at) values ($1, 'please', $2, 'certain_alt', $3, $4)`, [memberId, status, createdAt, decidedAt]);
+      getDatabase().query(
+        `insert into appeals (member_id, message, status, standing, created_at, decided_at) values ($1, 'please', $2, 'certain_alt', $3, $4)`,
+        [memberId, status, createdAt, decidedAt],
+      );
     // filed on a stored day, decided in a stored hour of today
     await appeal(a.id, '2026-06-08T10:00:00Z', 'approved', '2026-06-10T09:00:00Z');
     // filed and rejected on the same stored day
@@ -108,12 +127,16 @@ describeEngines('statistics queries', (getDatabase) => {
     // earlier days from statistics_days, today's hours up to 14:00 from statistics_hours, the open appeal live
     const stored = await readStatistics(db, NOW, 7);
     expect(stored.appealsPerDay).toEqual(expected);
-    expect(await rows(`select to_char(day, 'YYYY-MM-DD') as day, key, n from statistics_days where series = 'appeal' order by 1, 2`)).toEqual([
+    expect(
+      await rows(`select to_char(day, 'YYYY-MM-DD') as day, key, n from statistics_days where series = 'appeal' order by 1, 2`),
+    ).toEqual([
       { day: '2026-06-08', key: 'submitted', n: 1 },
       { day: '2026-06-09', key: 'rejected', n: 1 },
       { day: '2026-06-09', key: 'submitted', n: 1 },
     ]);
-    expect(await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, key, n from statistics_hours where series = 'appeal'`)).toEqual([{ hour: '09', key: 'approved', n: 1 }]);
+    expect(
+      await rows(`select to_char(hour at time zone 'UTC', 'HH24') as hour, key, n from statistics_hours where series = 'appeal'`),
+    ).toEqual([{ hour: '09', key: 'approved', n: 1 }]);
 
     // the next day, today is counted whole into statistics_days: the same numbers as the hours and the live hour gave
     expect((await readStatistics(db, new Date('2026-06-11T01:00:00Z'), 7)).appealsPerDay).toEqual(expected);
@@ -169,7 +192,9 @@ describeEngines('statistics queries', (getDatabase) => {
     await readStatistics(db, justAfterMidnight, 7);
     // committed at 00:11 with its start time of 23:59:58 the day before
     await buildAttempt(db, a.id, { createdAt: new Date('2026-06-09T23:59:58Z'), outcome: 'verified' });
-    expect((await readStatistics(db, new Date('2026-06-10T00:16:00Z'), 7)).verificationsPerDay).toEqual([{ day: '2026-06-09', counts: { verified: 1 } }]);
+    expect((await readStatistics(db, new Date('2026-06-10T00:16:00Z'), 7)).verificationsPerDay).toEqual([
+      { day: '2026-06-09', counts: { verified: 1 } },
+    ]);
     expect(await rows(`select n from statistics_days where day = '2026-06-09' and series = 'outcome'`)).toEqual([{ n: 1 }]);
   });
 

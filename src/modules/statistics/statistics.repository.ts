@@ -41,11 +41,22 @@ const UNIT_MS: Record<Unit, number> = { day: DAY_MS, hour: HOUR_MS };
 const startOf = (unit: Unit, at: Date) => new Date(Math.floor(at.getTime() / UNIT_MS[unit]) * UNIT_MS[unit]);
 const bucketOf = (unit: Unit, at: Date) => at.toISOString().slice(0, unit === 'day' ? 10 : 13);
 const tsParam = (at: Date) => sql`${at.toISOString()}::timestamptz`;
-const bucketSql = (unit: Unit, column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '${unit === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM-DD"T"HH24'}')`);
+const bucketSql = (unit: Unit, column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', '${unit === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM-DD"T"HH24'}')`);
 /** The stored table of a unit, its bucket column as a bucket string, and a bucket string as its column's type. */
 const STORE = {
-  day: { table: sql.raw('statistics_days'), column: sql.raw('day'), bucket: sql.raw(`to_char(day, 'YYYY-MM-DD')`), fromText: (v: SQL) => sql`(${v})::date` },
-  hour: { table: sql.raw('statistics_hours'), column: sql.raw('hour'), bucket: sql.raw(`to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24')`), fromText: (v: SQL) => sql`((${v}) || ':00:00Z')::timestamptz` },
+  day: {
+    table: sql.raw('statistics_days'),
+    column: sql.raw('day'),
+    bucket: sql.raw(`to_char(day, 'YYYY-MM-DD')`),
+    fromText: (v: SQL) => sql`(${v})::date`,
+  },
+  hour: {
+    table: sql.raw('statistics_hours'),
+    column: sql.raw('hour'),
+    bucket: sql.raw(`to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24')`),
+    fromText: (v: SQL) => sql`((${v}) || ':00:00Z')::timestamptz`,
+  },
 } as const;
 const storedParam = (unit: Unit, at: Date) => STORE[unit].fromText(sql`${bucketOf(unit, at)}`);
 
@@ -73,7 +84,10 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
   const links = await selectRows<{ bucket: string; confidence: Confidence; n: number | string }>(
     executor,
     sql`select ${bucketSql(unit, 'created_at')} as bucket, confidence, count(*) as n from alt_links
-        where created_at >= ${tsParam(from)}${until} and confidence in (${sql.join(COUNTED_ALT_STRENGTHS.map((c) => sql`${c}`), sql`, `)}) group by 1, 2`,
+        where created_at >= ${tsParam(from)}${until} and confidence in (${sql.join(
+          COUNTED_ALT_STRENGTHS.map((c) => sql`${c}`),
+          sql`, `,
+        )}) group by 1, 2`,
   );
   // an appeal counts as submitted when it was filed and as approved / rejected when it was decided
   const untilDecided = to ? sql` and decided_at < ${tsParam(to)}` : sql``;
@@ -91,7 +105,11 @@ async function countBuckets(executor: Executor, unit: Unit, from: Date, to: Date
     if (a.vpn) rows.push({ bucket: a.bucket, series: 'vpn', key: 'vpn', n });
     if (a.provider !== null) rows.push({ bucket: a.bucket, series: 'vpn_provider', key: a.provider, n });
   }
-  for (const e of ended) rows.push({ bucket: e.bucket, series: 'outcome', key: e.outcome, n: -Number(e.n) }, { bucket: e.bucket, series: 'outcome', key: e.ended_as, n: Number(e.n) });
+  for (const e of ended)
+    rows.push(
+      { bucket: e.bucket, series: 'outcome', key: e.outcome, n: -Number(e.n) },
+      { bucket: e.bucket, series: 'outcome', key: e.ended_as, n: Number(e.n) },
+    );
   for (const r of refused) rows.push({ bucket: r.bucket, series: 'outcome', key: 'denied', n: Number(r.n) });
   for (const l of links) rows.push({ bucket: l.bucket, series: 'alt_confidence', key: l.confidence, n: Number(l.n) });
   for (const a of appeals) rows.push({ bucket: a.bucket, series: 'appeal', key: a.key, n: Number(a.n) });
@@ -111,12 +129,15 @@ async function fillStored(executor: Executor, unit: Unit, from: Date, to: Date):
     ).map((r) => r.bucket),
   );
   const missing: string[] = [];
-  for (let t = from.getTime(); t < to.getTime(); t += UNIT_MS[unit]) if (!written.has(bucketOf(unit, new Date(t)))) missing.push(bucketOf(unit, new Date(t)));
+  for (let t = from.getTime(); t < to.getTime(); t += UNIT_MS[unit])
+    if (!written.has(bucketOf(unit, new Date(t)))) missing.push(bucketOf(unit, new Date(t)));
   if (missing.length === 0) return;
   const first = startOf(unit, new Date(Date.parse(`${missing[0]}${unit === 'day' ? 'T00' : ''}:00:00Z`)));
   const last = startOf(unit, new Date(Date.parse(`${missing[missing.length - 1]}${unit === 'day' ? 'T00' : ''}:00:00Z`)));
   const wanted = new Set(missing);
-  const counted = merge((await countBuckets(executor, unit, first, new Date(last.getTime() + UNIT_MS[unit]))).filter((r) => wanted.has(r.bucket)));
+  const counted = merge(
+    (await countBuckets(executor, unit, first, new Date(last.getTime() + UNIT_MS[unit]))).filter((r) => wanted.has(r.bucket)),
+  );
   const rows = [...counted, ...missing.map((bucket) => ({ bucket, series: unit, key: '', n: 0 }))];
   // one parameter (a JSON array), whatever the number of rows
   await executor.execute(
@@ -125,7 +146,8 @@ async function fillStored(executor: Executor, unit: Unit, from: Date, to: Date):
         on conflict do nothing`,
   );
   // hours are kept while their day is the current one (and a day more): its day row has them by then
-  if (unit === 'hour') await executor.execute(sql`delete from statistics_hours where hour < ${tsParam(new Date(startOf('day', from).getTime() - DAY_MS))}`);
+  if (unit === 'hour')
+    await executor.execute(sql`delete from statistics_hours where hour < ${tsParam(new Date(startOf('day', from).getTime() - DAY_MS))}`);
 }
 
 /** The stored counts of [from, to), summed per day. */
@@ -194,7 +216,10 @@ export async function readStatistics(executor: Executor, now: Date, periodDays: 
     from: start.toISOString(),
     verificationsPerDay: perDay<Outcome>(rows, 'outcome'),
     // days stored before possible links stopped being counted may hold them: they are left out here too
-    altLinksPerDay: perDay<Confidence>(rows.filter((r) => r.series !== 'alt_confidence' || COUNTED_ALT_STRENGTHS.some((c) => c === r.key)), 'alt_confidence'),
+    altLinksPerDay: perDay<Confidence>(
+      rows.filter((r) => r.series !== 'alt_confidence' || COUNTED_ALT_STRENGTHS.some((c) => c === r.key)),
+      'alt_confidence',
+    ),
     vpn: {
       attempts: total('attempts'),
       vpnAttempts: total('vpn'),

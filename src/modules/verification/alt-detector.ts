@@ -18,15 +18,21 @@ export function createAltDetector(altService: AltDetectionService, onCreated?: (
       const readBefore = lookup === undefined ? undefined : candidateLookupFrom(lookup as LookupRow['lookup'] | null);
       const result = await altService.detectAlts(tx, { member, attempt, lookup: readBefore });
       if (onCreated) for (const alt of result.alts) if (alt.change === 'created') onCreated(alt.confidence);
-      const alts = result.alts.filter((alt) => alt.change !== 'dismissed').map((alt) => ({
-        discordId: alt.otherDiscordId,
-        username: alt.otherUsername,
-        confidence: alt.confidence,
-        detectionMethod: alt.detectionMethod,
-        memberIsAlt: alt.memberIs === 'alt',
-      }));
+      const alts = result.alts
+        .filter((alt) => alt.change !== 'dismissed')
+        .map((alt) => ({
+          discordId: alt.otherDiscordId,
+          username: alt.otherUsername,
+          confidence: alt.confidence,
+          detectionMethod: alt.detectionMethod,
+          memberIsAlt: alt.memberIs === 'alt',
+        }));
       // the other side became the alt of a certain link (new, or strengthened to certain): its standing changed
-      const madeCertainAlt = result.alts.filter((alt) => alt.memberIs === 'main' && alt.confidence === 'certain' && (alt.change === 'created' || alt.change === 'strengthened')).map((alt) => alt.otherDiscordId);
+      const madeCertainAlt = result.alts
+        .filter(
+          (alt) => alt.memberIs === 'main' && alt.confidence === 'certain' && (alt.change === 'created' || alt.change === 'strengthened'),
+        )
+        .map((alt) => alt.otherDiscordId);
       return { alts, isLinkedAsAlt: result.isLinkedAsAlt, madeCertainAlt };
     },
   };

@@ -82,7 +82,16 @@ function records(decision: ButtonDecision): decision is Recorded {
  * Step 2, one transaction: the access given, the Discord actions queued, the audit row last (with COMMIT
  * where the engine allows). It runs again only if its commit had not started when the connection was lost.
  */
-async function recordDecision(deps: ButtonFlowDeps, input: { user: { discordId: string; username: string }; member: MemberRow; decision: Recorded; certainAltAction: CertainAltAction; now: Date }): Promise<void> {
+async function recordDecision(
+  deps: ButtonFlowDeps,
+  input: {
+    user: { discordId: string; username: string };
+    member: MemberRow;
+    decision: Recorded;
+    certainAltAction: CertainAltAction;
+    now: Date;
+  },
+): Promise<void> {
   const { user, member, decision: outcome, certainAltAction, now } = input;
   await retryWhileUncommitted<void>((committing) =>
     deps.database.db.transaction(async (tx) => {
@@ -94,7 +103,13 @@ async function recordDecision(deps: ButtonFlowDeps, input: { user: { discordId: 
       await deps.outbox.enqueue(tx, first, ...rest);
       // Linked Roles on: the member's connection follows (verified, or not)
       if (deps.linkedRoles?.enabled) await queueRoleConnectionUpdate(tx, deps.outbox, user.discordId);
-      const audit = { actor: { type: 'discord' as const, id: user.discordId, name: user.username }, action: `button.${outcome}`, targetType: 'member', targetId: user.discordId, details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined } };
+      const audit = {
+        actor: { type: 'discord' as const, id: user.discordId, name: user.username },
+        action: `button.${outcome}`,
+        targetType: 'member',
+        targetId: user.discordId,
+        details: { certainAltAction: outcome === 'denied_alt' ? certainAltAction : undefined },
+      };
       await asLastStatement(tx, () => appendAudit(tx, audit, now), committing);
     }),
   );
@@ -108,18 +123,46 @@ async function readMainOfAlt(tx: Executor, member: MemberRow): Promise<{ usernam
 }
 
 /** Pure: the Discord actions of a recorded decision, the member's role change (or kick, or ban) before the log line. */
-function buttonActions(discordId: string, member: MemberRow, decision: Recorded, certainAltAction: CertainAltAction, main: { username: string } | null): [DiscordAction, ...DiscordAction[]] {
+function buttonActions(
+  discordId: string,
+  member: MemberRow,
+  decision: Recorded,
+  certainAltAction: CertainAltAction,
+  main: { username: string } | null,
+): [DiscordAction, ...DiscordAction[]] {
   if (decision === 'verified') {
     return [
       { ...grantVerified(discordId, auditLogReason('verified on the website')), priority: 'interactive' },
-      { kind: 'log_message', event: 'verified', discordId, text: `✅ <@${discordId}> completed verification and got the Verified role.`, card: { for: 'member', discordId, verified: true } },
+      {
+        kind: 'log_message',
+        event: 'verified',
+        discordId,
+        text: `✅ <@${discordId}> completed verification and got the Verified role.`,
+        card: { for: 'member', discordId, verified: true },
+      },
     ];
   }
   if (decision === 'limited') {
-    const why = member.gateAction === 'limited' ? `(${member.gateReason ?? 'a server rule applies'})` : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
+    const why =
+      member.gateAction === 'limited'
+        ? `(${member.gateReason ?? 'a server rule applies'})`
+        : `is on a VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`;
     return [
-      { kind: 'update_roles', discordId, add: ['limited'], remove: ['unverified'], reason: auditLogReason(limitedAccessReason(member)), priority: 'interactive' },
-      { kind: 'log_message', event: 'vpn_blocked', discordId, text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.`, card: { for: 'member', discordId } },
+      {
+        kind: 'update_roles',
+        discordId,
+        add: ['limited'],
+        remove: ['unverified'],
+        reason: auditLogReason(limitedAccessReason(member)),
+        priority: 'interactive',
+      },
+      {
+        kind: 'log_message',
+        event: 'vpn_blocked',
+        discordId,
+        text: `🛡️ <@${discordId}> ${why}: granted Limited Access only.`,
+        card: { for: 'member', discordId },
+      },
     ];
   }
   const denied: DiscordAction = {
@@ -130,8 +173,20 @@ function buttonActions(discordId: string, member: MemberRow, decision: Recorded,
     card: { for: 'member', discordId },
   };
   if (certainAltAction === 'none') return [denied];
-  const whose = main ? `certain alt of @${main.username}` : member.manualAltStatus === 'certain_alt' ? 'marked a certain alt by staff' : 'certain alt';
-  return [{ kind: certainAltAction, discordId, reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`), priority: 'interactive' }, denied];
+  const whose = main
+    ? `certain alt of @${main.username}`
+    : member.manualAltStatus === 'certain_alt'
+      ? 'marked a certain alt by staff'
+      : 'certain alt';
+  return [
+    {
+      kind: certainAltAction,
+      discordId,
+      reason: auditLogReason(`${whose}, denied at the button (${certainAltAction})`),
+      priority: 'interactive',
+    },
+    denied,
+  ];
 }
 
 /** Why the button gives Limited Access, for Discord's audit log: the admission rule, else the VPN. */
@@ -141,16 +196,30 @@ function limitedAccessReason(member: { gateAction: string | null; gateReason: st
 }
 
 /** Step 3: the operator's log line for a recorded decision. */
-function logDecision(logger: Logger | undefined, discordId: string, member: MemberRow, decision: Recorded, certainAltAction: CertainAltAction): void {
+function logDecision(
+  logger: Logger | undefined,
+  discordId: string,
+  member: MemberRow,
+  decision: Recorded,
+  certainAltAction: CertainAltAction,
+): void {
   if (!logger) return;
   if (decision === 'verified') logVerified(logger, { discordId, via: 'button' });
-  else if (decision === 'limited') logLimited(logger, { discordId, why: member.gateAction === 'limited' ? (member.gateReason ?? 'a server rule') : `VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}` });
+  else if (decision === 'limited')
+    logLimited(logger, {
+      discordId,
+      why:
+        member.gateAction === 'limited'
+          ? (member.gateReason ?? 'a server rule')
+          : `VPN${member.vpnProvider ? ` (${member.vpnProvider})` : ''}`,
+    });
   else logDenied(logger, { discordId, why: `certain alt, at the button${certainAltAction !== 'none' ? ` (${certainAltAction})` : ''}` });
 }
 
 /** What the member is told (src/discord/bot/verify-button.ts words it): the decision, the VPN provider and the admission rule's message where one applies. */
 function answer(decision: ButtonDecision, member: MemberRow | undefined): ButtonResult {
-  if (!member || decision === 'no_record' || decision === 'rules_pending') return { outcome: decision, vpnProvider: null, gateMessage: null };
+  if (!member || decision === 'no_record' || decision === 'rules_pending')
+    return { outcome: decision, vpnProvider: null, gateMessage: null };
   if (decision === 'held') return { outcome: decision, vpnProvider: null, gateMessage: gateMessage(member) };
   return { outcome: decision, vpnProvider: member.vpnProvider, gateMessage: decision === 'limited' ? gateMessage(member) : null };
 }

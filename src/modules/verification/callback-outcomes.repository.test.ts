@@ -11,7 +11,15 @@ function failingReads(error: Error): Executor {
 
 describe('waiting for a callback another request took', () => {
   const outcomesOn = (db: Executor) =>
-    createCallbackOutcomes<string>({ db, clock: { now: () => new Date() }, logger: silentLogger, kind: 'visitor', runningMs: 1000, keepMs: 1000, parse: (v) => (typeof v === 'string' ? v : null) });
+    createCallbackOutcomes<string>({
+      db,
+      clock: { now: () => new Date() },
+      logger: silentLogger,
+      kind: 'visitor',
+      runningMs: 1000,
+      keepMs: 1000,
+      parse: (v) => (typeof v === 'string' ? v : null),
+    });
 
   it('keeps waiting (running) while the database is too busy to give a connection, rather than losing the sign-in', async () => {
     const busy = new Error('Failed query: select', { cause: new Error('timeout exceeded when trying to connect') });
@@ -19,6 +27,8 @@ describe('waiting for a callback another request took', () => {
   });
 
   it('says unavailable for any other failure', async () => {
-    await expect(outcomesOn(failingReads(new Error('syntax error'))).wait('s'.repeat(64), 'c'.repeat(64), 0)).resolves.toEqual({ kind: 'unavailable' });
+    await expect(outcomesOn(failingReads(new Error('syntax error'))).wait('s'.repeat(64), 'c'.repeat(64), 0)).resolves.toEqual({
+      kind: 'unavailable',
+    });
   });
 });

@@ -50,7 +50,12 @@ export function createCallbackOutcomes<T>(deps: {
   type Taken = Exclude<CallbackClaim<T>, { kind: 'claimed' } | { kind: 'unavailable' }>;
   const read = async (stateHash: string): Promise<Row | undefined> => {
     const [row] = await deps.db
-      .select({ callbackHash: signInCallbacks.callbackHash, kind: signInCallbacks.kind, outcome: signInCallbacks.outcome, runningUntil: signInCallbacks.runningUntil })
+      .select({
+        callbackHash: signInCallbacks.callbackHash,
+        kind: signInCallbacks.kind,
+        outcome: signInCallbacks.outcome,
+        runningUntil: signInCallbacks.runningUntil,
+      })
       .from(signInCallbacks)
       .where(eq(signInCallbacks.stateHash, stateHash));
     return row;
@@ -64,7 +69,10 @@ export function createCallbackOutcomes<T>(deps: {
   };
 
   const write = (executor: Executor, stateHash: string, outcome: T) =>
-    executor.update(signInCallbacks).set({ outcome }).where(and(eq(signInCallbacks.stateHash, stateHash), eq(signInCallbacks.kind, deps.kind)));
+    executor
+      .update(signInCallbacks)
+      .set({ outcome })
+      .where(and(eq(signInCallbacks.stateHash, stateHash), eq(signInCallbacks.kind, deps.kind)));
 
   return {
     /**
@@ -76,23 +84,42 @@ export function createCallbackOutcomes<T>(deps: {
       const now = deps.clock.now();
       const take = deps.db
         .insert(signInCallbacks)
-        .values({ stateHash, callbackHash, kind: deps.kind, runningUntil: new Date(now.getTime() + deps.runningMs), expiresAt: new Date(now.getTime() + deps.keepMs), createdAt: now })
+        .values({
+          stateHash,
+          callbackHash,
+          kind: deps.kind,
+          runningUntil: new Date(now.getTime() + deps.runningMs),
+          expiresAt: new Date(now.getTime() + deps.keepMs),
+          createdAt: now,
+        })
         .onConflictDoNothing({ target: signInCallbacks.stateHash })
         .returning({ stateHash: signInCallbacks.stateHash });
       try {
         // the row a request took before is read in the same statement (its snapshot: a row being
         // written by a request at this very moment is not seen, and reads as still running). A statement
         // whose connection was lost (a PostgreSQL restart) is sent again: it commits whole or not at all
-        const [row] = await retryOnLostConnection(() => selectRows<{ used: number; took: number; callback_hash: string | null; kind: string | null; outcome: unknown; running_until: Date | string | null }>(
-          deps.db,
-          sql`with used as ${stateUse(deps.db)}, took as ${take}
+        const [row] = await retryOnLostConnection(() =>
+          selectRows<{
+            used: number;
+            took: number;
+            callback_hash: string | null;
+            kind: string | null;
+            outcome: unknown;
+            running_until: Date | string | null;
+          }>(
+            deps.db,
+            sql`with used as ${stateUse(deps.db)}, took as ${take}
               select (select count(*) from used)::int as used, (select count(*) from took)::int as took, c.callback_hash, c.kind, c.outcome, c.running_until
               from (select 1) as one left join sign_in_callbacks c on c.state_hash = ${stateHash}`,
-        ));
+          ),
+        );
         if (!row) throw new Error('the callback claim returned no row');
         if (row.took === 1) return { kind: 'claimed', stateUsed: row.used === 1 };
         if (row.callback_hash === null || row.kind === null || row.running_until === null) return { kind: 'running' };
-        return stateOf({ callbackHash: row.callback_hash, kind: row.kind, outcome: row.outcome, runningUntil: new Date(row.running_until) }, callbackHash);
+        return stateOf(
+          { callbackHash: row.callback_hash, kind: row.kind, outcome: row.outcome, runningUntil: new Date(row.running_until) },
+          callbackHash,
+        );
       } catch (error) {
         deps.logger.error({ err: error }, 'taking a sign-in callback failed');
         return { kind: 'unavailable' };

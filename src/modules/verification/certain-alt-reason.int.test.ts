@@ -5,7 +5,7 @@ import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../te
 jest.setTimeout(60_000);
 
 /** The certain-alt action's kick says in Discord's audit log whose alt the member is. */
-describeEngines('certain alt kicked at the button: the reason in Discord\'s audit log', (getDatabase) => {
+describeEngines("certain alt kicked at the button: the reason in Discord's audit log", (getDatabase) => {
   let handle: GatekeeperHandle;
   beforeAll(async () => {
     await resetDatabase(getDatabase());
@@ -22,11 +22,17 @@ describeEngines('certain alt kicked at the button: the reason in Discord\'s audi
     await walkVisitorFlow(handle, { userId: alt.id, fingerprint: device, confirmRules: true });
     await handle.services.outboxWorker.drain();
     const button = emulator.findButton(emulator.guild.channelId('verification'), 'Complete Verification!')!;
-    await emulator.clickButton({ userId: alt.id, channelId: emulator.guild.channelId('verification'), messageId: button.messageId, customId: button.customId });
+    await emulator.clickButton({
+      userId: alt.id,
+      channelId: emulator.guild.channelId('verification'),
+      messageId: button.messageId,
+      customId: button.customId,
+    });
     await handle.services.outboxWorker.drain();
 
     expect(emulator.state.guild.members.has(alt.id)).toBe(false);
-    const reasons = (action: string) => emulator.state.auditLog.filter((e) => e.action === action && e.targetId === alt.id).map((e) => e.reason);
+    const reasons = (action: string) =>
+      emulator.state.auditLog.filter((e) => e.action === action && e.targetId === alt.id).map((e) => e.reason);
     expect(reasons('member_kick')).toEqual(['Gatekeeper: certain alt of @kickmain, denied at the button (kick)']);
     expect(reasons('member_add')).toEqual(['Gatekeeper: signed in on the website to verify (Unverified until they complete verification)']);
   });

@@ -16,7 +16,16 @@ describeEngines('confirming the rules (one statement with its audit row)', (getD
     const [row] = await db.select().from(members).where(eq(members.id, member.id));
     expect(row).toMatchObject({ rulesConfirmed: true, rulesConfirmedAt: now, lastSeenAt: now, updatedAt: now });
     const { entries } = await listAudit(db, {});
-    expect(entries).toMatchObject([{ actorType: 'visitor', actorId: member.discordId, action: 'rules.confirmed', targetType: 'member', targetId: member.discordId, details: {} }]);
+    expect(entries).toMatchObject([
+      {
+        actorType: 'visitor',
+        actorId: member.discordId,
+        action: 'rules.confirmed',
+        targetType: 'member',
+        targetId: member.discordId,
+        details: {},
+      },
+    ]);
     expect(await verifyAuditChain(db)).toMatchObject({ verified: true, checked: 1 });
   });
 

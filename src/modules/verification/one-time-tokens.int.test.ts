@@ -16,7 +16,9 @@ describeEngines('one-time tokens (signed when issued, recorded when used)', (get
     expect(await rows()).toHaveLength(0);
     expect(await tokens.isLive(db, 'consent', token, now)).toBe(true);
     expect(await tokens.consume(db, 'consent', token, now)).toBe(true);
-    expect(await rows()).toEqual([{ tokenHash, purpose: 'consent', expiresAt: new Date(now.getTime() + TEN_MINUTES), usedAt: now, createdAt: now }]);
+    expect(await rows()).toEqual([
+      { tokenHash, purpose: 'consent', expiresAt: new Date(now.getTime() + TEN_MINUTES), usedAt: now, createdAt: now },
+    ]);
   });
 
   it('is used once: a second use and a liveness check after it fail', async () => {

@@ -18,7 +18,13 @@ export function hashToken(token: string): string {
 const preparedUseFor = preparedPerExecutor((executor) =>
   executor
     .insert(oneTimeTokens)
-    .values({ tokenHash: sql.placeholder('tokenHash'), purpose: sql.placeholder('purpose'), expiresAt: sql.placeholder('expiresAt'), usedAt: sql.placeholder('now'), createdAt: sql.placeholder('now') })
+    .values({
+      tokenHash: sql.placeholder('tokenHash'),
+      purpose: sql.placeholder('purpose'),
+      expiresAt: sql.placeholder('expiresAt'),
+      usedAt: sql.placeholder('now'),
+      createdAt: sql.placeholder('now'),
+    })
     .onConflictDoNothing({ target: oneTimeTokens.tokenHash })
     .returning({ tokenHash: oneTimeTokens.tokenHash })
     .prepare('gk_one_time_token_use'),
@@ -37,7 +43,11 @@ export function createOneTimeTokens(key: Buffer) {
     return expiresAt && expiresAt.getTime() > now.getTime() ? expiresAt : null;
   };
   /** A live token of that purpose, ready to be used up; null when forged, expired or of another purpose (no database asked). */
-  const open = (purpose: TokenPurpose, token: string, now: Date): { use(executor: Executor): Promise<boolean>; useQuery(executor: Executor): SQLWrapper } | null => {
+  const open = (
+    purpose: TokenPurpose,
+    token: string,
+    now: Date,
+  ): { use(executor: Executor): Promise<boolean>; useQuery(executor: Executor): SQLWrapper } | null => {
     const expiresAt = liveExpiry(purpose, token, now);
     if (!expiresAt) return null;
     return {
@@ -51,7 +61,9 @@ export function createOneTimeTokens(key: Buffer) {
       async use(executor) {
         // a use whose connection was lost (a PostgreSQL restart) is tried again rather than failing the visitor's
         // step: if the lost one was kept after all, this one finds the token used and refuses, as any replay
-        const rows = await retryOnLostConnection(() => preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now }));
+        const rows = await retryOnLostConnection(() =>
+          preparedUseFor(executor).execute({ tokenHash: hashToken(token), purpose, expiresAt, now }),
+        );
         return rows.length === 1;
       },
     };
@@ -72,7 +84,10 @@ export function createOneTimeTokens(key: Buffer) {
     /** Whether a token is live, without using it (to validate everything before burning it). */
     async isLive(executor: Executor, purpose: TokenPurpose, token: string, now: Date): Promise<boolean> {
       if (!liveExpiry(purpose, token, now)) return false;
-      const used = await executor.select({ tokenHash: oneTimeTokens.tokenHash }).from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token)));
+      const used = await executor
+        .select({ tokenHash: oneTimeTokens.tokenHash })
+        .from(oneTimeTokens)
+        .where(eq(oneTimeTokens.tokenHash, hashToken(token)));
       return used.length === 0;
     },
   };

@@ -12,9 +12,28 @@ describeEngines('recording a sign-in (member + attempt in one statement)', (getD
   it('creates the member and its attempt, then refreshes the member on the next sign-in', async () => {
     const { db } = getDatabase();
     const now = new Date('2026-11-22T06:00:00.500Z');
-    const evidence = { ip: { ipHash: 'i'.repeat(64), networkHash: 'n'.repeat(64) }, fingerprintHash: 'f'.repeat(64), components: null, stockProfile: true };
-    const first = await recordSignIn(db, { identity: { discordId: '1001', username: 'ann', avatarUrl: null }, outcome: 'verified', vpn: vpnClean, usedVpn: false, evidence, now });
-    expect(first.member).toEqual({ id: expect.any(Number), discordId: '1001', createdAt: now, counters: { altsFound: 0, isLinkedAsAlt: false }, manualAltStatus: null, guildAccess: 'pending' });
+    const evidence = {
+      ip: { ipHash: 'i'.repeat(64), networkHash: 'n'.repeat(64) },
+      fingerprintHash: 'f'.repeat(64),
+      components: null,
+      stockProfile: true,
+    };
+    const first = await recordSignIn(db, {
+      identity: { discordId: '1001', username: 'ann', avatarUrl: null },
+      outcome: 'verified',
+      vpn: vpnClean,
+      usedVpn: false,
+      evidence,
+      now,
+    });
+    expect(first.member).toEqual({
+      id: expect.any(Number),
+      discordId: '1001',
+      createdAt: now,
+      counters: { altsFound: 0, isLinkedAsAlt: false },
+      manualAltStatus: null,
+      guildAccess: 'pending',
+    });
     const [stored] = await db.select().from(verificationAttempts).where(eq(verificationAttempts.id, first.attempt.id));
     expect(stored).toEqual(first.attempt);
     // the account's creation, read from the id in the statement (the raid window counts young accounts by it)
@@ -33,10 +52,30 @@ describeEngines('recording a sign-in (member + attempt in one statement)', (getD
       evidence: { ip: null, fingerprintHash: null, components: null },
       now: later,
     });
-    expect(second.member).toEqual({ id: first.member.id, discordId: '1001', createdAt: now, counters: { altsFound: 2, isLinkedAsAlt: true }, manualAltStatus: null, guildAccess: 'pending' });
+    expect(second.member).toEqual({
+      id: first.member.id,
+      discordId: '1001',
+      createdAt: now,
+      counters: { altsFound: 2, isLinkedAsAlt: true },
+      manualAltStatus: null,
+      guildAccess: 'pending',
+    });
     const [member] = await db.select().from(members).where(eq(members.id, first.member.id));
-    expect(member).toMatchObject({ username: 'ann2', status: 'limited_access', verificationCount: 2, usedVpn: true, vpnAttempts: 1, fingerprintHash: null, networkHash: null, verifiedAt: later });
-    const attempts = await db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, first.member.id)).orderBy(verificationAttempts.id);
+    expect(member).toMatchObject({
+      username: 'ann2',
+      status: 'limited_access',
+      verificationCount: 2,
+      usedVpn: true,
+      vpnAttempts: 1,
+      fingerprintHash: null,
+      networkHash: null,
+      verifiedAt: later,
+    });
+    const attempts = await db
+      .select()
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.memberId, first.member.id))
+      .orderBy(verificationAttempts.id);
     expect(attempts.map((a) => a.stockProfile)).toEqual([true, null]);
   });
 });

@@ -52,7 +52,10 @@ export interface AltDetector {
    * the other accounts this detection made (or strengthened into) the alt side of a certain link; `lookup`:
    * the value `lookupQuery` gave in the sign-in's statement (the candidates are read then, not again)
    */
-  detect(tx: Executor, input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown }): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean; madeCertainAlt?: string[] }>;
+  detect(
+    tx: Executor,
+    input: { member: SignedInMember; attempt: AttemptRow & { stockProfile?: boolean | null }; lookup?: unknown },
+  ): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean; madeCertainAlt?: string[] }>;
   /** the candidate lookup of an attempt as an SQL expression, for the sign-in's statement; null when there is nothing to look up by */
   lookupQuery(attempt: SignInAttemptColumns, memberId: SQL): SQL | null;
 }
@@ -139,7 +142,13 @@ export function createSignInFlow(deps: SignInFlowDeps) {
     const now = deps.clock.now();
     const outcome = decideVpnOutcome(input.vpn, deps.vpnFailurePolicy);
     if (outcome === 'denied') return recordDenial(deps, input, now);
-    const context: SignInContext = { ...input, now, outcome, usedVpn: isVpnVerdict(input.vpn.verdict), evidence: outcome === 'limited_access' ? NO_EVIDENCE : input.evidence };
+    const context: SignInContext = {
+      ...input,
+      now,
+      outcome,
+      usedVpn: isVpnVerdict(input.vpn.verdict),
+      evidence: outcome === 'limited_access' ? NO_EVIDENCE : input.evidence,
+    };
     const { result, ended } = await runUntilKept(deps, context);
     logWebsiteEnding(deps.logger, { discordId: input.identity.discordId, ended, alts: result.alts, vpnProvider: input.vpn.provider });
     deps.nudgeOutbox?.();
@@ -149,7 +158,12 @@ export function createSignInFlow(deps: SignInFlowDeps) {
 }
 
 /** The sign-in's transaction: its steps, in order. `committing` is given the answer where its commit starts. */
-async function signIn(deps: SignInFlowDeps, tx: Executor, context: SignInContext, committing: (signedIn: SignedIn) => void): Promise<SignedIn> {
+async function signIn(
+  deps: SignInFlowDeps,
+  tx: Executor,
+  context: SignInContext,
+  committing: (signedIn: SignedIn) => void,
+): Promise<SignedIn> {
   const stored = await storeSignIn(deps, tx, context);
   const admitted = await admit(deps, tx, stored, context.now);
   const detected = await detectAlts(deps, tx, stored, context);
@@ -157,10 +171,21 @@ async function signIn(deps: SignInFlowDeps, tx: Executor, context: SignInContext
   const grant = deps.linkedRoles?.enabled && context.roleConnectionGrant ? context.roleConnectionGrant : null;
   const ending = decideEnding(context, stored.member, admitted, detected, grant);
   const signedIn: SignedIn = {
-    result: { outcome: context.outcome, discordId: context.identity.discordId, memberId: stored.member.id, vpnProvider: context.usedVpn ? context.vpn.provider : null, alts: detected.alts },
+    result: {
+      outcome: context.outcome,
+      discordId: context.identity.discordId,
+      memberId: stored.member.id,
+      vpnProvider: context.usedVpn ? context.vpn.provider : null,
+      alts: detected.alts,
+    },
     ended: ending.ended,
   };
-  await writeEnding(deps, tx, { context, member: stored.member, attempt: stored.attempt, gate: admitted, ending, alts: detected.alts, grant }, () => committing(signedIn));
+  await writeEnding(
+    deps,
+    tx,
+    { context, member: stored.member, attempt: stored.attempt, gate: admitted, ending, alts: detected.alts, grant },
+    () => committing(signedIn),
+  );
   return signedIn;
 }
 
@@ -171,14 +196,20 @@ async function signIn(deps: SignInFlowDeps, tx: Executor, context: SignInContext
 async function recordDenial(deps: SignInFlowDeps, input: SignInInput, now: Date): Promise<VerificationResult> {
   const { db } = deps.database;
   const { discordId } = input.identity;
-  const logLine = deps.outbox.enqueueQuery(db, { kind: 'log_message', event: 'denied', discordId, text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.` });
+  const logLine = deps.outbox.enqueueQuery(db, {
+    kind: 'log_message',
+    event: 'denied',
+    discordId,
+    text: `⛔ <@${discordId}> was denied on the website: the VPN check could not be made and the policy is to deny.`,
+  });
   logDenied(deps.logger, { discordId, why: 'the VPN check could not be made and the policy is to deny' });
   const details = { reason: 'vpn_check_failed', policy: deps.vpnFailurePolicy };
-  await appendAudit(db, { actor: { type: 'visitor', id: discordId }, action: 'verification.denied', targetType: 'member', targetId: discordId, details }, now, [
-    ...vpnCacheWrite(db, input.vpn),
-    logLine,
-    ...(input.alsoWrite ? [input.alsoWrite(db, 'denied')] : []),
-  ]);
+  await appendAudit(
+    db,
+    { actor: { type: 'visitor', id: discordId }, action: 'verification.denied', targetType: 'member', targetId: discordId, details },
+    now,
+    [...vpnCacheWrite(db, input.vpn), logLine, ...(input.alsoWrite ? [input.alsoWrite(db, 'denied')] : [])],
+  );
   deps.nudgeOutbox?.();
   deps.onCompleted?.('denied');
   return { outcome: 'denied', discordId, memberId: null, vpnProvider: null, alts: [] };
@@ -193,14 +224,20 @@ async function recordDenial(deps: SignInFlowDeps, input: SignInInput, now: Date)
  */
 function runUntilKept(deps: SignInFlowDeps, context: SignInContext): Promise<SignedIn> {
   const { discordId } = context.identity;
-  return retryWhileUncommitted<SignedIn>((committing) => retryOnConflict(() => deps.database.db.transaction((tx) => signIn(deps, tx, context, committing))), {
-    onRetry: (attempt, error) => deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
-    wasKept: async () => {
-      const kept = await signInAttemptKept(deps.database.db, discordId, context.now);
-      deps.logger.warn(`the database connection was lost while a sign-in committed; ${kept ? 'it was kept' : 'it was not kept, running it again'}`);
-      return kept;
+  return retryWhileUncommitted<SignedIn>(
+    (committing) => retryOnConflict(() => deps.database.db.transaction((tx) => signIn(deps, tx, context, committing))),
+    {
+      onRetry: (attempt, error) =>
+        deps.logger.warn({ attempt, sqlState: sqlState(error) }, 'the database connection was lost during a sign-in; running it again'),
+      wasKept: async () => {
+        const kept = await signInAttemptKept(deps.database.db, discordId, context.now);
+        deps.logger.warn(
+          `the database connection was lost while a sign-in committed; ${kept ? 'it was kept' : 'it was not kept, running it again'}`,
+        );
+        return kept;
+      },
     },
-  });
+  );
 }
 
 /**
@@ -213,7 +250,12 @@ async function storeSignIn(deps: SignInFlowDeps, tx: Executor, context: SignInCo
   const admissionRead = deps.admission?.readQuery(context.now);
   const lookup = context.outcome === 'verified' ? deps.alts.lookupQuery : undefined;
   const stored = await recordSignIn(tx, context, { admission: admissionRead?.query, candidates: lookup });
-  return { member: stored.member, attempt: stored.attempt, admissionRead: admissionRead?.read(stored.admission), candidates: stored.candidates };
+  return {
+    member: stored.member,
+    attempt: stored.attempt,
+    admissionRead: admissionRead?.read(stored.admission),
+    candidates: stored.candidates,
+  };
 }
 
 type StoredSignIn = Awaited<ReturnType<typeof storeSignIn>>;
@@ -229,9 +271,18 @@ async function admit(deps: SignInFlowDeps, tx: Executor, stored: StoredSignIn, n
  * keeps the member's standing. Linked Roles on: another account the detection made a certain alt has its
  * connection follow (not an alt: 0), when it gave a grant; the member's own follows with their sign-in's write.
  */
-async function detectAlts(deps: SignInFlowDeps, tx: Executor, stored: StoredSignIn, context: SignInContext): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }> {
+async function detectAlts(
+  deps: SignInFlowDeps,
+  tx: Executor,
+  stored: StoredSignIn,
+  context: SignInContext,
+): Promise<{ alts: DetectedAlt[]; isLinkedAsAlt: boolean }> {
   if (context.outcome !== 'verified') return { alts: [], isLinkedAsAlt: stored.member.counters.isLinkedAsAlt };
-  const detected = await deps.alts.detect(tx, { member: stored.member, attempt: { ...stored.attempt, stockProfile: context.evidence.stockProfile ?? null }, lookup: stored.candidates });
+  const detected = await deps.alts.detect(tx, {
+    member: stored.member,
+    attempt: { ...stored.attempt, stockProfile: context.evidence.stockProfile ?? null },
+    lookup: stored.candidates,
+  });
   if (deps.linkedRoles?.enabled) for (const other of detected.madeCertainAlt ?? []) await queueRoleConnectionUpdate(tx, deps.outbox, other);
   return detected;
 }
@@ -241,17 +292,39 @@ async function detectAlts(deps: SignInFlowDeps, tx: Executor, stored: StoredSign
  * (the button denies them, whatever holds them) or held for staff review says so on the attempt; someone
  * staff or an appeal already verified rejoins as Verified, everyone else starts Unverified.
  */
-function decideEnding(context: SignInContext, member: SignedInMember, admitted: AdmissionGate | null, detected: { alts: DetectedAlt[]; isLinkedAsAlt: boolean }, grant: RoleConnectionTokens | null): Ending {
+function decideEnding(
+  context: SignInContext,
+  member: SignedInMember,
+  admitted: AdmissionGate | null,
+  detected: { alts: DetectedAlt[]; isLinkedAsAlt: boolean },
+  grant: RoleConnectionTokens | null,
+): Ending {
   const { discordId } = context.identity;
   const { alts } = detected;
   const certainAlt = isCertainAlt({ manualAltStatus: member.manualAltStatus, isLinkedAsAlt: detected.isLinkedAsAlt });
   const facts = { vpnOutcome: context.outcome, certainAlt, gate: admitted?.gate?.action ?? null };
   const ended = websiteEnding(facts);
   const joinAs = joinRoles(ended, member.guildAccess);
-  const joinWhy = joinAs[0] === 'verified' ? 'rejoined through the website, already verified' : 'signed in on the website to verify (Unverified until they complete verification)';
+  const joinWhy =
+    joinAs[0] === 'verified'
+      ? 'rejoined through the website, already verified'
+      : 'signed in on the website to verify (Unverified until they complete verification)';
   // the line says how it really ended: a certain alt is denied, never announced as verified
-  const outcomeLine = websiteOutcomeLine({ ...facts, discordId, vpn: context.vpn, alts, markedByStaff: member.manualAltStatus === 'certain_alt' });
-  const join: DiscordAction = { kind: 'add_guild_member', discordId, roles: joinAs, accessToken: context.accessToken, reason: auditLogReason(joinWhy), ...(grant ? { keepToken: true } : {}) };
+  const outcomeLine = websiteOutcomeLine({
+    ...facts,
+    discordId,
+    vpn: context.vpn,
+    alts,
+    markedByStaff: member.manualAltStatus === 'certain_alt',
+  });
+  const join: DiscordAction = {
+    kind: 'add_guild_member',
+    discordId,
+    roles: joinAs,
+    accessToken: context.accessToken,
+    reason: auditLogReason(joinWhy),
+    ...(grant ? { keepToken: true } : {}),
+  };
   const rest: DiscordAction[] = [
     ...(grant ? [{ kind: 'role_connection' as const, discordId }] : []),
     ...(outcomeLine ? [outcomeLine] : []),
@@ -285,7 +358,15 @@ function altFoundLine(discordId: string, alt: DetectedAlt): DiscordAction {
 async function writeEnding(
   deps: SignInFlowDeps,
   tx: Executor,
-  input: { context: SignInContext; member: SignedInMember; attempt: AttemptRow; gate: AdmissionGate | null; ending: Ending; alts: DetectedAlt[]; grant: RoleConnectionTokens | null },
+  input: {
+    context: SignInContext;
+    member: SignedInMember;
+    attempt: AttemptRow;
+    gate: AdmissionGate | null;
+    ending: Ending;
+    alts: DetectedAlt[];
+    grant: RoleConnectionTokens | null;
+  },
   committing?: () => void,
 ): Promise<void> {
   const { context, ending } = input;
@@ -307,7 +388,13 @@ async function writeEnding(
     vpnCheckFailed: context.vpn.checkFailed,
     alts: input.alts.map((a) => ({ discordId: a.discordId, confidence: a.confidence, method: a.detectionMethod })),
   };
-  const audit = { actor: { type: 'visitor' as const, id: discordId }, action: 'verification.completed', targetType: 'member', targetId: discordId, details };
+  const audit = {
+    actor: { type: 'visitor' as const, id: discordId },
+    action: 'verification.completed',
+    targetType: 'member',
+    targetId: discordId,
+    details,
+  };
   await asLastStatement(tx, () => appendAudit(tx, audit, context.now, alongside), committing);
 }
 
@@ -317,10 +404,14 @@ function vpnCacheWrite(executor: Executor, vpn: VpnCheckResult): SQLWrapper[] {
 }
 
 /** The operator's log lines for a committed website verification: how it ended, and each alt it found that counts. */
-function logWebsiteEnding(logger: Logger, input: { discordId: string; ended: WebsiteEnding; alts: readonly DetectedAlt[]; vpnProvider: string | null }): void {
+function logWebsiteEnding(
+  logger: Logger,
+  input: { discordId: string; ended: WebsiteEnding; alts: readonly DetectedAlt[]; vpnProvider: string | null },
+): void {
   const { discordId } = input;
   if (input.ended === 'verified') logVerified(logger, { discordId, via: 'website' });
-  else if (input.ended === 'limited_access') logLimited(logger, { discordId, why: input.vpnProvider ? `VPN (${input.vpnProvider})` : 'VPN or a server rule' });
+  else if (input.ended === 'limited_access')
+    logLimited(logger, { discordId, why: input.vpnProvider ? `VPN (${input.vpnProvider})` : 'VPN or a server rule' });
   else if (input.ended === 'denied_alt') logDenied(logger, { discordId, why: 'certain alt' });
   else logHeld(logger, { discordId });
   for (const alt of input.alts) {

@@ -43,7 +43,11 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
    * the statement itself, or, `atCommit`, when the transaction commits (a deferred constraint trigger);
    * `everyOther`: the first, third, fifth … insert.
    */
-  const loseConnectionOnFirstInsert = (table: 'verification_attempts' | 'audit_log' | 'one_time_tokens' | 'discord_outbox', atCommit = false, everyOther = false) =>
+  const loseConnectionOnFirstInsert = (
+    table: 'verification_attempts' | 'audit_log' | 'one_time_tokens' | 'discord_outbox',
+    atCommit = false,
+    everyOther = false,
+  ) =>
     getDatabase().exec(`
       create sequence lose_connection_firings;
       create function lose_connection_once() returns trigger language plpgsql as $$
@@ -54,12 +58,16 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
         end if;
         return new;
       end $$;
-      ${atCommit
-        ? `create constraint trigger lose_connection_once after insert on ${table} deferrable initially deferred for each row execute function lose_connection_once();`
-        : `create trigger lose_connection_once before insert on ${table} for each row execute function lose_connection_once();`}`);
+      ${
+        atCommit
+          ? `create constraint trigger lose_connection_once after insert on ${table} deferrable initially deferred for each row execute function lose_connection_once();`
+          : `create trigger lose_connection_once before insert on ${table} for each row execute function lose_connection_once();`
+      }`);
 
   const firings = async () => {
-    const { rows } = await getDatabase().query<{ last_value: string; is_called: boolean }>('select last_value, is_called from lose_connection_firings');
+    const { rows } = await getDatabase().query<{ last_value: string; is_called: boolean }>(
+      'select last_value, is_called from lose_connection_firings',
+    );
     return rows[0]!.is_called ? Number(rows[0]!.last_value) : 0;
   };
   const memberOf = async (discordId: string) => (await getDatabase().db.select().from(members).where(eq(members.discordId, discordId)))[0];
@@ -97,7 +105,14 @@ describeOn('postgres')('a sign-in whose database connection is lost [postgres]',
   it('goes on without running again when the commit was kept and only its answer was lost', async () => {
     const user = handle.discord.emulator!.createUser({ username: 'kept' });
     const db = getDatabase().db;
-    const attemptsOf = async () => (await db.select({ id: verificationAttempts.id }).from(verificationAttempts).innerJoin(members, eq(members.id, verificationAttempts.memberId)).where(eq(members.discordId, user.id))).length;
+    const attemptsOf = async () =>
+      (
+        await db
+          .select({ id: verificationAttempts.id })
+          .from(verificationAttempts)
+          .innerJoin(members, eq(members.id, verificationAttempts.memberId))
+          .where(eq(members.discordId, user.id))
+      ).length;
     // the sign-in's transaction commits, then its answer is "lost": the error node-postgres gives for a dropped connection.
     // Only the sign-in's, known by its work: the audit sealer commits transactions of its own meanwhile, and one that
     // ended while the sign-in's was being checked was once taken for it too (lost counted 2, on a loaded machine)

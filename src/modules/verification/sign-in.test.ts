@@ -6,7 +6,14 @@ import type { VerificationService } from './verification.service';
 
 const consent = { at: 0, fingerprintHash: 'f'.repeat(64), components: {} as never, timezone: 'Europe/Amsterdam' };
 const firstUse = Promise.resolve('ok' as const);
-const input = { code: 'the-code', codeVerifier: 'v', redirectUri: 'http://x/oauth/callback', clientIp: '203.0.113.9', consent, stateUse: firstUse };
+const input = {
+  code: 'the-code',
+  codeVerifier: 'v',
+  redirectUri: 'http://x/oauth/callback',
+  clientIp: '203.0.113.9',
+  consent,
+  stateUse: firstUse,
+};
 
 /** An OAuth client whose token endpoint answers from a script: a 429 with its wait, a refusal, or a token. */
 function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
@@ -21,7 +28,14 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
       if (step === 'refused') throw new OAuthExchangeError('invalid_grant', 400);
       throw new OAuthExchangeError('rate limited', 429, step);
     },
-    fetchIdentity: async () => ({ id: '123456789012345678', username: 'someone', globalName: null, avatarUrl: null, bot: false, createdAt: new Date(0) }),
+    fetchIdentity: async () => ({
+      id: '123456789012345678',
+      username: 'someone',
+      globalName: null,
+      avatarUrl: null,
+      bot: false,
+      createdAt: new Date(0),
+    }),
     revokeToken: async () => undefined,
     writeRoleConnection: async () => undefined,
   };
@@ -29,7 +43,13 @@ function scriptedOAuth(script: Array<'ok' | 'refused' | number>) {
 }
 
 function flow(oauth: DiscordOAuth, exchangeBudgetMs: number) {
-  const completeVerification = jest.fn(async () => ({ outcome: 'verified' as const, discordId: '123456789012345678', memberId: 1, vpnProvider: null, alts: [] }));
+  const completeVerification = jest.fn(async () => ({
+    outcome: 'verified' as const,
+    discordId: '123456789012345678',
+    memberId: 1,
+    vpnProvider: null,
+    alts: [],
+  }));
   const vpnCheck = jest.fn(async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never);
   const signIn = createSignInFlow({
     oauth,
@@ -73,7 +93,11 @@ describe('sign-in flow: token exchange under 429s', () => {
   it('refuses a sign-in without a client address, storing nothing', async () => {
     const { oauth } = scriptedOAuth(['ok']);
     const { signIn, completeVerification } = flow(oauth, 1_000);
-    await expect(signIn({ ...input, clientIp: null })).resolves.toMatchObject({ kind: 'failed', reason: 'no_client_address', retryable: false });
+    await expect(signIn({ ...input, clientIp: null })).resolves.toMatchObject({
+      kind: 'failed',
+      reason: 'no_client_address',
+      retryable: false,
+    });
     expect(completeVerification).not.toHaveBeenCalled();
   });
 });
@@ -92,7 +116,9 @@ describe('sign-in flow: the VPN cache read while Discord is asked', () => {
         readCacheEarly: (address) => (events.push(`early read ${address.ip}`), { ...early, ipHash: address.ipHash }),
         check: async (args) => (checks.push(args), { verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never,
       },
-      verification: { completeVerification: async () => ({ outcome: 'verified', discordId: '1', memberId: 1, vpnProvider: null, alts: [] }) } as never,
+      verification: {
+        completeVerification: async () => ({ outcome: 'verified', discordId: '1', memberId: 1, vpnProvider: null, alts: [] }),
+      } as never,
       ipHashKey: crypto.randomBytes(32),
       logger: silentLogger,
     });
@@ -118,18 +144,29 @@ describe('sign-in flow: the OAuth state used up while Discord is asked', () => {
     expect(completeVerification).toHaveBeenCalledTimes(1);
   });
 
-  it.each([['ok' as const], ['refused' as const]])('ends a state used before at the VPN check, storing nothing (Discord answered %s)', async (discord) => {
-    const { oauth } = scriptedOAuth([discord]);
-    const { signIn, completeVerification, vpnCheck } = flow(oauth, 1_000);
-    await expect(signIn({ ...input, stateUse: Promise.resolve('state_replayed_or_expired') })).resolves.toEqual({ kind: 'failed', reason: 'state_replayed_or_expired', retryable: false });
-    expect(vpnCheck).not.toHaveBeenCalled();
-    expect(completeVerification).not.toHaveBeenCalled();
-  });
+  it.each([['ok' as const], ['refused' as const]])(
+    'ends a state used before at the VPN check, storing nothing (Discord answered %s)',
+    async (discord) => {
+      const { oauth } = scriptedOAuth([discord]);
+      const { signIn, completeVerification, vpnCheck } = flow(oauth, 1_000);
+      await expect(signIn({ ...input, stateUse: Promise.resolve('state_replayed_or_expired') })).resolves.toEqual({
+        kind: 'failed',
+        reason: 'state_replayed_or_expired',
+        retryable: false,
+      });
+      expect(vpnCheck).not.toHaveBeenCalled();
+      expect(completeVerification).not.toHaveBeenCalled();
+    },
+  );
 
   it('offers a new sign-in when the use could not be recorded', async () => {
     const { oauth } = scriptedOAuth(['ok']);
     const { signIn, completeVerification } = flow(oauth, 1_000);
-    await expect(signIn({ ...input, stateUse: Promise.resolve('state_check_failed') })).resolves.toEqual({ kind: 'failed', reason: 'state_check_failed', retryable: true });
+    await expect(signIn({ ...input, stateUse: Promise.resolve('state_check_failed') })).resolves.toEqual({
+      kind: 'failed',
+      reason: 'state_check_failed',
+      retryable: true,
+    });
     expect(completeVerification).not.toHaveBeenCalled();
   });
 });

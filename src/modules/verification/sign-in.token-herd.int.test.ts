@@ -24,15 +24,26 @@ describe('sign-in flow: a crowd on a rate-limited token endpoint', () => {
 
   beforeAll(async () => {
     emulator = await createDiscordEmulator({ rateLimits: { buckets: { oauth: { limit: 5, windowMs: 250 } } }, redirectUris: [REDIRECT] });
-    oauth = createDiscordOAuth({ apiBase: emulator.apiBase, authorizeBase: emulator.authorizeUrl.replace(/\/oauth2\/authorize$/, ''), clientId: emulator.application.clientId, clientSecret: emulator.application.clientSecret });
+    oauth = createDiscordOAuth({
+      apiBase: emulator.apiBase,
+      authorizeBase: emulator.authorizeUrl.replace(/\/oauth2\/authorize$/, ''),
+      clientId: emulator.application.clientId,
+      clientSecret: emulator.application.clientSecret,
+    });
   });
   afterAll(async () => emulator?.close());
 
   const signIn = () =>
     createSignInFlow({
       oauth,
-      vpn: { readCacheEarly: ({ ipHash }) => ({ ipHash, read: Promise.resolve(null) }), check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never },
-      verification: { completeVerification: async () => ({ outcome: 'verified' }) } as unknown as Pick<VerificationService, 'completeVerification'>,
+      vpn: {
+        readCacheEarly: ({ ipHash }) => ({ ipHash, read: Promise.resolve(null) }),
+        check: async () => ({ verdict: 'clean', source: 'cache', provider: null, checkFailed: false }) as never,
+      },
+      verification: { completeVerification: async () => ({ outcome: 'verified' }) } as unknown as Pick<
+        VerificationService,
+        'completeVerification'
+      >,
       ipHashKey: crypto.randomBytes(32),
       logger: silentLogger,
     });
@@ -41,8 +52,18 @@ describe('sign-in flow: a crowd on a rate-limited token endpoint', () => {
   function approved(n: number) {
     const user = emulator.createUser({ username: `crowd-${n}` });
     const pkce = createPkcePair();
-    const { code } = emulator.authorizeAs(user.id, oauth.authorizeUrl({ state: `state-${n}`, codeChallenge: pkce.challenge, redirectUri: REDIRECT }));
-    return { code, codeVerifier: pkce.verifier, redirectUri: REDIRECT, clientIp: '203.0.113.9', consent, stateUse: Promise.resolve('ok' as const) };
+    const { code } = emulator.authorizeAs(
+      user.id,
+      oauth.authorizeUrl({ state: `state-${n}`, codeChallenge: pkce.challenge, redirectUri: REDIRECT }),
+    );
+    return {
+      code,
+      codeVerifier: pkce.verifier,
+      redirectUri: REDIRECT,
+      clientIp: '203.0.113.9',
+      consent,
+      stateUse: Promise.resolve('ok' as const),
+    };
   }
 
   const tokenEndpoint429s = () => emulator.state.requestLog.filter((r) => r.route === '/oauth2/token' && r.status === 429).length;

@@ -12,7 +12,13 @@ import type { GivenConsent, SignInStateUse, VerificationService } from './verifi
 /** The VPN/proxy pipeline as the sign-in needs it (src/modules/vpn implements it). */
 export interface VpnCheckPort {
   /** `cacheWriteByCaller`: a new provider verdict comes back as `cacheEntry`, written with the verification */
-  check(input: { ip: string; ipHash: string; browserTimezone?: string; cacheWriteByCaller?: boolean; earlyCacheRead?: EarlyCacheRead }): Promise<VpnCheckResult>;
+  check(input: {
+    ip: string;
+    ipHash: string;
+    browserTimezone?: string;
+    cacheWriteByCaller?: boolean;
+    earlyCacheRead?: EarlyCacheRead;
+  }): Promise<VpnCheckResult>;
   /**
    * starts the address's cache read while Discord is asked; the check then uses it. Required, so that
    * a wrapper (the metrics one in services.ts) cannot drop it unnoticed: one did, and every sign-in
@@ -40,7 +46,9 @@ export type SignInResult =
 
 /** A sign-in's result as stored for its callback (callback-outcomes.repository.ts): without `detail`, which can carry an error's text. */
 export function storedSignInResult(result: SignInResult): SignInResult {
-  return result.kind === 'verified' ? { kind: 'verified', discordId: result.discordId } : { kind: 'failed', reason: result.reason, retryable: result.retryable };
+  return result.kind === 'verified'
+    ? { kind: 'verified', discordId: result.discordId }
+    : { kind: 'failed', reason: result.reason, retryable: result.retryable };
 }
 
 /** A stored sign-in result read back; null for anything `storedSignInResult` never wrote. */
@@ -48,7 +56,8 @@ export function parseSignInResult(value: unknown): SignInResult | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   if (v.kind === 'verified' && typeof v.discordId === 'string') return { kind: 'verified', discordId: v.discordId };
-  if (v.kind === 'failed' && typeof v.reason === 'string' && typeof v.retryable === 'boolean') return { kind: 'failed', reason: v.reason, retryable: v.retryable };
+  if (v.kind === 'failed' && typeof v.reason === 'string' && typeof v.retryable === 'boolean')
+    return { kind: 'failed', reason: v.reason, retryable: v.retryable };
   return null;
 }
 
@@ -95,7 +104,12 @@ export function createSignInFlow(deps: {
     const deadline = performance.now() + budgetMs;
     for (;;) {
       try {
-        return await deps.oauth.exchangeCode({ code: input.code, codeVerifier: input.codeVerifier, redirectUri: input.redirectUri, waitBudgetMs: Math.max(0, deadline - performance.now()) });
+        return await deps.oauth.exchangeCode({
+          code: input.code,
+          codeVerifier: input.codeVerifier,
+          redirectUri: input.redirectUri,
+          waitBudgetMs: Math.max(0, deadline - performance.now()),
+        });
       } catch (error) {
         const wait = error instanceof OAuthExchangeError && error.status === 429 ? error.retryAfterMs : null;
         if (wait === null || performance.now() + wait > deadline) throw error;
@@ -110,13 +124,16 @@ export function createSignInFlow(deps: {
     // read, so the check after them does not wait on the database (a sandbox user on a simulated
     // VPN is checked at another address, read then)
     const requestAddress = input.clientIp ? { ip: input.clientIp, hashes: hashIp(deps.ipHashKey, input.clientIp) } : null;
-    const earlyCacheRead = requestAddress ? deps.vpn.readCacheEarly({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash }) : undefined;
+    const earlyCacheRead = requestAddress
+      ? deps.vpn.readCacheEarly({ ip: requestAddress.ip, ipHash: requestAddress.hashes.ipHash })
+      : undefined;
     let signedIn: { accessToken: string; identity: DiscordIdentity; grant?: RoleConnectionTokens } | { error: unknown };
     try {
       const tokens = await exchangeWithinBudget(input);
       const { accessToken } = tokens;
       // the sign-in asked for role_connections.write (Linked Roles on) and the visitor granted it
-      const grant = tokens.scope.split(' ').includes('role_connections.write') && tokens.refreshToken ? tokensFrom(tokens, new Date()) : undefined;
+      const grant =
+        tokens.scope.split(' ').includes('role_connections.write') && tokens.refreshToken ? tokensFrom(tokens, new Date()) : undefined;
       signedIn = { accessToken, identity: await deps.oauth.fetchIdentity(accessToken), ...(grant ? { grant } : {}) };
     } catch (error) {
       signedIn = { error };
@@ -128,7 +145,12 @@ export function createSignInFlow(deps: {
     if ('error' in signedIn) {
       const { error } = signedIn;
       const retryable = !(error instanceof OAuthExchangeError) || error.transient;
-      return { kind: 'failed', reason: 'code_exchange_failed', retryable, detail: { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' } };
+      return {
+        kind: 'failed',
+        reason: 'code_exchange_failed',
+        retryable,
+        detail: { message: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
+      };
     }
     const { accessToken, identity, grant } = signedIn;
     if (identity.bot) return { kind: 'failed', reason: 'bot_account', retryable: false };
@@ -137,7 +159,13 @@ export function createSignInFlow(deps: {
     if (!ip) return { kind: 'failed', reason: 'no_client_address', retryable: false };
     const ipHashes = ip === requestAddress?.ip ? requestAddress.hashes : hashIp(deps.ipHashKey, ip);
     // a new provider verdict is cached by the verification's last statement (one round trip fewer)
-    const vpn = await deps.vpn.check({ ip, ipHash: ipHashes.ipHash, browserTimezone: input.consent.timezone, cacheWriteByCaller: true, earlyCacheRead });
+    const vpn = await deps.vpn.check({
+      ip,
+      ipHash: ipHashes.ipHash,
+      browserTimezone: input.consent.timezone,
+      cacheWriteByCaller: true,
+      earlyCacheRead,
+    });
 
     const verified: SignInResult = { kind: 'verified', discordId: identity.id };
     const { outcome } = input;
@@ -147,8 +175,19 @@ export function createSignInFlow(deps: {
         accessToken,
         ...(grant ? { roleConnectionGrant: grant } : {}),
         vpn,
-        evidence: { ip: ipHashes, fingerprintHash: input.consent.fingerprintHash, components: input.consent.components, browserTokenHash: input.consent.browserTokenHash ?? null, stockProfile: input.consent.stockProfile ?? null },
-        ...(outcome ? { alsoWrite: (executor: Executor, ended: 'stored' | 'denied') => outcome.write(executor, ended === 'denied' ? VPN_POLICY_DENIED : verified) } : {}),
+        evidence: {
+          ip: ipHashes,
+          fingerprintHash: input.consent.fingerprintHash,
+          components: input.consent.components,
+          browserTokenHash: input.consent.browserTokenHash ?? null,
+          stockProfile: input.consent.stockProfile ?? null,
+        },
+        ...(outcome
+          ? {
+              alsoWrite: (executor: Executor, ended: 'stored' | 'denied') =>
+                outcome.write(executor, ended === 'denied' ? VPN_POLICY_DENIED : verified),
+            }
+          : {}),
       });
       kept.inStatement = true;
       return result.outcome === 'denied' ? VPN_POLICY_DENIED : verified;

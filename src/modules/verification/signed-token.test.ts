@@ -32,7 +32,18 @@ describe('signed one-time tokens', () => {
 
   it('refuses anything malformed without throwing', () => {
     const token = signToken(key, 'consent', expiresAt);
-    for (const value of ['', '.', '..', 'x'.repeat(43), token.slice(0, -1), `${token}x`, `${token}.`, token.replace(/\./g, '-'), token.toUpperCase(), `${'A'.repeat(32)}.zzzzzzzzzzz.${'A'.repeat(22)}`]) {
+    for (const value of [
+      '',
+      '.',
+      '..',
+      'x'.repeat(43),
+      token.slice(0, -1),
+      `${token}x`,
+      `${token}.`,
+      token.replace(/\./g, '-'),
+      token.toUpperCase(),
+      `${'A'.repeat(32)}.zzzzzzzzzzz.${'A'.repeat(22)}`,
+    ]) {
       expect(readSignedToken(key, 'consent', value)).toBeNull();
     }
   });

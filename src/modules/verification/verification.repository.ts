@@ -42,7 +42,14 @@ export interface SignedInMember {
   guildAccess: 'pending' | 'verified' | 'limited' | 'denied';
 }
 
-type SignInInput = { identity: VerifiedIdentity; outcome: Exclude<VpnOutcome, 'denied'>; vpn: VpnCheckResult; usedVpn: boolean; evidence: AttemptEvidence; now: Date };
+type SignInInput = {
+  identity: VerifiedIdentity;
+  outcome: Exclude<VpnOutcome, 'denied'>;
+  vpn: VpnCheckResult;
+  usedVpn: boolean;
+  evidence: AttemptEvidence;
+  now: Date;
+};
 
 /**
  * Creates or refreshes the member of a completed sign-in. A Limited Access outcome keeps
@@ -87,7 +94,14 @@ function upsertMember(tx: Executor, input: SignInInput) {
         updatedAt: values.updatedAt,
       },
     })
-    .returning({ id: members.id, createdAt: members.createdAt, altsFound: members.altsFound, isLinkedAsAlt: members.isLinkedAsAlt, manualAltStatus: members.manualAltStatus, guildAccess: members.guildAccess });
+    .returning({
+      id: members.id,
+      createdAt: members.createdAt,
+      altsFound: members.altsFound,
+      isLinkedAsAlt: members.isLinkedAsAlt,
+      manualAltStatus: members.manualAltStatus,
+      guildAccess: members.guildAccess,
+    });
 }
 
 /** Every column of the attempt a sign-in stores, but its id, its member and its account's age (the statement's). */
@@ -140,7 +154,12 @@ export async function recordSignIn(
   const columns = attemptColumns(input);
   const { discordId } = input.identity;
   const signedInId = sql`(select id from signed_in)`;
-  const admission = reads.admission?.({ memberId: signedInId, discordId, fingerprintHash: columns.fingerprintHash, ipHash: columns.ipHash });
+  const admission = reads.admission?.({
+    memberId: signedInId,
+    discordId,
+    fingerprintHash: columns.fingerprintHash,
+    ipHash: columns.ipHash,
+  });
   const candidates = reads.candidates?.(columns, signedInId) ?? null;
   // drizzle puts an embedded query in parentheses: `as ${query}` reads `as (insert …)`
   const attempt = tx
@@ -177,13 +196,17 @@ export async function recordSignIn(
       manualAltStatus: row.manual_alt_status,
       guildAccess: row.guild_access,
     },
-    attempt: { id: Number(row.attempt_id), memberId, ...columns, accountCreatedAt: row.account_created_ms === null ? null : new Date(Number(row.account_created_ms)) },
+    attempt: {
+      id: Number(row.attempt_id),
+      memberId,
+      ...columns,
+      accountCreatedAt: row.account_created_ms === null ? null : new Date(Number(row.account_created_ms)),
+    },
     admission: row.admission,
     // a read asked but with nothing to look up by answers null, as its own statement would not have run
     candidates: reads.candidates ? (row.candidates ?? null) : undefined,
   };
 }
-
 
 /**
  * Whether a sign-in's transaction was kept: the attempt it wrote (this member's, stamped with the
@@ -205,7 +228,11 @@ export async function signInAttemptKept(executor: Executor, discordId: string, a
  * no such member: then nothing is written.
  */
 export async function confirmRulesAudited(executor: Executor, discordId: string, now: Date): Promise<boolean> {
-  const audit = auditAppendCall({ actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId }, now, sql`confirmed.discord_id`);
+  const audit = auditAppendCall(
+    { actor: { type: 'visitor', id: discordId }, action: 'rules.confirmed', targetType: 'member', targetId: discordId },
+    now,
+    sql`confirmed.discord_id`,
+  );
   const rows = await selectRows<{ id: number }>(
     executor,
     sql`with confirmed as (
@@ -217,7 +244,12 @@ export async function confirmRulesAudited(executor: Executor, discordId: string,
 }
 
 /** Records the access the 'Complete Verification!' button gave a member. */
-export async function setGuildAccess(executor: Executor, memberId: number, access: 'verified' | 'limited' | 'denied', now: Date): Promise<void> {
+export async function setGuildAccess(
+  executor: Executor,
+  memberId: number,
+  access: 'verified' | 'limited' | 'denied',
+  now: Date,
+): Promise<void> {
   await executor.update(members).set({ guildAccess: access, lastSeenAt: now, updatedAt: now }).where(eq(members.id, memberId));
 }
 

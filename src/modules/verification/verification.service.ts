@@ -81,7 +81,9 @@ export function createVerificationService(deps: {
   function openSignInState(
     state: string,
     sessionStateHash: string,
-  ): { refused: 'state_mismatch' | 'state_replayed_or_expired' } | { useQuery: (executor: Executor) => SQLWrapper; use: (executor: Executor) => Promise<boolean> } {
+  ):
+    | { refused: 'state_mismatch' | 'state_replayed_or_expired' }
+    | { useQuery: (executor: Executor) => SQLWrapper; use: (executor: Executor) => Promise<boolean> } {
     if (!state || hashToken(state) !== sessionStateHash) return { refused: 'state_mismatch' };
     const live = oneTimeTokens.open('oauth_state', state, deps.clock.now());
     if (!live) return { refused: 'state_replayed_or_expired' };
@@ -118,7 +120,9 @@ export function createVerificationService(deps: {
       }
       // everything else checked: checking the token and using it up is one statement
       if (!(await oneTimeTokens.consume(db, 'consent', input.token, now))) throw invalidConsentToken();
-      const browserToken = deps.browserTokenKey ? (chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) ?? generateBrowserToken()) : null;
+      const browserToken = deps.browserTokenKey
+        ? (chooseBrowserToken(input.browserTokenFromPage, parseBrowserToken(input.browserTokenFromCookie)) ?? generateBrowserToken())
+        : null;
       return {
         at: now.getTime(),
         fingerprintHash: input.fingerprintHash,
@@ -150,7 +154,11 @@ export function createVerificationService(deps: {
       if (confirmed && deps.linkedRoles?.enabled) {
         await queueRoleConnectionUpdate(deps.database.db, deps.outbox, discordId).then(
           (queued) => queued && deps.nudgeOutbox?.(),
-          (error: unknown) => deps.logger.warn({ err: error, discordId }, 'Linked Roles: the role connection update after the rules confirmation was not queued'),
+          (error: unknown) =>
+            deps.logger.warn(
+              { err: error, discordId },
+              'Linked Roles: the role connection update after the rules confirmation was not queued',
+            ),
         );
       }
       return confirmed;

@@ -23,14 +23,27 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     return (member?.roles ?? []).map((id: string) => emulator().state.guild.roles.get(id)?.name);
   };
   const logLinesOf = async (discordId: string) =>
-    (await getDatabase().query<{ text: string }>(`select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = $1 order by id`, [discordId])).rows.map((r) => r.text);
+    (
+      await getDatabase().query<{ text: string }>(
+        `select payload->>'text' as text from discord_outbox where kind = 'log_message' and discord_id = $1 order by id`,
+        [discordId],
+      )
+    ).rows.map((r) => r.text);
   const verificationOutcomes = async (discordId: string) =>
     (await listAudit(getDatabase().db, { target: discordId })).entries
       .filter((e) => e.action === 'verification.completed')
-      .map((e) => ({ outcome: (e.details as Record<string, unknown>).outcome, vpnOutcome: (e.details as Record<string, unknown>).vpnOutcome }));
+      .map((e) => ({
+        outcome: (e.details as Record<string, unknown>).outcome,
+        vpnOutcome: (e.details as Record<string, unknown>).vpnOutcome,
+      }));
   const verifyButton = () => emulator().findButton(emulator().guild.channelId('verification'), 'Complete Verification!')!;
   const click = (userId: string) =>
-    emulator().clickButton({ userId, channelId: emulator().guild.channelId('verification'), messageId: verifyButton().messageId, customId: verifyButton().customId });
+    emulator().clickButton({
+      userId,
+      channelId: emulator().guild.channelId('verification'),
+      messageId: verifyButton().messageId,
+      customId: verifyButton().customId,
+    });
 
   it('verifies a new visitor: member, attempt, guild join with Unverified, then Verified at the button', async () => {
     const user = emulator().createUser({ username: 'alice' });
@@ -73,9 +86,24 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(vpn).toEqual({ vpnDetected: true, vpnProvider: 'Sandbox VPN', standing: 'limited' });
 
     const [member] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
-    expect(member).toMatchObject({ status: 'limited_access', usedVpn: true, vpnAttempts: 1, avatarUrl: null, fingerprintHash: null, networkHash: null });
+    expect(member).toMatchObject({
+      status: 'limited_access',
+      usedVpn: true,
+      vpnAttempts: 1,
+      avatarUrl: null,
+      fingerprintHash: null,
+      networkHash: null,
+    });
     const [attempt] = await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, member!.id));
-    expect(attempt).toMatchObject({ ipHash: null, networkHash: null, fingerprintHash: null, canvasHash: null, stockProfile: null, vpnVerdict: 'vpn', outcome: 'limited_access' });
+    expect(attempt).toMatchObject({
+      ipHash: null,
+      networkHash: null,
+      fingerprintHash: null,
+      canvasHash: null,
+      stockProfile: null,
+      vpnVerdict: 'vpn',
+      outcome: 'limited_access',
+    });
 
     await handle.services.outboxWorker.drain();
     await click(user.id);
@@ -96,7 +124,8 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     expect(altRow!.altsFound).toBeGreaterThanOrEqual(1);
     expect(mainRow).toMatchObject({ isLinkedAsAlt: false });
     // the alt's verification ended denied (the statistics count it as denied_alt); the main's did not
-    const endings = async (memberId: number) => (await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, memberId))).map((a) => a.endedAs);
+    const endings = async (memberId: number) =>
+      (await getDatabase().db.select().from(verificationAttempts).where(eq(verificationAttempts.memberId, memberId))).map((a) => a.endedAs);
     expect(await endings(altRow!.id)).toEqual(['denied_alt']);
     expect(await endings(mainRow!.id)).toEqual([null]);
     // the logs channel and the audit log tell the alt's story as a denial, never as a success
@@ -133,16 +162,25 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
     const [row] = await getDatabase().db.select().from(members).where(eq(members.discordId, user.id));
     expect(row!.verificationCount).toBe(2);
     expect(row).toMatchObject({ gateAction: 'review', isLinkedAsAlt: false });
-    const { rows } = await getDatabase().query<{ n: number }>('select count(*)::int as n from alt_links where main_member_id = $1 and alt_member_id = $1', [row!.id]);
+    const { rows } = await getDatabase().query<{ n: number }>(
+      'select count(*)::int as n from alt_links where main_member_id = $1 and alt_member_id = $1',
+      [row!.id],
+    );
     expect(rows[0]!.n).toBe(0);
-    const attempts = await getDatabase().query<{ ended_as: string | null }>('select ended_as from verification_attempts where member_id = $1 order by id', [row!.id]);
+    const attempts = await getDatabase().query<{ ended_as: string | null }>(
+      'select ended_as from verification_attempts where member_id = $1 order by id',
+      [row!.id],
+    );
     expect(attempts.rows).toEqual([{ ended_as: null }, { ended_as: 'pending' }]);
     // the held verification is the rule's line, not a success
     const lines = (await logLinesOf(user.id)).filter((l) => !l.startsWith('🔎'));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`✅ <@${user.id}> completed website verification.`);
     expect(lines[1]).toMatch(new RegExp(`^⏸️ <@${user.id}> was held for staff review`));
-    expect(await verificationOutcomes(user.id)).toEqual([{ outcome: 'pending', vpnOutcome: 'verified' }, { outcome: 'verified', vpnOutcome: 'verified' }]);
+    expect(await verificationOutcomes(user.id)).toEqual([
+      { outcome: 'pending', vpnOutcome: 'verified' },
+      { outcome: 'verified', vpnOutcome: 'verified' },
+    ]);
   });
 
   it('counts outcomes, alt detections, VPN checks and interactions in /metrics', async () => {

@@ -26,7 +26,13 @@ export function websiteEnding(input: WebsiteEndingInput): WebsiteEnding {
   return 'verified';
 }
 
-type LogLine = { kind: 'log_message'; event: 'denied' | 'limited_access' | 'verified' | 'staff_action'; discordId: string; text: string; card?: LogCard };
+type LogLine = {
+  kind: 'log_message';
+  event: 'denied' | 'limited_access' | 'verified' | 'staff_action';
+  discordId: string;
+  text: string;
+  card?: LogCard;
+};
 
 /**
  * The logs channel's line for a website verification, stating its real ending. A certain alt
@@ -34,22 +40,54 @@ type LogLine = { kind: 'log_message'; event: 'denied' | 'limited_access' | 'veri
  * otherwise; a verification an admission rule held or limited has the rule's own line (queued
  * by the admission step), so it gets none here unless the VPN check was unavailable.
  */
-export function websiteOutcomeLine(input: WebsiteEndingInput & { discordId: string; vpn: Pick<VpnCheckResult, 'verdict' | 'provider' | 'checkFailed'>; alts: readonly DetectedAlt[]; markedByStaff: boolean }): LogLine | null {
+export function websiteOutcomeLine(
+  input: WebsiteEndingInput & {
+    discordId: string;
+    vpn: Pick<VpnCheckResult, 'verdict' | 'provider' | 'checkFailed'>;
+    alts: readonly DetectedAlt[];
+    markedByStaff: boolean;
+  },
+): LogLine | null {
   const id = input.discordId;
   const flag = input.vpn.checkFailed ? ' (VPN check unavailable: flagged for review)' : '';
   const ending = websiteEnding(input);
   if (ending === 'denied_alt') {
     const main = input.alts.find((alt) => alt.confidence === 'certain' && alt.memberIsAlt);
-    const why = input.markedByStaff ? 'marked certain alt by staff' : main ? `certain alt of <@${main.discordId}>` : 'certain alt of an account already verified here';
-    const card: LogCard = main && !input.markedByStaff ? { for: 'alt', discordId: id, mainId: main.discordId } : { for: 'member', discordId: id };
+    const why = input.markedByStaff
+      ? 'marked certain alt by staff'
+      : main
+        ? `certain alt of <@${main.discordId}>`
+        : 'certain alt of an account already verified here';
+    const card: LogCard =
+      main && !input.markedByStaff ? { for: 'alt', discordId: id, mainId: main.discordId } : { for: 'member', discordId: id };
     return { kind: 'log_message', event: 'denied', discordId: id, text: `⛔ <@${id}> was denied: ${why}${flag}.`, card };
   }
   if (input.vpnOutcome === 'limited_access') {
     const what = input.vpn.verdict === 'clean' ? 'VPN' : input.vpn.verdict.toUpperCase();
-    return { kind: 'log_message', event: 'limited_access', discordId: id, text: `🛡️ <@${id}> verified on the website behind a ${what}${input.vpn.provider ? ` (${input.vpn.provider})` : ''}: Limited Access only.`, card: { for: 'member', discordId: id } };
+    return {
+      kind: 'log_message',
+      event: 'limited_access',
+      discordId: id,
+      text: `🛡️ <@${id}> verified on the website behind a ${what}${input.vpn.provider ? ` (${input.vpn.provider})` : ''}: Limited Access only.`,
+      card: { for: 'member', discordId: id },
+    };
   }
-  if (input.gate) return input.vpn.checkFailed ? { kind: 'log_message', event: 'staff_action', discordId: id, text: `⚠️ <@${id}>: the VPN check was unavailable; flagged for review.` } : null;
-  return { kind: 'log_message', event: 'verified', discordId: id, text: `✅ <@${id}> completed website verification${flag}.`, card: { for: 'member', discordId: id } };
+  if (input.gate)
+    return input.vpn.checkFailed
+      ? {
+          kind: 'log_message',
+          event: 'staff_action',
+          discordId: id,
+          text: `⚠️ <@${id}>: the VPN check was unavailable; flagged for review.`,
+        }
+      : null;
+  return {
+    kind: 'log_message',
+    event: 'verified',
+    discordId: id,
+    text: `✅ <@${id}> completed website verification${flag}.`,
+    card: { for: 'member', discordId: id },
+  };
 }
 
 /**
@@ -58,6 +96,9 @@ export function websiteOutcomeLine(input: WebsiteEndingInput & { discordId: stri
  * so someone who left or was removed gets back what they had; otherwise Unverified, and the
  * button decides.
  */
-export function joinRoles(ending: WebsiteEnding, guildAccessBefore: 'pending' | 'verified' | 'limited' | 'denied'): ['verified'] | ['unverified'] {
+export function joinRoles(
+  ending: WebsiteEnding,
+  guildAccessBefore: 'pending' | 'verified' | 'limited' | 'denied',
+): ['verified'] | ['unverified'] {
   return ending === 'verified' && guildAccessBefore === 'verified' ? ['verified'] : ['unverified'];
 }

@@ -29,7 +29,11 @@ describe('parseAddressList', () => {
 
 describe('createAddressMatcher', () => {
   const matcher = createAddressMatcher(
-    parseAddressList(['185.220.101.1', '192.0.2.0/24', '10.0.0.0/8', '2001:db8:1234::/48', '2001:db8::1', '0.0.0.0/0 # never in real lists'].slice(0, 5).join('\n')).ranges,
+    parseAddressList(
+      ['185.220.101.1', '192.0.2.0/24', '10.0.0.0/8', '2001:db8:1234::/48', '2001:db8::1', '0.0.0.0/0 # never in real lists']
+        .slice(0, 5)
+        .join('\n'),
+    ).ranges,
   );
 
   it.each([

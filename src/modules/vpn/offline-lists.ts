@@ -97,9 +97,18 @@ export function createOfflineSignals(options: {
     try {
       const parsed = parseAddressList(await fs.promises.readFile(found.file, 'utf8'));
       if (parsed.invalidLines.length > 0) {
-        options.logger?.warn({ list: kind, file: found.file, invalidLines: parsed.invalidLines.slice(0, 20) }, 'offline VPN list has lines that are not addresses');
+        options.logger?.warn(
+          { list: kind, file: found.file, invalidLines: parsed.invalidLines.slice(0, 20) },
+          'offline VPN list has lines that are not addresses',
+        );
       }
-      return { file: found.file, signature: found.signature, matcher: createAddressMatcher(parsed.ranges), invalidLines: parsed.invalidLines, checkedAt: now };
+      return {
+        file: found.file,
+        signature: found.signature,
+        matcher: createAddressMatcher(parsed.ranges),
+        invalidLines: parsed.invalidLines,
+        checkedAt: now,
+      };
     } catch (error) {
       options.logger?.warn({ list: kind, file: found.file, err: error }, 'offline VPN list unreadable; keeping the previous copy');
       return previous ? { ...previous, checkedAt: now } : { file: null, signature: '', matcher: EMPTY, invalidLines: [], checkedAt: now };
@@ -119,7 +128,11 @@ export function createOfflineSignals(options: {
     return fresh;
   }
 
-  const status = (list: LoadedList): OfflineListStatus => ({ file: list.file, entries: list.matcher.size, invalidLines: list.invalidLines });
+  const status = (list: LoadedList): OfflineListStatus => ({
+    file: list.file,
+    entries: list.matcher.size,
+    invalidLines: list.invalidLines,
+  });
 
   return {
     async check(ip) {

@@ -66,7 +66,13 @@ const COUNTRIES: Record<string, { country: string; continent: string; continentc
 function geo(countryCode: string | undefined): Record<string, unknown> {
   if (!countryCode) return {};
   const known = COUNTRIES[countryCode] ?? { country: countryCode, continent: 'Unknown', continentcode: '--', timezone: 'UTC' };
-  return { continent: known.continent, continentcode: known.continentcode, country: known.country, isocode: countryCode, timezone: known.timezone };
+  return {
+    continent: known.continent,
+    continentcode: known.continentcode,
+    country: known.country,
+    isocode: countryCode,
+    timezone: known.timezone,
+  };
 }
 
 function vpnEntry(provider: string, countryCode = 'NL'): Record<string, unknown> {
@@ -97,7 +103,14 @@ export async function createProxycheckEmulator(options: { port?: number; host?: 
   const requests: ProxycheckEmulatorRequest[] = [];
   // later rules win, so marks made by tests override the defaults
   const rules: Rule[] = [
-    rule('192.0.2.0/24', { asn: 'AS64496', provider: 'Sandbox Broadband', organisation: 'Sandbox Broadband', ...geo('US'), proxy: 'no', type: 'Residential' }),
+    rule('192.0.2.0/24', {
+      asn: 'AS64496',
+      provider: 'Sandbox Broadband',
+      organisation: 'Sandbox Broadband',
+      ...geo('US'),
+      proxy: 'no',
+      type: 'Residential',
+    }),
     rule('203.0.113.0/25', proxyEntry('SOCKS5', 'Sandbox Proxy Hosting')),
     rule('198.51.100.0/24', vpnEntry(SANDBOX_VPN_PROVIDER)),
   ];
@@ -137,7 +150,10 @@ export async function createProxycheckEmulator(options: { port?: number; host?: 
         res.end('<html><body>503 Service Unavailable</body></html>');
         return;
       case 'denied':
-        send(res, 200, { status: 'denied', message: '1000 free queries exhausted. Please try the API again tomorrow or purchase a higher paid plan.' });
+        send(res, 200, {
+          status: 'denied',
+          message: '1000 free queries exhausted. Please try the API again tomorrow or purchase a higher paid plan.',
+        });
         return;
       case 'error':
         send(res, 200, { status: 'error', message: 'Internal error, please try again shortly.' });
@@ -153,7 +169,8 @@ export async function createProxycheckEmulator(options: { port?: number; host?: 
     }
     const entry = { ...answerFor(ip) };
     if (url.searchParams.get('asn') !== '1') {
-      for (const key of ['asn', 'provider', 'organisation', 'continent', 'continentcode', 'country', 'isocode', 'timezone', 'operator']) delete entry[key];
+      for (const key of ['asn', 'provider', 'organisation', 'continent', 'continentcode', 'country', 'isocode', 'timezone', 'operator'])
+        delete entry[key];
     }
     send(res, 200, { status: 'ok', [raw]: entry });
   });

@@ -111,10 +111,15 @@ export function createProxycheckClient(options: ProxycheckClientOptions): Proxyc
 
       let response: OutboundResponse;
       try {
-        response = await doFetch(url, { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(options.timeoutMs) });
+        response = await doFetch(url, {
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
       } catch (error) {
         const name = (error as { name?: string }).name;
-        if (name === 'TimeoutError' || name === 'AbortError') throw new ProxycheckError('timeout', `no answer within ${options.timeoutMs} ms`);
+        if (name === 'TimeoutError' || name === 'AbortError')
+          throw new ProxycheckError('timeout', `no answer within ${options.timeoutMs} ms`);
         throw new ProxycheckError('network', 'request failed');
       }
 
@@ -124,7 +129,8 @@ export function createProxycheckClient(options: ProxycheckClientOptions): Proxyc
         body = text ? JSON.parse(text) : undefined;
       } catch (error) {
         const name = (error as { name?: string }).name;
-        if (name === 'TimeoutError' || name === 'AbortError') throw new ProxycheckError('timeout', `no answer within ${options.timeoutMs} ms`);
+        if (name === 'TimeoutError' || name === 'AbortError')
+          throw new ProxycheckError('timeout', `no answer within ${options.timeoutMs} ms`);
         if (!response.ok) throw new ProxycheckError('http', `HTTP ${response.status}`, response.status);
         throw new ProxycheckError('malformed', 'answer is not JSON', response.status);
       }
@@ -139,11 +145,13 @@ export function createProxycheckClient(options: ProxycheckClientOptions): Proxyc
         throw new ProxycheckError(status, scrub(message ?? status, ip), response.status);
       }
       if (!response.ok) throw new ProxycheckError('http', `HTTP ${response.status}`, response.status);
-      if (status !== 'ok' && status !== 'warning') throw new ProxycheckError('malformed', `unknown status '${scrub(status, ip)}'`, response.status);
+      if (status !== 'ok' && status !== 'warning')
+        throw new ProxycheckError('malformed', `unknown status '${scrub(status, ip)}'`, response.status);
 
       const record = body as Record<string, unknown>;
       const result = addressResult.safeParse(record[ip] ?? findAddressEntry(record));
-      if (!result.success || result.data.proxy === undefined) throw new ProxycheckError('malformed', 'answer has no result for the address', response.status);
+      if (!result.success || result.data.proxy === undefined)
+        throw new ProxycheckError('malformed', 'answer has no result for the address', response.status);
       return toAnswer(result.data);
     },
   };
@@ -151,6 +159,8 @@ export function createProxycheckClient(options: ProxycheckClientOptions): Proxyc
 
 /** proxycheck keys the result by the address as it understood it; fall back to the one object entry. */
 function findAddressEntry(record: Record<string, unknown>): unknown {
-  const entries = Object.entries(record).filter(([key, value]) => key !== 'status' && key !== 'message' && value !== null && typeof value === 'object' && 'proxy' in value);
+  const entries = Object.entries(record).filter(
+    ([key, value]) => key !== 'status' && key !== 'message' && value !== null && typeof value === 'object' && 'proxy' in value,
+  );
   return entries.length === 1 ? entries[0]![1] : undefined;
 }

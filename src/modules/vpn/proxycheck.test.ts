@@ -1,5 +1,11 @@
 import { createProxycheckClient, ProxycheckError, type ProxycheckFailureReason } from './proxycheck.client';
-import { createProxycheckEmulator, SANDBOX_CLEAN_IP, SANDBOX_PROXY_IP, SANDBOX_VPN_IP, type ProxycheckEmulator } from './proxycheck-emulator';
+import {
+  createProxycheckEmulator,
+  SANDBOX_CLEAN_IP,
+  SANDBOX_PROXY_IP,
+  SANDBOX_VPN_IP,
+  type ProxycheckEmulator,
+} from './proxycheck-emulator';
 
 describe('proxycheck client against the emulator', () => {
   let emulator: ProxycheckEmulator;
@@ -38,7 +44,12 @@ describe('proxycheck client against the emulator', () => {
   });
 
   it('reads a VPN with its operator and country', async () => {
-    await expect(client().lookup(SANDBOX_VPN_IP)).resolves.toEqual({ verdict: 'vpn', provider: 'Sandbox VPN', countryCode: 'NL', type: 'VPN' });
+    await expect(client().lookup(SANDBOX_VPN_IP)).resolves.toEqual({
+      verdict: 'vpn',
+      provider: 'Sandbox VPN',
+      countryCode: 'NL',
+      type: 'VPN',
+    });
   });
 
   it('reads a proxy', async () => {
@@ -46,7 +57,12 @@ describe('proxycheck client against the emulator', () => {
   });
 
   it('reads a clean address', async () => {
-    await expect(client().lookup(SANDBOX_CLEAN_IP)).resolves.toEqual({ verdict: 'clean', provider: 'Sandbox Broadband', countryCode: 'US', type: 'Residential' });
+    await expect(client().lookup(SANDBOX_CLEAN_IP)).resolves.toEqual({
+      verdict: 'clean',
+      provider: 'Sandbox Broadband',
+      countryCode: 'US',
+      type: 'Residential',
+    });
     await expect(client().lookup('8.8.8.8')).resolves.toMatchObject({ verdict: 'clean', countryCode: null });
   });
 
@@ -91,19 +107,27 @@ describe('proxycheck client answer handling', () => {
   });
 
   it('never puts the address in the error message', async () => {
-    await expect(answering(200, '{"status":"denied","message":"Your key is not valid for 1.2.3.4"}').lookup('1.2.3.4')).rejects.toMatchObject({
+    await expect(
+      answering(200, '{"status":"denied","message":"Your key is not valid for 1.2.3.4"}').lookup('1.2.3.4'),
+    ).rejects.toMatchObject({
       message: 'Your key is not valid for [ip]',
     });
   });
 
   it('accepts a warning with a result, and a result keyed differently', async () => {
-    await expect(answering(200, '{"status":"warning","message":"near quota","1.2.3.4":{"proxy":"yes","type":"Hosting","provider":"OVH SAS"}}').lookup('1.2.3.4')).resolves.toEqual({
+    await expect(
+      answering(200, '{"status":"warning","message":"near quota","1.2.3.4":{"proxy":"yes","type":"Hosting","provider":"OVH SAS"}}').lookup(
+        '1.2.3.4',
+      ),
+    ).resolves.toEqual({
       verdict: 'datacenter',
       provider: 'OVH SAS',
       countryCode: null,
       type: 'Hosting',
     });
-    await expect(answering(200, '{"status":"ok","2001:db8::1":{"proxy":"no","vpn":"yes","type":"Business"}}').lookup('2001:0db8::1')).resolves.toMatchObject({ verdict: 'vpn' });
+    await expect(
+      answering(200, '{"status":"ok","2001:db8::1":{"proxy":"no","vpn":"yes","type":"Business"}}').lookup('2001:0db8::1'),
+    ).resolves.toMatchObject({ verdict: 'vpn' });
   });
 
   it('reports a network failure', async () => {

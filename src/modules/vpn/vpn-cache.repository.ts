@@ -48,7 +48,10 @@ export function saveCachedVerdictQuery(ex: Executor, entry: CachedVpnVerdict) {
     checkedAt: entry.checkedAt,
     expiresAt: entry.expiresAt,
   };
-  return ex.insert(vpnCache).values({ ipHash: entry.ipHash, ...values }).onConflictDoUpdate({ target: vpnCache.ipHash, set: values });
+  return ex
+    .insert(vpnCache)
+    .values({ ipHash: entry.ipHash, ...values })
+    .onConflictDoUpdate({ target: vpnCache.ipHash, set: values });
 }
 
 export async function saveCachedVerdict(ex: Executor, entry: CachedVpnVerdict): Promise<void> {

@@ -6,7 +6,13 @@ import { describeEngines, resetDatabase } from '../../test-support/database';
 import { hashIp } from '../network';
 import { createOfflineSignals, type OfflineSignals } from './offline-lists';
 import { createProxycheckClient } from './proxycheck.client';
-import { createProxycheckEmulator, SANDBOX_CLEAN_IP, SANDBOX_PROXY_IP, SANDBOX_VPN_IP, type ProxycheckEmulator } from './proxycheck-emulator';
+import {
+  createProxycheckEmulator,
+  SANDBOX_CLEAN_IP,
+  SANDBOX_PROXY_IP,
+  SANDBOX_VPN_IP,
+  type ProxycheckEmulator,
+} from './proxycheck-emulator';
 import { createVpnCheckService, type ProviderCall, type VpnCheckServiceDeps } from './vpn-check.service';
 import { decideVpnOutcome } from './vpn-outcome';
 import { vpnCacheRepository, type VpnCacheRepository } from './vpn-cache.repository';
@@ -63,7 +69,11 @@ describeEngines('VPN check pipeline', (getDatabase) => {
       timezoneMismatch: false,
       countryCode: 'NL',
     });
-    await expect(vpn.check(input(SANDBOX_VPN_IP, 'Europe/Amsterdam'))).resolves.toMatchObject({ verdict: 'vpn', provider: 'Sandbox VPN', source: 'cache' });
+    await expect(vpn.check(input(SANDBOX_VPN_IP, 'Europe/Amsterdam'))).resolves.toMatchObject({
+      verdict: 'vpn',
+      provider: 'Sandbox VPN',
+      source: 'cache',
+    });
     expect(emulator.requests).toHaveLength(1);
     expect(calls).toEqual([{ ok: true, durationMs: expect.any(Number) }]);
 
@@ -101,21 +111,33 @@ describeEngines('VPN check pipeline', (getDatabase) => {
   });
 
   it('catches listed Tor exits and datacenter ranges the provider calls clean', async () => {
-    await expect(service().check(input(TOR_IP))).resolves.toMatchObject({ verdict: 'tor', provider: 'Tor', source: 'tor-list', checkFailed: false });
+    await expect(service().check(input(TOR_IP))).resolves.toMatchObject({
+      verdict: 'tor',
+      provider: 'Tor',
+      source: 'tor-list',
+      checkFailed: false,
+    });
     // the provider's VPN answer wins over the datacenter list
     await expect(service().check(input(DATACENTER_IP))).resolves.toMatchObject({ verdict: 'vpn', source: 'proxycheck' });
-    await expect(service({ proxycheck: null, cacheTtlMs: 0 }).check(input(DATACENTER_IP))).resolves.toMatchObject({ verdict: 'datacenter', source: 'datacenter-list', checkFailed: false });
+    await expect(service({ proxycheck: null, cacheTtlMs: 0 }).check(input(DATACENTER_IP))).resolves.toMatchObject({
+      verdict: 'datacenter',
+      source: 'datacenter-list',
+      checkFailed: false,
+    });
   });
 
-  it.each(['error', 'denied', 'unavailable', 'hang'] as const)('on a %s fault: unknown + checkFailed, policy decides, nothing cached', async (fault) => {
-    emulator.setFault(fault);
-    const result = await service().check(input(SANDBOX_VPN_IP));
-    expect(result).toEqual({ verdict: 'unknown', provider: null, source: 'none', checkFailed: true, timezoneMismatch: false });
-    expect(decideVpnOutcome(result, 'allow')).toBe('verified');
-    expect(decideVpnOutcome(result, 'limited')).toBe('limited_access');
-    expect(decideVpnOutcome(result, 'deny')).toBe('denied');
-    expect((await getDatabase().query('select * from vpn_cache')).rows).toHaveLength(0);
-  });
+  it.each(['error', 'denied', 'unavailable', 'hang'] as const)(
+    'on a %s fault: unknown + checkFailed, policy decides, nothing cached',
+    async (fault) => {
+      emulator.setFault(fault);
+      const result = await service().check(input(SANDBOX_VPN_IP));
+      expect(result).toEqual({ verdict: 'unknown', provider: null, source: 'none', checkFailed: true, timezoneMismatch: false });
+      expect(decideVpnOutcome(result, 'allow')).toBe('verified');
+      expect(decideVpnOutcome(result, 'limited')).toBe('limited_access');
+      expect(decideVpnOutcome(result, 'deny')).toBe('denied');
+      expect((await getDatabase().query('select * from vpn_cache')).rows).toHaveLength(0);
+    },
+  );
 
   it('still catches a listed Tor exit while the provider is down', async () => {
     emulator.setFault('error');
@@ -150,16 +172,25 @@ describeEngines('VPN check pipeline', (getDatabase) => {
         throw new Error('disk gone');
       },
     };
-    await expect(service({ cache: broken, offline: failingLists }).check(input(SANDBOX_VPN_IP))).resolves.toMatchObject({ verdict: 'vpn', source: 'proxycheck' });
+    await expect(service({ cache: broken, offline: failingLists }).check(input(SANDBOX_VPN_IP))).resolves.toMatchObject({
+      verdict: 'vpn',
+      source: 'proxycheck',
+    });
     emulator.setFault('hang');
-    await expect(service({ cache: broken, offline: failingLists }).check(input(SANDBOX_CLEAN_IP))).resolves.toMatchObject({ verdict: 'unknown', checkFailed: true });
+    await expect(service({ cache: broken, offline: failingLists }).check(input(SANDBOX_CLEAN_IP))).resolves.toMatchObject({
+      verdict: 'unknown',
+      checkFailed: true,
+    });
   });
 
   describe('a cache read started early (the sign-in starts it before asking Discord)', () => {
     /** the cache repository, counting its reads */
     function countingCache() {
       const reads: string[] = [];
-      const cache: VpnCacheRepository = { ...vpnCacheRepository, find: (db, ipHash, now) => (reads.push(ipHash), vpnCacheRepository.find(db, ipHash, now)) };
+      const cache: VpnCacheRepository = {
+        ...vpnCacheRepository,
+        find: (db, ipHash, now) => (reads.push(ipHash), vpnCacheRepository.find(db, ipHash, now)),
+      };
       return { cache, reads };
     }
 
@@ -188,7 +219,10 @@ describeEngines('VPN check pipeline', (getDatabase) => {
       const { cache, reads } = countingCache();
       const vpn = service({ cache });
       const earlyCacheRead = vpn.readCacheEarly(input(SANDBOX_VPN_IP));
-      await expect(vpn.check({ ...input(SANDBOX_CLEAN_IP), earlyCacheRead })).resolves.toMatchObject({ verdict: 'clean', source: 'proxycheck' });
+      await expect(vpn.check({ ...input(SANDBOX_CLEAN_IP), earlyCacheRead })).resolves.toMatchObject({
+        verdict: 'clean',
+        source: 'proxycheck',
+      });
       expect(reads).toEqual([input(SANDBOX_VPN_IP).ipHash, input(SANDBOX_CLEAN_IP).ipHash]);
     });
 
@@ -197,7 +231,10 @@ describeEngines('VPN check pipeline', (getDatabase) => {
       const vpn = service({ cache: broken });
       const earlyCacheRead = vpn.readCacheEarly(input(SANDBOX_VPN_IP));
       await expect(earlyCacheRead.read).resolves.toBeNull();
-      await expect(vpn.check({ ...input(SANDBOX_VPN_IP), earlyCacheRead })).resolves.toMatchObject({ verdict: 'vpn', source: 'proxycheck' });
+      await expect(vpn.check({ ...input(SANDBOX_VPN_IP), earlyCacheRead })).resolves.toMatchObject({
+        verdict: 'vpn',
+        source: 'proxycheck',
+      });
     });
 
     it('reads nothing for a loopback or private address, which is never looked up', async () => {
@@ -208,7 +245,13 @@ describeEngines('VPN check pipeline', (getDatabase) => {
   });
 
   it('does not spend provider quota on loopback or private addresses', async () => {
-    await expect(service().check(input('127.0.0.1'))).resolves.toEqual({ verdict: 'clean', provider: null, source: 'none', checkFailed: false, timezoneMismatch: false });
+    await expect(service().check(input('127.0.0.1'))).resolves.toEqual({
+      verdict: 'clean',
+      provider: null,
+      source: 'none',
+      checkFailed: false,
+      timezoneMismatch: false,
+    });
     await expect(service().check(input('10.0.0.8'))).resolves.toMatchObject({ verdict: 'clean', source: 'none' });
     expect(emulator.requests).toHaveLength(0);
   });

@@ -187,7 +187,8 @@ export function createVpnCheckService(deps: VpnCheckServiceDeps): VpnCheckServic
 
     if (known && known.verdict !== 'clean') return { ...base, verdict: known.verdict, provider: known.provider, source: known.source };
     const signal = await offlineSignal(input.ip);
-    if (signal) return { ...base, verdict: signal, provider: signal === 'tor' ? 'Tor' : (known?.provider ?? null), source: LIST_SOURCE[signal] };
+    if (signal)
+      return { ...base, verdict: signal, provider: signal === 'tor' ? 'Tor' : (known?.provider ?? null), source: LIST_SOURCE[signal] };
     // a clean address's network owner (the visitor's ISP) is not kept
     if (known) return { ...base, verdict: 'clean', provider: null, source: known.source };
     if (checkFailed) return { ...base, verdict: 'unknown', provider: null, source: 'none' };

@@ -20,6 +20,11 @@ describe('decideVpnOutcome', () => {
   });
 
   it('names the hiding verdicts', () => {
-    expect((['clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown'] as VpnVerdict[]).filter(isVpnVerdict)).toEqual(['vpn', 'proxy', 'tor', 'datacenter']);
+    expect((['clean', 'vpn', 'proxy', 'tor', 'datacenter', 'unknown'] as VpnVerdict[]).filter(isVpnVerdict)).toEqual([
+      'vpn',
+      'proxy',
+      'tor',
+      'datacenter',
+    ]);
   });
 });

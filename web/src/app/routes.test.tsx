@@ -88,7 +88,9 @@ describe('routes', () => {
 
   it('shows the sandbox banner on every page when the server is in sandbox mode', async () => {
     fetchMock.restore();
-    fetchMock = mockFetch({ 'GET /api/config': { body: { dataRetentionDays: 30, sandbox: true, sandboxDiscordUrl: 'http://127.0.0.1:3000/' } } });
+    fetchMock = mockFetch({
+      'GET /api/config': { body: { dataRetentionDays: 30, sandbox: true, sandboxDiscordUrl: 'http://127.0.0.1:3000/' } },
+    });
     renderApp('/nope');
     expect(await screen.findByText('Sandbox mode')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open the sandbox Discord view' })).toHaveAttribute('href', 'http://127.0.0.1:3000/sandbox');

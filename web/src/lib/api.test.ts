@@ -44,12 +44,16 @@ describe('apiRequest', () => {
 
 describe('apiErrorMessage', () => {
   it("extracts the server's error field", () => {
-    expect(apiErrorMessage(new ApiError(400, '{"error":"Username taken","code":"conflict"}', 'Bad Request'), 'Failed')).toBe('Username taken');
+    expect(apiErrorMessage(new ApiError(400, '{"error":"Username taken","code":"conflict"}', 'Bad Request'), 'Failed')).toBe(
+      'Username taken',
+    );
     expect(apiErrorMessage(new Error('409: {"error":"Already verified"}'), 'Failed')).toBe('Already verified');
   });
 
   it('falls back when there is no JSON error', () => {
-    expect(apiErrorMessage(new ApiError(502, '<html>Bad gateway</html>', 'Bad Gateway'), 'Failed to save admin note.')).toBe('Failed to save admin note.');
+    expect(apiErrorMessage(new ApiError(502, '<html>Bad gateway</html>', 'Bad Gateway'), 'Failed to save admin note.')).toBe(
+      'Failed to save admin note.',
+    );
     expect(apiErrorMessage(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
     expect(apiErrorMessage(undefined, 'Fallback')).toBe('Fallback');
   });

@@ -24,7 +24,14 @@ export interface FetchMock {
   restore(): void;
 }
 
-const statusTexts: Record<number, string> = { 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
+const statusTexts: Record<number, string> = {
+  200: 'OK',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+};
 
 export function mockFetch(routes: Record<string, MockRoute>): FetchMock {
   const calls: RecordedRequest[] = [];
@@ -36,7 +43,8 @@ export function mockFetch(routes: Record<string, MockRoute>): FetchMock {
     const request: RecordedRequest = { method, path, body, init };
     calls.push(request);
     const route = routes[`${method} ${path}`];
-    const reply: MockReply = route === undefined ? { status: 404, body: { error: 'Not found' } } : typeof route === 'function' ? await route(request) : route;
+    const reply: MockReply =
+      route === undefined ? { status: 404, body: { error: 'Not found' } } : typeof route === 'function' ? await route(request) : route;
     if (reply.networkError) throw new TypeError('Failed to fetch');
     const status = reply.status ?? 200;
     const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);

@@ -14,7 +14,10 @@ export function AccordionTrigger({ className, children, ...props }: ComponentPro
   return (
     <AccordionPrimitive.Header className="flex">
       <AccordionPrimitive.Trigger
-        className={cn('group flex flex-1 items-center justify-between gap-2 rounded-md py-4 text-left font-medium text-heading hover:underline', className)}
+        className={cn(
+          'group flex flex-1 items-center justify-between gap-2 rounded-md py-4 text-left font-medium text-heading hover:underline',
+          className,
+        )}
         {...props}
       >
         {children}

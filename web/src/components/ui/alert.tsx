@@ -35,7 +35,11 @@ export interface AlertProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'
 export function Alert({ variant = 'info', title, className, children, ...props }: AlertProps) {
   const { Icon, name } = variantIcons[variant];
   return (
-    <div role={variant === 'danger' ? 'alert' : 'note'} className={cn('flex gap-3 rounded-lg border p-4 text-sm', variantClasses[variant], className)} {...props}>
+    <div
+      role={variant === 'danger' ? 'alert' : 'note'}
+      className={cn('flex gap-3 rounded-lg border p-4 text-sm', variantClasses[variant], className)}
+      {...props}
+    >
       <Icon data-icon={name} className={cn('mt-0.5 size-5 shrink-0', iconClasses[variant])} />
       <div className="flex flex-col gap-1">
         {title ? <p className="font-semibold text-heading">{title}</p> : null}

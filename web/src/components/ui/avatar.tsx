@@ -3,7 +3,9 @@ import { cn } from '@/lib/cn';
 
 /** The first two letters of the name, uppercased; '?' when there is no name. */
 export function avatarInitials(name: string | null | undefined): string {
-  const letters = Array.from(name?.trim() ?? '').slice(0, 2).join('');
+  const letters = Array.from(name?.trim() ?? '')
+    .slice(0, 2)
+    .join('');
   return letters ? letters.toUpperCase() : '?';
 }
 
@@ -30,9 +32,21 @@ export function Avatar({ src, name, size = 'md', className }: AvatarProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const showImage = Boolean(src) && failedSrc !== src;
   return (
-    <span className={cn('relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-blurple font-semibold text-white select-none', sizeClasses[size], className)}>
+    <span
+      className={cn(
+        'relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-blurple font-semibold text-white select-none',
+        sizeClasses[size],
+        className,
+      )}
+    >
       {showImage ? (
-        <img src={src ?? undefined} alt={name ?? ''} className="size-full object-cover" referrerPolicy="no-referrer" onError={() => setFailedSrc(src ?? null)} />
+        <img
+          src={src ?? undefined}
+          alt={name ?? ''}
+          className="size-full object-cover"
+          referrerPolicy="no-referrer"
+          onError={() => setFailedSrc(src ?? null)}
+        />
       ) : (
         <span role="img" aria-label={name ?? 'Unknown user'}>
           <span aria-hidden="true">{avatarInitials(name)}</span>

@@ -19,7 +19,11 @@ export function Badge({ color = 'gray', className, ...props }: BadgeProps) {
   return (
     <span
       data-color={color}
-      className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset', colorClasses[color], className)}
+      className={cn(
+        'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset',
+        colorClasses[color],
+        className,
+      )}
       {...props}
     />
   );

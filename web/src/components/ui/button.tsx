@@ -20,7 +20,11 @@ const sizeClasses: Record<ButtonSize, string> = {
 };
 
 /** The button look as classes, for links that should look like buttons (`<Link className={buttonVariants()}>`). */
-export function buttonVariants({ variant = 'primary', size = 'md', fullWidth = false }: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean } = {}): string {
+export function buttonVariants({
+  variant = 'primary',
+  size = 'md',
+  fullWidth = false,
+}: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean } = {}): string {
   return cn(
     'inline-flex items-center justify-center rounded-md font-medium no-underline! transition-[background-color,filter] select-none',
     'disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50',
@@ -39,7 +43,17 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   ref?: Ref<HTMLButtonElement>;
 }
 
-export function Button({ variant, size, fullWidth, loading = false, disabled, className, children, type = 'button', ...props }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  fullWidth,
+  loading = false,
+  disabled,
+  className,
+  children,
+  type = 'button',
+  ...props
+}: ButtonProps) {
   return (
     <button
       type={type}

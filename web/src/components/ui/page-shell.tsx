@@ -25,7 +25,15 @@ export interface PageShellProps {
 /** The page's <main>: padding that stays readable at 360 px, and a max width. */
 export function PageShell({ children, width = 'md', centered = false, className }: PageShellProps) {
   return (
-    <main id="main" className={cn('mx-auto flex w-full flex-1 flex-col px-4 py-6 sm:px-6 sm:py-10', widthClasses[width], centered && 'justify-center', className)}>
+    <main
+      id="main"
+      className={cn(
+        'mx-auto flex w-full flex-1 flex-col px-4 py-6 sm:px-6 sm:py-10',
+        widthClasses[width],
+        centered && 'justify-center',
+        className,
+      )}
+    >
       {children}
     </main>
   );
@@ -48,7 +56,16 @@ export interface CenteredCardPageProps {
 }
 
 /** One centred card per visitor step (DESIGN §11). */
-export function CenteredCardPage({ title, documentTitle, icon, description, children, footer, width = 'md', centerHeader = true }: CenteredCardPageProps) {
+export function CenteredCardPage({
+  title,
+  documentTitle,
+  icon,
+  description,
+  children,
+  footer,
+  width = 'md',
+  centerHeader = true,
+}: CenteredCardPageProps) {
   useDocumentTitle(documentTitle ?? (typeof title === 'string' ? title : undefined));
   return (
     <PageShell width={width} centered>

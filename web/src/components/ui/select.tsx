@@ -9,7 +9,10 @@ export const SelectValue = SelectPrimitive.Value;
 
 export function SelectTrigger({ className, children, ...props }: ComponentProps<typeof SelectPrimitive.Trigger>) {
   return (
-    <SelectPrimitive.Trigger className={cn(fieldClasses, 'flex h-10 items-center justify-between gap-2 text-left data-placeholder:text-muted', className)} {...props}>
+    <SelectPrimitive.Trigger
+      className={cn(fieldClasses, 'flex h-10 items-center justify-between gap-2 text-left data-placeholder:text-muted', className)}
+      {...props}
+    >
       <span className="truncate">{children}</span>
       <SelectPrimitive.Icon asChild>
         <ChevronDownIcon className="size-4 shrink-0 opacity-70" />

@@ -18,7 +18,10 @@ export default function ToastViewport({ toasts, onDismiss }: ToastViewportProps)
       {/* one toast at a time (TOAST_LIMIT): the viewport sits where the newest one asked to */}
       <ToastPrimitive.Viewport
         data-placement={toasts[0]?.placement ?? 'bottom'}
-        className={cn('fixed right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none', toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0')}
+        className={cn(
+          'fixed right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none',
+          toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0',
+        )}
       />
     </ToastPrimitive.Provider>
   );
@@ -41,7 +44,9 @@ function ToastView({ item, onOpenChange }: { item: ToastItem; onOpenChange: (ope
     >
       <div className="flex flex-col gap-1">
         {item.title ? <ToastPrimitive.Title className="text-sm font-semibold">{item.title}</ToastPrimitive.Title> : null}
-        {item.description ? <ToastPrimitive.Description className="text-sm opacity-90">{item.description}</ToastPrimitive.Description> : null}
+        {item.description ? (
+          <ToastPrimitive.Description className="text-sm opacity-90">{item.description}</ToastPrimitive.Description>
+        ) : null}
       </div>
       <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded-md p-1 opacity-80 hover:opacity-100">
         <CloseIcon className="size-4" />

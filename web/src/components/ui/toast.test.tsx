@@ -92,7 +92,17 @@ describe('toast placement', () => {
     );
     const button = screen.getByRole('button', { name: 'Update' });
     const right = window.innerWidth - 20;
-    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue({ top, bottom: top + 36, left: right - 80, right, width: 80, height: 36, x: right - 80, y: top, toJSON: () => ({}) });
+    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue({
+      top,
+      bottom: top + 36,
+      left: right - 80,
+      right,
+      width: 80,
+      height: 36,
+      x: right - 80,
+      y: top,
+      toJSON: () => ({}),
+    });
     return button;
   }
 

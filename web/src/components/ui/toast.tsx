@@ -1,4 +1,16 @@
-import { Component, createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  type ReactNode,
+} from 'react';
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY, type ToastItem, type ToastOptions, type ToastPlacement } from './toast-types';
 
 // The Radix renderer loads with the first toast: most visitors never see one, so it stays out of their bundle.
@@ -17,7 +29,10 @@ export const TOAST_ZONE = { width: 400, height: 180 } as const;
  * last row's 'Update' button): when that control reaches into the bottom toast's corner the
  * toast goes to the top, otherwise it stays at the bottom. Without a known control, the bottom.
  */
-export function toastPlacementFor(control: { right: number; bottom: number } | null, viewport: { width: number; height: number }): ToastPlacement {
+export function toastPlacementFor(
+  control: { right: number; bottom: number } | null,
+  viewport: { width: number; height: number },
+): ToastPlacement {
   if (!control || viewport.height <= 0) return 'bottom';
   const inCorner = control.right > viewport.width - TOAST_ZONE.width && control.bottom > viewport.height - TOAST_ZONE.height;
   return inCorner ? 'top' : 'bottom';
@@ -143,11 +158,19 @@ class ToastLoadBoundary extends Component<{ fallback: ReactNode; children: React
 
 function PlainToasts({ toasts, onDismiss }: { toasts: readonly ToastItem[]; onDismiss: (id: string) => void }) {
   return (
-    <div role="status" aria-live="polite" data-placement={toasts[0]?.placement ?? 'bottom'} className={`fixed right-0 ${toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0'} z-[100] flex w-full max-w-sm flex-col gap-2 p-4`}>
+    <div
+      role="status"
+      aria-live="polite"
+      data-placement={toasts[0]?.placement ?? 'bottom'}
+      className={`fixed right-0 ${toasts[0]?.placement === 'top' ? 'top-0' : 'bottom-0'} z-[100] flex w-full max-w-sm flex-col gap-2 p-4`}
+    >
       {toasts
         .filter((item) => item.open)
         .map((item) => (
-          <div key={item.id} className={item.variant === 'destructive' ? 'rounded-lg bg-danger p-4 text-white' : 'rounded-lg bg-surface-raised p-4 text-fg'}>
+          <div
+            key={item.id}
+            className={item.variant === 'destructive' ? 'rounded-lg bg-danger p-4 text-white' : 'rounded-lg bg-surface-raised p-4 text-fg'}
+          >
             {item.title ? <p className="text-sm font-semibold">{item.title}</p> : null}
             {item.description ? <p className="text-sm">{item.description}</p> : null}
             <button type="button" className="mt-2 text-xs underline" onClick={() => onDismiss(item.id)}>

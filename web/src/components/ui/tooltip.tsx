@@ -12,7 +12,13 @@ export const TooltipTrigger = TooltipPrimitive.Trigger;
  * vite.config.ts) that effect can run after the new content subscribed, so it closed itself at
  * once. Controlled, the announcement happens in the event handler, before the content exists.
  */
-export function Tooltip({ delayDuration = 200, open: openProp, defaultOpen = false, onOpenChange, ...props }: ComponentProps<typeof TooltipPrimitive.Root>) {
+export function Tooltip({
+  delayDuration = 200,
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+  ...props
+}: ComponentProps<typeof TooltipPrimitive.Root>) {
   const [uncontrolledOpen, setUncontrolledOpen] = useState(defaultOpen);
   const handleOpenChange = useCallback(
     (next: boolean) => {

@@ -17,7 +17,11 @@ describe('Alert', () => {
     ['warning', 'warning', 'note'],
     ['danger', 'warning', 'alert'],
   ])('a %s box shows the %s icon (role %s)', (variant, icon, role) => {
-    render(<Alert variant={variant} title="Title">Body</Alert>);
+    render(
+      <Alert variant={variant} title="Title">
+        Body
+      </Alert>,
+    );
     expect(screen.getByRole(role).querySelector('svg')).toHaveAttribute('data-icon', icon);
   });
 });

@@ -1,5 +1,15 @@
 export { type StaffSession, useStaffAuth } from './api/session';
-export { FilePlusIcon, KeyIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, TrashIcon, UserPlusIcon, UsersIcon } from './components/admin-icons';
+export {
+  FilePlusIcon,
+  KeyIcon,
+  LogOutIcon,
+  ScrollIcon,
+  SearchIcon,
+  SettingsIcon,
+  TrashIcon,
+  UserPlusIcon,
+  UsersIcon,
+} from './components/admin-icons';
 export { AdminPageHeader } from './components/admin-page-header';
 export { SessionProblem } from './components/session-problem';
 export { formatDate, formatDateTime } from './format-date';

@@ -22,7 +22,13 @@ interface FakeEnvironment {
   drawing: string;
 }
 
-const defaults: FakeEnvironment = { context2d: 'ok', toDataUrl: 'ok', webgl: 'ok', installedFonts: ['Arial', 'Georgia', 'Ubuntu'], drawing: 'pixels-v1' };
+const defaults: FakeEnvironment = {
+  context2d: 'ok',
+  toDataUrl: 'ok',
+  webgl: 'ok',
+  installedFonts: ['Arial', 'Georgia', 'Ubuntu'],
+  drawing: 'pixels-v1',
+};
 
 function fake2dContext(env: FakeEnvironment) {
   let font = '10px sans-serif';
@@ -75,7 +81,8 @@ function installCanvas(env: FakeEnvironment) {
       if (env.context2d === 'throws') throw new Error('blocked');
       return env.context2d === 'null' ? null : (fake2dContext(env) as unknown as CanvasRenderingContext2D);
     }
-    if (type === 'webgl' || type === 'experimental-webgl') return env.webgl === 'null' ? null : (fakeWebgl(env) as unknown as WebGLRenderingContext);
+    if (type === 'webgl' || type === 'experimental-webgl')
+      return env.webgl === 'null' ? null : (fakeWebgl(env) as unknown as WebGLRenderingContext);
     return null;
   } as typeof HTMLCanvasElement.prototype.getContext);
   jest.spyOn(HTMLCanvasElement.prototype, 'toDataURL').mockImplementation(() => {
@@ -98,7 +105,14 @@ function fakeAudioContextClass(mode: RenderMode) {
       if (mode === 'throw-on-create') throw new Error('NotSupportedError');
     }
     createOscillator = node;
-    createDynamicsCompressor = () => ({ connect: jest.fn(), threshold: param(), knee: param(), ratio: param(), attack: param(), release: param() });
+    createDynamicsCompressor = () => ({
+      connect: jest.fn(),
+      threshold: param(),
+      knee: param(),
+      ratio: param(),
+      attack: param(),
+      release: param(),
+    });
     startRendering() {
       if (mode === 'reject') return Promise.reject(new Error('render failed'));
       if (mode === 'hang') return new Promise(() => undefined);
@@ -132,7 +146,9 @@ afterEach(() => {
 });
 
 function nodeSha256(input: string): string {
-  const { createHash } = jest.requireActual<{ createHash(algorithm: string): { update(data: string): { digest(encoding: 'hex'): string } } }>('crypto');
+  const { createHash } = jest.requireActual<{
+    createHash(algorithm: string): { update(data: string): { digest(encoding: 'hex'): string } };
+  }>('crypto');
   return createHash('sha256').update(input).digest('hex');
 }
 
@@ -151,7 +167,11 @@ describe('collectFingerprint', () => {
     setup();
     const { fingerprintData } = await collectFingerprint();
     expect(fingerprintData.canvas).toMatch(/^[0-9a-f]{32}$/);
-    expect(fingerprintData.webgl.startsWith('Google Inc. (Intel)~ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)~EXT_feature_number_0,')).toBe(true);
+    expect(
+      fingerprintData.webgl.startsWith(
+        'Google Inc. (Intel)~ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)~EXT_feature_number_0,',
+      ),
+    ).toBe(true);
     expect(fingerprintData.audio).toMatch(/^\d+\.\d+/);
     expect(fingerprintData.fonts).toBe('Arial,Georgia,Ubuntu');
     expect(fingerprintData.screen).toMatch(/^\d+x\d+x\d+$/);

@@ -1,9 +1,4 @@
-import {
-  fingerprintHashFromDigest,
-  fingerprintPreimage,
-  totalFailureFingerprint,
-  type FingerprintData,
-} from '@shared/fingerprint';
+import { fingerprintHashFromDigest, fingerprintPreimage, totalFailureFingerprint, type FingerprintData } from '@shared/fingerprint';
 import { sha256Hex } from '@/lib/sha256';
 import {
   collectAudio,

@@ -63,7 +63,11 @@ export async function collectCanvas(): Promise<string> {
     context.font = '18pt Arial, sans-serif';
     context.fillText('Cwm fjordbank glyphs vext quiz', 4, 45);
     context.globalCompositeOperation = 'multiply';
-    for (const [color, x] of [['#f2f', 40], ['#2ff', 80], ['#ff2', 60]] as const) {
+    for (const [color, x] of [
+      ['#f2f', 40],
+      ['#2ff', 80],
+      ['#ff2', 60],
+    ] as const) {
       context.fillStyle = color;
       context.beginPath();
       context.arc(x, 40, 20, 0, Math.PI * 2, true);
@@ -179,7 +183,9 @@ export function collectFonts(): string {
       return ctx.measureText(FONT_TEST_TEXT).width;
     };
     const baselineWidths = FONT_BASELINES.map(widthIn);
-    const installed = PROBED_FONTS.filter((font) => FONT_BASELINES.some((baseline, i) => widthIn(`"${font}", ${baseline}`) !== baselineWidths[i]));
+    const installed = PROBED_FONTS.filter((font) =>
+      FONT_BASELINES.some((baseline, i) => widthIn(`"${font}", ${baseline}`) !== baselineWidths[i]),
+    );
     return installed.length > 0 ? cleanValue(installed.join(',')) : marker('no-fonts');
   } catch {
     return marker('fonts-unavailable');

@@ -12,18 +12,27 @@ export const levelName = (level: number | null) => (level === null ? 'unknown' :
 /** The banner's line about the verification level while the lockdown holds (null: not raised, nor asked). */
 export function verificationLevelLine(level: Level): { tone: 'ok' | 'waiting' | 'error'; text: string } | null {
   if (level.want !== 'raise' || level.target === null) return null;
-  if (level.call?.status === 'failed') return { tone: 'error', text: `Discord refused to raise the verification level: ${level.call.error ?? 'no reason given'}. The lockdown still holds in Gatekeeper.` };
+  if (level.call?.status === 'failed')
+    return {
+      tone: 'error',
+      text: `Discord refused to raise the verification level: ${level.call.error ?? 'no reason given'}. The lockdown still holds in Gatekeeper.`,
+    };
   if (level.call?.status === 'done') {
     return level.raisedTo === null
       ? { tone: 'ok', text: `Verification level left as it was: the server already asks at least ${levelName(level.target)}.` }
-      : { tone: 'ok', text: `Verification level raised in Discord to ${levelName(level.raisedTo)} (was ${levelName(level.previous)}); put back when the lockdown ends.` };
+      : {
+          tone: 'ok',
+          text: `Verification level raised in Discord to ${levelName(level.raisedTo)} (was ${levelName(level.previous)}); put back when the lockdown ends.`,
+        };
   }
   return { tone: 'waiting', text: `Asking Discord to raise the verification level to ${levelName(level.target)}…` };
 }
 
 /** What Discord pauses, in words: "invites" / "invites and direct messages" (empty when nothing). */
 export function pausedThings(pause: { invites: boolean; dms: boolean }): string {
-  return [pause.invites ? 'invites' : null, pause.dms ? 'direct messages between members who are not friends' : null].filter((part) => part !== null).join(' and ');
+  return [pause.invites ? 'invites' : null, pause.dms ? 'direct messages between members who are not friends' : null]
+    .filter((part) => part !== null)
+    .join(' and ');
 }
 
 /** What starting a lockdown does, one sentence each (the control's explanation and its confirmation). */
@@ -37,7 +46,9 @@ export function lockdownStartEffects(plan: Plan): string[] {
     paused
       ? `Discord pauses ${paused} for this server; Gatekeeper renews the pause every few hours while the lockdown lasts.`
       : 'Discord is not asked to pause invites or direct messages (Settings → Raid alarm).',
-    ...(plan.raiseVerificationLevel !== null ? [`Discord's verification level is raised to ${levelName(plan.raiseVerificationLevel)}, and put back when the lockdown ends.`] : []),
+    ...(plan.raiseVerificationLevel !== null
+      ? [`Discord's verification level is raised to ${levelName(plan.raiseVerificationLevel)}, and put back when the lockdown ends.`]
+      : []),
     'It lasts until staff end it, here or with /lockdown off.',
   ];
 }
@@ -58,8 +69,13 @@ export function lockdownEndEffects(pause: Pause, release: boolean): string[] {
 export function discordPauseLine(pause: Pause): { tone: 'ok' | 'waiting' | 'error'; text: string } | null {
   const paused = pausedThings(pause);
   if (!paused || !pause.until) return null;
-  if (pause.call?.status === 'failed') return { tone: 'error', text: `Discord refused to pause ${paused}: ${pause.call.error ?? 'no reason given'}. The lockdown still holds in Gatekeeper.` };
-  if (pause.call?.status === 'done') return { tone: 'ok', text: `Paused in Discord: ${paused}, until ${formatDateTime(pause.until)} (renewed while the lockdown lasts).` };
+  if (pause.call?.status === 'failed')
+    return {
+      tone: 'error',
+      text: `Discord refused to pause ${paused}: ${pause.call.error ?? 'no reason given'}. The lockdown still holds in Gatekeeper.`,
+    };
+  if (pause.call?.status === 'done')
+    return { tone: 'ok', text: `Paused in Discord: ${paused}, until ${formatDateTime(pause.until)} (renewed while the lockdown lasts).` };
   return { tone: 'waiting', text: `Asking Discord to pause ${paused}…` };
 }
 

@@ -6,7 +6,8 @@ export const SERVER_RULES = [
   },
   {
     title: 'No Spam or Self-Promotion',
-    description: "Don't flood channels, mass-mention or send unsolicited DMs, and don't advertise servers, products or social media without staff permission.",
+    description:
+      "Don't flood channels, mass-mention or send unsolicited DMs, and don't advertise servers, products or social media without staff permission.",
   },
   {
     title: "Follow Discord's Terms of Service",
@@ -18,6 +19,7 @@ export const SERVER_RULES = [
   },
   {
     title: 'Listen to Moderators',
-    description: "Follow staff instructions. If you disagree with a decision, raise it calmly and privately with staff rather than arguing in public channels.",
+    description:
+      'Follow staff instructions. If you disagree with a decision, raise it calmly and privately with staff rather than arguing in public channels.',
   },
 ] as const;

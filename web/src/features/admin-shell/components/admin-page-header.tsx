@@ -23,7 +23,14 @@ export interface AdminPageHeaderProps {
 }
 
 /** The top of every staff screen: back link, title, subtitle, actions. */
-export function AdminPageHeader({ title, subtitle, back = false, actions, documentTitle, foldActionsOnPhone = false }: AdminPageHeaderProps) {
+export function AdminPageHeader({
+  title,
+  subtitle,
+  back = false,
+  actions,
+  documentTitle,
+  foldActionsOnPhone = false,
+}: AdminPageHeaderProps) {
   useDocumentTitle(documentTitle ?? title);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -57,7 +64,10 @@ export function AdminPageHeader({ title, subtitle, back = false, actions, docume
           ) : null}
         </div>
         {actions ? (
-          <div id={menuId} className={cn('gap-2 sm:flex sm:flex-wrap', !foldActionsOnPhone ? 'flex flex-wrap' : menuOpen ? 'grid grid-cols-2' : 'hidden')}>
+          <div
+            id={menuId}
+            className={cn('gap-2 sm:flex sm:flex-wrap', !foldActionsOnPhone ? 'flex flex-wrap' : menuOpen ? 'grid grid-cols-2' : 'hidden')}
+          >
             {actions}
           </div>
         ) : null}

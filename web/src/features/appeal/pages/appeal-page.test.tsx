@@ -33,12 +33,23 @@ describe('appeal page', () => {
 
   it('sends the trimmed message, then shows the request as waiting', async () => {
     let filed = false;
-    setup(() => ({ body: filed ? { ...denied, canAppeal: false, appeal: { status: 'open', message: 'It is me', createdAt: new Date().toISOString(), decidedAt: null, reason: null } } : denied }), {
-      'POST /api/appeal': () => {
-        filed = true;
-        return { status: 201, body: { success: true } };
+    setup(
+      () => ({
+        body: filed
+          ? {
+              ...denied,
+              canAppeal: false,
+              appeal: { status: 'open', message: 'It is me', createdAt: new Date().toISOString(), decidedAt: null, reason: null },
+            }
+          : denied,
+      }),
+      {
+        'POST /api/appeal': () => {
+          filed = true;
+          return { status: 201, body: { success: true } };
+        },
       },
-    });
+    );
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Tell staff why this should be reviewed'), '  It is me  ');
     await user.click(screen.getByRole('button', { name: 'Ask staff to review' }));
@@ -48,7 +59,10 @@ describe('appeal page', () => {
   });
 
   it("shows the server's refusal", async () => {
-    setup({ body: denied }, { 'POST /api/appeal': { status: 409, body: { error: 'You already have an open appeal: staff will review it' } } });
+    setup(
+      { body: denied },
+      { 'POST /api/appeal': { status: 409, body: { error: 'You already have an open appeal: staff will review it' } } },
+    );
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Tell staff why this should be reviewed'), 'again');
     await user.click(screen.getByRole('button', { name: 'Ask staff to review' }));
@@ -56,13 +70,38 @@ describe('appeal page', () => {
   });
 
   it('shows an approval, with the way back in for a member the denial removed from the server', async () => {
-    setup({ body: { ...denied, standing: 'verified', canAppeal: false, appeal: { status: 'approved', message: 'x', createdAt: new Date().toISOString(), decidedAt: new Date().toISOString(), reason: null } } });
+    setup({
+      body: {
+        ...denied,
+        standing: 'verified',
+        canAppeal: false,
+        appeal: {
+          status: 'approved',
+          message: 'x',
+          createdAt: new Date().toISOString(),
+          decidedAt: new Date().toISOString(),
+          reason: null,
+        },
+      },
+    });
     expect(await screen.findByText('Staff approved your request')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Verify again' })).toHaveAttribute('href', '/');
   });
 
   it("shows a rejection with the staff's reason as text", async () => {
-    setup({ body: { ...denied, standing: 'limited', appeal: { status: 'rejected', message: 'x', createdAt: new Date().toISOString(), decidedAt: new Date().toISOString(), reason: '<b>Known VPN</b>' } } });
+    setup({
+      body: {
+        ...denied,
+        standing: 'limited',
+        appeal: {
+          status: 'rejected',
+          message: 'x',
+          createdAt: new Date().toISOString(),
+          decidedAt: new Date().toISOString(),
+          reason: '<b>Known VPN</b>',
+        },
+      },
+    });
     expect(await screen.findByText('Staff reviewed your request and kept the decision')).toBeInTheDocument();
     expect(screen.getByText('<b>Known VPN</b>')).toBeInTheDocument();
     expect(screen.getByLabelText('Send a new request to staff')).toBeInTheDocument();

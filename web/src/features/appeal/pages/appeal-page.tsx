@@ -73,17 +73,19 @@ export function AppealPage() {
   }
 
   if (!data) {
-    return <CenteredCardPage title="Ask Staff to Review" icon={<WarningIcon className="text-danger" />} description="Your appeal could not be loaded. Please reload the page." />;
+    return (
+      <CenteredCardPage
+        title="Ask Staff to Review"
+        icon={<WarningIcon className="text-danger" />}
+        description="Your appeal could not be loaded. Please reload the page."
+      />
+    );
   }
 
   const { appeal, standing, canAppeal } = data;
   const appealable = standing === 'certain_alt' || standing === 'limited';
   return (
-    <CenteredCardPage
-      title="Ask Staff to Review"
-      description={appealable ? STANDING_SENTENCE[standing] : undefined}
-      width="md"
-    >
+    <CenteredCardPage title="Ask Staff to Review" description={appealable ? STANDING_SENTENCE[standing] : undefined} width="md">
       <div className="flex flex-col gap-5">
         <p className="text-sm text-muted">
           Signed in as <strong className="font-semibold text-heading">{data.username}</strong>

@@ -39,7 +39,11 @@ export function useAppealDecisions() {
   const approve = useCallback(
     /** answers what happens next (the member may have left or been removed), in the server's words */
     async (id: number): Promise<{ next?: string; outcome?: AppealOutcome }> => {
-      const answer = await apiRequest<{ success: boolean; next?: string; outcome?: AppealOutcome }>('POST', `${appealsKey}/${id}/approve`, {});
+      const answer = await apiRequest<{ success: boolean; next?: string; outcome?: AppealOutcome }>(
+        'POST',
+        `${appealsKey}/${id}/approve`,
+        {},
+      );
       await refresh();
       return { next: answer?.next, outcome: answer?.outcome };
     },

@@ -2,7 +2,17 @@ import { appealOutcomeLines, type AppealOutcome, type AppealStatus } from '@shar
 import { formatDateTime } from '@/features/admin-shell';
 
 /** Who decided a decided appeal, when, why (a rejection) and what an approval did. */
-export function AppealDecision({ appeal }: { appeal: { status: AppealStatus; decidedAt: string | null; decidedByName: string | null; decisionReason: string | null; outcome: AppealOutcome | null } }) {
+export function AppealDecision({
+  appeal,
+}: {
+  appeal: {
+    status: AppealStatus;
+    decidedAt: string | null;
+    decidedByName: string | null;
+    decisionReason: string | null;
+    outcome: AppealOutcome | null;
+  };
+}) {
   if (appeal.status === 'open') return null;
   return (
     <div className="flex flex-col gap-1 rounded-md border border-border p-3 text-sm" data-testid="appeal-decision">

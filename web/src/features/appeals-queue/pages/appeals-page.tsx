@@ -36,7 +36,13 @@ export default function AppealsPage() {
       <AdminPageHeader title="Appeals" subtitle="Requests from denied and Limited Access visitors, oldest first" back />
       <div role="group" aria-label="Which appeals" className="mb-6 inline-flex gap-1 self-start rounded-lg bg-surface-sunken/60 p-1">
         {LIST_TABS.map((tab) => (
-          <Button key={tab.status} size="sm" variant={status === tab.status ? 'primary' : 'ghost'} aria-pressed={status === tab.status} onClick={() => setStatus(tab.status)}>
+          <Button
+            key={tab.status}
+            size="sm"
+            variant={status === tab.status ? 'primary' : 'ghost'}
+            aria-pressed={status === tab.status}
+            onClick={() => setStatus(tab.status)}
+          >
             {tab.label}
           </Button>
         ))}
@@ -46,7 +52,9 @@ export default function AppealsPage() {
           <p className="py-10 text-center text-muted">{status === 'open' ? 'No open appeals' : 'No decided appeals'}</p>
         ) : (
           <>
-            <h2 className="mb-4 text-lg font-semibold">{status === 'open' ? `Open appeals (${data.open})` : 'Decided appeals, newest first'}</h2>
+            <h2 className="mb-4 text-lg font-semibold">
+              {status === 'open' ? `Open appeals (${data.open})` : 'Decided appeals, newest first'}
+            </h2>
             <ul className="flex flex-col gap-4">
               {data.appeals.map((appeal) => (
                 <AppealCard key={appeal.id} appeal={appeal} />
@@ -94,7 +102,8 @@ function evidenceLines(appeal: StaffAppealView): string[] {
   for (const link of topLinks) lines.push(`Linked to ${link.username} (${link.discordId}): ${link.why}`);
   if (vpnProvider) lines.push(`VPN or proxy: ${vpnProvider}`);
   if (gateReason) lines.push(`Server rule: ${gateReason}`);
-  if (lines.length === 0) lines.push(appeal.standing === 'certain_alt' ? 'Marked certain alt by staff (no detected link)' : 'No recorded evidence');
+  if (lines.length === 0)
+    lines.push(appeal.standing === 'certain_alt' ? 'Marked certain alt by staff (no detected link)' : 'No recorded evidence');
   return lines;
 }
 
@@ -115,9 +124,13 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
     try {
       const { next, outcome } = await decisions.approve(appeal.id);
       const did = outcome ? appealOutcomeLines(outcome, 'did').join('. ') : null;
-      toast({ title: 'Appeal approved', description: [did, next].filter(Boolean).join('. ') || `${member.username} gets the Verified role.` });
+      toast({
+        title: 'Appeal approved',
+        description: [did, next].filter(Boolean).join('. ') || `${member.username} gets the Verified role.`,
+      });
     } catch (error) {
-      if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
+      if (!handleUnauthorized(error))
+        toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to approve the appeal.') });
       throw error;
     } finally {
       setApproving(false);
@@ -136,7 +149,8 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
       await decisions.reject(appeal.id, checked.text);
       toast({ title: 'Appeal rejected', description: `${member.username} can read your reason on the appeal page.` });
     } catch (error) {
-      if (!handleUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to reject the appeal.') });
+      if (!handleUnauthorized(error))
+        toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(error, 'Failed to reject the appeal.') });
     } finally {
       setSending(false);
     }
@@ -177,7 +191,9 @@ function AppealCard({ appeal }: { appeal: StaffAppealView }) {
           <div>
             <p className="mb-1 text-sm text-muted">Their message</p>
             {/* the visitor's words, shown as text: React escapes them, never markup */}
-            <blockquote className="rounded-md bg-surface-sunken/60 p-3 text-sm break-words whitespace-pre-wrap">{appeal.message}</blockquote>
+            <blockquote className="rounded-md bg-surface-sunken/60 p-3 text-sm break-words whitespace-pre-wrap">
+              {appeal.message}
+            </blockquote>
           </div>
           {appeal.status !== 'open' ? (
             <AppealDecision appeal={appeal} />

@@ -49,7 +49,11 @@ export function auditLogKey(filters: AuditFilters): SWRInfiniteKeyLoader<AuditPa
 /** The log, page by page; pass enabled=false until the session says super admin. */
 export function useAuditLog(filters: AuditFilters, enabled: boolean) {
   const key = auditLogKey(filters);
-  return useSWRInfinite<AuditPage>((index, previous: AuditPage | null) => (enabled ? key(index, previous) : null), (path: string) => fetcher<AuditPage>(path), {
-    revalidateOnMount: true,
-  });
+  return useSWRInfinite<AuditPage>(
+    (index, previous: AuditPage | null) => (enabled ? key(index, previous) : null),
+    (path: string) => fetcher<AuditPage>(path),
+    {
+      revalidateOnMount: true,
+    },
+  );
 }

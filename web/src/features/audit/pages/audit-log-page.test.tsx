@@ -54,15 +54,35 @@ describe('audit log page', () => {
       'GET /api/admin/audit?limit=50': {
         body: page([
           entry(3),
-          entry(2, { action: 'staff.create', targetType: 'staff', targetId: '4', targetStaffName: 'Helper', details: { username: 'Helper' }, members: {} }),
-          entry(1, { actorType: 'system', actorName: 'Retention purge', actorId: 'retention', action: 'retention.purge', targetType: null, targetId: null, details: { members: 2, retentionDays: 30 }, members: {} }),
+          entry(2, {
+            action: 'staff.create',
+            targetType: 'staff',
+            targetId: '4',
+            targetStaffName: 'Helper',
+            details: { username: 'Helper' },
+            members: {},
+          }),
+          entry(1, {
+            actorType: 'system',
+            actorName: 'Retention purge',
+            actorId: 'retention',
+            action: 'retention.purge',
+            targetType: null,
+            targetId: null,
+            details: { members: 2, retentionDays: 30 },
+            members: {},
+          }),
         ]),
       },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Audit Log' })).toBeInTheDocument();
     expect(await screen.findByText('Chain verified')).toHaveAttribute('data-color', 'green');
     const sentences = screen.getAllByTestId('audit-sentence').map(spoken);
-    expect(sentences).toEqual(['owner added a note to @bob', 'owner created the staff account Helper', 'Retention purge deleted 2 member records and other data older than 30 days']);
+    expect(sentences).toEqual([
+      'owner added a note to @bob',
+      'owner created the staff account Helper',
+      'Retention purge deleted 2 member records and other data older than 30 days',
+    ]);
     // the member links to their page; no action codes or raw details on the page
     expect(screen.getByRole('link', { name: /@bob/ })).toHaveAttribute('href', '/admin/user/100000000000000001');
     expect(screen.queryByText(/member\.note_add|staff\.create|noteId/)).not.toBeInTheDocument();
@@ -79,7 +99,10 @@ describe('audit log page', () => {
       },
     });
     const sentences = (await screen.findAllByTestId('audit-sentence')).map(spoken);
-    expect(sentences).toEqual(['owner rejected the appeal #4 of @bob — same card', 'owner deleted every record of member 100000000000000009 from the dashboard']);
+    expect(sentences).toEqual([
+      'owner rejected the appeal #4 of @bob — same card',
+      'owner deleted every record of member 100000000000000009 from the dashboard',
+    ]);
     expect(screen.queryByRole('link', { name: /member 100000000000000009/ })).not.toBeInTheDocument();
   });
 
@@ -91,7 +114,9 @@ describe('audit log page', () => {
   it('filters by staff member, action, member and days on the server', async () => {
     setup({
       'GET /api/admin/audit?limit=50': { body: page([entry(3)]) },
-      'GET /api/admin/audit?actor=mod&action=member.manual_verify&member=100000000000000001&from=2025-03-01&to=2025-03-31&limit=50': { body: page([]) },
+      'GET /api/admin/audit?actor=mod&action=member.manual_verify&member=100000000000000001&from=2025-03-01&to=2025-03-31&limit=50': {
+        body: page([]),
+      },
     });
     await screen.findByText('#3');
     await userEvent.type(screen.getByLabelText('Staff member'), 'mod');

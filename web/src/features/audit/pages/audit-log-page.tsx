@@ -18,7 +18,10 @@ import { AdminPageHeader, formatDateTime, SessionProblem, useAdminSession, useSi
 const noFilters: AuditFilters = { actor: '', action: '', member: '', from: '', to: '' };
 /** Radix Select values cannot be '': "every action" is this sentinel, sent as no filter */
 const ANY_ACTION = 'any';
-const actionOptions = [{ value: ANY_ACTION, label: 'Every action' }, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: auditActionLabel(action) }))];
+const actionOptions = [
+  { value: ANY_ACTION, label: 'Every action' },
+  ...AUDIT_ACTIONS.map((action) => ({ value: action, label: auditActionLabel(action) })),
+];
 
 /** The filters a link opened the page with (a member page's "Audit log" link sets ?member=). */
 function filtersFromUrl(params: URLSearchParams): AuditFilters {
@@ -59,7 +62,12 @@ export default function AuditLogPage() {
 
   return (
     <PageShell width="xl">
-      <AdminPageHeader title="Audit Log" subtitle="Every staff and system action, newest first" back actions={chain ? <ChainIndicator chain={chain} /> : null} />
+      <AdminPageHeader
+        title="Audit Log"
+        subtitle="Every staff and system action, newest first"
+        back
+        actions={chain ? <ChainIndicator chain={chain} /> : null}
+      />
       {sessionFailed ? (
         <SessionProblem onRetry={retrySession} />
       ) : session && !isSuperAdmin ? (
@@ -68,18 +76,41 @@ export default function AuditLogPage() {
         </Alert>
       ) : (
         <div className="flex flex-col gap-6">
-          <form className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_auto]" onSubmit={apply} aria-label="Filter the audit log">
+          <form
+            className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_auto]"
+            onSubmit={apply}
+            aria-label="Filter the audit log"
+          >
             <div className="flex min-w-0 flex-col gap-1">
               <Label htmlFor={ids.actor}>Staff member</Label>
-              <Input id={ids.actor} placeholder="Staff name" value={draft.actor} maxLength={100} onChange={(event) => set('actor')(event.target.value)} />
+              <Input
+                id={ids.actor}
+                placeholder="Staff name"
+                value={draft.actor}
+                maxLength={100}
+                onChange={(event) => set('actor')(event.target.value)}
+              />
             </div>
             <div className="flex min-w-0 flex-col gap-1">
               <Label htmlFor={ids.action}>Action</Label>
-              <SimpleSelect id={ids.action} aria-label="Action" value={draft.action || ANY_ACTION} onValueChange={(value) => set('action')(value === ANY_ACTION ? '' : value)} options={actionOptions} />
+              <SimpleSelect
+                id={ids.action}
+                aria-label="Action"
+                value={draft.action || ANY_ACTION}
+                onValueChange={(value) => set('action')(value === ANY_ACTION ? '' : value)}
+                options={actionOptions}
+              />
             </div>
             <div className="flex min-w-0 flex-col gap-1">
               <Label htmlFor={ids.member}>Member</Label>
-              <Input id={ids.member} placeholder="Discord ID" inputMode="numeric" value={draft.member} maxLength={21} onChange={(event) => set('member')(event.target.value)} />
+              <Input
+                id={ids.member}
+                placeholder="Discord ID"
+                inputMode="numeric"
+                value={draft.member}
+                maxLength={21}
+                onChange={(event) => set('member')(event.target.value)}
+              />
             </div>
             <div className="flex min-w-0 flex-col gap-1">
               <Label htmlFor={ids.from}>From</Label>
@@ -145,7 +176,10 @@ function ChainIndicator({ chain }: { chain: AuditChain }) {
 function MemberMention({ member }: { member: AuditMemberRef }) {
   if (!member.username) return <span className="font-mono text-xs">{memberRefText(member)}</span>;
   return (
-    <Link to={`/admin/user/${member.discordId}`} className="inline-flex max-w-full items-baseline gap-1 font-semibold [overflow-wrap:anywhere] text-heading hover:underline">
+    <Link
+      to={`/admin/user/${member.discordId}`}
+      className="inline-flex max-w-full items-baseline gap-1 font-semibold [overflow-wrap:anywhere] text-heading hover:underline"
+    >
       <Avatar src={member.avatarUrl} name={member.username} size="xs" className="self-center" />
       <span>{memberRefText(member)}</span>
     </Link>

@@ -29,7 +29,10 @@ function routes(consentStatus: number) {
   return {
     'GET /api/config': { body: { dataRetentionDays: 45, sandbox: false } },
     'GET /api/consent/token': () => ({ body: { token: `token-${++tokenCount}` } }),
-    'POST /api/consent': { status: consentStatus, body: consentStatus === 200 ? { success: true } : { error: 'Invalid consent token', code: 'bad_token' } },
+    'POST /api/consent': {
+      status: consentStatus,
+      body: consentStatus === 200 ? { success: true } : { error: 'Invalid consent token', code: 'bad_token' },
+    },
   };
 }
 
@@ -45,7 +48,16 @@ afterEach(() => fetchMock.restore());
 
 describe('consent page', () => {
   it('names the server the visitor is joining, with its icon, once the server knows it', async () => {
-    fetchMock = mockFetch({ ...routes(200), 'GET /api/config': { body: { dataRetentionDays: 45, sandbox: false, server: { name: 'Pixel Garden', iconUrl: 'https://cdn.discordapp.com/icons/1/abc.png?size=128' } } } });
+    fetchMock = mockFetch({
+      ...routes(200),
+      'GET /api/config': {
+        body: {
+          dataRetentionDays: 45,
+          sandbox: false,
+          server: { name: 'Pixel Garden', iconUrl: 'https://cdn.discordapp.com/icons/1/abc.png?size=128' },
+        },
+      },
+    });
     renderApp('/');
     const joining = await screen.findByRole('region', { name: 'The server you are joining' });
     expect(joining).toHaveTextContent('You are joining Pixel Garden on Discord.');
@@ -100,7 +112,7 @@ describe('consent page', () => {
     expect(collectFingerprint).toHaveBeenCalledTimes(1);
   });
 
-  it("keeps the browser token the server answers in local storage and sends it with the next consent", async () => {
+  it('keeps the browser token the server answers in local storage and sends it with the next consent', async () => {
     fetchMock = mockFetch({ ...routes(200), 'POST /api/consent': { body: { success: true, browserToken } } });
     const first = renderApp('/');
     await userEvent.click(screen.getByRole('checkbox'));

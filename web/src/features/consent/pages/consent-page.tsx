@@ -52,7 +52,13 @@ export function ConsentPage() {
       const token = await (tokenRequest.current ?? requestToken()).catch(() => requestToken());
       const { fingerprintData, fingerprintHash } = await collectFingerprint();
       const browserToken = readStoredBrowserToken();
-      const answer = await recordConsent({ consent: true, token, fingerprintData, fingerprintHash, ...(browserToken ? { browserToken } : {}) });
+      const answer = await recordConsent({
+        consent: true,
+        token,
+        fingerprintData,
+        fingerprintHash,
+        ...(browserToken ? { browserToken } : {}),
+      });
       storeBrowserToken(answer?.browserToken);
       navigateToUrl(OAUTH_START_PATH); // The page unloads; the button stays busy until then.
     } catch {
@@ -69,7 +75,14 @@ export function ConsentPage() {
       description="Verify your Discord account to join the server. It takes less than a minute."
       footer={
         <div className="flex w-full flex-col gap-2">
-          <Button size="lg" fullWidth disabled={!consented} loading={submitting} aria-describedby={consented ? undefined : hintId} onClick={() => void verify()}>
+          <Button
+            size="lg"
+            fullWidth
+            disabled={!consented}
+            loading={submitting}
+            aria-describedby={consented ? undefined : hintId}
+            onClick={() => void verify()}
+          >
             Verify with Discord
           </Button>
           {consented ? null : (
@@ -97,25 +110,28 @@ export function ConsentPage() {
             <li>Your Discord username, user ID and avatar</li>
             <li>A keyed (salted) hash of your IP address — never the address itself</li>
             <li>A hash of your device&apos;s browser fingerprint</li>
-            <li>A keyed hash of a random browser token this site stores in your browser (a cookie and local storage) to recognise the same browser</li>
+            <li>
+              A keyed hash of a random browser token this site stores in your browser (a cookie and local storage) to recognise the same
+              browser
+            </li>
             <li>Whether a VPN or proxy was detected, and when you verified and agreed to the rules</li>
           </ul>
           <p className="mt-3">
-            We use this only to keep out alternate accounts, raids and VPN abuse. To check for a VPN or proxy, your IP address is sent to a third-party
-            proxy-check service. Your data is deleted automatically after {retentionDays} days.
+            We use this only to keep out alternate accounts, raids and VPN abuse. To check for a VPN or proxy, your IP address is sent to a
+            third-party proxy-check service. Your data is deleted automatically after {retentionDays} days.
           </p>
         </section>
 
         <p>
-          You must be at least {MINIMUM_AGE} years old ({MINIMUM_AGE_EU} in the EU) to verify. Read our <Link to="/terms">Terms of Service</Link> and{' '}
-          <Link to="/privacy">Privacy Policy</Link>.
+          You must be at least {MINIMUM_AGE} years old ({MINIMUM_AGE_EU} in the EU) to verify. Read our{' '}
+          <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>.
         </p>
 
         <div className="flex items-start gap-3 rounded-lg border border-border p-4">
           <Checkbox id={checkboxId} checked={consented} onCheckedChange={setConsented} disabled={submitting} className="mt-0.5" />
           <label htmlFor={checkboxId} className="cursor-pointer text-fg">
-            I am at least {MINIMUM_AGE} years old ({MINIMUM_AGE_EU} in the EU), I agree to the Terms of Service and the Privacy Policy, and I consent to the
-            collection of the data above for verification.
+            I am at least {MINIMUM_AGE} years old ({MINIMUM_AGE_EU} in the EU), I agree to the Terms of Service and the Privacy Policy, and
+            I consent to the collection of the data above for verification.
           </label>
         </div>
       </div>

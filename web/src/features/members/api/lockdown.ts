@@ -35,7 +35,10 @@ export const lockdownKey = '/api/admin/lockdown';
 
 /** Polled every 30 s while the dashboard is open, so an alarm shows without a reload. */
 export function useLockdown() {
-  return useSWR<LockdownStatus>(lockdownKey, (path: string) => fetcher<LockdownStatus>(path), { refreshInterval: 30_000, revalidateOnMount: true });
+  return useSWR<LockdownStatus>(lockdownKey, (path: string) => fetcher<LockdownStatus>(path), {
+    refreshInterval: 30_000,
+    revalidateOnMount: true,
+  });
 }
 
 export function setLockdown(body: { on: boolean; reason?: string | null; release?: boolean }) {

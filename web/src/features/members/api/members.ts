@@ -54,7 +54,10 @@ const INFINITE_USERS_PREFIX = `$inf$${USERS_PATH}?`;
 /** Revalidates every cached dashboard list (all searches and filters), e.g. after a manual entry. */
 export function useRevalidateUserLists(): () => Promise<unknown> {
   const { cache, mutate } = useSWRConfig();
-  return useCallback(() => Promise.all([...cache.keys()].filter((key) => key.startsWith(INFINITE_USERS_PREFIX)).map((key) => mutate(key))), [cache, mutate]);
+  return useCallback(
+    () => Promise.all([...cache.keys()].filter((key) => key.startsWith(INFINITE_USERS_PREFIX)).map((key) => mutate(key))),
+    [cache, mutate],
+  );
 }
 
 // ---- detail -----------------------------------------------------------------------------------
@@ -64,7 +67,9 @@ export function userDetailKey(discordId: string): string {
 }
 
 export function useUserDetail(discordId: string | undefined) {
-  return useSWR<UserDetail>(discordId ? userDetailKey(discordId) : null, (path: string) => fetcher<UserDetail>(path), { revalidateOnMount: true });
+  return useSWR<UserDetail>(discordId ? userDetailKey(discordId) : null, (path: string) => fetcher<UserDetail>(path), {
+    revalidateOnMount: true,
+  });
 }
 
 // ---- mutations --------------------------------------------------------------------------------

@@ -50,7 +50,11 @@ export function useSharedNetworkActions() {
       /** An empty label is sent as none. */
       markSharedNetwork: async (discordId: string, label: string) => {
         const trimmed = label.trim();
-        const change = await apiRequest<SharedNetworkChange>('POST', `${userDetailKey(discordId)}/shared-network`, trimmed ? { label: trimmed } : {});
+        const change = await apiRequest<SharedNetworkChange>(
+          'POST',
+          `${userDetailKey(discordId)}/shared-network`,
+          trimmed ? { label: trimmed } : {},
+        );
         await refresh(discordId);
         return change;
       },

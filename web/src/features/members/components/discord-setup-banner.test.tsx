@@ -17,7 +17,11 @@ describe('DiscordSetupBanner', () => {
     mockFetch({
       [`GET ${DISCORD_SETUP_PATH}`]: {
         status: 200,
-        body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [{ problem: 'In #logs the bot lacks "View Channel".', fix: 'Edit #logs → Permissions.' }] },
+        body: {
+          checkedAt: '2026-11-23T09:00:00.000Z',
+          error: null,
+          problems: [{ problem: 'In #logs the bot lacks "View Channel".', fix: 'Edit #logs → Permissions.' }],
+        },
       },
     });
     renderBanner();
@@ -25,9 +29,13 @@ describe('DiscordSetupBanner', () => {
   });
 
   it('lists the Discord actions waiting for a fix, each reason with its count', async () => {
-    const message = 'Waiting for a fix (404 10011: Unknown Role): The Verified role "Verified" does not exist in Discord (deleted or renamed). Fix: Set the Verified role setting.';
+    const message =
+      'Waiting for a fix (404 10011: Unknown Role): The Verified role "Verified" does not exist in Discord (deleted or renamed). Fix: Set the Verified role setting.';
     mockFetch({
-      [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], waiting: { count: 3, reasons: [{ message, count: 3 }] } } },
+      [`GET ${DISCORD_SETUP_PATH}`]: {
+        status: 200,
+        body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], waiting: { count: 3, reasons: [{ message, count: 3 }] } },
+      },
     });
     renderBanner();
     const alert = await screen.findByRole('alert');
@@ -37,7 +45,9 @@ describe('DiscordSetupBanner', () => {
   });
 
   it('shows nothing when the server is set up right', async () => {
-    const fetchMock = mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [] } } });
+    const fetchMock = mockFetch({
+      [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: { checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [] } },
+    });
     renderBanner();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetchMock.calls.length).toBe(1);
@@ -52,7 +62,12 @@ describe('DiscordSetupBanner', () => {
           checkedAt: '2026-11-23T09:00:00.000Z',
           error: null,
           problems: [],
-          token: { status: 'rejected', since: '2026-11-23T08:55:00.000Z', nextProbeAt: '2026-11-23T09:00:05.000Z', fix: 'Reset the token in the Developer Portal.' },
+          token: {
+            status: 'rejected',
+            since: '2026-11-23T08:55:00.000Z',
+            nextProbeAt: '2026-11-23T09:00:05.000Z',
+            fix: 'Reset the token in the Developer Portal.',
+          },
           invalidRequests: { total: 3, limit: 10000, budget: 'open' },
         },
       },
@@ -65,7 +80,13 @@ describe('DiscordSetupBanner', () => {
   });
 
   it('warns once the server holds its calls back for the invalid-request budget, and not before', async () => {
-    const report = (total: number) => ({ checkedAt: '2026-11-23T09:00:00.000Z', error: null, problems: [], token: { status: 'ok', since: null, nextProbeAt: null, fix: null }, invalidRequests: { total, limit: 10000, budget: total >= 2500 ? 'slowed' : 'open' } });
+    const report = (total: number) => ({
+      checkedAt: '2026-11-23T09:00:00.000Z',
+      error: null,
+      problems: [],
+      token: { status: 'ok', since: null, nextProbeAt: null, fix: null },
+      invalidRequests: { total, limit: 10000, budget: total >= 2500 ? 'slowed' : 'open' },
+    });
     mockFetch({ [`GET ${DISCORD_SETUP_PATH}`]: { status: 200, body: report(2500) } });
     const { unmount } = renderBanner();
     expect(await screen.findByRole('alert')).toHaveTextContent('Discord refused 2,500 requests in the last 10 minutes');

@@ -19,7 +19,11 @@ export const DISCORD_SETUP_PATH = '/api/admin/discord-setup';
 /** The bot's token rejected by Discord: all Discord work waits, nothing is lost, and what to do. */
 function TokenRejected({ token }: { token: NonNullable<DiscordSetupReport['token']> }) {
   return (
-    <section role="alert" aria-labelledby="discord-token-title" className="mb-6 rounded-lg border border-red-500/60 bg-red-500/10 p-4 text-sm break-words">
+    <section
+      role="alert"
+      aria-labelledby="discord-token-title"
+      className="mb-6 rounded-lg border border-red-500/60 bg-red-500/10 p-4 text-sm break-words"
+    >
       <h2 id="discord-token-title" className="mb-2 font-semibold">
         Discord rejected the bot token: all Discord work is paused
       </h2>
@@ -43,13 +47,17 @@ export function DiscordSetupBanner() {
     <>
       {data.token?.status === 'rejected' ? <TokenRejected token={data.token} /> : null}
       {nearingLimit ? (
-        <section role="alert" aria-labelledby="discord-invalid-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
+        <section
+          role="alert"
+          aria-labelledby="discord-invalid-title"
+          className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words"
+        >
           <h2 id="discord-invalid-title" className="mb-2 font-semibold">
             Discord refused {nearingLimit.total.toLocaleString()} requests in the last 10 minutes
           </h2>
           <p>
-            Discord blocks an address for a while past {nearingLimit.limit.toLocaleString()}. Gatekeeper is slowing its calls down to stay well below that; the problems
-            listed here (a permission, a role) are the usual cause.
+            Discord blocks an address for a while past {nearingLimit.limit.toLocaleString()}. Gatekeeper is slowing its calls down to stay
+            well below that; the problems listed here (a permission, a role) are the usual cause.
           </p>
         </section>
       ) : null}
@@ -61,7 +69,11 @@ export function DiscordSetupBanner() {
 
 function SetupProblems({ problems }: { problems: DiscordSetupReport['problems'] }) {
   return (
-    <section role="alert" aria-labelledby="discord-setup-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
+    <section
+      role="alert"
+      aria-labelledby="discord-setup-title"
+      className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words"
+    >
       <h2 id="discord-setup-title" className="mb-2 font-semibold">
         The bot cannot do everything it needs on your Discord server
       </h2>
@@ -80,13 +92,18 @@ function SetupProblems({ problems }: { problems: DiscordSetupReport['problems'] 
 function WaitingActions({ waiting }: { waiting: NonNullable<DiscordSetupReport['waiting']> }) {
   const actions = waiting.count === 1 ? '1 Discord action is' : `${waiting.count.toLocaleString()} Discord actions are`;
   return (
-    <section role="alert" aria-labelledby="discord-waiting-title" className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words">
+    <section
+      role="alert"
+      aria-labelledby="discord-waiting-title"
+      className="mb-6 rounded-lg border border-amber-500/60 bg-amber-500/10 p-4 text-sm break-words"
+    >
       <h2 id="discord-waiting-title" className="mb-2 font-semibold">
         {actions} waiting for a fix on your Discord server
       </h2>
       <p className="mb-2">
-        {waiting.count === 1 ? 'Discord refused it' : 'Discord refused them'} for the {waiting.reasons.length === 1 ? 'reason' : 'reasons'} below. Nothing is lost:{' '}
-        {waiting.count === 1 ? 'it goes' : 'they go'} out by {waiting.count === 1 ? 'itself' : 'themselves'} within a minute of the fix.
+        {waiting.count === 1 ? 'Discord refused it' : 'Discord refused them'} for the {waiting.reasons.length === 1 ? 'reason' : 'reasons'}{' '}
+        below. Nothing is lost: {waiting.count === 1 ? 'it goes' : 'they go'} out by {waiting.count === 1 ? 'itself' : 'themselves'} within
+        a minute of the fix.
       </p>
       <ul className="flex list-disc flex-col gap-2 pl-5">
         {waiting.reasons.map((reason) => (

@@ -58,7 +58,11 @@ export function LockdownBanner() {
   const levelLine = lockdown.on && data.verificationLevel ? verificationLevelLine(data.verificationLevel) : null;
   const confirm = async () => {
     if (pending?.kind === 'start') await run(() => setLockdown({ on: true, reason: reason.trim() || null }), 'Lockdown is on');
-    else if (pending?.kind === 'end') await run(() => setLockdown({ on: false, release: pending.release }), pending.release ? 'Lockdown ended; held members released' : 'Lockdown ended; held members stay held');
+    else if (pending?.kind === 'end')
+      await run(
+        () => setLockdown({ on: false, release: pending.release }),
+        pending.release ? 'Lockdown ended; held members released' : 'Lockdown ended; held members stay held',
+      );
   };
 
   return (
@@ -75,7 +79,9 @@ export function LockdownBanner() {
         <Alert variant="warning" title="Lockdown is on">
           <p>
             {lockdown.reason ? `${lockdown.reason}. ` : ''}Since {lockdown.since ? formatDate(lockdown.since) : 'now'}
-            {lockdown.by ? ` (${lockdown.by})` : ''}. {plan.action === 'review' ? 'New verifications wait for staff review' : 'New verifications get Limited Access'}; members verified before are untouched.
+            {lockdown.by ? ` (${lockdown.by})` : ''}.{' '}
+            {plan.action === 'review' ? 'New verifications wait for staff review' : 'New verifications get Limited Access'}; members
+            verified before are untouched.
           </p>
           {pauseLine ? (
             <p className={pauseLine.tone === 'error' ? 'mt-1 font-medium text-danger' : 'mt-1'} data-testid="discord-pause">
@@ -106,12 +112,31 @@ export function LockdownBanner() {
             <label htmlFor={reasonId} className="sr-only">
               Lockdown reason
             </label>
-            <Input id={reasonId} placeholder="Lockdown reason (optional)" maxLength={200} value={reason} disabled={busy} onChange={(e) => setReason(e.target.value)} className="sm:max-w-xs" />
-            <Button size="sm" variant="destructive" disabled={busy} aria-describedby={explainId} onClick={() => setPending({ kind: 'start' })}>
+            <Input
+              id={reasonId}
+              placeholder="Lockdown reason (optional)"
+              maxLength={200}
+              value={reason}
+              disabled={busy}
+              onChange={(e) => setReason(e.target.value)}
+              className="sm:max-w-xs"
+            />
+            <Button
+              size="sm"
+              variant="destructive"
+              disabled={busy}
+              aria-describedby={explainId}
+              onClick={() => setPending({ kind: 'start' })}
+            >
               Start Lockdown
             </Button>
             {held > 0 ? (
-              <Button size="sm" variant="secondary" disabled={busy} onClick={() => void run(releaseHeld, 'Held members released').catch(() => undefined)}>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={busy}
+                onClick={() => void run(releaseHeld, 'Held members released').catch(() => undefined)}
+              >
                 Release {held} Held
               </Button>
             ) : null}
@@ -131,7 +156,9 @@ export function LockdownBanner() {
         pending={busy}
         onConfirm={confirm}
       >
-        <EffectList lines={pending?.kind === 'start' ? lockdownStartEffects(plan) : pending ? lockdownEndEffects(discordPause, pending.release) : []} />
+        <EffectList
+          lines={pending?.kind === 'start' ? lockdownStartEffects(plan) : pending ? lockdownEndEffects(discordPause, pending.release) : []}
+        />
       </ConfirmDialog>
     </section>
   );

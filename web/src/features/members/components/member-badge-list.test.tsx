@@ -5,7 +5,9 @@ import { MemberBadgeList } from './member-badge-list';
 
 function rendered(overrides: Partial<BadgeSubject>): Array<[string, string | null]> {
   const { unmount } = render(<MemberBadgeList member={buildUser(overrides)} />);
-  const badges = screen.getAllByRole('listitem').map((item): [string, string | null] => [item.textContent ?? '', item.firstElementChild?.getAttribute('data-color') ?? null]);
+  const badges = screen
+    .getAllByRole('listitem')
+    .map((item): [string, string | null] => [item.textContent ?? '', item.firstElementChild?.getAttribute('data-color') ?? null]);
   unmount();
   return badges;
 }
@@ -17,12 +19,48 @@ describe('MemberBadgeList (badge precedence and colours)', () => {
     ['manual certain alt', { manualAltStatus: 'certain_alt' }, [['Certain Alt', 'red']]],
     ['manual suspected alt', { manualAltStatus: 'suspected_alt', altsFound: 3 }, [['Suspected Alt', 'amber']]],
     ['rules confirmed, no alts', {}, [['Verified', 'green']]],
-    ['rules confirmed, one alt', { altsFound: 1 }, [['Verified', 'green'], ['1 Alt', 'amber']]],
-    ['rules confirmed, two alts', { altsFound: 2 }, [['Verified', 'green'], ['2 Alts', 'red']]],
+    [
+      'rules confirmed, one alt',
+      { altsFound: 1 },
+      [
+        ['Verified', 'green'],
+        ['1 Alt', 'amber'],
+      ],
+    ],
+    [
+      'rules confirmed, two alts',
+      { altsFound: 2 },
+      [
+        ['Verified', 'green'],
+        ['2 Alts', 'red'],
+      ],
+    ],
     ['rules not confirmed', { rulesConfirmed: false }, [['Pending', 'gray']]],
-    ['an open appeal', { status: 'limited_access', openAppealId: 4 }, [['Limited Access', 'blue'], ['Appeal open', 'amber']]],
-    ['VPN once', { usedVpn: true, vpnAttempts: 1 }, [['Verified', 'green'], ['VPN', 'amber']]],
-    ['VPN three times, verified twice', { usedVpn: true, vpnAttempts: 3, verificationCount: 2 }, [['Verified', 'green'], ['VPN (3)', 'amber'], ['2x', 'blue']]],
+    [
+      'an open appeal',
+      { status: 'limited_access', openAppealId: 4 },
+      [
+        ['Limited Access', 'blue'],
+        ['Appeal open', 'amber'],
+      ],
+    ],
+    [
+      'VPN once',
+      { usedVpn: true, vpnAttempts: 1 },
+      [
+        ['Verified', 'green'],
+        ['VPN', 'amber'],
+      ],
+    ],
+    [
+      'VPN three times, verified twice',
+      { usedVpn: true, vpnAttempts: 3, verificationCount: 2 },
+      [
+        ['Verified', 'green'],
+        ['VPN (3)', 'amber'],
+        ['2x', 'blue'],
+      ],
+    ],
   ])('%s', (_label, overrides, expected) => {
     expect(rendered(overrides)).toEqual(expected);
   });

@@ -18,7 +18,14 @@ const household: SharedNetwork = {
   members: 2,
   member: { discordId: '400000000000000001', username: 'sibling1' },
 };
-const school: SharedNetwork = { networkHash: 'abcdef012345', label: null, markedBy: null, createdAt: '2025-03-06T12:00:00.000Z', members: 1, member: { discordId: '400000000000000009', username: 'pupil' } };
+const school: SharedNetwork = {
+  networkHash: 'abcdef012345',
+  label: null,
+  markedBy: null,
+  createdAt: '2025-03-06T12:00:00.000Z',
+  members: 1,
+  member: { discordId: '400000000000000009', username: 'pupil' },
+};
 
 function setup(networks: MockRoute, routes: Record<string, MockRoute> = {}) {
   fetchMock = mockFetch({
@@ -108,7 +115,12 @@ describe('dashboard: Shared Networks panel', () => {
   it("keeps the dialog open and shows the server's message when unmarking fails", async () => {
     setup(
       { body: [household] },
-      { 'DELETE /api/admin/users/400000000000000001/shared-network': { status: 409, body: { error: "This member's network is not marked as shared", code: 'conflict' } } },
+      {
+        'DELETE /api/admin/users/400000000000000001/shared-network': {
+          status: 409,
+          body: { error: "This member's network is not marked as shared", code: 'conflict' },
+        },
+      },
     );
     const panel = await openPanel();
     await userEvent.click(within(panel).getByRole('button', { name: 'Unmark Smith household' }));
@@ -140,6 +152,8 @@ describe('dashboard: Shared Networks panel', () => {
     fail = false;
     await userEvent.click(within(panel).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('button', { name: 'Shared Networks (1)' })).toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Shared Networks (1)' })).getByRole('listitem', { name: 'Smith household' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Shared Networks (1)' })).getByRole('listitem', { name: 'Smith household' }),
+    ).toBeInTheDocument();
   });
 });

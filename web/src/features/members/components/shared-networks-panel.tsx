@@ -37,7 +37,10 @@ export function SharedNetworksPanel() {
     setUnmarking(true);
     try {
       await unmarkSharedNetwork(member.discordId);
-      toast({ title: 'Shared network unmarked', description: `IP and network matches from ${sharedNetworkName(pendingUnmark)} count as alt evidence again.` });
+      toast({
+        title: 'Shared network unmarked',
+        description: `IP and network matches from ${sharedNetworkName(pendingUnmark)} count as alt evidence again.`,
+      });
     } catch (unmarkError) {
       toast({ variant: 'destructive', title: 'Error', description: apiErrorMessage(unmarkError, 'Failed to unmark the shared network.') });
       handleUnauthorized(unmarkError);
@@ -55,13 +58,13 @@ export function SharedNetworksPanel() {
           <AccordionTrigger>Shared Networks{networks ? ` (${networks.length})` : ''}</AccordionTrigger>
           <AccordionContent>
             <p className="mb-3 text-muted">
-              IP-only and same-network matches from these networks (households, schools, carrier NAT) do not count as alt evidence. Mark a network from the detail page of a
-              member on it.
+              IP-only and same-network matches from these networks (households, schools, carrier NAT) do not count as alt evidence. Mark a
+              network from the detail page of a member on it.
             </p>
             {networks === undefined && error ? (
               <LoadError title="Could not load the shared networks" onRetry={() => void mutate()}>
-Check your connection and try again.
-</LoadError>
+                Check your connection and try again.
+              </LoadError>
             ) : networks === undefined ? (
               <p role="status" className="py-4 text-center text-muted">
                 Loading...
@@ -118,7 +121,8 @@ function SharedNetworkRow({ network, onUnmark }: { network: SharedNetwork; onUnm
               <span className="font-mono">{network.networkHash}</span> ·{' '}
             </>
           ) : null}
-          {memberRecordCount(network.members)} · marked by {network.markedBy ?? 'unknown'} on <time dateTime={network.createdAt}>{formatDate(network.createdAt)}</time>
+          {memberRecordCount(network.members)} · marked by {network.markedBy ?? 'unknown'} on{' '}
+          <time dateTime={network.createdAt}>{formatDate(network.createdAt)}</time>
         </p>
         {network.member ? (
           <p className="text-xs text-muted">
@@ -131,7 +135,14 @@ function SharedNetworkRow({ network, onUnmark }: { network: SharedNetwork; onUnm
           </p>
         ) : null}
       </div>
-      <Button variant="secondary" size="sm" className="shrink-0" disabled={cannotUnmark !== undefined} aria-describedby={cannotUnmark ? noteId : undefined} onClick={() => onUnmark(network)}>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="shrink-0"
+        disabled={cannotUnmark !== undefined}
+        aria-describedby={cannotUnmark ? noteId : undefined}
+        onClick={() => onUnmark(network)}
+      >
         Unmark<span className="sr-only"> {name}</span>
       </Button>
     </li>

@@ -9,7 +9,16 @@ let fetchMock: FetchMock;
 afterEach(() => fetchMock.restore());
 
 const alice = buildUser({ id: 1, discordId: '100000000000000001', username: 'alice', altsFound: 0 });
-const bob = buildUser({ id: 2, discordId: '100000000000000002', username: 'bob', altsFound: 1, usedVpn: true, vpnAttempts: 3, verificationCount: 2, avatarUrl: 'https://cdn.example/bob.png' });
+const bob = buildUser({
+  id: 2,
+  discordId: '100000000000000002',
+  username: 'bob',
+  altsFound: 1,
+  usedVpn: true,
+  vpnAttempts: 3,
+  verificationCount: 2,
+  avatarUrl: 'https://cdn.example/bob.png',
+});
 const carol = buildUser({ id: 3, discordId: '100000000000000003', username: 'carol', isLinkedAsAlt: true, usedVpn: true, vpnAttempts: 1 });
 const dave = buildUser({ id: 4, discordId: '100000000000000004', username: 'dave', status: 'limited_access', rulesConfirmed: false });
 const erin = buildUser({ id: 5, discordId: '100000000000000005', username: 'erin', altsFound: 4 });
@@ -98,7 +107,12 @@ describe('admin dashboard', () => {
     setup({ [`GET ${usersUrl({ filter: 'certain_alts' })}`]: { body: listPage([carol]) } });
     await screen.findByRole('heading', { name: 'All Users (3)' });
     await userEvent.click(screen.getByRole('combobox', { name: 'Filter users' }));
-    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['All Users', 'Verified Only', 'Unverified Only', 'Certain Alts Only']);
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'All Users',
+      'Verified Only',
+      'Unverified Only',
+      'Certain Alts Only',
+    ]);
     await userEvent.click(screen.getByRole('option', { name: 'Certain Alts Only' }));
     expect(await screen.findByRole('heading', { name: 'Certain Alts (1)' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /^carol/ })).toBeInTheDocument();
@@ -122,7 +136,9 @@ describe('admin dashboard', () => {
   });
 
   it('shows a capped total as a lower bound', async () => {
-    setup({ [`GET ${usersUrl()}`]: { body: listPage([alice], { total: 1000, totalIsExact: false, totalIsCapped: true, nextCursor: 'x' }) } });
+    setup({
+      [`GET ${usersUrl()}`]: { body: listPage([alice], { total: 1000, totalIsExact: false, totalIsCapped: true, nextCursor: 'x' }) },
+    });
     expect(await screen.findByRole('heading', { name: 'All Users (1,000+)' })).toBeInTheDocument();
   });
 
@@ -229,4 +245,3 @@ describe('admin dashboard', () => {
     });
   });
 });
-

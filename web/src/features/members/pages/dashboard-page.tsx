@@ -9,7 +9,21 @@ import { SimpleSelect } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { deleteVerificationRecord, useUserList, type UserListPage, type UserRecord } from '../api/members';
-import { AdminPageHeader, FilePlusIcon, KeyIcon, LogOutIcon, ScrollIcon, SearchIcon, SettingsIcon, STAFF_LOGIN_PATH, useAdminSession, UserPlusIcon, UsersIcon, useSignInRedirect, useStaffAuth } from '@/features/admin-shell';
+import {
+  AdminPageHeader,
+  FilePlusIcon,
+  KeyIcon,
+  LogOutIcon,
+  ScrollIcon,
+  SearchIcon,
+  SettingsIcon,
+  STAFF_LOGIN_PATH,
+  useAdminSession,
+  UserPlusIcon,
+  UsersIcon,
+  useSignInRedirect,
+  useStaffAuth,
+} from '@/features/admin-shell';
 import { useOpenAppealCount } from '@/features/appeals-queue';
 import { DiscordSetupBanner } from '../components/discord-setup-banner';
 import { MemberCard } from '../components/member-card';
@@ -145,14 +159,15 @@ export default function DashboardPage() {
 
       <section aria-labelledby="users-heading" aria-busy={isValidating}>
         <h2 id="users-heading" className="mb-4 flex items-center gap-2 text-lg font-semibold">
-          {MEMBER_LIST_HEADINGS[filter]}{firstPage ? ` (${formatTotal(firstPage)})` : ''}
+          {MEMBER_LIST_HEADINGS[filter]}
+          {firstPage ? ` (${formatTotal(firstPage)})` : ''}
           {isValidating && pages ? <Spinner className="text-sm text-muted" label={null} /> : null}
         </h2>
 
         {pages === undefined && error ? (
           <LoadError title="Could not load users" onRetry={() => void mutate()}>
-The user list could not be loaded. Check your connection and try again.
-</LoadError>
+            The user list could not be loaded. Check your connection and try again.
+          </LoadError>
         ) : pages === undefined ? (
           <p role="status" className="py-10 text-center text-muted">
             Loading...
@@ -248,7 +263,15 @@ function AppealsLink() {
   return (
     <Link to="/admin/appeals" className={buttonVariants({ variant: 'secondary', size: 'sm' })} aria-label={`Appeals, ${open} open`}>
       Appeals
-      <span className={open > 0 ? 'rounded-full bg-danger px-1.5 text-xs font-bold text-white' : 'rounded-full bg-surface-sunken px-1.5 text-xs text-muted'}>{open}</span>
+      <span
+        className={
+          open > 0
+            ? 'rounded-full bg-danger px-1.5 text-xs font-bold text-white'
+            : 'rounded-full bg-surface-sunken px-1.5 text-xs text-muted'
+        }
+      >
+        {open}
+      </span>
     </Link>
   );
 }

@@ -172,7 +172,10 @@ describe('manual entry page', () => {
   });
 
   it.each([
-    [{ status: 409, body: { error: 'A verification record for this Discord ID already exists', code: 'conflict' } }, 'A verification record for this Discord ID already exists'],
+    [
+      { status: 409, body: { error: 'A verification record for this Discord ID already exists', code: 'conflict' } },
+      'A verification record for this Discord ID already exists',
+    ],
     [{ status: 500, body: '' }, 'Failed to create manual entry.'],
   ])('toasts a failed creation and keeps the form', async (reply, message) => {
     setup({ 'POST /api/admin/manual-entry': reply });

@@ -26,7 +26,14 @@ interface ManualEntryForm {
   manualAltStatus: AltChoice;
 }
 
-const emptyForm: ManualEntryForm = { discordId: '', username: '', avatarUrl: '', status: 'verified', rulesConfirmed: 'true', manualAltStatus: 'none' };
+const emptyForm: ManualEntryForm = {
+  discordId: '',
+  username: '',
+  avatarUrl: '',
+  status: 'verified',
+  rulesConfirmed: 'true',
+  manualAltStatus: 'none',
+};
 
 const statusOptions = [
   { value: 'verified', label: 'Verified' },
@@ -205,8 +212,16 @@ export default function ManualEntryPage() {
             <div className="grid gap-5 sm:grid-cols-3">
               <div className="flex flex-col gap-2">
                 <Label htmlFor={ids.status}>Verification Status</Label>
-                <SimpleSelect id={ids.status} value={form.status} disabled={busy} onValueChange={(value) => update('status', value as MemberStatus)} options={statusOptions} />
-                {form.status === 'limited_access' ? <p className="text-xs text-muted">Limited Access records keep only the Discord ID and username.</p> : null}
+                <SimpleSelect
+                  id={ids.status}
+                  value={form.status}
+                  disabled={busy}
+                  onValueChange={(value) => update('status', value as MemberStatus)}
+                  options={statusOptions}
+                />
+                {form.status === 'limited_access' ? (
+                  <p className="text-xs text-muted">Limited Access records keep only the Discord ID and username.</p>
+                ) : null}
               </div>
               <div className="flex flex-col gap-2">
                 <Label htmlFor={ids.rules}>Rules Confirmed</Label>

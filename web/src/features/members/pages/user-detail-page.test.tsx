@@ -32,7 +32,18 @@ const withAlts = buildDetail({
       evidence: { browserTokenMatch: true, fingerprintMatch: true, fingerprintShared: 0 },
       dismissed: null,
     },
-    { linkId: 2, discordId: '200000000000000002', username: 'carol', avatarUrl: null, confidence: 'medium', detectionMethod: 'fingerprint', fingerprintComponents: {}, otherIs: 'alt', evidence: {}, dismissed: null },
+    {
+      linkId: 2,
+      discordId: '200000000000000002',
+      username: 'carol',
+      avatarUrl: null,
+      confidence: 'medium',
+      detectionMethod: 'fingerprint',
+      fingerprintComponents: {},
+      otherIs: 'alt',
+      evidence: {},
+      dismissed: null,
+    },
     {
       linkId: 3,
       discordId: '200000000000000003',
@@ -73,7 +84,10 @@ describe('user detail page', () => {
     expect(screen.getByText(ID)).toBeInTheDocument();
     expect(screen.getByText('Offline')).toBeInTheDocument();
     expect(screen.getByText('No badges')).toBeInTheDocument();
-    expect(screen.getByText('Account created').nextElementSibling?.querySelector('time')).toHaveAttribute('dateTime', withAlts.creationDate);
+    expect(screen.getByText('Account created').nextElementSibling?.querySelector('time')).toHaveAttribute(
+      'dateTime',
+      withAlts.creationDate,
+    );
 
     const counter = (label: string) => screen.getByText(label).parentElement?.querySelector('dd')?.textContent;
     expect(screen.getByRole('heading', { name: 'Double Counter Data' })).toBeInTheDocument();
@@ -87,7 +101,11 @@ describe('user detail page', () => {
   it('opens with the standing: the card’s badges and the reason before the identity', async () => {
     setup({ body: buildDetail({ isLinkedAsAlt: true, verificationCount: 2, standingReason: 'Same address as @main' }) });
     const standing = await screen.findByTestId('standing');
-    expect(within(standing).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Certain Alt', '2x']);
+    expect(
+      within(standing)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Certain Alt', '2x']);
     expect(within(standing).getByText('Same address as @main')).toBeInTheDocument();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(headings.indexOf('Standing')).toBeLessThan(headings.indexOf('Discord Account & Identity'));
@@ -128,7 +146,10 @@ describe('user detail page', () => {
     ] as const) {
       const section = screen.getByRole('region', { name: group });
       expect(within(section).getByRole('heading', { name: group })).toBeInTheDocument();
-      expect(within(section).getByRole('link', { name: username })).toHaveAttribute('href', expect.stringContaining('/admin/user/2000000000000000'));
+      expect(within(section).getByRole('link', { name: username })).toHaveAttribute(
+        'href',
+        expect.stringContaining('/admin/user/2000000000000000'),
+      );
     }
     expect(screen.getByText('Why: same browser; same device model, shown by no other member (certain)')).toBeInTheDocument();
 
@@ -170,7 +191,11 @@ describe('user detail page', () => {
   it('opens Admin Notes by default with the first note, and saves a note', async () => {
     let note = 'first note';
     setup(
-      () => ({ body: buildDetail({ adminNotes: [{ id: note === 'first note' ? 1 : 2, note, authorName: 'mod', createdAt: '2025-03-06T10:00:00.000Z' }] }) }),
+      () => ({
+        body: buildDetail({
+          adminNotes: [{ id: note === 'first note' ? 1 : 2, note, authorName: 'mod', createdAt: '2025-03-06T10:00:00.000Z' }],
+        }),
+      }),
       {
         [`POST ${DETAIL}/notes`]: (request) => {
           note = (request.body as { note: string }).note;
@@ -190,7 +215,9 @@ describe('user detail page', () => {
     expect(await screen.findByText('Admin note has been updated successfully.')).toBeInTheDocument();
     expect(screen.getByText('Note saved')).toBeInTheDocument();
     expect(fetchMock.callsTo('POST', `${DETAIL}/notes`)[0]?.body).toEqual({ note: 'watch this one' });
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Internal note (visible to staff only)' })).toHaveValue('watch this one'));
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Internal note (visible to staff only)' })).toHaveValue('watch this one'),
+    );
   });
 
   it("toasts 'Failed to save admin note.' when saving fails", async () => {
@@ -242,7 +269,10 @@ describe('user detail page', () => {
   });
 
   it("shows the server's message when manual verification fails", async () => {
-    setup({ body: buildDetail() }, { [`POST ${DETAIL}/manual-verify`]: { status: 409, body: { error: 'User is already verified', code: 'conflict' } } });
+    setup(
+      { body: buildDetail() },
+      { [`POST ${DETAIL}/manual-verify`]: { status: 409, body: { error: 'User is already verified', code: 'conflict' } } },
+    );
     await openSection('Manual Verification');
     await userEvent.click(screen.getByRole('button', { name: 'Manually Verify User' }));
     expect(await screen.findByText('User is already verified')).toBeInTheDocument();
@@ -293,7 +323,9 @@ describe('user detail page', () => {
     setup({ body: buildDetail({ username: 'alice' }) }, { [`DELETE ${DETAIL}`]: { body: { success: true } } }, superAdminSession);
     await openSection('Delete User');
     await userEvent.click(within(screen.getByRole('region', { name: 'Delete User' })).getByRole('button', { name: 'Delete User' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to permanently delete all records for alice? This action cannot be undone.');
+    expect(confirm).toHaveBeenCalledWith(
+      'Are you sure you want to permanently delete all records for alice? This action cannot be undone.',
+    );
     expect(await screen.findByText('All verification records for this user have been permanently deleted.')).toBeInTheDocument();
     expect(screen.getByText('User deleted')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin$/));

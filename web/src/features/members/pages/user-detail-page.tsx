@@ -28,8 +28,8 @@ export default function UserDetailPage() {
   } else if (!user && error) {
     body = (
       <LoadError title="Could not load this user" onRetry={() => void mutate()}>
-Check your connection and try again.
-</LoadError>
+        Check your connection and try again.
+      </LoadError>
     );
   } else if (!user) {
     body = (
@@ -45,7 +45,9 @@ Check your connection and try again.
         <IdentitySection user={user} />
         <DoubleCounterData user={user} />
         <DoubleCounterFingerprint user={user} />
-        {user.altsFound > 0 || user.alts.length > weakEvidenceOf(user.alts).length ? <AltAccountsSection key={`alts-${user.discordId}`} discordId={user.discordId} alts={user.alts} /> : null}
+        {user.altsFound > 0 || user.alts.length > weakEvidenceOf(user.alts).length ? (
+          <AltAccountsSection key={`alts-${user.discordId}`} discordId={user.discordId} alts={user.alts} />
+        ) : null}
         <WeakEvidenceSection alts={user.alts} />
         {/* keyed by user: unsaved edits never carry over to the next user opened from an alt's avatar */}
         <AdminManagement key={`manage-${user.discordId}`} user={user} isSuperAdmin={isSuperAdmin} />
@@ -55,7 +57,12 @@ Check your connection and try again.
 
   return (
     <PageShell width="lg">
-      <AdminPageHeader title={TOOL_NAME} subtitle="User verification and alt analysis" back documentTitle={user ? user.username : 'User Details'} />
+      <AdminPageHeader
+        title={TOOL_NAME}
+        subtitle="User verification and alt analysis"
+        back
+        documentTitle={user ? user.username : 'User Details'}
+      />
       {body}
     </PageShell>
   );

@@ -22,7 +22,13 @@ describe('rules page', () => {
     await settle();
     expect(screen.getByRole('heading', { level: 1, name: 'Server Rules & Guidelines' })).toBeInTheDocument();
     const titles = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
-    expect(titles).toEqual(['Be Respectful', 'No Spam or Self-Promotion', "Follow Discord's Terms of Service", 'Keep Content Appropriate', 'Listen to Moderators']);
+    expect(titles).toEqual([
+      'Be Respectful',
+      'No Spam or Self-Promotion',
+      "Follow Discord's Terms of Service",
+      'Keep Content Appropriate',
+      'Listen to Moderators',
+    ]);
     expect(screen.getByText(/warnings, mutes, kicks or permanent bans/)).toBeInTheDocument();
   });
 

@@ -34,7 +34,10 @@ export function RulesPage() {
       <ol className="flex flex-col gap-3">
         {SERVER_RULES.map((rule, index) => (
           <li key={rule.title} className="flex gap-4 rounded-lg bg-surface-sunken/60 p-4">
-            <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-full bg-blurple font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="flex size-8 shrink-0 items-center justify-center rounded-full bg-blurple font-bold text-white"
+            >
               {index + 1}
             </span>
             <div>

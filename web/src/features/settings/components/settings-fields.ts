@@ -26,7 +26,14 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Verification policy',
     description: 'What happens to visitors and the data they leave.',
     fields: [
-      { key: 'retentionDays', label: 'Retention (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.retentionDays, unit: 'days', hint: 'Visitor data older than this is deleted by the hourly purge.' },
+      {
+        key: 'retentionDays',
+        label: 'Retention (days)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.retentionDays,
+        unit: 'days',
+        hint: 'Visitor data older than this is deleted by the hourly purge.',
+      },
       {
         key: 'vpnCheckFailure',
         label: 'When the VPN check fails',
@@ -53,7 +60,13 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Account-age gate',
     description: 'Discord accounts younger than the minimum do not get full access at once.',
     fields: [
-      { key: 'accountAgeMinDays', label: 'Minimum account age (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.accountAgeMinDays, hint: '0 turns the gate off.' },
+      {
+        key: 'accountAgeMinDays',
+        label: 'Minimum account age (days)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.accountAgeMinDays,
+        hint: '0 turns the gate off.',
+      },
       { key: 'accountAgeAction', label: 'Younger accounts get', kind: 'choice', options: LIMITED_OR_REVIEW },
     ],
   },
@@ -62,11 +75,37 @@ export const SETTING_GROUPS: SettingGroup[] = [
     description: 'The alarm compares the last minutes of verifications with the previous day.',
     fields: [
       { key: 'raidWindowMinutes', label: 'Window (minutes)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidWindowMinutes },
-      { key: 'raidMinVerifications', label: 'Minimum verifications in the window', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidMinVerifications },
-      { key: 'raidRateFactor', label: 'Rate against the usual (×)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidRateFactor, hint: 'The window against the average window of the previous 24 hours.' },
-      { key: 'raidYoungAccountDays', label: 'Young account: younger than (days)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidYoungAccountDays },
-      { key: 'raidYoungAccountPercent', label: 'Young accounts share (%)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidYoungAccountPercent },
-      { key: 'raidSharedEvidencePercent', label: 'Shared device or address share (%)', kind: 'number', ...SETTING_NUMBER_BOUNDS.raidSharedEvidencePercent },
+      {
+        key: 'raidMinVerifications',
+        label: 'Minimum verifications in the window',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.raidMinVerifications,
+      },
+      {
+        key: 'raidRateFactor',
+        label: 'Rate against the usual (×)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.raidRateFactor,
+        hint: 'The window against the average window of the previous 24 hours.',
+      },
+      {
+        key: 'raidYoungAccountDays',
+        label: 'Young account: younger than (days)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.raidYoungAccountDays,
+      },
+      {
+        key: 'raidYoungAccountPercent',
+        label: 'Young accounts share (%)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.raidYoungAccountPercent,
+      },
+      {
+        key: 'raidSharedEvidencePercent',
+        label: 'Shared device or address share (%)',
+        kind: 'number',
+        ...SETTING_NUMBER_BOUNDS.raidSharedEvidencePercent,
+      },
       { key: 'autoLockdown', label: 'Switch lockdown on automatically when the alarm is raised', kind: 'toggle' },
       { key: 'lockdownAction', label: 'During lockdown new verifications get', kind: 'choice', options: LIMITED_OR_REVIEW },
       { key: 'lockdownPauseInvites', label: 'During lockdown, pause invites in Discord (the bot needs Manage Server)', kind: 'toggle' },
@@ -87,13 +126,14 @@ export const SETTING_GROUPS: SettingGroup[] = [
   },
   {
     title: 'Linked Roles',
-    description: 'Lets a server role require "Verified with Gatekeeper" (Server Settings → Roles → the role → Links). Members connect from Discord\'s role menu.',
+    description:
+      'Lets a server role require "Verified with Gatekeeper" (Server Settings → Roles → the role → Links). Members connect from Discord\'s role menu.',
     fields: [
       {
         key: 'linkedRoles',
         label: 'Offer "Verified with Gatekeeper" as a Linked Role requirement',
         kind: 'toggle',
-        hint: 'Set the Linked Roles Verification URL in the Developer Portal to this site\'s /linked-roles.',
+        hint: "Set the Linked Roles Verification URL in the Developer Portal to this site's /linked-roles.",
       },
     ],
   },
@@ -126,7 +166,9 @@ export const SETTING_GROUPS: SettingGroup[] = [
 export type Draft = Record<SettingKey, string | boolean>;
 
 export function draftOf(settings: OwnerSettings): Draft {
-  return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value ?? '')])) as Draft;
+  return Object.fromEntries(
+    Object.entries(settings).map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value ?? '')]),
+  ) as Draft;
 }
 
 /** The fields whose draft differs from what applies now, typed for the request. */

@@ -37,8 +37,9 @@ const settings: OwnerSettings = {
 const response: SettingsResponse = { version: 1, updatedAt: null, settings, defaults: settings, stored: {} };
 
 describe('settings page: a refused role choice', () => {
-  it('shows the server\'s refusal (problem and fix) at the role field and keeps the value unsaved', async () => {
-    const error = 'The role "Staff" is chosen as both the Verified role and the Staff role. Give each its own role: choose another role for the Verified role or the Staff role (dashboard Settings, or DISCORD_VERIFIED_ROLE / DISCORD_STAFF_ROLE).';
+  it("shows the server's refusal (problem and fix) at the role field and keeps the value unsaved", async () => {
+    const error =
+      'The role "Staff" is chosen as both the Verified role and the Staff role. Give each its own role: choose another role for the Verified role or the Staff role (dashboard Settings, or DISCORD_VERIFIED_ROLE / DISCORD_STAFF_ROLE).';
     fetchMock = mockFetch({
       'GET /api/config': { body: { dataRetentionDays: 30 } },
       'GET /api/admin/session': { body: superAdminSession },

@@ -33,7 +33,11 @@ export default function SettingsPage() {
 
   return (
     <PageShell width="lg">
-      <AdminPageHeader title="Settings" subtitle="Server policies; a saved value replaces the server's default at once, in every process" back />
+      <AdminPageHeader
+        title="Settings"
+        subtitle="Server policies; a saved value replaces the server's default at once, in every process"
+        back
+      />
       {sessionFailed ? (
         <SessionProblem onRetry={retrySession} />
       ) : session && !isSuperAdmin ? (
@@ -158,7 +162,12 @@ function SettingInput(props: {
       {stored ? (
         <>
           Default: {displayValue(field, data.defaults[field.key])}.{' '}
-          <button type="button" className="text-blurple underline underline-offset-2 disabled:opacity-50" disabled={disabled} onClick={onReset}>
+          <button
+            type="button"
+            className="text-blurple underline underline-offset-2 disabled:opacity-50"
+            disabled={disabled}
+            onClick={onReset}
+          >
             Use the default
           </button>
         </>

@@ -30,7 +30,11 @@ describe('setup page', () => {
     await fillAndSubmit();
 
     expect(await screen.findByRole('button', { name: 'Creating...' })).toBeDisabled();
-    expect(fetchMock.callsTo('POST', '/api/setup-admin')[0]?.body).toEqual({ setupCode: 'ABCD-1234', username: 'owner', password: 'correct horse' });
+    expect(fetchMock.callsTo('POST', '/api/setup-admin')[0]?.body).toEqual({
+      setupCode: 'ABCD-1234',
+      username: 'owner',
+      password: 'correct horse',
+    });
     answer({ status: 201, body: { success: true, username: 'owner' } });
 
     const goToLogin = await screen.findByRole('button', { name: 'Go to Login' });

@@ -105,7 +105,9 @@ export default function SetupPage() {
           </Link>
         }
       >
-        <p className="text-sm text-muted">An admin account already exists, so setup is closed. Staff accounts are created from the dashboard.</p>
+        <p className="text-sm text-muted">
+          An admin account already exists, so setup is closed. Staff accounts are created from the dashboard.
+        </p>
       </CenteredCardPage>
     );
   }
@@ -115,8 +117,8 @@ export default function SetupPage() {
     <CenteredCardPage title="Admin Setup" description="Create the first admin account. It becomes the protected owner account.">
       <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} aria-busy={loading}>
         <p className="text-sm text-muted">
-          Enter the one-time setup code that the server printed when it started (also saved in <code>setup-code.txt</code> in its data directory), then choose
-          the admin username and password.
+          Enter the one-time setup code that the server printed when it started (also saved in <code>setup-code.txt</code> in its data
+          directory), then choose the admin username and password.
         </p>
         <TextField
           id={ids.code}

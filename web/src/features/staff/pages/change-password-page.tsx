@@ -68,7 +68,12 @@ export default function ChangePasswordPage() {
       <AdminPageHeader title="Change Password" subtitle={session ? `Signed in as ${session.username}` : 'Your staff account'} back />
       <Card>
         <CardContent>
-          <form noValidate className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} aria-describedby={problem ? ids.problem : undefined}>
+          <form
+            noValidate
+            className="flex flex-col gap-4"
+            onSubmit={(event) => void submit(event)}
+            aria-describedby={problem ? ids.problem : undefined}
+          >
             {problem ? (
               <Alert variant="danger" id={ids.problem}>
                 {problem}

@@ -51,7 +51,9 @@ describe('create staff page', () => {
     expect(fetchMock.callsTo('POST', '/api/admin/create-staff')[0]?.body).toEqual({ username: 'newmod', password: 'eight888' });
     // Preact runs effects after the next frame (at the latest 35 ms on): the toast appears once that much time has passed
     await act(() => jest.advanceTimersByTimeAsync(AFTER_NEXT_FRAME_MS));
-    expect(screen.getByText('newmod can now sign in to the dashboard.').closest('[data-variant]')).toHaveTextContent('Staff account created');
+    expect(screen.getByText('newmod can now sign in to the dashboard.').closest('[data-variant]')).toHaveTextContent(
+      'Staff account created',
+    );
     expect(screen.getByLabelText('Username')).toHaveValue('');
     expect(screen.getByLabelText('Password')).toHaveValue('');
     // the success box carries a check, not the warning triangle

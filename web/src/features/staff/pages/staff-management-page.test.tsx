@@ -203,7 +203,10 @@ describe('staff management page', () => {
     });
 
     it.each([
-      [{ status: 400, body: { error: 'Password must be at least 8 characters', field: 'newPassword' } }, 'Password must be at least 8 characters'],
+      [
+        { status: 400, body: { error: 'Password must be at least 8 characters', field: 'newPassword' } },
+        'Password must be at least 8 characters',
+      ],
       [{ status: 500, body: '' }, 'Failed to update password.'],
     ])('toasts a failure', async (reply, message) => {
       setup({ 'PATCH /api/admin/staff/3/password': reply });

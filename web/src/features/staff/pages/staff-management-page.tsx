@@ -42,8 +42,8 @@ export default function StaffManagementPage() {
                 </p>
               ) : staff === undefined ? (
                 <LoadError title="Could not load staff accounts" onRetry={() => void mutate()}>
-{apiErrorMessage(error, 'The staff list could not be loaded.')}
-</LoadError>
+                  {apiErrorMessage(error, 'The staff list could not be loaded.')}
+                </LoadError>
               ) : staff.length === 0 ? (
                 <p className="text-muted">No staff accounts found.</p>
               ) : (

@@ -2,7 +2,14 @@ import useSWR from 'swr';
 import { fetcher } from '@/lib/api';
 import type { Statistics, StatisticsPeriod } from '@shared/statistics';
 
-export { APPEAL_COUNT_KEYS, STATISTICS_PERIODS, type AppealCountKey, type DayCount, type StatisticsPeriod, type VerificationCountKey } from '@shared/statistics';
+export {
+  APPEAL_COUNT_KEYS,
+  STATISTICS_PERIODS,
+  type AppealCountKey,
+  type DayCount,
+  type StatisticsPeriod,
+  type VerificationCountKey,
+} from '@shared/statistics';
 
 /** GET /api/admin/statistics?days=N */
 export type StatisticsResponse = Statistics;

@@ -6,7 +6,11 @@ import type { StatisticsResponse } from '../api/statistics';
 import { staffSession } from '@/test/admin-fixtures';
 
 /** Chart.js itself needs a real canvas (the e2e tests draw it in Chromium): here each chart's configuration is recorded. */
-const charts: { canvas: HTMLCanvasElement; config: { data: { labels: string[]; datasets: { label: string; data: number[] }[] }; options: { indexAxis: string } }; destroyed: boolean }[] = [];
+const charts: {
+  canvas: HTMLCanvasElement;
+  config: { data: { labels: string[]; datasets: { label: string; data: number[] }[] }; options: { indexAxis: string } };
+  destroyed: boolean;
+}[] = [];
 jest.mock('../components/charts/chart-setup', () => ({
   Chart: class {
     entry: (typeof charts)[number];
@@ -72,8 +76,19 @@ describe('statistics page', () => {
     await waitFor(() => expect(charts).toHaveLength(5));
     const verifications = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome'))!;
     expect(verifications.canvas).toHaveAttribute('role', 'img');
-    expect(verifications.canvas).toHaveAttribute('aria-label', 'Verifications per day by outcome. Verified: 5, Limited Access: 2, Denied: 1, Denied (alt): 1, Pending review: 4');
-    expect(verifications.config.data.labels).toEqual(['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07']);
+    expect(verifications.canvas).toHaveAttribute(
+      'aria-label',
+      'Verifications per day by outcome. Verified: 5, Limited Access: 2, Denied: 1, Denied (alt): 1, Pending review: 4',
+    );
+    expect(verifications.config.data.labels).toEqual([
+      '2025-03-01',
+      '2025-03-02',
+      '2025-03-03',
+      '2025-03-04',
+      '2025-03-05',
+      '2025-03-06',
+      '2025-03-07',
+    ]);
     expect(verifications.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
       ['Verified', [5, 0, 0, 0, 0, 0, 0]],
       ['Limited Access', [0, 2, 0, 0, 0, 0, 0]],
@@ -86,21 +101,37 @@ describe('statistics page', () => {
     expect(providers.config.data.labels).toEqual(['NordVPN']);
     // the text alternative: the same numbers in a table, days with nothing left out
     const table = screen.getByRole('table', { name: 'Verifications per day by outcome' });
-    expect(within(table).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayVerifiedLimited AccessDeniedDenied (alt)Pending review', '2025-03-0150100', '2025-03-0202014']);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['DayVerifiedLimited AccessDeniedDenied (alt)Pending review', '2025-03-0150100', '2025-03-0202014']);
 
     await userEvent.click(screen.getByRole('button', { name: '30 days' }));
     expect(await screen.findByText('Verified: 40')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
-    await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome. Verified: 40') && !c.destroyed)).toBeDefined());
+    await waitFor(() =>
+      expect(
+        charts.find(
+          (c) => c.canvas.getAttribute('aria-label')?.startsWith('Verifications per day by outcome. Verified: 40') && !c.destroyed,
+        ),
+      ).toBeDefined(),
+    );
   });
 
   it('draws appeals per day: submitted, approved and rejected', async () => {
-    setup({ 'GET /api/admin/statistics?days=7': { body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, approved: 1 } }] } } });
+    setup({
+      'GET /api/admin/statistics?days=7': {
+        body: { ...stats(7, 1), appealsPerDay: [{ day: '2025-03-03', counts: { submitted: 2, approved: 1 } }] },
+      },
+    });
     expect(await screen.findByRole('heading', { name: 'Appeals per day' })).toBeInTheDocument();
     expect(screen.getByText('Submitted: 2')).toBeInTheDocument();
     expect(screen.getByText('Approved: 1')).toBeInTheDocument();
     expect(screen.getByText('Rejected: 0')).toBeInTheDocument();
-    await waitFor(() => expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))).toBeDefined());
+    await waitFor(() =>
+      expect(charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))).toBeDefined(),
+    );
     const appeals = charts.find((c) => c.canvas.getAttribute('aria-label')?.startsWith('Appeals per day by decision'))!;
     expect(appeals.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
       ['Submitted', [0, 0, 2, 0, 0, 0, 0]],

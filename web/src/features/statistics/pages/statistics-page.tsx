@@ -5,7 +5,15 @@ import { LoadError } from '@/components/ui/load-error';
 import { PageShell } from '@/components/ui/page-shell';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api';
-import { STATISTICS_PERIODS, useStatistics, type AppealCountKey, type DayCount, type StatisticsPeriod, type StatisticsResponse, type VerificationCountKey } from '../api/statistics';
+import {
+  STATISTICS_PERIODS,
+  useStatistics,
+  type AppealCountKey,
+  type DayCount,
+  type StatisticsPeriod,
+  type StatisticsResponse,
+  type VerificationCountKey,
+} from '../api/statistics';
 import { AdminPageHeader, useSignInRedirect } from '@/features/admin-shell';
 import { BarChart, type ChartSeries, type SeriesTone } from '../components/charts/bar-chart';
 import { periodDays, seriesValues, shortDay } from '../components/charts/period-days';
@@ -69,15 +77,25 @@ function StatisticsCharts({ data }: { data: StatisticsResponse }) {
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <Card>
-        <CardHeader><CardTitle>Verifications per day</CardTitle></CardHeader>
-        <CardContent><BarChart title="Verifications per day by outcome" {...dayChart} series={perDay(data.verificationsPerDay, OUTCOMES)} /></CardContent>
+        <CardHeader>
+          <CardTitle>Verifications per day</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <BarChart title="Verifications per day by outcome" {...dayChart} series={perDay(data.verificationsPerDay, OUTCOMES)} />
+        </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>Alt links per day</CardTitle></CardHeader>
-        <CardContent><BarChart title="Alt links per day by confidence" {...dayChart} series={perDay(data.altLinksPerDay, CONFIDENCES)} /></CardContent>
+        <CardHeader>
+          <CardTitle>Alt links per day</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <BarChart title="Alt links per day by confidence" {...dayChart} series={perDay(data.altLinksPerDay, CONFIDENCES)} />
+        </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>VPN</CardTitle></CardHeader>
+        <CardHeader>
+          <CardTitle>VPN</CardTitle>
+        </CardHeader>
         <CardContent className="space-y-3">
           <p>
             {data.vpn.vpnAttempts} of {data.vpn.attempts} attempts through a VPN ({vpnShare}%)
@@ -97,12 +115,24 @@ function StatisticsCharts({ data }: { data: StatisticsResponse }) {
         </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>Appeals per day</CardTitle></CardHeader>
-        <CardContent><BarChart title="Appeals per day by decision" {...dayChart} series={perDay(data.appealsPerDay, APPEALS)} /></CardContent>
+        <CardHeader>
+          <CardTitle>Appeals per day</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <BarChart title="Appeals per day by decision" {...dayChart} series={perDay(data.appealsPerDay, APPEALS)} />
+        </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>Raid alarms per day</CardTitle></CardHeader>
-        <CardContent><BarChart title="Raid alarms per day" {...dayChart} series={perDay(raidDays, [{ key: 'alarms', label: 'Raid alarms', tone: 'danger' }])} /></CardContent>
+        <CardHeader>
+          <CardTitle>Raid alarms per day</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <BarChart
+            title="Raid alarms per day"
+            {...dayChart}
+            series={perDay(raidDays, [{ key: 'alarms', label: 'Raid alarms', tone: 'danger' }])}
+          />
+        </CardContent>
       </Card>
     </div>
   );

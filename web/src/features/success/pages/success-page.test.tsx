@@ -64,7 +64,11 @@ describe('success page', () => {
     });
     renderApp('/success');
     expect(await screen.findByRole('heading', { level: 1, name: 'Verification Denied' })).toBeInTheDocument();
-    expect(screen.getByText("This Discord account is linked to another account that is already verified on this server, so it can't be given access.")).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "This Discord account is linked to another account that is already verified on this server, so it can't be given access.",
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByText('Website Verification Complete! ✓')).not.toBeInTheDocument();
     expect(screen.queryByText("You've been added to the Discord server!")).not.toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Ask staff to review' }));

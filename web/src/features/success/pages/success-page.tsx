@@ -43,7 +43,12 @@ export function SuccessPage() {
   ) : null;
 
   const askForReview = (
-    <Button size="lg" variant={vpnStatus.data?.standing === 'certain_alt' ? 'primary' : 'secondary'} fullWidth onClick={() => navigate('/appeal')}>
+    <Button
+      size="lg"
+      variant={vpnStatus.data?.standing === 'certain_alt' ? 'primary' : 'secondary'}
+      fullWidth
+      onClick={() => navigate('/appeal')}
+    >
       Ask staff to review
     </Button>
   );
@@ -57,7 +62,9 @@ export function SuccessPage() {
         description="This Discord account is linked to another account that is already verified on this server, so it can't be given access."
         footer={<div className="flex w-full flex-col gap-3">{askForReview}</div>}
       >
-        <p className="text-center text-sm text-muted">If this is a mistake (for example, a shared computer or family members on the same network), ask staff to review it.</p>
+        <p className="text-center text-sm text-muted">
+          If this is a mistake (for example, a shared computer or family members on the same network), ask staff to review it.
+        </p>
       </CenteredCardPage>
     );
   }
@@ -91,7 +98,11 @@ export function SuccessPage() {
   if (limited) {
     const provider = vpnStatus.data?.vpnProvider;
     return (
-      <CenteredCardPage title="Website Step Complete - Limited Access Only" icon={<WarningIcon className="text-warning" />} footer={actions}>
+      <CenteredCardPage
+        title="Website Step Complete - Limited Access Only"
+        icon={<WarningIcon className="text-warning" />}
+        footer={actions}
+      >
         <div className="flex flex-col gap-5">
           {gateNotice}
           <Alert variant="warning" title="VPN or proxy detected">
@@ -106,7 +117,8 @@ export function SuccessPage() {
               .
             </p>
             <p>
-              Limited Access covers only two channels: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
+              Limited Access covers only two channels: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and{' '}
+              <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
             </p>
             <p>To get full access, disconnect your VPN and verify again.</p>
           </Alert>
@@ -153,7 +165,8 @@ function FinalSteps({ outcome }: { outcome: 'full' | 'limited' | 'review' }) {
       'Staff then review your verification; you get access once they release it.'
     ) : outcome === 'limited' ? (
       <>
-        You then get Limited Access: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />.
+        You then get Limited Access: <ChannelName name={LIMITED_ACCESS_CHANNELS[0]} /> and <ChannelName name={LIMITED_ACCESS_CHANNELS[1]} />
+        .
       </>
     ) : (
       'You then get access to all channels.'
@@ -167,7 +180,10 @@ function FinalSteps({ outcome }: { outcome: 'full' | 'limited' | 'review' }) {
       <ol className="flex flex-col gap-3 text-sm">
         {steps.map((step, index) => (
           <li key={index} className="flex items-start gap-3">
-            <span aria-hidden="true" className="flex size-6 shrink-0 items-center justify-center rounded-full bg-blurple text-xs font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="flex size-6 shrink-0 items-center justify-center rounded-full bg-blurple text-xs font-bold text-white"
+            >
               {index + 1}
             </span>
             <span className="pt-0.5">{step}</span>

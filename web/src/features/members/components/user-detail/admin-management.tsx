@@ -102,7 +102,13 @@ function AltStatusOverride({ user }: { user: UserDetail }) {
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex flex-1 flex-col gap-2">
           <Label htmlFor={selectId}>Manual alt status</Label>
-          <SimpleSelect id={selectId} value={choice} disabled={saving} onValueChange={(value) => setChoice(value as AltChoice)} options={altOptions} />
+          <SimpleSelect
+            id={selectId}
+            value={choice}
+            disabled={saving}
+            onValueChange={(value) => setChoice(value as AltChoice)}
+            options={altOptions}
+          />
         </div>
         <Button loading={saving} onClick={() => void save()}>
           {saving ? 'Saving...' : 'Save Alt Status'}
@@ -181,7 +187,9 @@ function AdminNotes({ user }: { user: UserDetail }) {
       />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <p id={metaId} className="text-xs text-muted">
-          {latest ? `Last saved${latest.authorName ? ` by ${latest.authorName}` : ''} on ${formatDateTime(latest.createdAt)}` : 'No note yet.'}
+          {latest
+            ? `Last saved${latest.authorName ? ` by ${latest.authorName}` : ''} on ${formatDateTime(latest.createdAt)}`
+            : 'No note yet.'}
         </p>
         <Button loading={saving} disabled={note.trim() === '' || note.trim() === (latest?.note ?? '')} onClick={() => void save()}>
           {saving ? 'Saving...' : 'Save Note'}
@@ -191,14 +199,27 @@ function AdminNotes({ user }: { user: UserDetail }) {
   );
 }
 
-const outcomeLabels: Record<AttemptSummary['outcome'], string> = { verified: 'Verified', limited_access: 'Limited Access', denied: 'Denied' };
-const verdictLabels: Record<string, string> = { clean: 'No VPN', vpn: 'VPN', proxy: 'Proxy', tor: 'Tor', datacenter: 'Datacenter', unknown: 'Unknown' };
+const outcomeLabels: Record<AttemptSummary['outcome'], string> = {
+  verified: 'Verified',
+  limited_access: 'Limited Access',
+  denied: 'Denied',
+};
+const verdictLabels: Record<string, string> = {
+  clean: 'No VPN',
+  vpn: 'VPN',
+  proxy: 'Proxy',
+  tor: 'Tor',
+  datacenter: 'Datacenter',
+  unknown: 'Unknown',
+};
 
 function VerificationEvidence({ user }: { user: UserDetail }) {
   if (user.evidence.length === 0) {
     return (
       <p className="text-muted">
-        {user.source === 'manual' ? `No verification attempts recorded: this record was created manually on ${formatDate(user.timestamp)}.` : 'No verification attempts recorded.'}
+        {user.source === 'manual'
+          ? `No verification attempts recorded: this record was created manually on ${formatDate(user.timestamp)}.`
+          : 'No verification attempts recorded.'}
       </p>
     );
   }
@@ -210,7 +231,9 @@ function VerificationEvidence({ user }: { user: UserDetail }) {
             <time dateTime={attempt.at} className="font-medium text-heading">
               {formatDateTime(attempt.at)}
             </time>
-            <Badge color={attempt.outcome === 'verified' ? 'green' : attempt.outcome === 'limited_access' ? 'amber' : 'red'}>{outcomeLabels[attempt.outcome]}</Badge>
+            <Badge color={attempt.outcome === 'verified' ? 'green' : attempt.outcome === 'limited_access' ? 'amber' : 'red'}>
+              {outcomeLabels[attempt.outcome]}
+            </Badge>
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
             <dt className="text-muted">VPN check</dt>
@@ -223,8 +246,13 @@ function VerificationEvidence({ user }: { user: UserDetail }) {
             </dd>
             <dt className="text-muted">Signals collected</dt>
             <dd>
-              {[attempt.ipRecorded && 'IP hash', attempt.networkRecorded && 'network hash', attempt.fingerprintRecorded && 'device fingerprint'].filter(Boolean).join(', ') ||
-                'none'}
+              {[
+                attempt.ipRecorded && 'IP hash',
+                attempt.networkRecorded && 'network hash',
+                attempt.fingerprintRecorded && 'device fingerprint',
+              ]
+                .filter(Boolean)
+                .join(', ') || 'none'}
             </dd>
           </dl>
         </li>
@@ -256,7 +284,10 @@ function DeleteUser({ user }: { user: UserDetail }) {
 
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-muted">Permanently deletes this user&apos;s verification record, attempts, alt links and notes. The audit log keeps a record of the deletion.</p>
+      <p className="text-muted">
+        Permanently deletes this user&apos;s verification record, attempts, alt links and notes. The audit log keeps a record of the
+        deletion.
+      </p>
       <div>
         <Button variant="destructive" loading={pending} onClick={() => void remove()}>
           {pending ? 'Deleting...' : 'Delete User'}

@@ -20,7 +20,6 @@ describe('describeDeviceProfileShared', () => {
 
 // ---- the alt list on the detail page: readable without hover, "Not the same person", Reopen ----
 
-
 const ID = '100000000000000001';
 const DETAIL = `/api/admin/users/${ID}`;
 const BOB: AltEntry = {
@@ -112,7 +111,7 @@ describe('the alt list', () => {
     await waitFor(() => expect(fetchMock.callsTo('GET', DETAIL).length).toBeGreaterThan(detailLoads));
   });
 
-  it('reopens a dismissed link, and shows the server\'s words when it refuses', async () => {
+  it("reopens a dismissed link, and shows the server's words when it refuses", async () => {
     setup({ [`POST ${DETAIL}/alt-links/12/reopen`]: { status: 409, body: { error: 'This link is not dismissed', code: 'conflict' } } });
     await userEvent.click(await screen.findByRole('button', { name: 'Reopen the link to carol' }));
     expect(await screen.findByText('This link is not dismissed')).toBeInTheDocument();

@@ -11,7 +11,13 @@ import { countsAsAlt } from '@shared/alt-evidence-words';
 import { FINGERPRINT_COMPONENTS, useUserActions, type AltEntry } from '../../api/members';
 import { AltLinkItem } from './alt-link-item';
 import { DetailSection } from './detail-section';
-import { COMPONENT_LABELS, CONFIDENCE_GROUPS, componentVerdict, describeDetectionMethod, type ComponentVerdict } from './fingerprint-labels';
+import {
+  COMPONENT_LABELS,
+  CONFIDENCE_GROUPS,
+  componentVerdict,
+  describeDetectionMethod,
+  type ComponentVerdict,
+} from './fingerprint-labels';
 
 const verdictBadges: Record<ComponentVerdict, { label: string; color: BadgeColor }> = {
   matched: { label: 'Matched', color: 'green' },
@@ -97,7 +103,9 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
               <h3 className="font-semibold text-muted">Dismissed links</h3>
               <Badge color="gray">{dismissed.length}</Badge>
             </div>
-            <p className="text-sm text-muted">Staff said these are not the same person: they count nowhere and are never linked again automatically.</p>
+            <p className="text-sm text-muted">
+              Staff said these are not the same person: they count nowhere and are never linked again automatically.
+            </p>
             <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">{dismissed.map(item)}</ul>
           </section>
         ) : null}
@@ -135,7 +143,14 @@ export function AltAccountsSection({ discordId, alts }: { discordId: string; alt
       >
         <div className="flex flex-col gap-2">
           <Label htmlFor={reasonId}>Reason (optional)</Label>
-          <Textarea id={reasonId} value={reason} maxLength={DISMISS_REASON_MAX} disabled={dismissing} onChange={(event) => setReason(event.target.value)} placeholder="e.g. siblings on one home network" />
+          <Textarea
+            id={reasonId}
+            value={reason}
+            maxLength={DISMISS_REASON_MAX}
+            disabled={dismissing}
+            onChange={(event) => setReason(event.target.value)}
+            placeholder="e.g. siblings on one home network"
+          />
         </div>
       </ConfirmDialog>
     </DetailSection>
@@ -159,7 +174,8 @@ function EvidenceComparison({ alt }: { alt: AltEntry }) {
   return (
     <div className="flex flex-col gap-3">
       <p className="text-muted">
-        {matched} of {FINGERPRINT_COMPONENTS.length} fingerprint components matched · detected by {describeDetectionMethod(alt.detectionMethod)}
+        {matched} of {FINGERPRINT_COMPONENTS.length} fingerprint components matched · detected by{' '}
+        {describeDetectionMethod(alt.detectionMethod)}
       </p>
       {alt.deviceProfileShared ? <p>{describeDeviceProfileShared(alt.deviceProfileShared)}</p> : null}
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-2">

@@ -42,7 +42,12 @@ export function AltLinkItem({ alt, onDismiss, onReopen, reopening = false }: Alt
   const href = `/admin/user/${encodeURIComponent(alt.discordId)}`;
   const dismissed = alt.dismissed;
   return (
-    <div className={cn('flex items-start gap-3 rounded-lg border border-border p-3', dismissed ? 'bg-surface-sunken/30' : 'bg-surface-sunken/60')}>
+    <div
+      className={cn(
+        'flex items-start gap-3 rounded-lg border border-border p-3',
+        dismissed ? 'bg-surface-sunken/30' : 'bg-surface-sunken/60',
+      )}
+    >
       <SimpleTooltip
         content={
           <span className="flex flex-col gap-0.5">
@@ -52,13 +57,24 @@ export function AltLinkItem({ alt, onDismiss, onReopen, reopening = false }: Alt
           </span>
         }
       >
-        <Link to={href} className={cn('inline-flex shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blurple', dismissed && 'opacity-50 grayscale')}>
+        <Link
+          to={href}
+          className={cn(
+            'inline-flex shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blurple',
+            dismissed && 'opacity-50 grayscale',
+          )}
+        >
           <Avatar src={alt.avatarUrl} name={alt.username} size="md" />
         </Link>
       </SimpleTooltip>
       <div className={cn('flex min-w-0 flex-1 flex-col gap-1', dismissed && 'text-muted')}>
         {/* the avatar is the link for keyboards and screen readers; the name is a second target for the mouse */}
-        <Link to={href} tabIndex={-1} aria-hidden="true" className={cn('font-semibold [overflow-wrap:anywhere] no-underline hover:underline', dismissed ? 'text-muted' : 'text-heading')}>
+        <Link
+          to={href}
+          tabIndex={-1}
+          aria-hidden="true"
+          className={cn('font-semibold [overflow-wrap:anywhere] no-underline hover:underline', dismissed ? 'text-muted' : 'text-heading')}
+        >
           {alt.username}
         </Link>
         <p className="text-sm break-words">{describeAltLink(alt)}</p>
@@ -72,7 +88,13 @@ export function AltLinkItem({ alt, onDismiss, onReopen, reopening = false }: Alt
         ) : null}
         <div className="pt-1">
           {dismissed ? (
-            <Button size="sm" variant="secondary" loading={reopening} onClick={() => onReopen(alt)} aria-label={`Reopen the link to ${alt.username}`}>
+            <Button
+              size="sm"
+              variant="secondary"
+              loading={reopening}
+              onClick={() => onReopen(alt)}
+              aria-label={`Reopen the link to ${alt.username}`}
+            >
               Reopen
             </Button>
           ) : (

@@ -8,10 +8,36 @@ let fetchMock: FetchMock;
 afterEach(() => fetchMock.restore());
 
 const ID = '100000000000000001';
-const outcome: AppealOutcome = { dismissedLinks: [], clearedManualStatus: 'certain_alt', liftsLimitedAccess: false, liftsBan: false, roles: { add: ['verified'], remove: ['unverified', 'limited'] } };
+const outcome: AppealOutcome = {
+  dismissedLinks: [],
+  clearedManualStatus: 'certain_alt',
+  liftsLimitedAccess: false,
+  liftsBan: false,
+  roles: { add: ['verified'], remove: ['unverified', 'limited'] },
+};
 const appeals: MemberAppealView[] = [
-  { id: 9, status: 'open', standingAtFiling: 'certain_alt', message: 'Please look again', createdAt: '2026-01-03T10:00:00.000Z', decidedAt: null, decidedByName: null, decisionReason: null, outcome: null },
-  { id: 4, status: 'approved', standingAtFiling: 'certain_alt', message: 'It is my only account', createdAt: '2026-01-01T10:00:00.000Z', decidedAt: '2026-01-02T10:00:00.000Z', decidedByName: 'owner', decisionReason: null, outcome },
+  {
+    id: 9,
+    status: 'open',
+    standingAtFiling: 'certain_alt',
+    message: 'Please look again',
+    createdAt: '2026-01-03T10:00:00.000Z',
+    decidedAt: null,
+    decidedByName: null,
+    decisionReason: null,
+    outcome: null,
+  },
+  {
+    id: 4,
+    status: 'approved',
+    standingAtFiling: 'certain_alt',
+    message: 'It is my only account',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    decidedAt: '2026-01-02T10:00:00.000Z',
+    decidedByName: 'owner',
+    decisionReason: null,
+    outcome,
+  },
 ];
 
 function setup(list: MemberAppealView[]) {

@@ -22,7 +22,8 @@ export function DoubleCounterData({ user }: { user: UserDetail }) {
       </dl>
       {user.sharedNetwork?.marked ? (
         <p className="mt-4 text-sm text-muted">
-          Shared network{user.sharedNetwork.label ? ` (${user.sharedNetwork.label})` : ''}: IP-only and same-network matches from it do not count as alts.
+          Shared network{user.sharedNetwork.label ? ` (${user.sharedNetwork.label})` : ''}: IP-only and same-network matches from it do not
+          count as alts.
         </p>
       ) : null}
     </DetailSection>

@@ -79,17 +79,24 @@ describe('detail page: Shared Network', () => {
     expect(marking).toHaveAttribute('aria-busy', 'true');
     act(() => answer({ body: { success: true, sharedNetwork: { marked: true, label: 'Smith household' }, members: 2 } }));
 
-    expect(await screen.findByText('IP and network matches from this network no longer count as alt evidence (2 member records on it).')).toBeInTheDocument();
+    expect(
+      await screen.findByText('IP and network matches from this network no longer count as alt evidence (2 member records on it).'),
+    ).toBeInTheDocument();
     expect(screen.getByText('Network marked as shared')).toBeInTheDocument();
     expect(fetchMock.callsTo('POST', SHARED)[0]?.body).toEqual({ label: 'Smith household' });
     // the detail is refetched: the section now shows the marking and the unmark action
-    expect(await within(screen.getByRole('region', { name: 'Shared Network' })).findByRole('button', { name: 'Unmark Shared Network' })).toBeEnabled();
+    expect(
+      await within(screen.getByRole('region', { name: 'Shared Network' })).findByRole('button', { name: 'Unmark Shared Network' }),
+    ).toBeEnabled();
     expect(within(screen.getByRole('region', { name: 'Shared Network' })).getByText('Smith household')).toBeInTheDocument();
     expect(screen.getByText(/Shared network \(Smith household\)/)).toBeInTheDocument(); // the counters card says so too
   });
 
   it('marks without a label by sending no label, using the keyboard only', async () => {
-    setup({ body: withNetwork() }, { [`POST ${SHARED}`]: { body: { success: true, sharedNetwork: { marked: true, label: null }, members: 1 } } });
+    setup(
+      { body: withNetwork() },
+      { [`POST ${SHARED}`]: { body: { success: true, sharedNetwork: { marked: true, label: null }, members: 1 } } },
+    );
     const trigger = await screen.findByRole('button', { name: 'Shared Network' });
     act(() => trigger.focus());
     await userEvent.keyboard('{Enter}');
@@ -97,7 +104,9 @@ describe('detail page: Shared Network', () => {
     await userEvent.tab();
     expect(within(section).getByRole('textbox', { name: 'Label (optional)' })).toHaveFocus();
     await userEvent.keyboard('{Enter}'); // submits the form
-    expect(await screen.findByText('IP and network matches from this network no longer count as alt evidence (1 member record on it).')).toBeInTheDocument();
+    expect(
+      await screen.findByText('IP and network matches from this network no longer count as alt evidence (1 member record on it).'),
+    ).toBeInTheDocument();
     expect(fetchMock.callsTo('POST', SHARED)[0]?.body).toEqual({});
   });
 
@@ -116,7 +125,9 @@ describe('detail page: Shared Network', () => {
     expect(await screen.findByText('IP and network matches from this network count as alt evidence again.')).toBeInTheDocument();
     expect(screen.getByText('Shared network unmarked')).toBeInTheDocument();
     expect(fetchMock.callsTo('DELETE', SHARED)).toHaveLength(1);
-    expect(await within(screen.getByRole('region', { name: 'Shared Network' })).findByRole('button', { name: 'Mark as Shared Network' })).toBeEnabled();
+    expect(
+      await within(screen.getByRole('region', { name: 'Shared Network' })).findByRole('button', { name: 'Mark as Shared Network' }),
+    ).toBeEnabled();
   });
 
   it('is disabled, with the reason, for a Limited Access record', async () => {
@@ -124,7 +135,9 @@ describe('detail page: Shared Network', () => {
     const section = await openSharedNetwork();
     const button = within(section).getByRole('button', { name: 'Mark as Shared Network' });
     expect(button).toBeDisabled();
-    expect(button).toHaveAccessibleDescription('Limited Access records keep no network (only the Discord ID and username), so there is no network to mark.');
+    expect(button).toHaveAccessibleDescription(
+      'Limited Access records keep no network (only the Discord ID and username), so there is no network to mark.',
+    );
     expect(within(section).getByRole('textbox', { name: 'Label (optional)' })).toBeDisabled();
     await userEvent.click(button);
     expect(fetchMock.callsTo('POST', SHARED)).toHaveLength(0);
@@ -133,7 +146,12 @@ describe('detail page: Shared Network', () => {
   it("shows the server's message when the member has no network on record", async () => {
     setup(
       { body: withNetwork() },
-      { [`POST ${SHARED}`]: { status: 409, body: { error: 'This member has no network on record (Limited Access records keep none)', code: 'conflict' } } },
+      {
+        [`POST ${SHARED}`]: {
+          status: 409,
+          body: { error: 'This member has no network on record (Limited Access records keep none)', code: 'conflict' },
+        },
+      },
     );
     const section = await openSharedNetwork();
     await userEvent.click(within(section).getByRole('button', { name: 'Mark as Shared Network' }));
@@ -153,7 +171,10 @@ describe('detail page: Shared Network', () => {
   });
 
   it('sends a 401 to /admin/login', async () => {
-    setup({ body: withNetwork() }, { [`POST ${SHARED}`]: { status: 401, body: { error: 'Authentication required', code: 'unauthorized' } } });
+    setup(
+      { body: withNetwork() },
+      { [`POST ${SHARED}`]: { status: 401, body: { error: 'Authentication required', code: 'unauthorized' } } },
+    );
     const section = await openSharedNetwork();
     await userEvent.click(within(section).getByRole('button', { name: 'Mark as Shared Network' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));

@@ -11,8 +11,10 @@ import { useSignInRedirect } from '@/features/admin-shell';
 
 /** Why a record has no network to mark, or undefined when it may have one (the server still answers 409 if not). */
 export function noNetworkReason(user: Pick<UserDetail, 'status' | 'source' | 'evidence'>): string | undefined {
-  if (user.status === 'limited_access') return 'Limited Access records keep no network (only the Discord ID and username), so there is no network to mark.';
-  if (user.source === 'manual' && user.evidence.length === 0) return 'This record was created manually and has no network on record, so there is no network to mark.';
+  if (user.status === 'limited_access')
+    return 'Limited Access records keep no network (only the Discord ID and username), so there is no network to mark.';
+  if (user.source === 'manual' && user.evidence.length === 0)
+    return 'This record was created manually and has no network on record, so there is no network to mark.';
   return undefined;
 }
 
@@ -66,8 +68,8 @@ export function SharedNetworkControl({ user }: { user: UserDetail }) {
   return (
     <div className="flex flex-col gap-3">
       <p className="text-muted">
-        A network many people share (a household, a school, a carrier NAT) can be marked as shared: from the next verification on, IP-only and same-network matches there no
-        longer count as alt evidence. Links found earlier stay.
+        A network many people share (a household, a school, a carrier NAT) can be marked as shared: from the next verification on, IP-only
+        and same-network matches there no longer count as alt evidence. Links found earlier stay.
       </p>
       {marked ? (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

@@ -15,7 +15,9 @@ function standing(overrides: Partial<UserDetail>) {
     reason: within(section).getByTestId('standing-reason').textContent,
     status: fact('Verification status'),
     verifications: fact('Verifications'),
-    first: within(section).getByText('First verification').parentElement?.querySelector('time')?.getAttribute('dateTime') ?? fact('First verification'),
+    first:
+      within(section).getByText('First verification').parentElement?.querySelector('time')?.getAttribute('dateTime') ??
+      fact('First verification'),
   };
   unmount();
   return result;
@@ -24,12 +26,34 @@ function standing(overrides: Partial<UserDetail>) {
 describe('StandingHeader', () => {
   it('a Limited Access member with two VPN attempts: the card’s badges, the provider and the reason', () => {
     expect(
-      standing({ status: 'limited_access', rulesConfirmed: false, usedVpn: true, vpnAttempts: 2, vpnProvider: 'NordVPN', verificationStatus: 'limited', verificationCount: 1, standingReason: 'Limited Access after a VPN check (NordVPN)' }),
-    ).toEqual({ badges: ['Limited Access', 'VPN (2)'], reason: 'Limited Access after a VPN check (NordVPN)', status: 'Limited Access (VPN: NordVPN)', verifications: '1', first: '2026-11-01T09:00:00.000Z' });
+      standing({
+        status: 'limited_access',
+        rulesConfirmed: false,
+        usedVpn: true,
+        vpnAttempts: 2,
+        vpnProvider: 'NordVPN',
+        verificationStatus: 'limited',
+        verificationCount: 1,
+        standingReason: 'Limited Access after a VPN check (NordVPN)',
+      }),
+    ).toEqual({
+      badges: ['Limited Access', 'VPN (2)'],
+      reason: 'Limited Access after a VPN check (NordVPN)',
+      status: 'Limited Access (VPN: NordVPN)',
+      verifications: '1',
+      first: '2026-11-01T09:00:00.000Z',
+    });
   });
 
   it('a certain alt says so, and why', () => {
-    expect(standing({ isLinkedAsAlt: true, verificationStatus: 'verified', verificationCount: 3, standingReason: 'Shared device profile and address with @main' })).toMatchObject({
+    expect(
+      standing({
+        isLinkedAsAlt: true,
+        verificationStatus: 'verified',
+        verificationCount: 3,
+        standingReason: 'Shared device profile and address with @main',
+      }),
+    ).toMatchObject({
       badges: ['Certain Alt', '3x'],
       reason: 'Shared device profile and address with @main',
       status: 'Verified',
@@ -38,18 +62,27 @@ describe('StandingHeader', () => {
   });
 
   it('a suspected alt marked by staff', () => {
-    expect(standing({ manualAltStatus: 'suspected_alt', verificationStatus: 'verified', standingReason: 'Marked suspected alt by staff' })).toMatchObject({
+    expect(
+      standing({ manualAltStatus: 'suspected_alt', verificationStatus: 'verified', standingReason: 'Marked suspected alt by staff' }),
+    ).toMatchObject({
       badges: ['Suspected Alt'],
       reason: 'Marked suspected alt by staff',
     });
   });
 
   it('a clean member: nothing flagged', () => {
-    expect(standing({ verificationStatus: 'verified' })).toMatchObject({ badges: ['Verified'], reason: 'Nothing flagged: no alt link, staff override or hold.', status: 'Verified' });
+    expect(standing({ verificationStatus: 'verified' })).toMatchObject({
+      badges: ['Verified'],
+      reason: 'Nothing flagged: no alt link, staff override or hold.',
+      status: 'Verified',
+    });
   });
 
   it('a record that never verified (Manual Entry) says Never', () => {
-    expect(standing({ verificationCount: 0, firstVerifiedAt: null, lastVerifiedAt: null, source: 'manual' })).toMatchObject({ verifications: '0', first: 'Never' });
+    expect(standing({ verificationCount: 0, firstVerifiedAt: null, lastVerifiedAt: null, source: 'manual' })).toMatchObject({
+      verifications: '0',
+      first: 'Never',
+    });
   });
 });
 

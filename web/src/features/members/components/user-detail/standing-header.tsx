@@ -16,7 +16,9 @@ const ACCESS_WORDS: Record<UserDetail['verificationStatus'], string> = {
  * The verification status in words: Limited Access with the VPN (and its provider) that put the
  * member there, a hold for staff review, otherwise where the member stands in Discord.
  */
-export function verificationStatusText(user: Pick<UserDetail, 'status' | 'usedVpn' | 'vpnProvider' | 'verificationStatus' | 'admission'>): string {
+export function verificationStatusText(
+  user: Pick<UserDetail, 'status' | 'usedVpn' | 'vpnProvider' | 'verificationStatus' | 'admission'>,
+): string {
   if (user.admission?.action === 'review') return 'Held for staff review';
   if (user.status === 'limited_access') {
     if (user.vpnProvider) return `Limited Access (VPN: ${user.vpnProvider})`;
@@ -52,7 +54,9 @@ export function StandingHeader({ user }: { user: UserDetail }) {
           {facts.map((fact) => (
             <div key={fact.label} className="flex flex-col gap-1 rounded-lg bg-surface-sunken/60 p-3">
               <dt className="text-xs text-muted sm:text-sm">{fact.label}</dt>
-              <dd className="text-sm font-semibold break-words text-heading sm:text-base">{fact.at ? <time dateTime={fact.at}>{fact.value}</time> : fact.value}</dd>
+              <dd className="text-sm font-semibold break-words text-heading sm:text-base">
+                {fact.at ? <time dateTime={fact.at}>{fact.value}</time> : fact.value}
+              </dd>
             </div>
           ))}
         </dl>

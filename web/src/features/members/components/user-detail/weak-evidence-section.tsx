@@ -27,11 +27,19 @@ export function WeakEvidenceSection({ alts }: { alts: readonly AltEntry[] }) {
           const href = `/admin/user/${encodeURIComponent(alt.discordId)}`;
           return (
             <li key={alt.linkId} className="flex items-start gap-3 rounded-lg border border-border bg-surface-sunken/30 p-3">
-              <Link to={href} className="inline-flex shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blurple">
+              <Link
+                to={href}
+                className="inline-flex shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blurple"
+              >
                 <Avatar src={alt.avatarUrl} name={alt.username} size="md" />
               </Link>
               <div className="flex min-w-0 flex-1 flex-col gap-1">
-                <Link to={href} tabIndex={-1} aria-hidden="true" className="font-semibold text-heading [overflow-wrap:anywhere] no-underline hover:underline">
+                <Link
+                  to={href}
+                  tabIndex={-1}
+                  aria-hidden="true"
+                  className="font-semibold text-heading [overflow-wrap:anywhere] no-underline hover:underline"
+                >
                   {alt.username}
                 </Link>
                 <p className="text-sm break-words text-muted">{describeAltEvidence(alt)}</p>

@@ -47,13 +47,24 @@ function buildConfig(props: BarChartProps, root: Element): ChartConfiguration<'b
   const stacked = props.series.length > 1;
   const tickLabel = props.tickLabel;
   // a callback given as undefined would replace Chart.js's own (which writes the category's name)
-  const categoryTicks = { color: text, autoSkip: true, maxRotation: 0, ...(tickLabel ? { callback: (value: string | number) => tickLabel(props.categories[Number(value)] ?? '') } : {}) };
+  const categoryTicks = {
+    color: text,
+    autoSkip: true,
+    maxRotation: 0,
+    ...(tickLabel ? { callback: (value: string | number) => tickLabel(props.categories[Number(value)] ?? '') } : {}),
+  };
   const valueTicks = { color: text, precision: 0 };
   return {
     type: 'bar',
     data: {
       labels: props.categories,
-      datasets: props.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: cssColor(root, s.tone), borderWidth: 0, maxBarThickness: 28 })),
+      datasets: props.series.map((s) => ({
+        label: s.label,
+        data: s.values,
+        backgroundColor: cssColor(root, s.tone),
+        borderWidth: 0,
+        maxBarThickness: 28,
+      })),
     },
     options: {
       indexAxis: props.horizontal ? 'y' : 'x',
@@ -64,8 +75,14 @@ function buildConfig(props: BarChartProps, root: Element): ChartConfiguration<'b
       interaction: { mode: 'index', intersect: false },
       plugins: { tooltip: { enabled: true } },
       scales: props.horizontal
-        ? { x: { stacked, beginAtZero: true, ticks: valueTicks, grid: { color: grid } }, y: { stacked, ticks: categoryTicks, grid: { display: false } } }
-        : { x: { stacked, ticks: categoryTicks, grid: { display: false } }, y: { stacked, beginAtZero: true, ticks: valueTicks, grid: { color: grid } } },
+        ? {
+            x: { stacked, beginAtZero: true, ticks: valueTicks, grid: { color: grid } },
+            y: { stacked, ticks: categoryTicks, grid: { display: false } },
+          }
+        : {
+            x: { stacked, ticks: categoryTicks, grid: { display: false } },
+            y: { stacked, beginAtZero: true, ticks: valueTicks, grid: { color: grid } },
+          },
     },
   };
 }
@@ -103,7 +120,9 @@ export function BarChart(props: BarChartProps) {
   }, [dataKey]);
 
   const summary = props.series.map((s) => `${s.label}: ${sum(s.values)}`).join(', ');
-  const rows = props.categories.map((category, i) => ({ category, values: props.series.map((s) => s.values[i] ?? 0) })).filter((row) => row.values.some((v) => v > 0));
+  const rows = props.categories
+    .map((category, i) => ({ category, values: props.series.map((s) => s.values[i] ?? 0) }))
+    .filter((row) => row.values.some((v) => v > 0));
   return (
     <figure className="space-y-3">
       <div className={cn('relative w-full', props.horizontal ? 'h-48' : 'h-56')}>
@@ -129,18 +148,26 @@ export function BarChart(props: BarChartProps) {
               <caption className="sr-only">{props.title}</caption>
               <thead>
                 <tr className="text-muted">
-                  <th scope="col" className="py-1 pr-3 font-medium">{props.categoryLabel}</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">
+                    {props.categoryLabel}
+                  </th>
                   {props.series.map((s) => (
-                    <th key={s.label} scope="col" className="py-1 pr-3 text-right font-medium">{s.label}</th>
+                    <th key={s.label} scope="col" className="py-1 pr-3 text-right font-medium">
+                      {s.label}
+                    </th>
                   ))}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.category} className="border-t border-border">
-                    <th scope="row" className="whitespace-nowrap py-1 pr-3 font-normal">{row.category}</th>
+                    <th scope="row" className="whitespace-nowrap py-1 pr-3 font-normal">
+                      {row.category}
+                    </th>
                     {row.values.map((v, i) => (
-                      <td key={props.series[i]!.label} className="py-1 pr-3 text-right">{v}</td>
+                      <td key={props.series[i]!.label} className="py-1 pr-3 text-right">
+                        {v}
+                      </td>
                     ))}
                   </tr>
                 ))}
