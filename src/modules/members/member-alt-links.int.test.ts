@@ -244,7 +244,7 @@ describeEngines('members service: dismissing and reopening alt links', (getDatab
       member: again.member,
       attempt: {},
     } as never);
-    expect(flowView).toEqual({ alts: [], isLinkedAsAlt: false });
+    expect(flowView).toEqual({ alts: [], isLinkedAsAlt: false, madeCertainAlt: [] });
 
     // reopened, the pair counts again and a later detection refreshes it as usual
     await service().reopenAltLink(mod, '100', link!.id);
