@@ -34,10 +34,7 @@ function errorPage(res: ServerResponse, message: string): void {
     400,
     renderPage({
       title: 'Invalid OAuth2 request',
-      body: html`<main class="card" aria-labelledby="title">
-        <h1 id="title">Invalid OAuth2 request</h1>
-        <p class="error" role="alert">${message}</p>
-      </main>`,
+      body: html`<main class="card" aria-labelledby="title"><h1 id="title">Invalid OAuth2 request</h1><p class="error" role="alert">${message}</p></main>`,
     }),
   );
 }
@@ -47,48 +44,32 @@ function renderForm(context: EmulatorContext, params: URLSearchParams, problem?:
   // Pre-select someone who is not in the guild yet (the usual visitor), else "Create a new user".
   const preselected = users.find(({ user }) => !context.state.guild.members.has(user.id))?.user.id ?? 'new';
   const hidden = FORWARDED_PARAMS.filter((name) => params.has(name)).map(
-    (name) => html`<input type="hidden" name="${name}" value="${params.get(name) ?? ''}" />`,
+    (name) => html`<input type="hidden" name="${name}" value="${params.get(name) ?? ''}">`,
   );
   const scopes = parseScopes(params.get('scope') ?? '').map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope}</li>`);
   const options: RawHtml[] = users.map(
     ({ user }) =>
-      html`<label class="option"
-        ><input type="radio" name="user" value="${user.id}" ${user.id === preselected ? 'checked' : ''} /><span
-          >${user.global_name ?? user.username} <span class="muted">@${user.username}</span></span
-        ></label
-      >`,
+      html`<label class="option"><input type="radio" name="user" value="${user.id}" ${user.id === preselected ? 'checked' : ''}><span>${user.global_name ?? user.username} <span class="muted">@${user.username}</span></span></label>`,
   );
   const body = html`<main class="card" aria-labelledby="title">
-    <h1 id="title">${context.application.name} wants to access your account</h1>
-    <p class="muted" style="text-align:center">Sandbox sign-in: pick a fake Discord user or create one.</p>
-    ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-    <form method="post" action="/oauth2/authorize">
-      ${hidden}
-      <fieldset>
-        <legend>Continue as</legend>
-        ${options}
-        <label class="option"
-          ><input type="radio" name="user" value="new" id="user-new" ${preselected === 'new' ? 'checked' : ''} /><span
-            >Create a new user</span
-          ></label
-        >
-        <label for="new-username" class="muted">New username (2–32 characters: a–z, 0–9, _ . and -)</label>
-        <input type="text" id="new-username" name="username" autocomplete="off" />
-      </fieldset>
-      <fieldset>
-        <legend>Network</legend>
-        <label class="option"><input type="checkbox" name="vpn" value="1" /><span>I'm on a VPN</span></label>
-      </fieldset>
-      <p class="muted">This will allow the developer of ${context.application.name} to:</p>
-      <ul>
-        ${scopes}
-      </ul>
-      <div class="actions">
-        <button type="submit" name="action" value="cancel" class="btn-secondary">Cancel</button>
-        <button type="submit" name="action" value="authorize">Authorize</button>
-      </div>
-    </form>
-  </main>`;
+<h1 id="title">${context.application.name} wants to access your account</h1>
+<p class="muted" style="text-align:center">Sandbox sign-in: pick a fake Discord user or create one.</p>
+${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
+<form method="post" action="/oauth2/authorize">
+${hidden}
+<fieldset><legend>Continue as</legend>
+${options}
+<label class="option"><input type="radio" name="user" value="new" id="user-new" ${preselected === 'new' ? 'checked' : ''}><span>Create a new user</span></label>
+<label for="new-username" class="muted">New username (2–32 characters: a–z, 0–9, _ . and -)</label>
+<input type="text" id="new-username" name="username" autocomplete="off">
+</fieldset>
+<fieldset><legend>Network</legend>
+<label class="option"><input type="checkbox" name="vpn" value="1"><span>I'm on a VPN</span></label>
+</fieldset>
+<p class="muted">This will allow the developer of ${context.application.name} to:</p><ul>${scopes}</ul>
+<div class="actions"><button type="submit" name="action" value="cancel" class="btn-secondary">Cancel</button>
+<button type="submit" name="action" value="authorize">Authorize</button></div>
+</form></main>`;
   const script = `document.getElementById('new-username').addEventListener('input', function () { document.getElementById('user-new').checked = this.value.length > 0; });`;
   return renderPage({ title: `Authorize ${context.application.name}`, body, script });
 }

@@ -97,38 +97,20 @@ function renderOptionField(context: EmulatorContext, option: APIApplicationComma
   const id = `command-option-${option.name}`;
   const name = `${FIELD_PREFIX}${option.name}`;
   const required = option.required === true;
-  const label = html`<label for="${id}"
-    ><b>${option.name}</b>${required ? ' *' : ''} <span class="muted">${option.description}</span></label
-  >`;
+  const label = html`<label for="${id}"><b>${option.name}</b>${required ? ' *' : ''} <span class="muted">${option.description}</span></label>`;
   const blank = required ? html`<option value="">Choose…</option>` : html`<option value="">—</option>`;
   const select = (choices: Array<{ value: string; label: string }>) =>
-    html`${label}<select id="${id}" name="${name}" ${required ? html`required` : ''}>
-        ${blank}${choices.map((c) => html`<option value="${c.value}">${c.label}</option>`)}
-      </select>`;
+    html`${label}<select id="${id}" name="${name}" ${required ? html`required` : ''}>${blank}${choices.map((c) => html`<option value="${c.value}">${c.label}</option>`)}</select>`;
   const people = () => sandboxPeople(context);
   const roles = () => state.sortedRoles().map((role) => ({ value: role.id, label: `@${role.name}` }));
   switch (option.type) {
     case ApplicationCommandOptionType.String:
       if (option.choices?.length) return select(option.choices.map((c) => ({ value: String(c.value), label: c.name })));
-      return html`${label}<input
-          type="text"
-          id="${id}"
-          name="${name}"
-          ${option.max_length ? html`maxlength="${option.max_length}"` : ''}
-          ${required ? html`required` : ''}
-        />`;
+      return html`${label}<input type="text" id="${id}" name="${name}" ${option.max_length ? html`maxlength="${option.max_length}"` : ''} ${required ? html`required` : ''}>`;
     case ApplicationCommandOptionType.Integer:
     case ApplicationCommandOptionType.Number:
       if (option.choices?.length) return select(option.choices.map((c) => ({ value: String(c.value), label: c.name })));
-      return html`${label}<input
-          type="number"
-          id="${id}"
-          name="${name}"
-          ${option.type === ApplicationCommandOptionType.Number ? html`step="any"` : ''}
-          ${option.min_value !== undefined ? html`min="${option.min_value}"` : ''}
-          ${option.max_value !== undefined ? html`max="${option.max_value}"` : ''}
-          ${required ? html`required` : ''}
-        />`;
+      return html`${label}<input type="number" id="${id}" name="${name}" ${option.type === ApplicationCommandOptionType.Number ? html`step="any"` : ''} ${option.min_value !== undefined ? html`min="${option.min_value}"` : ''} ${option.max_value !== undefined ? html`max="${option.max_value}"` : ''} ${required ? html`required` : ''}>`;
     case ApplicationCommandOptionType.Boolean:
       return select([
         { value: 'true', label: 'True' },
@@ -143,8 +125,7 @@ function renderOptionField(context: EmulatorContext, option: APIApplicationComma
     case ApplicationCommandOptionType.Channel:
       return select([...state.guild.channels.values()].map((channel) => ({ value: channel.id, label: `# ${channel.name}` })));
     default:
-      return html`${label}
-        <p class="muted" id="${id}">Files cannot be sent from the sandbox view.</p>`;
+      return html`${label}<p class="muted" id="${id}">Files cannot be sent from the sandbox view.</p>`;
   }
 }
 
@@ -159,30 +140,21 @@ export function renderCommandBox(
   if (!input.viewerId || !context.state.getMember(input.viewerId)) return html``;
   const entries = commandEntries(context, input.viewerId);
   if (entries.length === 0)
-    return html`<section class="command-box" aria-label="Slash commands">
-      <p class="muted">No slash commands are registered for you here yet.</p>
-    </section>`;
+    return html`<section class="command-box" aria-label="Slash commands"><p class="muted">No slash commands are registered for you here yet.</p></section>`;
   const entry = entries.find((e) => e.key === input.chosen);
   return html`<section class="command-box" aria-label="Slash commands">
-    <form method="get" action="${input.path}" class="command-pick">
-      <label for="command-pick" class="muted">Slash command</label>
-      <div class="command-row">
-        <select id="command-pick" name="command" data-autosubmit>
-          ${entry ? '' : html`<option value="">Choose a command…</option>`}
-          ${entries.map((e) => html`<option value="${e.key}" ${e.key === entry?.key ? html`selected` : ''}>/${e.key} — ${e.description}</option>`)}</select
-        ><button type="submit" class="btn-secondary">Choose</button>
-      </div>
-    </form>
-    ${
-      entry
-        ? html`<form method="post" action="${input.path}/command" class="command-options">
-            <input type="hidden" name="command" value="${entry.key}" />
-            ${entry.options.map((option) => html`<div class="field">${renderOptionField(context, option)}</div>`)}
-            <div class="actions"><button type="submit">Send /${entry.key}</button></div>
-          </form>`
-        : ''
-    }
-  </section>`;
+<form method="get" action="${input.path}" class="command-pick"><label for="command-pick" class="muted">Slash command</label>
+<div class="command-row"><select id="command-pick" name="command" data-autosubmit>${entry ? '' : html`<option value="">Choose a command…</option>`}
+${entries.map((e) => html`<option value="${e.key}" ${e.key === entry?.key ? html`selected` : ''}>/${e.key} — ${e.description}</option>`)}
+</select><button type="submit" class="btn-secondary">Choose</button></div></form>
+${
+  entry
+    ? html`<form method="post" action="${input.path}/command" class="command-options"><input type="hidden" name="command" value="${entry.key}">
+${entry.options.map((option) => html`<div class="field">${renderOptionField(context, option)}</div>`)}
+<div class="actions"><button type="submit">Send /${entry.key}</button></div></form>`
+    : ''
+}
+</section>`;
 }
 
 /** A problem with what the form asked, in words for the person using the sandbox view. */

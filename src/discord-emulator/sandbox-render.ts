@@ -80,12 +80,12 @@ export function renderContent(state: EmulatorState, content: string): RawHtml {
 function renderEmbed(state: EmulatorState, embed: APIEmbed): RawHtml {
   const color = embed.color === undefined ? '' : `border-left-color:#${embed.color.toString(16).padStart(6, '0')}`;
   return html`<div class="embed" style="${color}">
-    ${embed.author?.name ? html`<div class="muted">${embed.author.name}</div>` : ''}
-    ${embed.title ? html`<h3>${isWebUrl(embed.url) ? html`<a href="${embed.url}" target="_blank" rel="noopener">${embed.title}</a>` : embed.title}</h3>` : ''}
-    ${embed.description ? html`<div class="content">${renderContent(state, embed.description)}</div>` : ''}
-    ${(embed.fields ?? []).map((field) => html`<div class="field"><b>${field.name}</b><span class="content">${renderContent(state, field.value)}</span></div>`)}
-    ${embed.footer?.text ? html`<div class="muted" style="margin-top:6px">${embed.footer.text}</div>` : ''}
-  </div>`;
+${embed.author?.name ? html`<div class="muted">${embed.author.name}</div>` : ''}
+${embed.title ? html`<h3>${isWebUrl(embed.url) ? html`<a href="${embed.url}" target="_blank" rel="noopener">${embed.title}</a>` : embed.title}</h3>` : ''}
+${embed.description ? html`<div class="content">${renderContent(state, embed.description)}</div>` : ''}
+${(embed.fields ?? []).map((field) => html`<div class="field"><b>${field.name}</b><span class="content">${renderContent(state, field.value)}</span></div>`)}
+${embed.footer?.text ? html`<div class="muted" style="margin-top:6px">${embed.footer.text}</div>` : ''}
+</div>`;
 }
 
 interface ComponentNode {
@@ -114,27 +114,21 @@ function renderComponent(state: EmulatorState, node: ComponentNode): RawHtml {
       }
       if (!node.custom_id) return html`<button type="button" disabled>${label}</button>`;
       const css = BUTTON_CLASS[node.style as ButtonStyle] ?? '';
-      return html`<button type="submit" name="custom_id" value="${node.custom_id}" class="${css}" ${node.disabled ? raw('disabled') : ''}>
-        ${label}
-      </button>`;
+      return html`<button type="submit" name="custom_id" value="${node.custom_id}" class="${css}" ${node.disabled ? raw('disabled') : ''}>${label}</button>`;
     }
     case ComponentType.TextDisplay:
       return html`<div class="content">${renderContent(state, node.content ?? '')}</div>`;
     case ComponentType.Separator:
-      return html`<hr />`;
+      return html`<hr>`;
     case ComponentType.Section:
     case ComponentType.Container:
-      return html`<div class="embed">
-        ${(node.components ?? []).map((child) => renderComponent(state, child))}${node.accessory ? renderComponent(state, node.accessory) : ''}
-      </div>`;
+      return html`<div class="embed">${(node.components ?? []).map((child) => renderComponent(state, child))}${node.accessory ? renderComponent(state, node.accessory) : ''}</div>`;
     case ComponentType.StringSelect:
     case ComponentType.UserSelect:
     case ComponentType.RoleSelect:
     case ComponentType.MentionableSelect:
     case ComponentType.ChannelSelect:
-      return html`<select disabled aria-label="${node.placeholder ?? 'Select menu'}">
-        <option>${node.placeholder ?? 'Select menu'} (not emulated)</option>
-      </select>`;
+      return html`<select disabled aria-label="${node.placeholder ?? 'Select menu'}"><option>${node.placeholder ?? 'Select menu'} (not emulated)</option></select>`;
     default:
       return html``;
   }
@@ -172,34 +166,21 @@ export function renderMessage(state: EmulatorState, message: APIMessage, channel
   const time = new Date(message.timestamp);
   // the roles the message pinged (its allowed_mentions let them): highlighted as Discord does for their members
   const pinged = (message.mention_roles ?? []).map((id) => `@${roleName(state, id)}`);
-  return html`<article
-    class="message ${ephemeral ? 'ephemeral' : ''} ${pinged.length > 0 ? 'pinged' : ''}"
-    aria-label="Message from ${name}"
-    data-message-id="${message.id}"
-  >
-    <div class="avatar" aria-hidden="true">${name.slice(0, 2).toUpperCase()}</div>
-    <div>
-      ${renderInvocation(state, message)}
-      <div>
-        <span class="author">${name}</span>${author.bot ? html`<span class="tag">APP</span>` : ''}<time
-          class="time"
-          datetime="${message.timestamp}"
-          >${time.toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</time
-        >${message.edited_timestamp ? html`<span class="time">(edited)</span>` : ''}
-      </div>
-      ${loading ? html`<div class="muted">${name} is thinking…</div>` : ''}
-      ${message.content ? html`<div class="content">${renderContent(state, message.content)}</div>` : ''}
-      ${message.embeds.map((embed) => renderEmbed(state, embed))}
-      ${
-        components.length > 0
-          ? html`<form method="post" action="/sandbox/channels/${channelId}/click">
-              <input type="hidden" name="message_id" value="${message.id}" />${components.map((c) => renderComponent(state, c))}
-            </form>`
-          : ''
-      }
-      ${message.attachments.map((file) => html`<div class="muted">📎 ${file.filename}</div>`)}
-      ${ephemeral ? html`<div class="ephemeral-note">Only you can see this</div>` : ''}
-      ${pinged.length > 0 ? html`<div class="pinged-note">Pinged ${pinged.join(', ')}</div>` : ''}
-    </div>
-  </article>`;
+  return html`<article class="message ${ephemeral ? 'ephemeral' : ''} ${pinged.length > 0 ? 'pinged' : ''}" aria-label="Message from ${name}" data-message-id="${message.id}">
+<div class="avatar" aria-hidden="true">${name.slice(0, 2).toUpperCase()}</div>
+<div>
+${renderInvocation(state, message)}
+<div><span class="author">${name}</span>${author.bot ? html`<span class="tag">APP</span>` : ''}<time class="time" datetime="${message.timestamp}">${time.toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</time>${message.edited_timestamp ? html`<span class="time">(edited)</span>` : ''}</div>
+${loading ? html`<div class="muted">${name} is thinking…</div>` : ''}
+${message.content ? html`<div class="content">${renderContent(state, message.content)}</div>` : ''}
+${message.embeds.map((embed) => renderEmbed(state, embed))}
+${
+  components.length > 0
+    ? html`<form method="post" action="/sandbox/channels/${channelId}/click"><input type="hidden" name="message_id" value="${message.id}">${components.map((c) => renderComponent(state, c))}</form>`
+    : ''
+}
+${message.attachments.map((file) => html`<div class="muted">📎 ${file.filename}</div>`)}
+${ephemeral ? html`<div class="ephemeral-note">Only you can see this</div>` : ''}
+${pinged.length > 0 ? html`<div class="pinged-note">Pinged ${pinged.join(', ')}</div>` : ''}
+</div></article>`;
 }

@@ -94,15 +94,10 @@ function renderLinkedRoles(context: EmulatorContext, viewerId: string | undefine
     name: state.guild.roles.get(roleId)?.name ?? roleId,
     met: meetsLinkedRole(state.roleConnectionMetadata, connection, requirements, context.now()),
   }));
-  return html`<section aria-label="Linked roles" class="muted">
-    Linked roles (${app}):
-    ${roles.map(
-      (role) =>
-        html`<span class="role"
-          >${role.name}: ${role.met ? 'requirement met' : connection ? 'requirement not met' : `connect ${app} first`}</span
-        > `,
-    )}
-  </section>`;
+  return html`<section aria-label="Linked roles" class="muted">Linked roles (${app}): ${roles.map(
+    (role) =>
+      html`<span class="role">${role.name}: ${role.met ? 'requirement met' : connection ? 'requirement not met' : `connect ${app} first`}</span> `,
+  )}</section>`;
 }
 
 function renderLive(context: EmulatorContext, channelId: string, viewerId: string | undefined, query: URLSearchParams): RawHtml {
@@ -110,23 +105,15 @@ function renderLive(context: EmulatorContext, channelId: string, viewerId: strin
   const member = viewerId ? state.getMember(viewerId) : undefined;
   const roles = viewerId ? state.memberRoleNames(viewerId) : [];
   const messages = visibleMessages(context, channelId, viewerId);
-  return html`<section aria-label="Your roles" class="muted">
-      ${
-        !viewerId
-          ? 'Choose who you are to click buttons.'
-          : member
-            ? html`Your roles:
-              ${roles.length ? roles.map((name) => html`<span class="role">${name}</span>`) : html`<span class="role">none</span>`}`
-            : 'You are not a member of this server yet.'
-      }
-    </section>
-    ${renderLinkedRoles(context, viewerId)}
-    <div id="interaction-status" role="status" class="reply">
-      ${renderInteractionStatus(context, query.get('interaction'), viewerId, query.get('error'))}
-    </div>
-    <section aria-label="Messages">
-      ${messages.length ? messages.map((message) => renderMessage(state, message, channelId)) : html`<p class="muted">No messages yet.</p>`}
-    </section>`;
+  return html`<section aria-label="Your roles" class="muted">${
+    !viewerId
+      ? 'Choose who you are to click buttons.'
+      : member
+        ? html`Your roles: ${roles.length ? roles.map((name) => html`<span class="role">${name}</span>`) : html`<span class="role">none</span>`}`
+        : 'You are not a member of this server yet.'
+  }</section>${renderLinkedRoles(context, viewerId)}
+<div id="interaction-status" role="status" class="reply">${renderInteractionStatus(context, query.get('interaction'), viewerId, query.get('error'))}</div>
+<section aria-label="Messages">${messages.length ? messages.map((message) => renderMessage(state, message, channelId)) : html`<p class="muted">No messages yet.</p>`}</section>`;
 }
 
 function renderShell(
@@ -136,27 +123,18 @@ function renderShell(
   const { state } = context;
   const channels = [...state.guild.channels.values()].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   const body = html`<div class="layout">
-    <nav class="sidebar" aria-label="Channels">
-      <h2>${state.guild.name}</h2>
-      ${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${channel.id === input.channelId ? html`aria-current="page"` : ''}># ${channel.name}</a>`)}
-    </nav>
-    <main>
-      <div class="whoami">
-        <form method="post" action="/sandbox/identity">
-          <input type="hidden" name="return_to" value="${input.returnTo}" />
-          <div>
-            <label for="whoami-user" class="muted">Who am I</label>
-            <select id="whoami-user" name="user">
-              ${!input.viewerId ? html`<option value="">Choose a user…</option>` : ''}
-              ${sandboxPeople(context).map((person) => html`<option value="${person.value}" ${person.value === input.viewerId ? html`selected` : ''}>${person.label}</option>`)}
-            </select>
-          </div>
-          <button type="submit" class="btn-secondary">Switch user</button>
-        </form>
-      </div>
-      ${input.main}
-    </main>
-  </div>`;
+<nav class="sidebar" aria-label="Channels"><h2>${state.guild.name}</h2>
+${channels.map((channel) => html`<a href="${sandboxChannelPath(channel.id)}" ${channel.id === input.channelId ? html`aria-current="page"` : ''}># ${channel.name}</a>`)}
+</nav>
+<main>
+<div class="whoami"><form method="post" action="/sandbox/identity">
+<input type="hidden" name="return_to" value="${input.returnTo}">
+<div><label for="whoami-user" class="muted">Who am I</label>
+<select id="whoami-user" name="user">${!input.viewerId ? html`<option value="">Choose a user…</option>` : ''}
+${sandboxPeople(context).map((person) => html`<option value="${person.value}" ${person.value === input.viewerId ? html`selected` : ''}>${person.label}</option>`)}
+</select></div><button type="submit" class="btn-secondary">Switch user</button></form></div>
+${input.main}
+</main></div>`;
   const channelName = input.channelId ? state.guild.channels.get(input.channelId)?.name : null;
   return renderPage({ title: channelName ? `#${channelName} · ${state.guild.name}` : state.guild.name, body, script: POLL_SCRIPT });
 }
@@ -176,8 +154,7 @@ export async function handleSandboxView(
 
   if (path === '/sandbox' || path === '/sandbox/') {
     if (method !== 'GET') return false;
-    const main = html`<h1>${state.guild.name}</h1>
-      <p class="muted">Pick a channel on the left. Buttons on messages act as the user chosen above.</p>`;
+    const main = html`<h1>${state.guild.name}</h1><p class="muted">Pick a channel on the left. Buttons on messages act as the user chosen above.</p>`;
     sendHtml(res, 200, renderShell(context, { channelId: null, viewerId, returnTo: '/sandbox', main }));
     return true;
   }
@@ -199,10 +176,7 @@ export async function handleSandboxView(
       404,
       renderPage({
         title: 'Unknown Channel',
-        body: html`<main class="card">
-          <h1>Unknown Channel</h1>
-          <p><a href="/sandbox">Back to the sandbox</a></p>
-        </main>`,
+        body: html`<main class="card"><h1>Unknown Channel</h1><p><a href="/sandbox">Back to the sandbox</a></p></main>`,
       }),
     );
     return true;
@@ -257,10 +231,9 @@ export async function handleSandboxView(
     return true;
   }
   const search = query.toString();
-  const main = html`<h1># ${channel.name}</h1>
-    ${channel.topic ? html`<p class="muted">${channel.topic}</p>` : ''}
-    <div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>
-    ${renderCommandBox(context, { channelId, viewerId, chosen: query.get('command'), path: sandboxChannelPath(channelId) })}`;
+  const main = html`<h1># ${channel.name}</h1>${channel.topic ? html`<p class="muted">${channel.topic}</p>` : ''}
+<div id="live" data-live-url="${sandboxChannelPath(channelId)}/live">${renderLive(context, channelId, viewerId, query)}</div>
+${renderCommandBox(context, { channelId, viewerId, chosen: query.get('command'), path: sandboxChannelPath(channelId) })}`;
   sendHtml(
     res,
     200,
