@@ -14,6 +14,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // one import line per module: a type goes inline (`import { x, type Y } from`), and a re-export of something
+      // the file also imports is exported by name instead of naming the module a second time
+      'no-duplicate-imports': ['error', { includeExports: true }],
       'no-restricted-syntax': [
         'error',
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read settings through src/env.ts only.' },

@@ -11,8 +11,7 @@ import crypto from 'node:crypto';
 import { openPostgres } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import { silentLogger } from '../../src/logger';
-import { startAuditSealer } from '../../src/modules/audit';
-import { appendAudit, verifyAuditChain } from '../../src/modules/audit';
+import { startAuditSealer, appendAudit, verifyAuditChain } from '../../src/modules/audit';
 import { adminUrlOf } from './engines';
 
 const serverUrl = process.env.BENCH_DATABASE_URL;

@@ -1,6 +1,5 @@
 import http from 'node:http';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { keepConnectionsAlive } from './keep-alive';
 
 jest.setTimeout(30_000);

@@ -6,9 +6,9 @@
  */
 import { MEMBER_STATES, type BadgeTone, type MemberStanding } from './member-states';
 
-export type { MemberStanding } from './member-states';
+export type { MemberStanding };
 
-export type { BadgeTone } from './member-states';
+export type { BadgeTone };
 
 export type MemberStatus = 'verified' | 'limited_access';
 export type ManualAltStatus = 'suspected_alt' | 'certain_alt';

@@ -1,5 +1,4 @@
-import type { CommandHandlerDeps } from './command-handlers';
-import { createCommandButtons, createCommandHandlers } from './command-handlers';
+import { type CommandHandlerDeps, createCommandButtons, createCommandHandlers } from './command-handlers';
 import { COMMANDS, STAFF_COMMANDS } from './definitions';
 import { PRIVACY_DELETE_BUTTON } from './privacy.command';
 

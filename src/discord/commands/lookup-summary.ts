@@ -1,5 +1,4 @@
-import type { AltEntry, UserDetail } from '../../modules/members';
-import { ALT_STATUS_WORDS } from '../../modules/members';
+import { type AltEntry, type UserDetail, ALT_STATUS_WORDS } from '../../modules/members';
 import { countsAsAlt, describeAltEvidence, WEAK_EVIDENCE_HEADING } from '../../shared/alt-evidence-words';
 import { memberBadges, memberStanding } from '../../shared/member-badges';
 import type { HandlerReply } from '../bot/interaction-dispatcher';

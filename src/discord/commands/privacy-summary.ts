@@ -1,5 +1,4 @@
-import { STORED_COMPONENTS, type StoredAttempt, ALT_STATUS_WORDS } from '../../modules/members';
-import type { StoredDataReport } from '../../modules/members';
+import { STORED_COMPONENTS, type StoredAttempt, ALT_STATUS_WORDS, type StoredDataReport } from '../../modules/members';
 import { discordTime } from './lookup-summary';
 
 const OUTCOME_WORDS: Record<StoredAttempt['outcome'], string> = {

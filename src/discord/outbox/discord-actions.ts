@@ -6,8 +6,7 @@ import {
   type RESTPutAPIGuildIncidentActionsJSONBody,
   type RESTPutAPIGuildMemberJSONBody,
 } from 'discord-api-types/v10';
-import { storedAuditLogReason, openSecret } from '../../modules/outbox';
-import type { ManagedRole, OutboxEntry } from '../../modules/outbox';
+import { storedAuditLogReason, openSecret, type ManagedRole, type OutboxEntry } from '../../modules/outbox';
 import type { GuildDirectory } from '../guild-directory';
 import { logLineOf, planLogPosts, type LogLine } from '../log-cards/log-card-message';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';

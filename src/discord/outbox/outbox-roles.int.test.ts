@@ -1,8 +1,7 @@
 import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
 import { discordOutbox } from '../../db/schema';
-import { fallbackAuditLogReason, createOutboxRepository } from '../../modules/outbox';
-import type { DiscordAction, OutboxEntry } from '../../modules/outbox';
+import { fallbackAuditLogReason, createOutboxRepository, type DiscordAction, type OutboxEntry } from '../../modules/outbox';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';

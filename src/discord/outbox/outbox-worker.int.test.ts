@@ -1,8 +1,7 @@
 import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
 import { listAudit } from '../../modules/audit';
-import { createOutboxRepository } from '../../modules/outbox';
-import type { DiscordAction } from '../../modules/outbox';
+import { createOutboxRepository, type DiscordAction } from '../../modules/outbox';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';

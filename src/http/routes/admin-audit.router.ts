@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { AuditLogService } from '../../modules/audit';
-import { AUDIT_PAGE_MAX } from '../../modules/audit';
+import { type AuditLogService, AUDIT_PAGE_MAX } from '../../modules/audit';
 import { isAuditAction } from '../../shared/audit-actions';
 import { validate } from '../middleware/validate';
 import { INVALID_DISCORD_ID, SNOWFLAKE } from './admin-members.schema';

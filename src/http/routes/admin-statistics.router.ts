@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { STATISTICS_PERIODS, type StatisticsPeriod } from '../../modules/statistics';
-import type { StatisticsService } from '../../modules/statistics';
+import { STATISTICS_PERIODS, type StatisticsPeriod, type StatisticsService } from '../../modules/statistics';
 import { validate } from '../middleware/validate';
 import { validated, type StaffRoute } from './staff-route-table';
 

@@ -1,8 +1,7 @@
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { AppError, Unauthorized } from '../../errors';
-import type { AppealsService } from '../../modules/appeals';
-import { NO_MEMBER_RECORD } from '../../modules/appeals';
+import { type AppealsService, NO_MEMBER_RECORD } from '../../modules/appeals';
 import { validate } from '../middleware/validate';
 import { readVisitor } from '../visitor-session';
 import { SESSION_MAX_AGE_MS } from '../../shared/durations';

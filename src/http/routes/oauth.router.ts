@@ -36,7 +36,7 @@ import { APPEAL_SIGN_IN_RUNNING_MS, createAppealSignIn, parseAppealSignInResult,
 /** consent older than this must be given again before signing in */
 const CONSENT_MAX_AGE_MS = 30 * 60 * 1000;
 
-export type { SandboxNetworkPort, VpnCheckPort } from '../../modules/verification';
+export type { SandboxNetworkPort, VpnCheckPort };
 
 /**
  * One callback's state and code as one hash: the same callback again is recognised without

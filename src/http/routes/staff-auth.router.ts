@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock';
 import { resolveClientIp } from '../../modules/network';
-import type { StaffAccountsService, StaffLoginService } from '../../modules/staff';
-import { throttledError } from '../../modules/staff';
+import { type StaffAccountsService, type StaffLoginService, throttledError } from '../../modules/staff';
 import {
   currentStaff,
   endStaffSession,

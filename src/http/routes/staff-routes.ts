@@ -24,7 +24,7 @@ import { setupRoutes } from './setup.router';
 import { staffAuthRoutes } from './staff-auth.router';
 import { mountStaffRoutes, type StaffRoute } from './staff-route-table';
 
-export type { DiscordUserLookup } from './discord-user.router';
+export type { DiscordUserLookup };
 
 /** What the staff-facing routes use; built once, in services.ts. */
 export interface StaffServices {

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { NotFound, ServiceUnavailable, Unauthorized } from '../../errors';
 import { BROWSER_TOKEN_COOKIE, BROWSER_TOKEN_MAX_AGE_MS, browserTokenFromCookieHeader } from '../../modules/browser-token';
 import { fingerprintDataSchema, fingerprintHashSchema } from '../../modules/fingerprint';
-import type { VerificationService } from '../../modules/verification';
+import { type VerificationService, CONSENT_TOKEN_TTL_MS } from '../../modules/verification';
 import { validate } from '../middleware/validate';
 import { memberStanding } from '../../shared/member-badges';
 import { readVisitor, writeVisitor } from '../visitor-session';
 
-export { CONSENT_TOKEN_TTL_MS } from '../../modules/verification';
+export { CONSENT_TOKEN_TTL_MS };
 
 export interface VerificationChannelLinks {
   appUrl: string;

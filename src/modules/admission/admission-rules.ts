@@ -1,8 +1,8 @@
 import { snowflakeDate } from '../../shared/discord-snowflake';
-import type { LockdownState } from '../raid';
+import { type LockdownState, LOCKDOWN_OFF } from '../raid';
 import { DAY_MS } from '../../shared/durations';
 
-export { LOCKDOWN_OFF, type LockdownState } from '../raid';
+export { LOCKDOWN_OFF, type LockdownState };
 
 /**
  * The admission rules that can stop a completed verification short of full access:

@@ -3,9 +3,17 @@ import { selectRows, type Executor } from '../../db/client';
 import { members } from '../../db/schema';
 import type { Gate, LockdownState } from './admission-rules';
 import type { MemberRow } from '../members';
-import { alarmStandingQuery, raidWindowFrom, raidWindowQuery, type RaidWindowRow, type WindowAttempt } from '../raid';
-import type { RaidPolicy, RaidWindow } from '../raid';
-import { lockdownFromValue, lockdownValueQuery } from '../raid';
+import {
+  alarmStandingQuery,
+  raidWindowFrom,
+  raidWindowQuery,
+  type RaidWindowRow,
+  type WindowAttempt,
+  type RaidPolicy,
+  type RaidWindow,
+  lockdownFromValue,
+  lockdownValueQuery,
+} from '../raid';
 import { idArray } from '../../db/id-array';
 
 /**

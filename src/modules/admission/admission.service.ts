@@ -5,12 +5,22 @@ import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { retryOnConflict } from '../../db/transaction-retry';
 import { appendAudit, type AuditActor } from '../audit';
-import { auditLogReason } from '../outbox';
-import { grantVerified } from '../outbox';
-import type { DiscordAction, OutboxPort } from '../outbox';
-import { checkForRaid, raiseDiscordRaidAlarm } from '../raid';
-import type { RaidReason } from '../raid';
-import { recentRaidAlarms } from '../raid';
+import { auditLogReason, grantVerified, type DiscordAction, type OutboxPort } from '../outbox';
+import {
+  checkForRaid,
+  raiseDiscordRaidAlarm,
+  type RaidReason,
+  recentRaidAlarms,
+  type WindowAttempt,
+  createPreviousDayCount,
+  readLockdown,
+  writeLockdown,
+  discordPauseStatus,
+  syncDiscordPause,
+  levelOf,
+  verificationLevelStatus,
+  type VerificationLevelStatus,
+} from '../raid';
 import type { OwnerSettings } from '../settings';
 import {
   combineGates,
@@ -34,12 +44,7 @@ import {
   type AdmissionStateRow,
   type ReleasedMember,
 } from './admission.repository';
-import type { WindowAttempt } from '../raid';
-import { createPreviousDayCount } from '../raid';
 import { decideButtonOutcome } from './button-outcome';
-import { readLockdown, writeLockdown } from '../raid';
-import { discordPauseStatus, syncDiscordPause } from '../raid';
-import { levelOf, verificationLevelStatus, type VerificationLevelStatus } from '../raid';
 
 /** The admission step's answer: the gate (null when no rule applies) and, for a gate, the staff log line that says so. */
 export interface AdmissionGate {

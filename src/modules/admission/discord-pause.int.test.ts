@@ -10,8 +10,7 @@ import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { createOutboxRepository } from '../outbox';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
-import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from '../raid';
-import { readLockdown } from '../raid';
+import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, readLockdown } from '../raid';
 
 jest.setTimeout(60_000);
 

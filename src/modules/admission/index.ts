@@ -1,7 +1,11 @@
 /** The admission module, as the rest of the server uses it. */
 export { accountAgeDays, gateMessage } from './admission-rules';
 export { setMemberGate } from './admission.repository';
-export { type AdmissionGate, type AdmissionRead, type AdmissionReadQuery } from './admission.service';
+export {
+  type AdmissionGate,
+  type AdmissionRead,
+  type AdmissionReadQuery,
+  createAdmissionService,
+  type AdmissionService,
+} from './admission.service';
 export { decideAtButton, decideButtonOutcome, type ButtonDecision } from './button-outcome';
-export { createAdmissionService } from './admission.service';
-export type { AdmissionService } from './admission.service';

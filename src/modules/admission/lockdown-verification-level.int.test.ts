@@ -9,8 +9,7 @@ import { silentLogger } from '../../logger';
 import { describeOnPgliteOnly, resetDatabase } from '../../test-support/database';
 import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
 import { createOutboxRepository } from '../outbox';
-import { readLevelState } from '../raid';
-import { readLockdown } from '../raid';
+import { readLevelState, readLockdown } from '../raid';
 import { defaultSettings, type OwnerSettings } from '../settings';
 import { createAdmissionService } from './admission.service';
 

@@ -85,5 +85,11 @@ export {
   type LinkForReview,
   type Dismisser,
 } from './alt-link-dismissal.repository';
-export { ALT_RESCORE_JOB, RESCORE_ATTEMPTS_PER_MEMBER, RESCORE_BATCH_SIZE, RESCORE_CURSOR_KEY, rescoreAltLinks } from './alt-rescoring';
-export type { RescoreResult } from './alt-rescoring';
+export {
+  ALT_RESCORE_JOB,
+  RESCORE_ATTEMPTS_PER_MEMBER,
+  RESCORE_BATCH_SIZE,
+  RESCORE_CURSOR_KEY,
+  rescoreAltLinks,
+  type RescoreResult,
+} from './alt-rescoring';

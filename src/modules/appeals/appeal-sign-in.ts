@@ -1,7 +1,5 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
-import type { CallbackOutcomes } from '../verification';
-import { hashToken } from '../verification';
-import type { VerificationService } from '../verification';
+import { type CallbackOutcomes, hashToken, type VerificationService } from '../verification';
 
 export type AppealSignInResult = { kind: 'identified'; discordId: string } | { kind: 'failed'; reason: string };
 

@@ -2,9 +2,9 @@ import { and, asc, count, desc, eq, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { appeals, members } from '../../db/schema';
 import type { AppealableStanding, AppealOutcome, AppealStatus } from '../../shared/appeals';
-import { toMember, type Member } from '../members';
+import { toMember, type Member, openAppealIdsOf } from '../members';
 
-export { openAppealIdsOf } from '../members';
+export { openAppealIdsOf };
 
 export interface Appeal {
   id: number;

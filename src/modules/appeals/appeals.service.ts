@@ -1,4 +1,11 @@
-import { queueRoleConnectionUpdate } from '../outbox';
+import {
+  queueRoleConnectionUpdate,
+  auditLogReason,
+  grantVerified,
+  VERIFIED_ROLE_CHANGE,
+  type DiscordAction,
+  type OutboxPort,
+} from '../outbox';
 import type { Logger } from '../../logger';
 import { logAppealDecided, logAppealFiled } from '../../operator-events';
 import type { Clock } from '../../clock';
@@ -20,14 +27,18 @@ import {
 } from '../../shared/appeals';
 import { memberStanding } from '../../shared/member-badges';
 import { standingLabel } from '../../shared/member-states';
-import { listAltsForMember, listAltsForMembers } from '../alts';
+import { listAltsForMember, listAltsForMembers, type MemberAlt } from '../alts';
 import { appendAudit } from '../audit';
-import { actorLabel, auditActorOf, type MemberActor } from '../members';
-import { toUserRecord } from '../members';
-import { findMemberByDiscordId, markManuallyVerified, setManualAltStatus, type Member } from '../members';
-import { auditLogReason } from '../outbox';
-import { grantVerified, VERIFIED_ROLE_CHANGE } from '../outbox';
-import type { DiscordAction, OutboxPort } from '../outbox';
+import {
+  actorLabel,
+  auditActorOf,
+  type MemberActor,
+  toUserRecord,
+  findMemberByDiscordId,
+  markManuallyVerified,
+  setManualAltStatus,
+  type Member,
+} from '../members';
 import {
   countOpenAppeals,
   decideAppeal,
@@ -40,7 +51,6 @@ import {
   outcomeOf,
   type Appeal,
 } from './appeals.repository';
-import type { MemberAlt } from '../alts';
 
 /**
  * Dismisses the alt links that make a member a certain alt ('not the same person'; the

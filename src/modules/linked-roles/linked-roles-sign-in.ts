@@ -1,9 +1,7 @@
 import type { DiscordOAuth, OAuthTokens } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import { queueRoleConnectionUpdate, saveGrant, tokensFrom, type OutboxPort } from '../outbox';
-import { hashToken } from '../verification';
-import { findMemberRowByDiscordId } from '../verification';
-import type { VerificationService } from '../verification';
+import { hashToken, findMemberRowByDiscordId, type VerificationService } from '../verification';
 import { roleConnectionFor } from './role-connection';
 
 export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { kind: 'failed'; reason: string };

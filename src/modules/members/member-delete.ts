@@ -1,7 +1,5 @@
-import type { OutboxPort } from '../outbox';
-import { takeGrantForDeletion } from '../outbox';
+import { type OutboxPort, takeGrantForDeletion, type DiscardedOutbox } from '../outbox';
 import { appendAudit, type AuditActor } from '../audit';
-import type { DiscardedOutbox } from '../outbox';
 import { eraseMembers } from './member-erase.repository';
 
 export interface DeletedMember {

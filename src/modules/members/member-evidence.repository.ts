@@ -34,7 +34,7 @@ export async function latestFingerprintComponents(executor: Executor, memberId: 
 }
 
 /** One sign-in as staff see it: never an IP hash, only whether one was recorded. */
-export type { AttemptSummary } from '../../shared/admin-api';
+export type { AttemptSummary };
 
 const ATTEMPTS_SHOWN = 20;
 

@@ -1,11 +1,11 @@
-import type { AdminNoteView, AltEntry, UserRecord } from '../../shared/admin-api';
+import type { AdminNoteView, AltEntry, UserRecord, UserDetail } from '../../shared/admin-api';
 import { altEvidenceFacts } from '../../shared/alt-evidence-words';
 import { snowflakeDate } from '../../shared/discord-snowflake';
 import type { AdminNote } from './member-notes.repository';
 import type { MemberAlt } from '../alts';
 import type { Member } from './members.repository';
 
-export type { AdminNoteView, AltEntry, UserDetail, UserRecord } from '../../shared/admin-api';
+export type { AdminNoteView, AltEntry, UserDetail, UserRecord };
 
 export function toUserRecord(m: Member): UserRecord {
   return {

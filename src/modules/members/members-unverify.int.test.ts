@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import { createManualClock } from '../../clock';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { buildMember } from '../../test-support/factories';
-import { createOutboxRepository } from '../outbox';
-import type { OutboxPort } from '../outbox';
+import { createOutboxRepository, type OutboxPort } from '../outbox';
 import type { DiscordStaff } from './member-actor';
 import { createMembersService, NOT_VERIFIED } from './members.service';
 

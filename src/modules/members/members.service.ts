@@ -1,4 +1,4 @@
-import { queueRoleConnectionUpdate } from '../outbox';
+import { queueRoleConnectionUpdate, auditLogReason, grantVerified, type OutboxPort } from '../outbox';
 import type { UserListPage } from '../../shared/admin-api';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
@@ -9,9 +9,6 @@ import { logDenied, logVerified } from '../../operator-events';
 import { actedFromCard, appendAudit } from '../audit';
 import { openAppealIdsOf } from './open-appeals.repository';
 import { standingLabel } from '../../shared/member-states';
-import { auditLogReason } from '../outbox';
-import { grantVerified } from '../outbox';
-import type { OutboxPort } from '../outbox';
 import { deleteMemberEverywhere, type DeletedMember } from './member-delete';
 import {
   findLinkOfMemberForUpdate,
@@ -24,7 +21,7 @@ import {
   type Dismisser,
   type LinkForReview,
 } from '../alts';
-import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberActor } from './member-actor';
+import { actorLabel, auditActorOf, noteAuthorOf, type ActingStaff, type MemberActor, type DiscordStaff } from './member-actor';
 import { latestFingerprintComponents, listAttemptSummaries } from './member-evidence.repository';
 import { insertNote, listNotes } from './member-notes.repository';
 import {
@@ -47,6 +44,7 @@ import {
   setManualAltStatus,
   type ManualMemberInput,
   type MemberCursor,
+  decodeMemberCursor,
 } from './members.repository';
 
 export interface MembersServiceDeps {
@@ -57,7 +55,7 @@ export interface MembersServiceDeps {
   logger?: Logger;
 }
 
-export type { ActingStaff, DiscordStaff, MemberActor } from './member-actor';
+export type { ActingStaff, DiscordStaff, MemberActor };
 
 export const USER_NOT_FOUND = 'User';
 export const ALREADY_VERIFIED = 'User is already verified';
@@ -99,9 +97,9 @@ export const ALT_STATUS_WORDS: Record<ManualAltStatus | 'none', string> = {
   certain_alt: standingLabel('certain_alt'),
 };
 
-export type { UserListPage } from '../../shared/admin-api';
+export type { UserListPage };
 /** Reads the list's opaque cursor (request validation); null when it is not one this service issued. */
-export { decodeMemberCursor } from './members.repository';
+export { decodeMemberCursor };
 
 /** A record with its open appeal's id, when there is one (the 'Appeal open' badge). */
 function withOpenAppeal(record: UserRecord, openAppealId: number | undefined): UserRecord {

@@ -1,8 +1,14 @@
 /** The outbox module, as the rest of the server uses it. */
-export { auditLogReason } from './audit-log-reason';
+export { auditLogReason, fallbackAuditLogReason, storedAuditLogReason, AUDIT_LOG_REASON_MAX } from './audit-log-reason';
 export { VERIFIED_ROLE_CHANGE, grantVerified } from './grant-verified';
-export { createOutboxRepository, discardMembersOutbox, type DiscardedOutbox } from './outbox.repository';
-export { type DiscordAction, type LogCard, type OutboxPort } from './outbox.types';
+export {
+  createOutboxRepository,
+  discardMembersOutbox,
+  type DiscardedOutbox,
+  type OutboxRepository,
+  type ParkedSummary,
+} from './outbox.repository';
+export { type DiscordAction, type LogCard, type OutboxPort, type LogEvent, type ManagedRole, type OutboxEntry } from './outbox.types';
 export {
   queueRoleConnectionUpdate,
   saveGrantQuery,
@@ -10,12 +16,9 @@ export {
   takeGrantsOfMembersSeenBefore,
   tokensFrom,
   type RoleConnectionTokens,
+  deleteGrant,
+  readGrant,
+  saveGrant,
 } from './role-connection-grants.repository';
-export { fallbackAuditLogReason, storedAuditLogReason } from './audit-log-reason';
-export { createOutboxAdminService } from './outbox-admin.service';
-export type { OutboxAdminService } from './outbox-admin.service';
-export type { OutboxRepository, ParkedSummary } from './outbox.repository';
-export type { LogEvent, ManagedRole, OutboxEntry } from './outbox.types';
-export { deleteGrant, readGrant, saveGrant } from './role-connection-grants.repository';
+export { createOutboxAdminService, type OutboxAdminService } from './outbox-admin.service';
 export { openSecret } from './sealed-secret';
-export { AUDIT_LOG_REASON_MAX } from './audit-log-reason';

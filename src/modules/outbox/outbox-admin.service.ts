@@ -2,8 +2,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { AppError, NotFound } from '../../errors';
 import { appendAudit } from '../audit';
-import type { StaffAccount } from '../staff';
-import { staffActor } from '../staff';
+import { type StaffAccount, staffActor } from '../staff';
 import type { OutboxRepository } from './outbox.repository';
 import type { OutboxEntry } from './outbox.types';
 

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
-import { auditLogReason } from '../outbox';
-import type { OutboxPort } from '../outbox';
+import { auditLogReason, type OutboxPort } from '../outbox';
 import { syncVerificationLevel, type LockdownLevelChoice } from './lockdown-verification-level';
 import {
   incidentActionsBody,

@@ -1,8 +1,15 @@
 /** The raid module, as the rest of the server uses it. */
 export { discordPauseStatus, syncDiscordPause } from './discord-pause.repository';
-export { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS } from './discord-pause';
+export { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, DISCORD_PAUSE_LIMIT_MS, wantsDiscordLevers } from './discord-pause';
 export { LOCKDOWN_OFF, type LockdownState } from './lockdown-state';
-export { levelOf, readLevelState, verificationLevelStatus, type VerificationLevelStatus } from './lockdown-verification-level';
+export {
+  levelOf,
+  readLevelState,
+  verificationLevelStatus,
+  type VerificationLevelStatus,
+  levelName,
+  writeLevelState,
+} from './lockdown-verification-level';
 export { lockdownFromValue, lockdownValueQuery, readLockdown, writeLockdown } from './lockdown.repository';
 export { createPreviousDayCount } from './previous-day-count';
 export { type RaidPolicy, type RaidReason, type RaidWindow } from './raid-rules';
@@ -15,5 +22,3 @@ export {
   type WindowAttempt,
 } from './raid.repository';
 export { checkForRaid, raiseDiscordRaidAlarm } from './raid.service';
-export { DISCORD_PAUSE_LIMIT_MS, wantsDiscordLevers } from './discord-pause';
-export { levelName, writeLevelState } from './lockdown-verification-level';

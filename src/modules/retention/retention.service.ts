@@ -2,13 +2,13 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { appendAudit } from '../audit';
 import { recomputeAltCounters } from '../alts';
-import { eraseMembers } from '../members';
+import { eraseMembers, retentionExpiry } from '../members';
 import { membersOfLinksBefore, purgeAgedRows } from './retention.repository';
 import { upkeepEmbedded } from './embedded-upkeep';
 import { DAY_MS } from '../../shared/durations';
 import { takeGrantsOfMembersSeenBefore, type OutboxPort } from '../outbox';
 
-export { retentionExpiry } from '../members';
+export { retentionExpiry };
 
 export interface PurgeCounts {
   members: number;

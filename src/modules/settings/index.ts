@@ -1,9 +1,9 @@
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { createSettingsService, type SettingsService } from './settings.service';
+import { createSettingsService, type SettingsService, SETTINGS_TTL_MS, type GuildNamesCheck, type SettingsView } from './settings.service';
 
-export { createSettingsService, SETTINGS_TTL_MS, type GuildNamesCheck, type SettingsService, type SettingsView } from './settings.service';
-export { defaultSettings, settingsChangeSchema, type OwnerSettings, type SettingsChange } from './settings.schema';
+export { createSettingsService, SETTINGS_TTL_MS, type GuildNamesCheck, type SettingsService, type SettingsView };
+export { defaultSettings, settingsChangeSchema, type OwnerSettings, type SettingsChange, ROLE_ID_DIGITS } from './settings.schema';
 export { createGuildNamesCheck } from './guild-names-check';
 
 const services = new WeakMap<object, SettingsService>();
@@ -20,4 +20,3 @@ export function settingsFor(ctx: { env: Env; database: Database; clock: { now():
   }
   return service;
 }
-export { ROLE_ID_DIGITS } from './settings.schema';

@@ -1,8 +1,8 @@
 import type { RunOptions } from './bounded-queue';
 import { inlineBcrypt, type BcryptRunner } from './password-pool';
-import { isPasswordTooShort, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
+import { isPasswordTooShort, PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH } from '../../shared/staff-account';
 
-export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '../../shared/staff-account';
+export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT };
 
 /** bcryptjs cost ≥ 12 in production; tests inject a lower cost through the deps. */
 export const DEFAULT_BCRYPT_COST = 12;

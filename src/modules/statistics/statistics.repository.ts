@@ -1,7 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { COUNTED_ALT_STRENGTHS } from '../../shared/alt-evidence-words';
 import { selectRows, type Executor } from '../../db/client';
-import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod, VerificationCountKey } from '../../shared/statistics';
+import {
+  type AppealCountKey,
+  type DayCount,
+  type Statistics,
+  type StatisticsPeriod,
+  type VerificationCountKey,
+  STATISTICS_PERIODS,
+} from '../../shared/statistics';
 
 /**
  * The statistics page's numbers: per-day counts over the last 7, 30 or 90 days.
@@ -17,7 +24,7 @@ import type { AppealCountKey, DayCount, Statistics, StatisticsPeriod, Verificati
  * and commits just after still lands in it before it is written. Stored counts stay when
  * retention deletes the attempts behind them.
  */
-export { STATISTICS_PERIODS, type StatisticsPeriod } from '../../shared/statistics';
+export { STATISTICS_PERIODS, type StatisticsPeriod };
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,6 +1,4 @@
-import type { AltDetectionService } from '../alts';
-import { candidateLookupFrom, type LookupRow } from '../alts';
-import type { AltConfidence } from '../alts';
+import { type AltDetectionService, candidateLookupFrom, type LookupRow, type AltConfidence } from '../alts';
 import type { AltDetector } from './verification.service';
 
 /**

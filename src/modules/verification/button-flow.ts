@@ -2,16 +2,12 @@ import type { Logger } from '../../logger';
 import { logDenied, logLimited, logVerified } from '../../operator-events';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
-import { gateMessage } from '../admission';
-import { decideAtButton, type ButtonDecision } from '../admission';
+import { gateMessage, decideAtButton, type ButtonDecision } from '../admission';
 import { appendAudit } from '../audit';
 import { listAltsForMember } from '../alts';
 import { strongestCountingLink } from '../members';
-import { auditLogReason } from '../outbox';
-import type { DiscordAction, OutboxPort } from '../outbox';
+import { auditLogReason, type DiscordAction, type OutboxPort, queueRoleConnectionUpdate, grantVerified } from '../outbox';
 import { findMemberRowByDiscordId, setGuildAccess, type MemberRow } from './verification.repository';
-import { queueRoleConnectionUpdate } from '../outbox';
-import { grantVerified } from '../outbox';
 import { asLastStatement } from '../../db/last-statement';
 import { retryOnLostConnection, retryWhileUncommitted } from '../../db/transaction-retry';
 

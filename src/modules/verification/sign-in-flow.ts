@@ -1,7 +1,14 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { countsAsAlt } from '../../shared/alt-evidence-words';
 import { isCertainAlt } from '../../shared/member-badges';
-import { queueRoleConnectionUpdate, saveGrantQuery, type RoleConnectionTokens } from '../outbox';
+import {
+  queueRoleConnectionUpdate,
+  saveGrantQuery,
+  type RoleConnectionTokens,
+  auditLogReason,
+  type DiscordAction,
+  type OutboxPort,
+} from '../outbox';
 import type { Clock } from '../../clock';
 import type { Database, Executor } from '../../db/client';
 import { asLastStatement } from '../../db/last-statement';
@@ -9,14 +16,16 @@ import { sqlState } from '../../db/db-errors';
 import { retryOnConflict, retryWhileUncommitted } from '../../db/transaction-retry';
 import type { Logger } from '../../logger';
 import { logAltFound, logDenied, logHeld, logLimited, logVerified } from '../../operator-events';
-import type { AdmissionGate, AdmissionRead, AdmissionReadQuery } from '../admission';
-import { setMemberGate } from '../admission';
+import { type AdmissionGate, type AdmissionRead, type AdmissionReadQuery, setMemberGate } from '../admission';
 import { appendAudit } from '../audit';
-import { auditLogReason } from '../outbox';
-import type { DiscordAction, OutboxPort } from '../outbox';
-import { saveCachedVerdictQuery } from '../vpn';
-import { decideVpnOutcome, isVpnVerdict } from '../vpn';
-import type { VpnCheckResult, VpnFailurePolicy, VpnOutcome } from '../vpn';
+import {
+  saveCachedVerdictQuery,
+  decideVpnOutcome,
+  isVpnVerdict,
+  type VpnCheckResult,
+  type VpnFailurePolicy,
+  type VpnOutcome,
+} from '../vpn';
 import type { DetectedAlt } from './detected-alt';
 import {
   recordAttemptEnding,

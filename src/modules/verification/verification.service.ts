@@ -5,19 +5,23 @@ import type { Database, Executor } from '../../db/client';
 import { retryOnLostConnection } from '../../db/transaction-retry';
 import type { Logger } from '../../logger';
 import { AppError, BadRequest } from '../../errors';
-import { looksStock, verifyFingerprint, type FingerprintData } from '../fingerprint';
-import { hashFingerprintComponents, type FingerprintComponentHashes } from '../fingerprint';
+import {
+  looksStock,
+  verifyFingerprint,
+  type FingerprintData,
+  hashFingerprintComponents,
+  type FingerprintComponentHashes,
+} from '../fingerprint';
 import { createOneTimeTokens, hashToken } from './one-time-tokens.repository';
-import type { OutboxPort } from '../outbox';
+import { type OutboxPort, queueRoleConnectionUpdate } from '../outbox';
 import type { VpnFailurePolicy, VpnOutcome } from '../vpn';
 import { createButtonFlow, type CertainAltAction } from './button-flow';
 import { confirmRulesAudited, findMemberRowByDiscordId } from './verification.repository';
-import { queueRoleConnectionUpdate } from '../outbox';
-import { createSignInFlow, type AdmissionPort, type AltDetector } from './sign-in-flow';
+import { createSignInFlow, type AdmissionPort, type AltDetector, type VerificationResult } from './sign-in-flow';
 
 export type { DetectedAlt } from './detected-alt';
 
-export type { AltDetector, VerificationResult } from './sign-in-flow';
+export type { AltDetector, VerificationResult };
 
 export const CONSENT_TOKEN_TTL_MS = 10 * 60 * 1000;
 /** How long an OAuth state can be used; a sign-in callback's outcome is kept as long (callback-outcomes.repository.ts). */

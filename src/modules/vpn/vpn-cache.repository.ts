@@ -4,7 +4,7 @@ import { preparedPerExecutor } from '../../db/prepared-per-executor';
 import { vpnCache } from '../../db/schema';
 import type { CachedVpnVerdict } from './vpn.types';
 
-export type { CachedVpnVerdict } from './vpn.types';
+export type { CachedVpnVerdict };
 
 type Row = typeof vpnCache.$inferSelect;
 

@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { apiRequest } from '@/lib/api';
 import type { VisitorAppealState, VisitorAppealView } from '@shared/appeals';
 
-export type { VisitorAppealState, VisitorAppealView } from '@shared/appeals';
+export type { VisitorAppealState, VisitorAppealView };
 
 /** GET /api/appeal: the signed-in visitor's standing and latest appeal (401 without a sign-in). */
 export const appealKey = '/api/appeal';

@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { apiRequest } from '@/lib/api';
-import type { AppealListStatus, AppealOutcome, AppealQueue, MemberAppealView } from '@shared/appeals';
+import type { AppealListStatus, AppealOutcome, AppealQueue, MemberAppealView, StaffAppealView } from '@shared/appeals';
 
-export type { AppealListStatus, AppealOutcome, AppealQueue, MemberAppealView, StaffAppealView } from '@shared/appeals';
+export type { AppealListStatus, AppealOutcome, AppealQueue, MemberAppealView, StaffAppealView };
 
 export const appealsKey = '/api/admin/appeals';
 export const appealCountKey = '/api/admin/appeals/count';

@@ -1,7 +1,21 @@
 import { useCallback, useMemo } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import useSWRInfinite, { type SWRInfiniteKeyLoader } from 'swr/infinite';
-import type { DiscordUserLookupResult, ManualEntryPayload, UserDetail, UserListPage } from '@shared/admin-api';
+import {
+  type DiscordUserLookupResult,
+  type ManualEntryPayload,
+  type UserDetail,
+  type UserListPage,
+  type AltConfidence,
+  type AltDismissal,
+  type AltEntry,
+  type AdminNoteView,
+  type AttemptSummary,
+  type FingerprintComponent,
+  type FingerprintComponents,
+  type UserRecord,
+  FINGERPRINT_COMPONENTS,
+} from '@shared/admin-api';
 import type { ManualAltStatus, MemberFilter } from '@shared/member-badges';
 import { apiRequest, fetcher } from '@/lib/api';
 
@@ -18,8 +32,8 @@ export type {
   UserDetail,
   UserListPage,
   UserRecord,
-} from '@shared/admin-api';
-export { FINGERPRINT_COMPONENTS } from '@shared/admin-api';
+};
+export { FINGERPRINT_COMPONENTS };
 
 export const USERS_PATH = '/api/admin/users';
 /** Fills whole rows of the 1 → 2 → 3 → 4 column grid. */

@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { apiRequest, fetcher } from '@/lib/api';
 import type { OwnerSettings, SettingKey } from '@shared/settings-contract';
 
-export type { OwnerSettings, SettingKey } from '@shared/settings-contract';
+export type { OwnerSettings, SettingKey };
 
 export interface SettingsResponse {
   version: number;

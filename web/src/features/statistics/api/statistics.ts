@@ -1,15 +1,16 @@
 import useSWR from 'swr';
 import { fetcher } from '@/lib/api';
-import type { Statistics, StatisticsPeriod } from '@shared/statistics';
-
-export {
+import {
+  type Statistics,
+  type StatisticsPeriod,
   APPEAL_COUNT_KEYS,
   STATISTICS_PERIODS,
   type AppealCountKey,
   type DayCount,
-  type StatisticsPeriod,
   type VerificationCountKey,
 } from '@shared/statistics';
+
+export { APPEAL_COUNT_KEYS, STATISTICS_PERIODS, type AppealCountKey, type DayCount, type StatisticsPeriod, type VerificationCountKey };
 
 /** GET /api/admin/statistics?days=N */
 export type StatisticsResponse = Statistics;
