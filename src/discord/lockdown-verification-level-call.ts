@@ -2,7 +2,8 @@ import type { REST } from '@discordjs/rest';
 import { Routes, type GuildVerificationLevel, type RESTGetAPIGuildResult, type RESTPatchAPIGuildJSONBody } from 'discord-api-types/v10';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
-import { levelName, readLevelState, writeLevelState } from '../modules/raid';
+import { readLevelState, writeLevelState } from '../modules/raid';
+import { levelName } from '../shared/verification-levels';
 
 /**
  * The outbox's verification_level action (Get Guild, then Modify Guild with the reason):

@@ -7,7 +7,6 @@ export {
   readLevelState,
   verificationLevelStatus,
   type VerificationLevelStatus,
-  levelName,
   writeLevelState,
 } from './lockdown-verification-level';
 export { lockdownFromValue, lockdownValueQuery, readLockdown, writeLockdown } from './lockdown.repository';

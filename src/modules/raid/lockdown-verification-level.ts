@@ -1,7 +1,9 @@
+import { GuildVerificationLevel } from 'discord-api-types/v10';
 import { sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { auditLogReason, type OutboxPort } from '../outbox';
 import type { OwnerSettings } from '../settings';
+import { levelName } from '../../shared/verification-levels';
 
 /**
  * The lockdown's optional third lever: Discord's verification level (Server Settings → Safety Setup)
@@ -13,16 +15,15 @@ import type { OwnerSettings } from '../settings';
 /** The owner's choice: off, or the level to raise to. */
 export type LockdownLevelChoice = OwnerSettings['lockdownVerificationLevel'];
 
-/** Discord's verification levels (GuildVerificationLevel): 0 none … 4 very high. */
-const LEVELS: Record<Exclude<LockdownLevelChoice, 'off'>, number> = { medium: 2, high: 3, very_high: 4 };
-export const LEVEL_NAMES = ['None', 'Low', 'Medium', 'High', 'Highest'] as const;
+/** The owner's choices as Discord's verification levels. */
+const LEVELS: Record<Exclude<LockdownLevelChoice, 'off'>, GuildVerificationLevel> = {
+  medium: GuildVerificationLevel.Medium,
+  high: GuildVerificationLevel.High,
+  very_high: GuildVerificationLevel.VeryHigh,
+};
 
 export function levelOf(choice: LockdownLevelChoice | undefined): number | null {
   return !choice || choice === 'off' ? null : LEVELS[choice];
-}
-
-export function levelName(level: number | null): string {
-  return level === null ? 'unknown' : (LEVEL_NAMES[level] ?? String(level));
 }
 
 /**
@@ -46,7 +47,10 @@ export const NO_LEVEL_CHANGE: VerificationLevelState = { want: null, target: nul
 
 const STATE_KEY = 'lockdown_verification_level';
 
-const levelOrNull = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 4 ? value : null);
+const levelOrNull = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= GuildVerificationLevel.None && value <= GuildVerificationLevel.VeryHigh
+    ? value
+    : null;
 
 export async function readLevelState(executor: Executor): Promise<VerificationLevelState> {
   const [row] = await selectRows<{ value: Partial<VerificationLevelState> | null }>(

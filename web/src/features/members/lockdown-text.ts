@@ -1,13 +1,10 @@
 import type { LockdownStatus, RaidAlarm } from './api/lockdown';
 import { formatDateTime } from '@/features/admin-shell';
+import { levelName } from '@shared/verification-levels';
 
 type Plan = LockdownStatus['plan'];
 type Pause = LockdownStatus['discordPause'];
 type Level = LockdownStatus['verificationLevel'];
-
-/** Discord's verification levels by number, as Server Settings → Safety Setup names them. */
-const LEVEL_NAMES = ['None', 'Low', 'Medium', 'High', 'Highest'] as const;
-export const levelName = (level: number | null) => (level === null ? 'unknown' : (LEVEL_NAMES[level] ?? String(level)));
 
 /** The banner's line about the verification level while the lockdown holds (null: not raised, nor asked). */
 export function verificationLevelLine(level: Level): { tone: 'ok' | 'waiting' | 'error'; text: string } | null {
