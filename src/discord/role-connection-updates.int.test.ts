@@ -52,6 +52,33 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     return callback.headers.location as string;
   };
   const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  const turnLinkedRolesOn = async () => {
+    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
+    await server.handle.services.linkedRoles.ensure();
+  };
+  const connectionOf = (userId: string) => emulator().state.roleConnections.get(userId);
+  /** A new member through the sign-in (rules confirmed) and the button, every queued call sent. */
+  const verifyNewMember = async (username: string) => {
+    const user = emulator().createUser({ username });
+    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
+    await drain();
+    await click(user.id);
+    await drain();
+    return user;
+  };
+  /** The one role connection call a member's record had, sent and its sealed token erased. */
+  const ONE_CALL_DONE = [{ status: 'done', attempts: 1, last_error: null, sealed: false }];
+  /** A record gone: its connection cleared with the member's grant, then the grant revoked. */
+  const expectClearedThenRevoked = async (userId: string) => {
+    expect(connectionOf(userId)).toEqual({
+      platform_name: 'Gatekeeper',
+      platform_username: null,
+      metadata: { verified: '0', not_alt: '0' },
+    });
+    expect(liveGrants(userId)).toEqual([]);
+    // the sealed token the outbox held is erased once done
+    expect(await connectionCalls(userId)).toEqual(ONE_CALL_DONE);
+  };
 
   it('off: the verification sign-in asks for identify and guilds.join only, and keeps no grant', async () => {
     const user = emulator().createUser({ username: 'no-linked-roles' });
@@ -59,15 +86,14 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     expect(authorize.searchParams.get('scope')).toBe('identify guilds.join');
     await drain();
     expect(await grantOf(user.id)).toBeUndefined();
-    expect(emulator().state.roleConnections.get(user.id)).toBeUndefined();
+    expect(connectionOf(user.id)).toBeUndefined();
     // the joined member's token is revoked once used, as before
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settle();
     expect(liveGrants(user.id)).toEqual([]);
   });
 
   it('on: the grant is kept sealed, the connection written after verification and updated by /unverify, certain alt and manual verification', async () => {
-    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
-    await server.handle.services.linkedRoles.ensure();
+    await turnLinkedRolesOn();
     const user = emulator().createUser({ username: 'linked-member', globalName: 'Linked Member' });
     const { authorize, agent } = await walkVisitorFlow(server.handle, { userId: user.id });
     expect(authorize.searchParams.get('scope')).toBe('identify guilds.join role_connections.write');
@@ -83,7 +109,7 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     await drain();
     // the join kept the token (it is the grant), and the connection says what the record says
     expect(liveGrants(user.id)).toHaveLength(1);
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({
+    expect(connectionOf(user.id)).toEqual({
       platform_name: 'Gatekeeper',
       platform_username: 'linked-member',
       metadata: { verified: '0', not_alt: '1' },
@@ -92,11 +118,11 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     // the rules confirmed make the member verified (the button then gives the role)
     await agent.post('/api/rules/confirm').expect(200);
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
+    expect(connectionOf(user.id)!.metadata).toMatchObject({ verified: '1' });
 
     await click(user.id);
     await drain();
-    const verified = emulator().state.roleConnections.get(user.id)!;
+    const verified = connectionOf(user.id)!;
     expect(verified.metadata).toMatchObject({ verified: '1', not_alt: '1' });
     expect(Date.parse(verified.metadata.verified_since!)).toBeGreaterThan(Date.now() - 60_000);
     const role = emulator().createRole({ name: 'Gatekeeper verified' });
@@ -105,13 +131,13 @@ describeEngines("Linked Roles: the role connection follows the member's record",
 
     await members().unverify(STAFF, user.id);
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toEqual({ verified: '0', not_alt: '1' });
+    expect(connectionOf(user.id)!.metadata).toEqual({ verified: '0', not_alt: '1' });
     expect(emulator().meetsLinkedRole(user.id, 'Gatekeeper verified')).toBe(false);
 
     await members().manualVerify(STAFF, user.id);
     await members().setAltStatus(STAFF, user.id, 'certain_alt');
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });
+    expect(connectionOf(user.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });
     expect((await connectionCalls(user.id)).every((call) => call.status === 'done' && call.attempts === 1)).toBe(true);
   });
 
@@ -127,7 +153,7 @@ describeEngines("Linked Roles: the role connection follows the member's record",
 
     await click(user.id);
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
+    expect(connectionOf(user.id)!.metadata).toMatchObject({ verified: '1' });
     const after = await grantOf(user.id);
     expect(after!.sealed_refresh_token).not.toBe(before!.sealed_refresh_token);
     expect(after!.access_expires_at.getTime()).toBeGreaterThan(Date.now());
@@ -157,38 +183,22 @@ describeEngines("Linked Roles: the role connection follows the member's record",
   });
 
   it("a deletion clears the connection with the member's grant, then revokes it; the grant goes with the record", async () => {
-    const user = emulator().createUser({ username: 'linked-deleted' });
-    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
-    await drain();
-    await click(user.id);
-    await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
+    const user = await verifyNewMember('linked-deleted');
+    expect(connectionOf(user.id)!.metadata).toMatchObject({ verified: '1' });
 
     // the dashboard's delete (the /privacy command's shares deleteMemberEverywhere)
     await members().remove({ id: 1, username: 'owner' }, user.id, 'dashboard');
     expect(await grantOf(user.id)).toBeUndefined();
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({
-      platform_name: 'Gatekeeper',
-      platform_username: null,
-      metadata: { verified: '0', not_alt: '0' },
-    });
-    expect(liveGrants(user.id)).toEqual([]);
-    // the sealed token the outbox held is erased once done
-    expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+    await expectClearedThenRevoked(user.id);
   });
   it("the /linked-roles sign-in keeps a member's grant, so /unverify then updates the connection; nobody's without a record", async () => {
     await server.handle.services.settings.update(OWNER, { linkedRoles: false });
     // verified before Linked Roles were turned on: no grant from the verification sign-in
-    const user = emulator().createUser({ username: 'menu-member' });
-    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
-    await drain();
-    await click(user.id);
-    await drain();
+    const user = await verifyNewMember('menu-member');
     expect(await grantOf(user.id)).toBeUndefined();
 
-    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
-    await server.handle.services.linkedRoles.ensure();
+    await turnLinkedRolesOn();
     expect(await connectFromRoleMenu(user.id)).toBe('/linked-roles/done?result=verified');
     const grant = await grantOf(user.id);
     expect(grant!.sealed_refresh_token).toMatch(/^v1\./);
@@ -202,9 +212,9 @@ describeEngines("Linked Roles: the role connection follows the member's record",
 
     await members().unverify(STAFF, user.id);
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toEqual({ verified: '0', not_alt: '1' });
+    expect(connectionOf(user.id)!.metadata).toEqual({ verified: '0', not_alt: '1' });
     expect(emulator().meetsLinkedRole(user.id, 'Menu verified')).toBe(false);
-    expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+    expect(await connectionCalls(user.id)).toEqual(ONE_CALL_DONE);
 
     // no record: the connection says so, nothing is kept and the token is revoked after its one write
     const stranger = emulator().createUser({ username: 'menu-stranger' });
@@ -215,14 +225,9 @@ describeEngines("Linked Roles: the role connection follows the member's record",
   });
 
   it("the retention purge clears a purged member's connection with their grant, then revokes it", async () => {
-    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
-    await server.handle.services.linkedRoles.ensure();
-    const user = emulator().createUser({ username: 'linked-expired' });
-    await walkVisitorFlow(server.handle, { userId: user.id, confirmRules: true });
-    await drain();
-    await click(user.id);
-    await drain();
-    expect(emulator().state.roleConnections.get(user.id)!.metadata).toMatchObject({ verified: '1' });
+    await turnLinkedRolesOn();
+    const user = await verifyNewMember('linked-expired');
+    expect(connectionOf(user.id)!.metadata).toMatchObject({ verified: '1' });
 
     await getDatabase().query(`update members set last_seen_at = now() - interval '40 days' where discord_id = $1`, [user.id]);
     const counts = await purgeExpired({
@@ -234,18 +239,11 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     expect(counts.members).toBe(1);
     expect(await grantOf(user.id)).toBeUndefined();
     await drain();
-    expect(emulator().state.roleConnections.get(user.id)).toEqual({
-      platform_name: 'Gatekeeper',
-      platform_username: null,
-      metadata: { verified: '0', not_alt: '0' },
-    });
-    expect(liveGrants(user.id)).toEqual([]);
-    expect(await connectionCalls(user.id)).toEqual([{ status: 'done', attempts: 1, last_error: null, sealed: false }]);
+    await expectClearedThenRevoked(user.id);
   });
 
   it("a verification that makes another member a certain alt updates that member's connection (not an alt: 0)", async () => {
-    await server.handle.services.settings.update(OWNER, { linkedRoles: true });
-    await server.handle.services.linkedRoles.ensure();
+    await turnLinkedRolesOn();
     const older = emulator().createUser({ username: 'linked-main' });
     const newer = emulator().createUser({ username: 'linked-alt' });
     // the older record first, on its own device; then the newer one verifies with the grant on another
@@ -265,7 +263,7 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     await drain();
     await click(newer.id);
     await drain();
-    expect(emulator().state.roleConnections.get(newer.id)!.metadata).toMatchObject({ verified: '1', not_alt: '1' });
+    expect(connectionOf(newer.id)!.metadata).toMatchObject({ verified: '1', not_alt: '1' });
 
     // the older account verifies again from the same browser: the newer one is its certain alt
     await walkVisitorFlow(server.handle, { userId: older.id, fingerprint: laptop, forwardedFor: '198.18.20.2', browserToken });
@@ -277,6 +275,6 @@ describeEngines("Linked Roles: the role connection follows the member's record",
     ).rows;
     expect(link?.confidence).toBe('certain');
     await drain();
-    expect(emulator().state.roleConnections.get(newer.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });
+    expect(connectionOf(newer.id)!.metadata).toEqual({ verified: '0', not_alt: '0' });
   });
 });

@@ -1,20 +1,8 @@
-import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { createManualClock } from '../../clock';
-import { createBotRest } from '../../discord/discord-rest';
-import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
-import { createOutboxWorker } from '../../discord/outbox/outbox-worker';
-import { parseEnv } from '../../env';
-import { silentLogger } from '../../logger';
-import { describeEngines, resetDatabase } from '../../test-support/database';
-import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
-import { createOutboxRepository } from '../outbox';
-import { defaultSettings, type OwnerSettings } from '../settings';
-import { createAdmissionService } from './admission.service';
+import { describeEngines } from '../../test-support/database';
+import { LOCKDOWN_STAFF as STAFF, lockdownLevers } from '../../test-support/lockdown-levers';
 import { DISCORD_PAUSE_MS, DISCORD_PAUSE_RENEW_AFTER_MS, readLockdown } from '../raid';
 
 jest.setTimeout(60_000);
-
-const STAFF = { type: 'staff' as const, id: '1', name: 'Owner' };
 
 /**
  * The lockdown's pause in Discord against the emulator: every call goes through the outbox to the
@@ -22,50 +10,14 @@ const STAFF = { type: 'staff' as const, id: '1', name: 'Owner' };
  * the test, src/test-support/openapi-guard.ts).
  */
 describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
-  let emulator: DiscordEmulator;
-  const clock = createManualClock(new Date());
-  const sealKey = Buffer.alloc(32, 9);
-  let settings: OwnerSettings;
-  let botRolePermissions: bigint;
-  let BOT_ROLE: string;
-
-  beforeAll(async () => {
-    // the emulator keeps the product's clock, so "at most 24 hours ahead" is judged on the same time
-    emulator = await createDiscordEmulator({ clock, rateLimits: false });
-    BOT_ROLE = emulator.state.sortedRoles().find((role) => role.tags?.bot_id === emulator.application.botUserId)!.id;
-    botRolePermissions = BigInt(emulator.state.requireRole(BOT_ROLE).permissions);
+  const levers = lockdownLevers(getDatabase, {
+    guild: (emulator) => {
+      emulator.state.guild.incidents = { ...emulator.state.guild.incidents, invites_disabled_until: null, dms_disabled_until: null };
+    },
   });
-  afterAll(async () => emulator.close());
-  beforeEach(async () => {
-    await resetDatabase(getDatabase());
-    clock.set(new Date());
-    settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
-    emulator.setRolePermissions(BOT_ROLE, botRolePermissions);
-    emulator.state.guild.incidents = { ...emulator.state.guild.incidents, invites_disabled_until: null, dms_disabled_until: null };
-    emulator.state.auditLog.length = 0;
-  });
-
-  function setUp() {
-    const database = getDatabase();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
-    const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const worker = createOutboxWorker({
-      database,
-      outbox,
-      rest,
-      directory: emulatorGuildDirectory(rest, emulator),
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
-      clock,
-      logger: silentLogger,
-      pollMs: 50,
-      logLingerMs: 0,
-    });
-    const admission = createAdmissionService({ database, clock, settings: { snapshot: () => settings }, outbox });
-    return { admission, worker, database };
-  }
-  const incidents = () => emulator.state.guild.incidents;
-  const calls = () => emulator.state.auditLog.filter((entry) => entry.action === 'guild_incident_actions');
+  const { clock, setUp } = levers;
+  const incidents = () => levers.emulator.state.guild.incidents;
+  const calls = () => levers.emulator.state.auditLog.filter((entry) => entry.action === 'guild_incident_actions');
 
   it('lockdown on pauses invites just under 24 hours ahead; the job renews it while it holds; off lifts it', async () => {
     const { admission, worker } = setUp();
@@ -109,13 +61,13 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
 
   it('pauses DMs too when the owner chose it, and a change of choice during the lockdown is sent at the next run of the job', async () => {
     const { admission, worker } = setUp();
-    settings = { ...settings, lockdownPauseDms: true };
+    levers.settings = { ...levers.settings, lockdownPauseDms: true };
     await admission.setLockdown(STAFF, { on: true });
     await worker.drain();
     expect(incidents().dms_disabled_until).toBe(incidents().invites_disabled_until);
     expect(incidents().dms_disabled_until).not.toBeNull();
 
-    settings = { ...settings, lockdownPauseDms: false };
+    levers.settings = { ...levers.settings, lockdownPauseDms: false };
     expect(await admission.renewDiscordPause()).toBe('pause');
     await worker.drain();
     expect(incidents().dms_disabled_until).toBeNull();
@@ -124,7 +76,7 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
 
   it('with both pauses off the lockdown makes no Discord call', async () => {
     const { admission, worker } = setUp();
-    settings = { ...settings, lockdownPauseInvites: false, lockdownPauseDms: false };
+    levers.settings = { ...levers.settings, lockdownPauseInvites: false, lockdownPauseDms: false };
     await admission.setLockdown(STAFF, { on: true });
     await worker.drain();
     expect(calls()).toEqual([]);
@@ -141,7 +93,7 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
 
   it('Discord refusing for want of Manage Server: the lockdown still holds and the owner is told which permission is missing', async () => {
     const { admission, worker } = setUp();
-    emulator.setRolePermissions(BOT_ROLE, botRolePermissions & ~PermissionFlagsBits.ManageGuild);
+    levers.refuseManageServer();
     await admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await worker.drain();
     expect(incidents().invites_disabled_until).toBeNull();
@@ -151,20 +103,15 @@ describeEngines('lockdown pauses invites and DMs in Discord', (getDatabase) => {
     expect(status.discordPause.call).toMatchObject({ status: 'failed' });
     expect(status.discordPause.call?.error).toContain('"Manage Server"');
     // the #logs line is queued by the refused call's handling, so it may need another pass of the outbox
-    const logsText = () =>
-      emulator.state
-        .messages(emulator.guild.channelId('logs'))
-        .map((m) => m.content)
-        .join('\n');
-    for (let pass = 0; pass < 5 && !logsText().includes("Could not change the lockdown's pause in Discord"); pass++) await worker.drain();
-    const logs = logsText();
+    for (let pass = 0; pass < 5 && !levers.logsText().includes("Could not change the lockdown's pause in Discord"); pass++)
+      await worker.drain();
+    const logs = levers.logsText();
     expect(logs).toContain("Could not change the lockdown's pause in Discord");
     expect(logs).toContain('The lockdown still holds in Gatekeeper');
   });
 
   it('the emulator refuses a pause more than 24 hours ahead, as Discord does (50035)', async () => {
-    const { worker, database } = setUp();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
+    const { worker, database, outbox } = setUp();
     const tooFar = new Date(clock.now().getTime() + 25 * 60 * 60 * 1000).toISOString();
     await database.db.transaction((tx) =>
       outbox.enqueue(tx, { kind: 'incident_actions', invitesDisabledUntil: tooFar, dmsDisabledUntil: null, reason: 'Gatekeeper: test' }),

@@ -1,21 +1,11 @@
-import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { createManualClock } from '../../clock';
-import { createBotRest } from '../../discord/discord-rest';
-import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
-import { createVerificationLevelCall } from '../../discord/lockdown-verification-level-call';
-import { createOutboxWorker } from '../../discord/outbox/outbox-worker';
 import { parseEnv } from '../../env';
-import { silentLogger } from '../../logger';
-import { describeOnPgliteOnly, resetDatabase } from '../../test-support/database';
-import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
-import { createOutboxRepository } from '../outbox';
+import { describeOnPgliteOnly } from '../../test-support/database';
+import { LOCKDOWN_STAFF as STAFF, lockdownLevers } from '../../test-support/lockdown-levers';
 import { readLevelState, readLockdown } from '../raid';
-import { defaultSettings, type OwnerSettings } from '../settings';
-import { createAdmissionService } from './admission.service';
+import { defaultSettings } from '../settings';
 
 jest.setTimeout(60_000);
 
-const STAFF = { type: 'staff' as const, id: '1', name: 'Owner' };
 const LOW = 1;
 const HIGH = 3;
 
@@ -25,64 +15,22 @@ const HIGH = 3;
  */
 // what is checked is the calls Discord receives; the stored lockdown state is covered on both engines by the lockdown and pause tests
 describeOnPgliteOnly("lockdown raises the server's verification level and puts it back", (getDatabase) => {
-  let emulator: DiscordEmulator;
-  const clock = createManualClock(new Date());
-  const sealKey = Buffer.alloc(32, 9);
-  let settings: OwnerSettings;
-  let botRolePermissions: bigint;
-  let BOT_ROLE: string;
-
-  beforeAll(async () => {
-    emulator = await createDiscordEmulator({ clock, rateLimits: false });
-    BOT_ROLE = emulator.state.sortedRoles().find((role) => role.tags?.bot_id === emulator.application.botUserId)!.id;
-    botRolePermissions = BigInt(emulator.state.requireRole(BOT_ROLE).permissions);
+  const levers = lockdownLevers(getDatabase, {
+    settings: (defaults) => ({ ...defaults, lockdownPauseInvites: false, lockdownVerificationLevel: 'high' }),
+    guild: (emulator) => {
+      emulator.state.guild.verificationLevel = LOW;
+    },
   });
-  afterAll(async () => emulator.close());
-  beforeEach(async () => {
-    await resetDatabase(getDatabase());
-    settings = { ...defaultSettings(parseEnv({ NODE_ENV: 'test' })), lockdownPauseInvites: false, lockdownVerificationLevel: 'high' };
-    emulator.setRolePermissions(BOT_ROLE, botRolePermissions);
-    emulator.state.guild.verificationLevel = LOW;
-    emulator.state.auditLog.length = 0;
-  });
-
-  /** A process: its outbox worker and admission service (a second call is a restart on the same database). */
-  function setUp() {
-    const database = getDatabase();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
-    const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const verificationLevel = createVerificationLevelCall({
-      rest,
-      database,
-      guildId: emulator.guild.id,
-      logger: silentLogger,
-      now: () => clock.now(),
-    });
-    const worker = createOutboxWorker({
-      database,
-      outbox,
-      rest,
-      directory: emulatorGuildDirectory(rest, emulator),
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
-      clock,
-      logger: silentLogger,
-      pollMs: 50,
-      logLingerMs: 0,
-      verificationLevel,
-    });
-    const admission = createAdmissionService({ database, clock, settings: { snapshot: () => settings }, outbox });
-    return { admission, worker };
-  }
-  const level = () => emulator.state.guild.verificationLevel;
+  const { setUp } = levers;
+  const level = () => levers.emulator.state.guild.verificationLevel;
   const changes = () =>
-    emulator.state.auditLog
+    levers.emulator.state.auditLog
       .filter((entry) => entry.action === 'guild_update')
       .map((entry) => ({ changes: entry.changes, reason: entry.reason }));
 
   it('off by default: a lockdown leaves the level alone and makes no Modify Guild call', async () => {
-    settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
-    expect(settings.lockdownVerificationLevel).toBe('off');
+    levers.settings = defaultSettings(parseEnv({ NODE_ENV: 'test' }));
+    expect(levers.settings.lockdownVerificationLevel).toBe('off');
     const { admission, worker } = setUp();
     await admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await worker.drain();
@@ -129,7 +77,7 @@ describeOnPgliteOnly("lockdown raises the server's verification level and puts i
     const { admission, worker } = setUp();
     await admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await worker.drain();
-    emulator.state.guild.verificationLevel = 4; // staff chose Highest in Server Settings meanwhile
+    levers.emulator.state.guild.verificationLevel = 4; // staff chose Highest in Server Settings meanwhile
     await admission.setLockdown(STAFF, { on: false });
     await worker.drain();
     expect(level()).toBe(4);
@@ -138,7 +86,7 @@ describeOnPgliteOnly("lockdown raises the server's verification level and puts i
   });
 
   it('a server already at least that strict is left alone, and nothing is put back', async () => {
-    emulator.state.guild.verificationLevel = 4;
+    levers.emulator.state.guild.verificationLevel = 4;
     const { admission, worker } = setUp();
     await admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await worker.drain();
@@ -150,7 +98,7 @@ describeOnPgliteOnly("lockdown raises the server's verification level and puts i
 
   it('Discord refusing for want of Manage Server: the lockdown still holds and the owner is told which permission', async () => {
     const { admission, worker } = setUp();
-    emulator.setRolePermissions(BOT_ROLE, botRolePermissions & ~PermissionFlagsBits.ManageGuild);
+    levers.refuseManageServer();
     await admission.setLockdown(STAFF, { on: true, reason: 'raid' });
     await worker.drain();
     expect(level()).toBe(LOW);
@@ -158,10 +106,7 @@ describeOnPgliteOnly("lockdown raises the server's verification level and puts i
     const status = await admission.status();
     expect(status.verificationLevel.call).toMatchObject({ status: 'failed' });
     expect(status.verificationLevel.call?.error).toContain('"Manage Server"');
-    const logs = emulator.state
-      .messages(emulator.guild.channelId('logs'))
-      .map((m) => m.content)
-      .join('\n');
+    const logs = levers.logsText();
     expect(logs).toContain("Could not change the server's verification level for the lockdown");
     expect(logs).toContain('The lockdown still holds in Gatekeeper');
   });
