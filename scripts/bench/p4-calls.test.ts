@@ -51,7 +51,7 @@ describe('P4: the same role changes sent the other ways', () => {
   const perSecond = { limit: 10, windowMs: 10_000 };
 
   it('prices every change as one Modify Guild Member, and the split that keeps both buckets busy', () => {
-    // the --quick raid of 2026-11-28: 305 calls on 190 members, 130 Modify, 60 changes as 120 role calls
+    // a --quick raid's counts: 305 calls on 190 members, 130 Modify, 60 changes as 120 role calls
     const calls = { members: 190, patterns: [], modify: 130, roleCalls: 120, roleByRole: 60 };
     const { fewestCalls, shortest } = roleChangePlans({ total: 305, members: 190, calls, edit: perSecond, roles: perSecond });
     // 40 joins + 15 messages + 190 changes

@@ -67,7 +67,7 @@ describeEngines('bot leader lock', (getDatabase, engine) => {
       const there = createLeaderLock(other);
       expect(await here.tryAcquire(() => lostHere++)).toBe(true);
       expect(await there.tryAcquire(() => lostThere++)).toBe(true);
-      // the tests' helper ends this database's holder only (it once ended every database's, other test files' bots included)
+      // the test-support function ends this database's holder only: ending every database's would end other test files' bots too
       expect(await terminateLeaderLockHolder(getDatabase())).toBe(1);
       for (let i = 0; i < 50 && lostHere === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(lostHere).toBe(1);
