@@ -134,6 +134,23 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
       expect(describeSignature(tokenClass.code, 'product')).toMatch(/^token\(1 networks\) \+ address\(1\)/);
     });
 
+    it('tells the two apart with the times when the alt was made after Mary verified and Sue had not: the signature says so', () => {
+      const households = population('fresh-profile', 'mary-new-profile');
+      // Mary verified at 1 s and Sue at 2 s; the alt's account was made at 1.5 s and verified at 3 s
+      households.accounts[2] = { ...households.accounts[2]!, createdMs: 1500 };
+      const evidence = evidenceClasses(households, 2, 'with-timing');
+      expect(evidence.classes.map((c) => [c.alts, c.strangers]).sort()).toEqual([
+        [0, 1],
+        [1, 0],
+      ]);
+      const altClass = evidence.classes.find((c) => c.alts === 1)!;
+      expect(describeSignature(altClass.code, 'with-timing')).toMatch(
+        /^created after the other verified \+ within the hour \+ young account/,
+      );
+      // without the times the two stay one class
+      expect(evidenceClasses(households, 2, 'product').classes).toHaveLength(1);
+    });
+
     it('counts the low-entropy components too when asked for every count', () => {
       const evidence = evidenceClasses(population('fresh-profile', 'mary-new-profile'), 2, 'every-count');
       expect(describeSignature(evidence.classes[0]!.code, 'every-count')).toContain(

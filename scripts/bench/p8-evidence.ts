@@ -31,10 +31,12 @@ import {
   TIMING_ASSUMPTIONS,
   generatePopulation,
   pairKind,
+  truePairs,
   type AccountAgeAssumption,
   type Population,
 } from './p8-population';
 import { replay, type RuledVerdict } from './p8-proposal';
+import { DAY_MS } from '../../src/shared/durations';
 
 type Attempt = ReturnType<typeof replay>['attempts'][number];
 
@@ -97,6 +99,47 @@ function addressPairs(population: Population, attempts: readonly Attempt[], eval
     onAddress.set(key, (onAddress.get(key) ?? 0) + 1);
   }
   return pairs;
+}
+
+/**
+ * IPv6's own addresses, an estimate (P8's addresses are all IPv4): on IPv6 every device has
+ * its own address, and privacy extensions give it a new one for new connections once a day
+ * (TEMP_PREFERRED_LIFETIME, 86,400 s in Linux's include/net/addrconf.h; RFC 8981), so one
+ * address and one fingerprint within the day are one device, which a sibling's same-model phone
+ * on the household's /64 never shows. Counted: the same-device pairs below medium that came from
+ * one place (P8's same address), each weighted by the chance the address had not rotated
+ * between the two attempts (1 − gap / day, the rotation's phase unknown), times the share of
+ * visitors on IPv6: Google's 50% (base) or APNIC Labs' 42% (pessimistic), both as of April 2026
+ * (https://blog.apnic.net/2026/04/28/google-hits-50-ipv6/). No stranger is counted (a NAT66
+ * household would be one). It says nothing of what IPv6 takes away from the address rules for
+ * pairs more than a day apart, which would then share only the /64.
+ */
+const IPV6_SHARE = { base: 0.5, pessimistic: 0.42 } as const;
+function ipv6Reach(population: Population, evaluateFrom: number, inTier: ReadonlySet<string>): { pairs: number; expected: number } {
+  let pairs = 0;
+  let expected = 0;
+  for (const pair of truePairs(population)) {
+    const [older, newer] = pair.a.index < pair.b.index ? [pair.a, pair.b] : [pair.b, pair.a];
+    if (newer.index < evaluateFrom || !SAME_DEVICE_KINDS.includes(pair.kind) || inTier.has(pairKey(older.index, newer.index))) continue;
+    const gap = newer.atMs - older.atMs;
+    if (older.ip !== newer.ip || gap >= DAY_MS) continue;
+    pairs++;
+    expected += 1 - gap / DAY_MS;
+  }
+  return { pairs, expected };
+}
+
+function ipv6Line(
+  population: Population,
+  evaluateFrom: number,
+  verdicts: readonly PairVerdict[],
+  assumption: AccountAgeAssumption,
+): string {
+  const inTier = new Set(verdicts.filter((v) => v.confidence !== 'possible').map((v) => pairKey(v.a, v.b)));
+  const reach = ipv6Reach(population, evaluateFrom, inTier);
+  const total = verdictQuality(population, verdicts, evaluateFrom).sameDeviceRecall.pairs;
+  const added = reach.expected * IPV6_SHARE[assumption];
+  return `IPv6's own addresses (estimate): ${reach.pairs} same-device pairs below medium came from one place within a day; with ${pct(IPV6_SHARE[assumption], 0)} of visitors on IPv6 and daily rotation, about ${added.toFixed(0)} more (+${pct(added / total)} recall), no stranger`;
 }
 
 /** The badge tier's figures for a set of verdicts, with the bound on `signature`'s evidence at the same false links. */
@@ -189,6 +232,7 @@ function main() {
   out(`  the tier today: ${tierLine(p8, p8From, p8Replay.verdicts, p8Classes)}`);
   out("  the product's possible rules promoted to medium one at a time, most precise first (the tier taking more false links):");
   for (const line of frontier(p8, p8From, p8Replay.verdicts, p8Classes)) out(line);
+  for (const assumption of ['base', 'pessimistic'] as const) out(`  ${ipv6Line(p8, p8From, p8Replay.verdicts, assumption)}`);
 
   for (const assumption of Object.keys(ACCOUNT_AGE_ASSUMPTIONS) as AccountAgeAssumption[]) {
     const population = generatePopulation({ people, seed, accountAge: assumption, timing: assumption });
@@ -229,6 +273,7 @@ function main() {
         classes,
       )}`,
     );
+    out(`  ${ipv6Line(population, evaluateFrom, verdicts, assumption)}`);
     if (process.argv.includes('--base-only')) break;
   }
 }
