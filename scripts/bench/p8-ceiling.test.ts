@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { countBucket, describeSignature, evidenceClasses, recallCeiling, strangersNeeded, type EvidenceClass } from './p8-ceiling';
+import {
+  countBucket,
+  describeSignature,
+  evidenceClasses,
+  heldOutChoice,
+  recallCeiling,
+  strangersNeeded,
+  type EvidenceClass,
+  type EvidenceClasses,
+} from './p8-ceiling';
 import { fingerprintOf, type BenchAccount, type Device, type Population } from './p8-population';
 
 const klass = (alts: number, strangers: number, code = 0): EvidenceClass => ({ code, alts, strangers });
@@ -40,6 +49,27 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
         }
       }),
     );
+  });
+
+  it("reads the bound's choice of classes on another population: what it took there, by code, with that population's pairs", () => {
+    const fitted: EvidenceClasses = {
+      classes: [klass(3, 0, 1), klass(1, 0, 2), klass(5, 5, 3), klass(0, 9, 5)],
+      sameDevicePairs: 9,
+      people: 10_000,
+      pairs: 23,
+    };
+    const held: EvidenceClasses = {
+      classes: [klass(2, 4, 1), klass(5, 0, 3), klass(7, 0, 4)],
+      sameDevicePairs: 20,
+      people: 5_000,
+      pairs: 18,
+    };
+    // no false link allowed where it was fitted: classes 1 and 2; here only class 1 exists, with strangers
+    expect(heldOutChoice(fitted, held, 0)).toEqual({ recall: 2 / 20, falsePer10k: 8 });
+    // 5 false links per 10k allow class 3 too (5 strangers among 10,000)
+    expect(heldOutChoice(fitted, held, 5)).toEqual({ recall: 7 / 20, falsePer10k: 8 });
+    // class 4 was never seen where the choice was made
+    expect(heldOutChoice(held, fitted, 0).recall).toBeCloseTo(5 / 9);
   });
 
   describe('on a household', () => {
@@ -102,6 +132,23 @@ describe('P8 ceiling: the most any rule on the evidence reaches', () => {
       expect(recallCeiling(evidence.classes, 1, 0)).toBe(1);
       const tokenClass = evidence.classes.find((c) => c.alts === 1)!;
       expect(describeSignature(tokenClass.code, 'product')).toMatch(/^token\(1 networks\) \+ address\(1\)/);
+    });
+
+    it('tells the two apart with the times when the alt was made after Mary verified and Sue had not: the signature says so', () => {
+      const households = population('fresh-profile', 'mary-new-profile');
+      // Mary verified at 1 s and Sue at 2 s; the alt's account was made at 1.5 s and verified at 3 s
+      households.accounts[2] = { ...households.accounts[2]!, createdMs: 1500 };
+      const evidence = evidenceClasses(households, 2, 'with-timing');
+      expect(evidence.classes.map((c) => [c.alts, c.strangers]).sort()).toEqual([
+        [0, 1],
+        [1, 0],
+      ]);
+      const altClass = evidence.classes.find((c) => c.alts === 1)!;
+      expect(describeSignature(altClass.code, 'with-timing')).toMatch(
+        /^created after the other verified \+ within the hour \+ young account/,
+      );
+      // without the times the two stay one class
+      expect(evidenceClasses(households, 2, 'product').classes).toHaveLength(1);
     });
 
     it('counts the low-entropy components too when asked for every count', () => {

@@ -1,7 +1,7 @@
 import { COMPARED_COMPONENTS, HIGH_ENTROPY_COMPONENTS, RARITY } from '../../src/modules/alts';
 import { computeFingerprintHash } from '../../src/modules/fingerprint';
 import { STORED_FINGERPRINT_COMPONENTS } from '../../src/shared/fingerprint';
-import { SAME_DEVICE_KINDS, SITTING_MS, pairKind, type BenchAccount, type Population } from './p8-population';
+import { SAME_DEVICE_KINDS, SITTING_MS, generatePopulation, pairKind, type BenchAccount, type Population } from './p8-population';
 import { DAY_MS } from '../../src/shared/durations';
 
 /**
@@ -29,10 +29,12 @@ import { DAY_MS } from '../../src/shared/durations';
  *    change the answer;
  *  - 'with-sitting': 'product' plus whether the two attempts were made within the hour of each
  *    other (SITTING_MS; the experiment in p8-proposal.ts, on a population generated with a
- *    timing assumption).
+ *    timing assumption);
+ *  - 'with-timing': 'with-sitting' plus whether the newer account was created after the other
+ *    member verified (its snowflake against the stored attempt's time; p8-evidence.ts).
  */
 
-export type CeilingSignature = 'product' | 'every-count' | 'with-sitting';
+export type CeilingSignature = 'product' | 'every-count' | 'with-sitting' | 'with-timing';
 
 export interface EvidenceClass {
   /** the signature, as `describeSignature` reads it */
@@ -98,6 +100,35 @@ export function strangersNeeded(classes: readonly EvidenceClass[], total: number
 /** Classes holding alts, fewest strangers per alt first (the order the bound takes them in). */
 export function byRatio(classes: readonly EvidenceClass[]): EvidenceClass[] {
   return classes.filter((c) => c.alts > 0).sort((a, b) => a.strangers * b.alts - b.strangers * a.alts);
+}
+
+/**
+ * The bound's own choice of classes read on another population of the same model: the whole
+ * classes the bound takes on `fitted` (fewest strangers per alt first) within
+ * `falsePer10k` false links per 10,000 legitimate members are looked up in `held` (another
+ * seed), and their recall and false links read there. It is what the bound's lookup table, a
+ * rule learnt from one population, finds on the next: the part of the bound that is the
+ * population cut fine (classes of a few pairs with no stranger) does not carry over. A class
+ * `held` has and `fitted` lacks is not taken.
+ */
+export function heldOutChoice(
+  fitted: EvidenceClasses,
+  held: EvidenceClasses,
+  falsePer10k: number,
+): { recall: number; falsePer10k: number } {
+  const budget = (falsePer10k * fitted.people) / 10_000;
+  const taken = new Set<number>();
+  let spent = 0;
+  for (const c of byRatio(fitted.classes)) {
+    if (spent + c.strangers > budget) continue;
+    spent += c.strangers;
+    taken.add(c.code);
+  }
+  const chosen = held.classes.filter((c) => taken.has(c.code));
+  return {
+    recall: held.sameDevicePairs ? chosen.reduce((n, c) => n + c.alts, 0) / held.sameDevicePairs : Number.NaN,
+    falsePer10k: held.people ? (chosen.reduce((n, c) => n + c.strangers, 0) / held.people) * 10_000 : Number.NaN,
+  };
 }
 
 /** Interns values as small integers so that a pair is compared with integer equality. */
@@ -194,8 +225,11 @@ export function evidenceClasses(
       for (let y = 0; y < x; y++) {
         const sameIp = ip[y] === ip[x];
         const sameFp = fp[y] === fp[x];
+        const timed = signature === 'with-sitting' || signature === 'with-timing';
         let code =
-          (signature === 'with-sitting' && at[x]! - at[y]! < SITTING_MS ? 2 : 0) + (young[x] === 1 && created[x]! > created[y]! ? 1 : 0);
+          (signature === 'with-timing' && created[x]! > at[y]! ? 4 : 0) +
+          (timed && at[x]! - at[y]! < SITTING_MS ? 2 : 0) +
+          (young[x] === 1 && created[x]! > created[y]! ? 1 : 0);
         code = code * 6 + (token[y] === token[x] ? tokenBucket : 0);
         code = code * (BUCKETS + 1) + (sameIp ? addressBucket : 0);
         code = code * 2 + (net[y] === net[x] ? 1 : 0);
@@ -259,6 +293,7 @@ export function describeSignature(code: number, signature: CeilingSignature): st
   const netDigit = take(2);
   const ipDigit = take(BUCKETS + 1);
   const tokenDigit = take(6);
+  if (rest & 4) parts.push('created after the other verified');
   if (rest & 2) parts.push('within the hour');
   if (rest & 1) parts.push('young account');
   if (tokenDigit) parts.push(`token(${tokenDigit - 1} networks)`);
@@ -285,9 +320,14 @@ function productClassesOf(population: Population, evaluateFrom: number, signatur
   return evidence;
 }
 
+/** The false-link budgets (per 10,000 legitimate members) the bound is printed at beside the product's own: up to the badge tier's limit. */
+const CEILING_BUDGETS_PER_10K = [100, 300] as const;
+
 export interface CeilingSummary {
   /** the most same-device recall any rule on the product's evidence reaches with no more false links than the product made */
   atProductFalseLinks: number;
+  /** the same at more false links: the most recall for each of CEILING_BUDGETS_PER_10K false links per 10k legitimate members */
+  atBudgets: { per10k: number; recall: number }[];
   /** the fewest false links per 10,000 legitimate members any such rule needs for `target` recall (Infinity: none reaches it) */
   neededPer10k: number;
   productFalsePer10k: number;
@@ -310,9 +350,30 @@ export function ceilingSummary(
   const per10k = (links: number) => (evidence.people ? (links / evidence.people) * 10_000 : Number.NaN);
   return {
     atProductFalseLinks: recallCeiling(evidence.classes, evidence.sameDevicePairs, productFalseLinks),
+    atBudgets: CEILING_BUDGETS_PER_10K.map((per10k) => ({
+      per10k,
+      recall: recallCeiling(evidence.classes, evidence.sameDevicePairs, (per10k * evidence.people) / 10_000),
+    })),
     neededPer10k: per10k(strangersNeeded(evidence.classes, evidence.sameDevicePairs, target)),
     productFalsePer10k: per10k(productFalseLinks),
     classes: evidence.classes.length,
     pairs: evidence.pairs,
   };
+}
+
+/**
+ * The bound's choice of classes at the product's false links, read on another population of
+ * the same model and size (the next seed, the same scored window): `heldOutChoice` each way
+ * (chosen here and read there, chosen there and read here).
+ */
+export function heldOutSummary(
+  population: Population,
+  evaluateFrom: number,
+  productFalseLinks: number,
+): { seed: number; readThere: { recall: number; falsePer10k: number }; readHere: { recall: number; falsePer10k: number } } {
+  const here = productClassesOf(population, evaluateFrom, 'product');
+  const other = generatePopulation({ people: population.people, seed: population.seed + 1 });
+  const there = productClassesOf(other, Math.max(0, other.accounts.length - (population.accounts.length - evaluateFrom)), 'product');
+  const per10k = here.people ? (productFalseLinks / here.people) * 10_000 : 0;
+  return { seed: other.seed, readThere: heldOutChoice(here, there, per10k), readHere: heldOutChoice(there, here, per10k) };
 }

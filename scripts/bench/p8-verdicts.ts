@@ -21,7 +21,7 @@ import {
   type BenchAccount,
   type Population,
 } from './p8-population';
-import { ceilingSummary } from './p8-ceiling';
+import { ceilingSummary, heldOutSummary } from './p8-ceiling';
 import type { FigureResult } from './results';
 
 const CLEAN: VpnCheckResult = { verdict: 'clean', provider: null, source: 'proxycheck', checkFailed: false, timezoneMismatch: false };
@@ -240,6 +240,7 @@ export async function measureVerdictQuality(
         .join(', ')} (vpn: Limited Access keeps no evidence, out of reach by design)`,
     },
     ceilingRow(population, evaluateFrom, quality, engine),
+    heldOutRow(population, evaluateFrom, quality, engine),
   ];
   return { results, quality, population };
 }
@@ -284,15 +285,36 @@ function ceilingRow(population: Population, evaluateFrom: number, quality: Verdi
   const needed = Number.isFinite(ceiling.neededPer10k)
     ? `${ceiling.neededPer10k.toFixed(0)} false links per 10k (${(ceiling.neededPer10k / ceiling.productFalsePer10k).toFixed(1)}× the product's)`
     : 'no rule reaches it';
+  const budgets = ceiling.atBudgets.map((b) => `${pct(b.recall)} at ${b.per10k} per 10k`).join(', ');
   return {
     figure: 'P8 same-device recall any rule reaches',
     engine,
-    value: `${pct(ceiling.atProductFalseLinks)} at the product's false links`,
+    value: `${pct(ceiling.atProductFalseLinks)} at the product's false links; ${budgets}`,
     target: 'info',
     pass: null,
     note:
       `P8 ${engine}: an upper bound for every rule that decides a pair from what scoring sees (shared token, address, network, fingerprint, components, and how many other members show each, in the capped counts' buckets), even one fitted to this very population: ` +
       `${ceiling.pairs.toLocaleString('en')} pairs in ${ceiling.classes} evidence classes; with the product's ${ceiling.productFalsePer10k.toFixed(0)} false certain+medium links per 10k legitimate members no rule finds more than ${pct(ceiling.atProductFalseLinks)} of same-device alts; ` +
       `${pct(P8_TARGETS.sameDeviceRecall, 0)} needs at least ${needed} (p8-ceiling.ts)`,
+  };
+}
+
+/**
+ * The bound's own rule on a population it was not fitted to (p8-ceiling.ts, `heldOutSummary`):
+ * the classes the bound takes at the product's false links, chosen on P8's population and
+ * read on the next seed's, and the other way round. Information beside the bound, not a target:
+ * it says how much of the distance to the bound a rule could cover without knowing the population.
+ */
+function heldOutRow(population: Population, evaluateFrom: number, quality: VerdictQuality, engine: FigureResult['engine']): FigureResult {
+  const falseLinks = badgeTier(quality).falseLinks;
+  const held = heldOutSummary(population, evaluateFrom, falseLinks);
+  const read = (r: { recall: number; falsePer10k: number }) => `${pct(r.recall)} at ${r.falsePer10k.toFixed(0)} false per 10k`;
+  return {
+    figure: "P8 the bound's choice on another population",
+    engine,
+    value: `${read(held.readThere)} (seed ${held.seed}); ${read(held.readHere)} the other way`,
+    target: 'info',
+    pass: null,
+    note: `P8 ${engine}: the evidence classes the bound takes at the product's false links (${badgeTier(quality).falsePer10k.toFixed(1)} per 10k), chosen on this population (seed ${population.seed}) and looked up in one of the same model and size (seed ${held.seed}), and chosen there and read here: the same-device recall and false links per 10k that lookup table reaches where it was not fitted (the tier's own rules reach ${pct(quality.sameDeviceRecall.share)} here)`,
   };
 }
