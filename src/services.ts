@@ -53,7 +53,7 @@ import {
   WAITING_PER_HASH_THREAD,
 } from './modules/staff';
 import { planWebProcesses } from './web-processes';
-import type { SetupCodeStore } from './modules/staff';
+import type { BoundedQueue, SetupCodeStore } from './modules/staff';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
 import {
   createOfflineSignals,
@@ -312,6 +312,8 @@ export function createServices(
     clock,
     logger,
     ipHashKey: ctx.secrets.ipHashKey,
+    deviceKeys: ctx.secrets.sessionKeys,
+    secureCookies: (env.PUBLIC_URL ?? '').startsWith('https://'),
     outbox,
     setupCode: options.setupCode,
     bcryptCost: options.bcryptCost,
@@ -458,6 +460,12 @@ export function createStaffServices(deps: {
   logger?: Logger;
   /** keys the login throttle's hashes of usernames and addresses */
   ipHashKey: Buffer;
+  /** sign staff device cookies: the session cookie's keys */
+  deviceKeys: readonly string[];
+  /** Secure cookies (served over https) */
+  secureCookies: boolean;
+  /** the gate in front of sign-ins from unknown devices: its default size unless a test asks for another */
+  signInGate?: BoundedQueue;
   outbox: OutboxRepository;
   setupCode: SetupCodeStore;
   discordUsers: DiscordUserLookup;
@@ -495,7 +503,16 @@ export function createStaffServices(deps: {
       throttle: loginThrottle,
       hmacKey: deps.ipHashKey,
     }),
-    login: createStaffLoginService({ database, clock, hasher, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
+    login: createStaffLoginService({
+      database,
+      clock,
+      hasher,
+      throttle: loginThrottle,
+      hmacKey: deps.ipHashKey,
+      deviceKeys: deps.deviceKeys,
+      gate: deps.signInGate,
+    }),
+    secureCookies: deps.secureCookies,
     members,
     appeals: createAppealsService({ database, clock, outbox, altLinks: members, logger: deps.logger }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),

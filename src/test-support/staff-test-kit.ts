@@ -8,7 +8,7 @@ import { createOutboxRepository } from '../modules/outbox';
 import type { OutboxPort } from '../modules/outbox';
 import { settingsFor } from '../modules/settings';
 import type { LoginThrottlePolicy, StaffAccount } from '../modules/staff';
-import { inlineBcrypt, type BcryptRunner, createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff';
+import { inlineBcrypt, type BcryptRunner, type BoundedQueue, createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff';
 import { createTestContext } from './context';
 import { buildApp } from '../http/compose';
 import type { DiscordUserLookup } from '../http/routes/discord-user.router';
@@ -49,6 +49,8 @@ export interface StaffTestAppOptions {
   guildNames?: StaffServices['guildNames'];
   /** routers mounted under /api before the staff routers (e.g. a probe of visitor session keys) */
   extraApi?: Router[];
+  /** the gate in front of sign-ins from unknown devices, when a test needs its own */
+  signInGate?: BoundedQueue;
 }
 
 export function createStaffTestApp(database: Database, options: StaffTestAppOptions = {}) {
@@ -65,6 +67,9 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
     database,
     clock,
     ipHashKey: ctx.secrets.ipHashKey,
+    deviceKeys: ctx.secrets.sessionKeys,
+    secureCookies: false,
+    signInGate: options.signInGate,
     outbox,
     setupCode,
     discordUsers,

@@ -2,6 +2,9 @@
 export { staffActor } from './staff-actor';
 export { type StaffAccount } from './staff.repository';
 export { BUSY_RETRY_SECONDS, createBoundedQueue } from './bounded-queue';
+export type { BoundedQueue } from './bounded-queue';
+export { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieFrom } from './device-cookie';
+export { createSignInGate } from './sign-in-gate';
 export { DEFAULT_LOGIN_THROTTLE } from './login-throttle';
 export type { LoginThrottlePolicy } from './login-throttle';
 export { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG, createPasswordHasher } from './password';
