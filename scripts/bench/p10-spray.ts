@@ -11,7 +11,8 @@ import { createSiteTarget, send, type SiteTarget } from './visitor-client';
  * made-up username each time arrive at a fixed rate, first from one address, then each
  * from its own address (a distributed spray). The figure is the visitors' p95 per step
  * with and without the spray, the 5xx count on both sides, and the spray's answers; the
- * bench's owner, who signed in from its address before, signs in during each spray.
+ * bench's owner, who signed in from its address and browser before, signs in during each spray
+ * with the device cookie that first sign-in gave its browser.
  */
 export interface SprayOptions {
   /** concurrent visitors in every phase */
@@ -69,18 +70,26 @@ async function spray(
   return report;
 }
 
-/** The owner's sign-in: its status, or 0 when no answer came within 30 s. */
-async function ownerSignIn(target: SiteTarget): Promise<{ status: number; ms: number }> {
+/** The device cookie (`gk_staff_device=…`) a sign-in's answer gave the browser, as its Cookie header sends it back. */
+function deviceCookieOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const setCookie = headers['set-cookie'];
+  return (Array.isArray(setCookie) ? setCookie : [])
+    .map((cookie) => cookie.split(';')[0]!)
+    .find((pair) => pair.startsWith('gk_staff_device='));
+}
+
+/**
+ * The owner's sign-in from its usual address, with its browser's device cookie when it has one: its
+ * status (0 when no answer came within 30 s) and the device cookie the answer gave.
+ */
+async function ownerSignIn(target: SiteTarget, device?: string): Promise<{ status: number; ms: number; device?: string }> {
   const started = performance.now();
-  const status = await send(target, 'POST', '/api/staff/login', {
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': OWNER_ADDRESS },
+  const answer = await send(target, 'POST', '/api/staff/login', {
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': OWNER_ADDRESS, ...(device ? { cookie: device } : {}) },
     body: JSON.stringify(BENCH_STAFF),
     timeoutMs: 30_000,
-  }).then(
-    (answer) => answer.status,
-    () => 0,
-  );
-  return { status, ms: performance.now() - started };
+  }).catch(() => null);
+  return { status: answer?.status ?? 0, ms: performance.now() - started, device: answer ? deviceCookieOf(answer.headers) : undefined };
 }
 
 const STEPS = ['token', 'consent', 'start', 'callback', 'rules'] as const;
@@ -114,6 +123,7 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
   try {
     const before = await ownerSignIn(ownerTarget);
     if (before.status !== 200) throw new Error(`the owner's first sign-in answered ${before.status}`);
+    if (!before.device) throw new Error("the owner's first sign-in gave its browser no device cookie");
     await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
 
     const quiet = await driveFlows(visitorsTarget, discord.emulator, {
@@ -130,8 +140,8 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
       const [load, sprayed, owner] = await Promise.all([
         driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: `${prefix}v` }),
         spray(sprayTarget, { perSecond: options.sprayPerSecond, durationMs: options.phaseMs, addressOf, prefix: `${prefix}u` }),
-        // the owner signs in halfway through the spray, from the address it signed in from before
-        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() => ownerSignIn(ownerTarget)),
+        // the owner signs in halfway through the spray, from the address and browser it signed in from before
+        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() => ownerSignIn(ownerTarget, before.device)),
       ]);
       phases.push({ name, load, spray: sprayed, owner });
     }
@@ -161,7 +171,7 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
         note:
           `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray: ${visitorsLine(quiet)}. ` +
           `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
-          `the owner, from the address it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}; ` +
+          `the owner, from the address and browser (device cookie) it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}; ` +
           `the product's warnings over the run: ${problems || 'none'}`,
       };
     });
