@@ -260,18 +260,29 @@ describeEngines('staff login', (getDatabase) => {
       const gate = smallGate();
       const device = deviceOf(await login('Owner', TEAM.owner.password))!;
       const release = gate.hold();
-      const busy = await login('Owner', TEAM.owner.password);
+      // from an address the owner never signed in from: not a known client there
+      const busy = await login('Owner', TEAM.owner.password, '192.0.2.60');
       expect([busy.status, busy.body.error, busy.headers['retry-after']]).toEqual([
         429,
         'The server is busy checking passwords. Try again in 2 seconds.',
         '2',
       ]);
       const tampered = device.replace(/^(gk_staff_device=1\.)1\./, '$13.');
-      expect((await withDevice(tampered, 'Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(429);
+      expect((await withDevice(tampered, 'Owner', TEAM.owner.password, '192.0.2.60')).status).toBe(429);
       expect((await withDevice(device, 'Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(429);
       const owner = await withDevice(device, 'Owner', TEAM.owner.password, '198.51.100.7');
       expect(owner.status).toBe(200);
       expect(deviceOf(owner)).toBeDefined(); // a fresh one
+      release();
+    });
+
+    it('lets a known client past a full gate without a device cookie, as before device cookies', async () => {
+      const gate = smallGate();
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200); // the cookie is not kept
+      const release = gate.hold();
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200);
+      expect((await login('Owner', TEAM.owner.password, '192.0.2.50')).status).toBe(429);
+      expect((await login('Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(429);
       release();
     });
 

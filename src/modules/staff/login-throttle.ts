@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { and, gt, inArray, like, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema';
 
@@ -248,6 +248,19 @@ export async function recordLoginSuccess(
     .insert(loginThrottle)
     .values({ key: keys.known, failures: 0, windowStartedAt: now, blockedUntil: until })
     .onConflictDoUpdate({ target: loginThrottle.key, set: { windowStartedAt: iso(now), blockedUntil: iso(until) } });
+}
+
+/** Most known-client keys read at once: staff times the addresses they signed in from in `knownClientMs`. */
+const KNOWN_CLIENTS_READ = 10_000;
+
+/** The keys of the known clients (`LoginThrottleKeys.known`) still known at `now`. */
+export async function listKnownClientKeys(executor: Executor, now: Date): Promise<string[]> {
+  const rows = await executor
+    .select({ key: loginThrottle.key })
+    .from(loginThrottle)
+    .where(and(like(loginThrottle.key, 'known:%'), gt(loginThrottle.blockedUntil, now)))
+    .limit(KNOWN_CLIENTS_READ);
+  return rows.map((row) => row.key);
 }
 
 /**

@@ -4,7 +4,15 @@ import type { Database } from '../../db/client';
 import { appendAudit } from '../audit';
 import type { BoundedQueue } from './bounded-queue';
 import { deviceMatchesAccount, issueDeviceCookie, readDeviceCookie, type SignedDevice } from './device-cookie';
-import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type RefusingScope } from './login-throttle';
+import { createKnownClients, type KnownClients } from './known-clients';
+import {
+  listKnownClientKeys,
+  loginThrottleKeys,
+  recordLoginSuccess,
+  takeLoginAttempt,
+  type LoginThrottlePolicy,
+  type RefusingScope,
+} from './login-throttle';
 import type { PasswordHasher } from './password';
 import { createSignInGate } from './sign-in-gate';
 import { staffActor } from './staff-actor';
@@ -35,6 +43,8 @@ export interface StaffLoginDeps {
   deviceKeys: readonly string[];
   /** in front of sign-ins from unknown devices (sign-in-gate.ts); the default size unless a test asks for another */
   gate?: BoundedQueue;
+  /** the known clients the gate lets past (known-clients.ts); read from the database unless a test gives its own */
+  knownClients?: KnownClients;
 }
 
 export interface LoginInput {
@@ -49,14 +59,18 @@ export interface LoginInput {
 export function createStaffLoginService(deps: StaffLoginDeps) {
   const { db } = deps.database;
   const gate = deps.gate ?? createSignInGate();
+  const knownClients = deps.knownClients ?? createKnownClients({ read: (now) => listKnownClientKeys(db, now), clock: deps.clock });
 
   /**
-   * A sign-in from a device whose cookie is signed for this username goes straight in; any other
-   * waits its turn at the gate, before it touches the database, or is refused at once as busy.
+   * A sign-in from a device whose cookie is signed for this username, or from a known client, goes
+   * straight in; any other waits its turn at the gate, before it touches the database, or is
+   * refused at once as busy.
    */
   function login(input: LoginInput): Promise<LoginResult> {
     const signed = readDeviceCookie(deps.deviceKeys, input.deviceCookie, input.username, deps.clock.now());
-    return signed ? checkIn(input, signed) : gate.run(() => checkIn(input, null));
+    if (signed) return checkIn(input, signed);
+    if (knownClients.has(loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress).known)) return checkIn(input, null);
+    return gate.run(() => checkIn(input, null));
   }
 
   async function checkIn(input: LoginInput, signed: SignedDevice | null): Promise<LoginResult> {
@@ -103,6 +117,7 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
         await recordLoginSuccess(tx, keys, at, deps.throttle, decision.knownClient);
         await appendAudit(tx, { actor: staffActor(staff), action: 'staff.login', targetType: 'staff', targetId: String(staff.id) }, at);
       });
+      knownClients.add(keys.known);
       return { outcome: 'success', staff, deviceCookie: issueDeviceCookie(deps.deviceKeys, account, at) };
     }
     await db.transaction(async (tx) => {
