@@ -488,7 +488,8 @@ export function createStaffServices(deps: {
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
   const hasher = createPasswordHasher(
     deps.bcryptCost ?? DEFAULT_BCRYPT_COST,
-    deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }),
+    // and one thread more for known clients' checks only, which start at once rather than behind a spray's running one
+    deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD, priorityReserve: 1 }),
   );
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;

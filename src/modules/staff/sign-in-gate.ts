@@ -9,7 +9,8 @@ import { createBoundedQueue, type BoundedQueue } from './bounded-queue';
  * Unchecked, a spray fills that lane and the owner's sign-in waits behind it. Through the gate
  * at most `concurrency` unknown sign-ins are under way per web process and at most `queueLimit`
  * wait, in memory, before touching the database; beyond that the answer is a 429 at once whose
- * text and Retry-After say the same wait (bounded-queue.ts). Sign-ins from a known device skip it.
+ * text and Retry-After say the same wait (bounded-queue.ts). Sign-ins from a known device (a valid
+ * device cookie) or a known client (known-clients.ts) skip it.
  */
 export interface SignInGateSize {
   concurrency: number;
