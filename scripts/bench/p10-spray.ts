@@ -136,6 +136,8 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
     const before = await ownerSignIn(ownerTarget);
     if (before.status !== 200) throw new Error(`the owner's first sign-in answered ${before.status}`);
     if (!before.device) throw new Error("the owner's first sign-in gave its browser no device cookie");
+    // the probe's connection is opened now, as the owner's was by its sign-in: opened during a spray it would time the listen backlog
+    if ((await sessionProbe(probeTarget, before.session)).status !== 200) throw new Error("the owner's session probe failed");
     await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
 
     const quiet = await driveFlows(visitorsTarget, discord.emulator, {
