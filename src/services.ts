@@ -7,8 +7,7 @@ import type { DiscordConnection } from './discord/discord-connection';
 import { createBotRest } from './discord/discord-rest';
 import { createDiscordGuard, type DiscordGuard } from './discord/discord-guard';
 import { createGuildDirectory, type GuildDirectory } from './discord/guild-directory';
-import type { ServerIdentity } from './discord/bot-setup-monitor';
-import { createBotSetupMonitor } from './discord/bot-setup-monitor';
+import { type ServerIdentity, createBotSetupMonitor } from './discord/bot-setup-monitor';
 import { guardRoles } from './discord/outbox/role-guard';
 import { discordHealthRouter } from './http/routes/health.router';
 import { routeFamily } from './discord/invalid-requests';
@@ -51,9 +50,10 @@ import {
   createStaffAccountsService,
   createStaffLoginService,
   WAITING_PER_HASH_THREAD,
+  type SetupCodeStore,
+  type BoundedQueue,
 } from './modules/staff';
 import { planWebProcesses } from './web-processes';
-import type { BoundedQueue, SetupCodeStore } from './modules/staff';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
 import {
   createOfflineSignals,

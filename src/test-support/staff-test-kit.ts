@@ -4,11 +4,17 @@ import request from 'supertest';
 import type { Database, Executor } from '../db/client';
 import { staff } from '../db/schema';
 import { createAdmissionService } from '../modules/admission';
-import { createOutboxRepository } from '../modules/outbox';
-import type { OutboxPort } from '../modules/outbox';
+import { createOutboxRepository, type OutboxPort } from '../modules/outbox';
 import { settingsFor } from '../modules/settings';
-import type { LoginThrottlePolicy, StaffAccount } from '../modules/staff';
-import { inlineBcrypt, type BcryptRunner, type BoundedQueue, createMemorySetupCodeStore, type SetupCodeStore } from '../modules/staff';
+import {
+  type LoginThrottlePolicy,
+  type StaffAccount,
+  inlineBcrypt,
+  type BcryptRunner,
+  type BoundedQueue,
+  createMemorySetupCodeStore,
+  type SetupCodeStore,
+} from '../modules/staff';
 import { createTestContext } from './context';
 import { buildApp } from '../http/compose';
 import type { DiscordUserLookup } from '../http/routes/discord-user.router';

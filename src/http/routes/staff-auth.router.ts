@@ -1,7 +1,13 @@
 import type { Clock } from '../../clock';
 import { resolveClientIp } from '../../modules/network';
-import type { StaffAccountsService, StaffLoginService } from '../../modules/staff';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieFrom, throttledError } from '../../modules/staff';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_MS,
+  deviceCookieFrom,
+  type StaffAccountsService,
+  type StaffLoginService,
+  throttledError,
+} from '../../modules/staff';
 import {
   currentStaff,
   endStaffSession,

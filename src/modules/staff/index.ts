@@ -1,21 +1,13 @@
 /** The staff module, as the rest of the server uses it. */
 export { staffActor } from './staff-actor';
-export { type StaffAccount } from './staff.repository';
-export { BUSY_RETRY_SECONDS, createBoundedQueue } from './bounded-queue';
-export type { BoundedQueue } from './bounded-queue';
+export { type StaffAccount, anyStaffExists, findStaffById } from './staff.repository';
+export { BUSY_RETRY_SECONDS, createBoundedQueue, type BoundedQueue } from './bounded-queue';
 export { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieFrom } from './device-cookie';
 export { createSignInGate } from './sign-in-gate';
-export { DEFAULT_LOGIN_THROTTLE } from './login-throttle';
-export type { LoginThrottlePolicy } from './login-throttle';
+export { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle';
 export { DEFAULT_BCRYPT_COST, PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG, createPasswordHasher } from './password';
-export { defaultHashThreads, inlineBcrypt, workerBcrypt } from './password-pool';
-export type { BcryptRunner } from './password-pool';
-export { createMemorySetupCodeStore, prepareSetupCode } from './setup-code';
-export type { SetupCodeStore } from './setup-code';
-export { createStaffAccountsService } from './staff-accounts.service';
-export type { StaffAccountsService } from './staff-accounts.service';
-export { createStaffLoginService } from './staff-login.service';
-export type { StaffLoginService } from './staff-login.service';
-export { anyStaffExists, findStaffById } from './staff.repository';
+export { defaultHashThreads, inlineBcrypt, workerBcrypt, type BcryptRunner, WAITING_PER_HASH_THREAD } from './password-pool';
+export { createMemorySetupCodeStore, prepareSetupCode, type SetupCodeStore } from './setup-code';
+export { createStaffAccountsService, type StaffAccountsService } from './staff-accounts.service';
+export { createStaffLoginService, type StaffLoginService } from './staff-login.service';
 export { throttledError } from './throttle-wait';
-export { WAITING_PER_HASH_THREAD } from './password-pool';
