@@ -51,6 +51,7 @@ import {
   createStaffLoginService,
   WAITING_PER_HASH_THREAD,
   type SetupCodeStore,
+  type BoundedQueue,
 } from './modules/staff';
 import { planWebProcesses } from './web-processes';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
@@ -311,6 +312,8 @@ export function createServices(
     clock,
     logger,
     ipHashKey: ctx.secrets.ipHashKey,
+    deviceKeys: ctx.secrets.sessionKeys,
+    secureCookies: (env.PUBLIC_URL ?? '').startsWith('https://'),
     outbox,
     setupCode: options.setupCode,
     bcryptCost: options.bcryptCost,
@@ -457,6 +460,12 @@ export function createStaffServices(deps: {
   logger?: Logger;
   /** keys the login throttle's hashes of usernames and addresses */
   ipHashKey: Buffer;
+  /** sign staff device cookies: the session cookie's keys */
+  deviceKeys: readonly string[];
+  /** Secure cookies (served over https) */
+  secureCookies: boolean;
+  /** the gate in front of sign-ins from unknown devices: its default size unless a test asks for another */
+  signInGate?: BoundedQueue;
   outbox: OutboxRepository;
   setupCode: SetupCodeStore;
   discordUsers: DiscordUserLookup;
@@ -479,7 +488,8 @@ export function createStaffServices(deps: {
   // two checks per thread wait behind the running ones (well under a second's worth at cost 12 on a quiet machine); more are refused at once
   const hasher = createPasswordHasher(
     deps.bcryptCost ?? DEFAULT_BCRYPT_COST,
-    deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD }),
+    // and one thread more for known clients' checks only, which start at once rather than behind a spray's running one
+    deps.bcrypt ?? workerBcrypt({ threads, queueLimit: threads * WAITING_PER_HASH_THREAD, priorityReserve: 1 }),
   );
   const members = createMembersService({ database, clock, outbox, logger: deps.logger });
   const loginThrottle = deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE;
@@ -494,7 +504,16 @@ export function createStaffServices(deps: {
       throttle: loginThrottle,
       hmacKey: deps.ipHashKey,
     }),
-    login: createStaffLoginService({ database, clock, hasher, throttle: loginThrottle, hmacKey: deps.ipHashKey }),
+    login: createStaffLoginService({
+      database,
+      clock,
+      hasher,
+      throttle: loginThrottle,
+      hmacKey: deps.ipHashKey,
+      deviceKeys: deps.deviceKeys,
+      gate: deps.signInGate,
+    }),
+    secureCookies: deps.secureCookies,
     members,
     appeals: createAppealsService({ database, clock, outbox, altLinks: members, logger: deps.logger }),
     sharedNetworks: createSharedNetworkService({ database, clock, outbox }),

@@ -11,7 +11,8 @@ import { createSiteTarget, send, type SiteTarget } from './visitor-client';
  * made-up username each time arrive at a fixed rate, first from one address, then each
  * from its own address (a distributed spray). The figure is the visitors' p95 per step
  * with and without the spray, the 5xx count on both sides, and the spray's answers; the
- * bench's owner, who signed in from its address before, signs in during each spray.
+ * bench's owner, who signed in from its address and browser before, signs in during each spray
+ * with the device cookie that first sign-in gave its browser.
  */
 export interface SprayOptions {
   /** concurrent visitors in every phase */
@@ -69,18 +70,37 @@ async function spray(
   return report;
 }
 
-/** The owner's sign-in: its status, or 0 when no answer came within 30 s. */
-async function ownerSignIn(target: SiteTarget): Promise<{ status: number; ms: number }> {
+/** The cookies a sign-in's answer gave the browser, as its Cookie header sends them back: the device cookie (`gk_staff_device`) and the session's. */
+function cookiesOf(headers: Record<string, string | string[] | undefined>): { device?: string; session: string } {
+  const setCookie = headers['set-cookie'];
+  const pairs = (Array.isArray(setCookie) ? setCookie : []).map((cookie) => cookie.split(';')[0]!);
+  const isDevice = (pair: string) => pair.startsWith('gk_staff_device=');
+  return { device: pairs.find(isDevice), session: pairs.filter((pair) => !isDevice(pair)).join('; ') };
+}
+
+/**
+ * The owner's sign-in from its usual address, with its browser's device cookie when it has one: its
+ * status (0 when no answer came within 30 s) and the device cookie the answer gave.
+ */
+async function ownerSignIn(target: SiteTarget, device?: string): Promise<{ status: number; ms: number; device?: string; session: string }> {
   const started = performance.now();
-  const status = await send(target, 'POST', '/api/staff/login', {
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': OWNER_ADDRESS },
+  const answer = await send(target, 'POST', '/api/staff/login', {
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': OWNER_ADDRESS, ...(device ? { cookie: device } : {}) },
     body: JSON.stringify(BENCH_STAFF),
     timeoutMs: 30_000,
-  }).then(
-    (answer) => answer.status,
-    () => 0,
-  );
-  return { status, ms: performance.now() - started };
+  }).catch(() => null);
+  return { status: answer?.status ?? 0, ms: performance.now() - started, ...(answer ? cookiesOf(answer.headers) : { session: '' }) };
+}
+
+/**
+ * The owner's dashboard asking for its session (a staff request on the staff lane, no password
+ * check): sent with the sign-in, it tells how much of the sign-in's time is the server's answer
+ * time for any staff request at that moment.
+ */
+async function sessionProbe(target: SiteTarget, session: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const answer = await send(target, 'GET', '/api/admin/session', { headers: { cookie: session }, timeoutMs: 30_000 }).catch(() => null);
+  return { status: answer?.status ?? 0, ms: performance.now() - started };
 }
 
 const STEPS = ['token', 'consent', 'start', 'callback', 'rules'] as const;
@@ -111,9 +131,13 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
   const visitorsTarget = createSiteTarget(product.url, options.visitors * 2);
   const sprayTarget = createSiteTarget(product.url, 512);
   const ownerTarget = createSiteTarget(product.url, 1);
+  const probeTarget = createSiteTarget(product.url, 1);
   try {
     const before = await ownerSignIn(ownerTarget);
     if (before.status !== 200) throw new Error(`the owner's first sign-in answered ${before.status}`);
+    if (!before.device) throw new Error("the owner's first sign-in gave its browser no device cookie");
+    // the probe's connection is opened now, as the owner's was by its sign-in: opened during a spray it would time the listen backlog
+    if ((await sessionProbe(probeTarget, before.session)).status !== 200) throw new Error("the owner's session probe failed");
     await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
 
     const quiet = await driveFlows(visitorsTarget, discord.emulator, {
@@ -121,19 +145,27 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
       durationMs: options.phaseMs,
       prefix: 'sprquiet',
     });
-    const phases: Array<{ name: string; load: LoadReport; spray: SprayReport; owner: { status: number; ms: number } }> = [];
+    const phases: Array<{
+      name: string;
+      load: LoadReport;
+      spray: SprayReport;
+      owner: { status: number; ms: number };
+      probe: { status: number; ms: number };
+    }> = [];
     for (const [name, addressOf] of [
       ['one address', () => SPRAY_ADDRESS],
       ['many addresses', (i: number) => `203.0.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`],
     ] as const) {
       const prefix = name === 'one address' ? 'spr1' : 'sprn';
-      const [load, sprayed, owner] = await Promise.all([
+      const [load, sprayed, [owner, probe]] = await Promise.all([
         driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: `${prefix}v` }),
         spray(sprayTarget, { perSecond: options.sprayPerSecond, durationMs: options.phaseMs, addressOf, prefix: `${prefix}u` }),
-        // the owner signs in halfway through the spray, from the address it signed in from before
-        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() => ownerSignIn(ownerTarget)),
+        // the owner signs in halfway through the spray, from the address and browser it signed in from before
+        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() =>
+          Promise.all([ownerSignIn(ownerTarget, before.device), sessionProbe(probeTarget, before.session)]),
+        ),
       ]);
-      phases.push({ name, load, spray: sprayed, owner });
+      phases.push({ name, load, spray: sprayed, owner, probe });
     }
 
     // what the product logged as going wrong (a failed sign-in's reason, a busy database), over the whole run
@@ -146,7 +178,7 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
     const label = (options.webProcesses ?? 1) > 1 ? ` (${options.webProcesses} processes)` : '';
     const visitorsLine = (load: LoadReport) =>
       `${load.completed} flows completed, ${load.failed} failed${Object.keys(load.failures).length ? ` (${describeStatuses(load.failures)})` : ''}, ${load.serverErrors} with a 5xx; p95 per step ms: ${describeSteps(stepP95(load))}`;
-    return phases.map(({ name, load, spray: sprayed, owner }) => {
+    return phases.map(({ name, load, spray: sprayed, owner, probe }) => {
       const p95 = stepP95(load);
       const worst = Math.max(...STEPS.map((step) => p95[step]! / Math.max(quietP95[step]!, 1)));
       const spray5xx = fiveHundreds(sprayed.statuses);
@@ -161,12 +193,13 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
         note:
           `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray: ${visitorsLine(quiet)}. ` +
           `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
-          `the owner, from the address it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)}; ` +
+          `the owner, from the address and browser (device cookie) it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)} ` +
+          `(its dashboard's session probe, sent at the same moment: ${probe.status === 0 ? 'no answer' : probe.status} in ${ms(probe.ms)}); ` +
           `the product's warnings over the run: ${problems || 'none'}`,
       };
     });
   } finally {
-    for (const target of [visitorsTarget, sprayTarget, ownerTarget]) target.agent.destroy();
+    for (const target of [visitorsTarget, sprayTarget, ownerTarget, probeTarget]) target.agent.destroy();
     await product.stop();
     await discord.close();
   }

@@ -11,6 +11,7 @@ import {
   type StaffAccount,
   inlineBcrypt,
   type BcryptRunner,
+  type BoundedQueue,
   createMemorySetupCodeStore,
   type SetupCodeStore,
 } from '../modules/staff';
@@ -54,6 +55,8 @@ export interface StaffTestAppOptions {
   guildNames?: StaffServices['guildNames'];
   /** routers mounted under /api before the staff routers (e.g. a probe of visitor session keys) */
   extraApi?: Router[];
+  /** the gate in front of sign-ins from unknown devices, when a test needs its own */
+  signInGate?: BoundedQueue;
 }
 
 export function createStaffTestApp(database: Database, options: StaffTestAppOptions = {}) {
@@ -70,6 +73,9 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
     database,
     clock,
     ipHashKey: ctx.secrets.ipHashKey,
+    deviceKeys: ctx.secrets.sessionKeys,
+    secureCookies: false,
+    signInGate: options.signInGate,
     outbox,
     setupCode,
     discordUsers,

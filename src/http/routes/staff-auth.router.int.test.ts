@@ -1,5 +1,13 @@
 import request from 'supertest';
-import { createBoundedQueue, DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, inlineBcrypt, type BcryptRunner } from '../../modules/staff';
+import {
+  createBoundedQueue,
+  createSignInGate,
+  DEFAULT_LOGIN_THROTTLE,
+  DEVICE_COOKIE,
+  type LoginThrottlePolicy,
+  inlineBcrypt,
+  type BcryptRunner,
+} from '../../modules/staff';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createStaffTestApp, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 
@@ -213,6 +221,96 @@ describeEngines('staff login', (getDatabase) => {
       const keys = (await getDatabase().query<{ key: string }>('select key from login_throttle')).rows.map((r) => r.key).join(' ');
       expect(keys).not.toContain(ATTACKER);
       expect(keys).not.toContain('someone');
+    });
+  });
+  describe('the device cookie', () => {
+    const deviceOf = (res: request.Response) =>
+      ((res.headers['set-cookie'] as unknown as string[] | undefined) ?? []).find((cookie) => cookie.startsWith(`${DEVICE_COOKIE}=`));
+    const withDevice = (device: string, username: string, password: string, ip: string) =>
+      request(kit.app)
+        .post('/api/staff/login')
+        .set('X-Forwarded-For', ip)
+        .set('Cookie', device.split(';')[0]!)
+        .send({ username, password });
+    /** an app whose gate lets one unknown sign-in through at a time and queues none; `hold` fills it */
+    const smallGate = () => {
+      const gate = createSignInGate({ concurrency: 1, queueLimit: 0 });
+      kit = createStaffTestApp(getDatabase(), { loginThrottle: POLICY, bcrypt: countingBcrypt(), signInGate: gate });
+      return {
+        hold() {
+          let release: () => void = () => {};
+          void gate.run(() => new Promise<void>((resolve) => (release = resolve)));
+          return () => release();
+        },
+      };
+    };
+
+    it('is set on a successful sign-in only: HttpOnly, SameSite=Strict, for the sign-in path, long-lived', async () => {
+      expect(deviceOf(await login('Owner', 'wrong-password'))).toBeUndefined();
+      const cookie = deviceOf(await login('Owner', TEAM.owner.password));
+      expect(cookie).toMatch(/^gk_staff_device=1\.1\.\d+\.[\w-]+\.[\w-]+; /);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      expect(cookie).toMatch(/; Path=\/api\/staff(;|$)/);
+      expect(cookie).toMatch(/; Max-Age=7776000(;|$)/);
+      expect(cookie).not.toContain(OWNER_HOME);
+    });
+
+    it("lets the account's own device past a full gate; an unknown, tampered or other account's device is refused at once", async () => {
+      const gate = smallGate();
+      const device = deviceOf(await login('Owner', TEAM.owner.password))!;
+      const release = gate.hold();
+      // from an address the owner never signed in from: not a known client there
+      const busy = await login('Owner', TEAM.owner.password, '192.0.2.60');
+      expect([busy.status, busy.body.error, busy.headers['retry-after']]).toEqual([
+        429,
+        'The server is busy checking passwords. Try again in 2 seconds.',
+        '2',
+      ]);
+      const tampered = device.replace(/^(gk_staff_device=1\.)1\./, '$13.');
+      expect((await withDevice(tampered, 'Owner', TEAM.owner.password, '192.0.2.60')).status).toBe(429);
+      expect((await withDevice(device, 'Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(429);
+      const owner = await withDevice(device, 'Owner', TEAM.owner.password, '198.51.100.7');
+      expect(owner.status).toBe(200);
+      expect(deviceOf(owner)).toBeDefined(); // a fresh one
+      release();
+    });
+
+    it('lets a known client past a full gate without a device cookie, as before device cookies', async () => {
+      const gate = smallGate();
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200); // the cookie is not kept
+      const release = gate.hold();
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200);
+      expect((await login('Owner', TEAM.owner.password, '192.0.2.50')).status).toBe(429);
+      expect((await login('Mod', TEAM.mod.password, OWNER_HOME)).status).toBe(429);
+      release();
+    });
+
+    it('makes the device a known client from any address during a pause, until the password changes', async () => {
+      const device = deviceOf(await login('Owner', TEAM.owner.password))!;
+      for (let i = 0; i < 45; i++) await login(`user${i}`, 'guess', `198.51.100.${i + 1}`);
+      expect((await login('Owner', TEAM.owner.password, '192.0.2.200')).status).toBe(429); // global pause
+      const fromPhone = await withDevice(device, 'Owner', TEAM.owner.password, '192.0.2.200');
+      expect(fromPhone.status).toBe(200);
+      // a new password voids every device cookie issued before it
+      const agent = request.agent(kit.app);
+      expect((await agent.post('/api/staff/login').set('X-Forwarded-For', OWNER_HOME).send(TEAM.owner)).status).toBe(200);
+      const changed = await agent
+        .post('/api/admin/me/password')
+        .send({ currentPassword: TEAM.owner.password, newPassword: 'owner-new-password' });
+      expect(changed.status).toBe(200);
+      for (const old of [device, deviceOf(fromPhone)!])
+        expect((await withDevice(old, 'Owner', 'owner-new-password', '192.0.2.201')).status).toBe(429);
+    });
+
+    it('gives a device its own limit of failures, whatever the address', async () => {
+      const device = deviceOf(await login('Owner', TEAM.owner.password))!;
+      for (let i = 0; i < POLICY.pair.limit; i++)
+        expect((await withDevice(device, 'Owner', 'guess', `192.0.2.${10 + i}`)).status).toBe(401);
+      const refused = await withDevice(device, 'Owner', TEAM.owner.password, '192.0.2.99');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('Too many failed sign-ins for this username from this browser. Try again in 15 minutes.');
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200); // its known address still signs in
     });
   });
 });

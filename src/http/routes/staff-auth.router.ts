@@ -1,6 +1,13 @@
 import type { Clock } from '../../clock';
 import { resolveClientIp } from '../../modules/network';
-import { type StaffAccountsService, type StaffLoginService, throttledError } from '../../modules/staff';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_MS,
+  deviceCookieFrom,
+  type StaffAccountsService,
+  type StaffLoginService,
+  throttledError,
+} from '../../modules/staff';
 import {
   currentStaff,
   endStaffSession,
@@ -20,6 +27,8 @@ export function staffAuthRoutes(deps: {
   accounts: StaffAccountsService;
   guard: StaffSessionGuard;
   clock: Clock;
+  /** Secure cookies (served over https) */
+  secureCookies: boolean;
 }): StaffRoute[] {
   return [
     {
@@ -30,13 +39,26 @@ export function staffAuthRoutes(deps: {
         validate(loginBody),
         async (req, res) => {
           const { username, password } = validated(req, loginBody);
-          const result = await deps.login.login({ username, password, clientAddress: resolveClientIp(req) ?? 'unknown' });
+          const result = await deps.login.login({
+            username,
+            password,
+            clientAddress: resolveClientIp(req) ?? 'unknown',
+            deviceCookie: deviceCookieFrom(req.headers.cookie),
+          });
           if (result.outcome === 'throttled') throw throttledError(result.scope, result.retryAfterMs);
           if (result.outcome === 'invalid') {
             res.status(401).json({ success: false, error: INVALID_CREDENTIALS, code: 'invalid_credentials' });
             return;
           }
           startStaffSession(req, result.staff, deps.clock.now());
+          // this browser is a known device of the account from now on (device-cookie.ts); only sign-in reads it
+          res.cookie(DEVICE_COOKIE, result.deviceCookie, {
+            httpOnly: true,
+            secure: deps.secureCookies,
+            sameSite: 'strict',
+            path: '/api/staff',
+            maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+          });
           res.json({ success: true });
         },
       ],

@@ -45,13 +45,21 @@ export interface StaffServices {
   appeals: AppealsService;
   /** the bot's permission self-check (absent: the route is not mounted) */
   discordSetup?: DiscordSetupReader;
+  /** Secure cookies (served over https): the staff device cookie */
+  secureCookies: boolean;
 }
 
 /** Every staff-facing route (setup, sign-in, dashboard, staff management, audit) as a table. */
 export function createStaffRoutes(services: StaffServices): StaffRoute[] {
   return [
     ...setupRoutes({ accounts: services.accounts }),
-    ...staffAuthRoutes({ login: services.login, accounts: services.accounts, guard: services.guard, clock: services.clock }),
+    ...staffAuthRoutes({
+      login: services.login,
+      accounts: services.accounts,
+      guard: services.guard,
+      clock: services.clock,
+      secureCookies: services.secureCookies,
+    }),
     ...adminMembersRoutes({ members: services.members }),
     ...adminSharedNetworksRoutes({ sharedNetworks: services.sharedNetworks }),
     ...adminStaffRoutes({ accounts: services.accounts }),

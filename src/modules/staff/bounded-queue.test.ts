@@ -52,4 +52,37 @@ describe('createBoundedQueue', () => {
     await Promise.all([first, queued, priority]);
     expect(order).toEqual(['first', 'priority', 'queued']);
   });
+
+  it('starts a priority task at once in a reserved slot, which no other task takes', async () => {
+    const queue = createBoundedQueue({ concurrency: 1, queueLimit: 2, priorityReserve: 1 });
+    const opens: Record<string, () => void> = {};
+    const started: string[] = [];
+    const task = (name: string) => () =>
+      new Promise<void>((resolve) => {
+        started.push(name);
+        opens[name] = resolve;
+      });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const spray = queue.run(task('spray'));
+    const waiting = queue.run(task('waiting'));
+    const known = queue.run(task('known'), { priority: true });
+    await settle();
+    expect(started).toEqual(['spray', 'known']); // no wait for the running one
+    const second = queue.run(task('second known'), { priority: true });
+    await settle();
+    expect(started).toEqual(['spray', 'known']); // the reserve is one slot
+    opens['known']!();
+    await settle();
+    expect(started).toEqual(['spray', 'known', 'second known']);
+    opens['second known']!();
+    await settle();
+    expect(started).toEqual(['spray', 'known', 'second known']); // the reserved slot is not for the waiting task
+    expect(queue.running).toBe(1);
+    opens['spray']!();
+    await settle();
+    expect(started).toEqual(['spray', 'known', 'second known', 'waiting']);
+    opens['waiting']!();
+    await Promise.all([spray, waiting, known, second]);
+    expect(queue.running + queue.waiting).toBe(0);
+  });
 });

@@ -23,29 +23,46 @@ export interface BoundedQueue {
   readonly waiting: number;
 }
 
+export interface BoundedQueueOptions {
+  concurrency: number;
+  queueLimit: number;
+  /**
+   * Slots beyond `concurrency` that only priority tasks may take (default none): a known client's
+   * password check starts at once instead of waiting for a spray's check already running.
+   */
+  priorityReserve?: number;
+}
+
 /**
  * Bounded concurrency with a bounded wait: a flood of requests gets quick refusals
  * instead of an ever longer queue that holds requests (and the memory of each) open.
  */
-export function createBoundedQueue(options: { concurrency: number; queueLimit: number }): BoundedQueue {
+export function createBoundedQueue(options: BoundedQueueOptions): BoundedQueue {
+  const reserve = options.priorityReserve ?? 0;
   let running = 0;
-  const waiting: Array<() => void> = [];
+  /** priority tasks first (they are put at the front), then the rest in arrival order */
+  const waiting: Array<{ priority: boolean; start: () => void }> = [];
+  const mayStart = (priority: boolean) => running < options.concurrency + (priority ? reserve : 0);
 
   const release = () => {
-    const next = waiting.shift();
-    if (next)
-      next(); // the slot passes straight to the next task
-    else running -= 1;
+    running -= 1;
+    const next = waiting[0];
+    if (next && mayStart(next.priority)) {
+      waiting.shift();
+      running += 1; // the slot passes straight to the next task
+      next.start();
+    }
   };
 
   return {
     async run<T>(task: () => Promise<T>, runOptions: RunOptions = {}): Promise<T> {
-      if (running >= options.concurrency) {
-        if (runOptions.priority) {
-          await new Promise<void>((resolve) => waiting.unshift(resolve));
+      const priority = runOptions.priority === true;
+      if (!mayStart(priority)) {
+        if (priority) {
+          await new Promise<void>((start) => waiting.unshift({ priority, start }));
         } else {
           if (waiting.length >= options.queueLimit) throw passwordWorkBusy();
-          await new Promise<void>((resolve) => waiting.push(resolve));
+          await new Promise<void>((start) => waiting.push({ priority, start }));
         }
       } else {
         running += 1;

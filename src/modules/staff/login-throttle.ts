@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { and, gt, inArray, like, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema';
 
@@ -27,6 +27,11 @@ import { loginThrottle } from '../../db/schema';
  * bucket. Attempts from known clients are not counted in the shared buckets either, so the
  * owner signing in during a spray neither trips nor is tripped by them. A success gives
  * back the shared buckets' count, so they measure failures.
+ *
+ * A browser with a valid device cookie of the account (device-cookie.ts) is a known client
+ * from any address: a phone on mobile data is the same device from address to address. It
+ * has a fifth bucket of its own, device (the device, one account), with the pair rule, so a
+ * stolen device cookie buys `pair.limit` guesses per block, not a way round the throttle.
  *
  * Keys hold only keyed hashes: never an address, and never a typed username (people
  * type passwords into username fields).
@@ -64,7 +69,7 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
 };
 
 /** the buckets that refuse an attempt */
-export type RefusingScope = 'pair' | 'client' | 'global';
+export type RefusingScope = 'pair' | 'device' | 'client' | 'global';
 
 export interface LoginThrottleKeys {
   pair: string;
@@ -72,12 +77,22 @@ export interface LoginThrottleKeys {
   global: string;
   account: string;
   known: string;
+  /** the device bucket, for a sign-in with a valid device cookie of the account */
+  device?: string;
 }
 
 const GLOBAL_KEY = 'global';
 
-/** Builds the bucket keys from keyed hashes of the username (case-insensitive) and the client address. */
-export function loginThrottleKeys(hmacKey: Buffer, username: string, clientAddress: string): LoginThrottleKeys {
+/**
+ * Builds the bucket keys from keyed hashes of the username (case-insensitive) and the client
+ * address, and of the device when the sign-in carries a valid device cookie of the account.
+ */
+export function loginThrottleKeys(
+  hmacKey: Buffer,
+  username: string,
+  clientAddress: string,
+  device?: { staffId: number; issuedAtSeconds: number },
+): LoginThrottleKeys {
   const digest = (label: string, value: string) =>
     crypto.createHmac('sha256', hmacKey).update(`${label}:${value}`, 'utf8').digest('hex').slice(0, 32);
   const subject = digest('staff-login-user', username.toLowerCase());
@@ -88,6 +103,7 @@ export function loginThrottleKeys(hmacKey: Buffer, username: string, clientAddre
     global: GLOBAL_KEY,
     account: `user:${subject}`,
     known: `known:${subject}:${client}`,
+    ...(device ? { device: `device:${subject}:${digest('staff-login-device', `${device.staffId}:${device.issuedAtSeconds}`)}` } : {}),
   };
 }
 
@@ -181,20 +197,23 @@ export async function takeLoginAttempt(
   const rows = await executor
     .select()
     .from(loginThrottle)
-    .where(inArray(loginThrottle.key, [keys.pair, keys.known, keys.client, keys.global]));
+    .where(inArray(loginThrottle.key, [keys.pair, keys.known, keys.client, keys.global, ...(keys.device ? [keys.device] : [])]));
   const byKey = new Map(rows.map((r) => [r.key, r]));
   // a known-client row keeps its expiry in blocked_until, so the retention purge keeps it until then
   const knownUntil = byKey.get(keys.known)?.blockedUntil;
-  const knownClient = knownUntil != null && knownUntil > now;
+  const knownClient = keys.device !== undefined || (knownUntil != null && knownUntil > now);
 
-  const scopes: RefusingScope[] = knownClient ? ['pair'] : ['pair', 'client', 'global'];
-  for (const scope of scopes) {
-    const blockedUntil = byKey.get(keys[scope])?.blockedUntil;
+  const buckets: Array<{ scope: RefusingScope; key: string; rule: ThrottleRule }> = knownClient
+    ? [{ scope: 'pair', key: keys.pair, rule: policy.pair }]
+    : (['pair', 'client', 'global'] as const).map((scope) => ({ scope, key: keys[scope], rule: policy[scope] }));
+  if (keys.device !== undefined) buckets.push({ scope: 'device', key: keys.device, rule: policy.pair });
+  for (const { scope, key } of buckets) {
+    const blockedUntil = byKey.get(key)?.blockedUntil;
     if (blockedUntil && blockedUntil > now)
       return { allowed: false, scope, retryAfterMs: blockedUntil.getTime() - now.getTime(), blockStarted: false };
   }
-  for (const scope of scopes) {
-    const refusal = await countRefusing(executor, scope, keys[scope], policy[scope], now);
+  for (const { scope, key, rule } of buckets) {
+    const refusal = await countRefusing(executor, scope, key, rule, now);
     if (refusal) return refusal;
   }
   if (knownClient) return { allowed: true, knownClient, delayMs: 0, slowedBy: null, slowStarted: false };
@@ -210,7 +229,7 @@ export async function takeLoginAttempt(
   };
 }
 
-/** A success clears the pair bucket, gives back the shared buckets' count, and remembers the client. */
+/** A success clears the pair (and device) bucket, gives back the shared buckets' count, and remembers the client. */
 export async function recordLoginSuccess(
   executor: Executor,
   keys: LoginThrottleKeys,
@@ -218,7 +237,7 @@ export async function recordLoginSuccess(
   policy: LoginThrottlePolicy,
   knownClient: boolean,
 ): Promise<void> {
-  await executor.execute(sql`delete from login_throttle where key = ${keys.pair}`);
+  await executor.execute(sql`delete from login_throttle where key in (${keys.pair}, ${keys.device ?? keys.pair})`);
   if (!knownClient) {
     await executor.execute(
       sql`update login_throttle set failures = greatest(failures - 1, 0) where key in (${keys.client}, ${keys.global}, ${keys.account})`,
@@ -229,6 +248,19 @@ export async function recordLoginSuccess(
     .insert(loginThrottle)
     .values({ key: keys.known, failures: 0, windowStartedAt: now, blockedUntil: until })
     .onConflictDoUpdate({ target: loginThrottle.key, set: { windowStartedAt: iso(now), blockedUntil: iso(until) } });
+}
+
+/** Most known-client keys read at once: staff times the addresses they signed in from in `knownClientMs`. */
+const KNOWN_CLIENTS_READ = 10_000;
+
+/** The keys of the known clients (`LoginThrottleKeys.known`) still known at `now`. */
+export async function listKnownClientKeys(executor: Executor, now: Date): Promise<string[]> {
+  const rows = await executor
+    .select({ key: loginThrottle.key })
+    .from(loginThrottle)
+    .where(and(like(loginThrottle.key, 'known:%'), gt(loginThrottle.blockedUntil, now)))
+    .limit(KNOWN_CLIENTS_READ);
+  return rows.map((row) => row.key);
 }
 
 /**

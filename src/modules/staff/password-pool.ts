@@ -53,15 +53,25 @@ export function defaultHashThreads(cpus = os.availableParallelism(), webProcesse
 /**
  * bcrypt on a few worker threads, off the event loop. At most `threads` checks run at once
  * and at most `queueLimit` wait; beyond that a check is refused at once (429 + Retry-After), except a priority one.
+ * `priorityReserve` more threads are kept for priority checks (a known client's), so that one
+ * starts at once rather than after a spray's check already running.
  * Threads start on first use and never keep the process alive.
  */
-export function workerBcrypt(options: { threads: number; queueLimit: number }): BcryptRunner & { readonly queue: BoundedQueue } {
-  const queue = createBoundedQueue({ concurrency: options.threads, queueLimit: options.queueLimit });
+export function workerBcrypt(options: {
+  threads: number;
+  queueLimit: number;
+  priorityReserve?: number;
+}): BcryptRunner & { readonly queue: BoundedQueue } {
+  const queue = createBoundedQueue({
+    concurrency: options.threads,
+    queueLimit: options.queueLimit,
+    priorityReserve: options.priorityReserve,
+  });
   const idle: Worker[] = [];
   const all = new Set<Worker>();
   let nextId = 1;
 
-  /** The queue lets at most `threads` jobs run, so a thread is idle or one more may start. */
+  /** The queue lets at most `threads` (+ `priorityReserve`) jobs run, so a thread is idle or one more may start. */
   function takeWorker(): Worker {
     const worker = idle.pop();
     if (worker) return worker;

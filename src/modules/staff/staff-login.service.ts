@@ -2,8 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { appendAudit } from '../audit';
-import { loginThrottleKeys, recordLoginSuccess, takeLoginAttempt, type LoginThrottlePolicy, type RefusingScope } from './login-throttle';
+import type { BoundedQueue } from './bounded-queue';
+import { deviceMatchesAccount, issueDeviceCookie, readDeviceCookie, type SignedDevice } from './device-cookie';
+import { createKnownClients, type KnownClients } from './known-clients';
+import {
+  listKnownClientKeys,
+  loginThrottleKeys,
+  recordLoginSuccess,
+  takeLoginAttempt,
+  type LoginThrottlePolicy,
+  type RefusingScope,
+} from './login-throttle';
 import type { PasswordHasher } from './password';
+import { createSignInGate } from './sign-in-gate';
 import { staffActor } from './staff-actor';
 import {
   accountOf,
@@ -12,10 +23,12 @@ import {
   recordStaffLoginFailure,
   recordStaffLoginSuccess,
   type StaffAccount,
+  type StaffCredentials,
 } from './staff.repository';
 
 export type LoginResult =
-  | { outcome: 'success'; staff: StaffAccount }
+  /** `deviceCookie`: a fresh device cookie (device-cookie.ts) for the browser that signed in */
+  | { outcome: 'success'; staff: StaffAccount; deviceCookie: string }
   | { outcome: 'invalid' }
   | { outcome: 'throttled'; retryAfterMs: number; scope: RefusingScope };
 
@@ -26,15 +39,50 @@ export interface StaffLoginDeps {
   throttle: LoginThrottlePolicy;
   /** keys the throttle's hashes of usernames and addresses */
   hmacKey: Buffer;
+  /** sign and check device cookies: the session cookie's keys, the first signs, every key verifies */
+  deviceKeys: readonly string[];
+  /** in front of sign-ins from unknown devices (sign-in-gate.ts); the default size unless a test asks for another */
+  gate?: BoundedQueue;
+  /** the known clients the gate lets past (known-clients.ts); read from the database unless a test gives its own */
+  knownClients?: KnownClients;
+}
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  clientAddress: string;
+  /** the request's device cookie, if any */
+  deviceCookie?: string;
 }
 
 /** Staff sign-in and sign-out: throttled, timing-safe for unknown usernames, audited. */
 export function createStaffLoginService(deps: StaffLoginDeps) {
   const { db } = deps.database;
+  const gate = deps.gate ?? createSignInGate();
+  const knownClients = deps.knownClients ?? createKnownClients({ read: (now) => listKnownClientKeys(db, now), clock: deps.clock });
 
-  async function login(input: { username: string; password: string; clientAddress: string }): Promise<LoginResult> {
+  /**
+   * A sign-in from a device whose cookie is signed for this username, or from a known client, goes
+   * straight in; any other waits its turn at the gate, before it touches the database, or is
+   * refused at once as busy.
+   */
+  function login(input: LoginInput): Promise<LoginResult> {
+    const signed = readDeviceCookie(deps.deviceKeys, input.deviceCookie, input.username, deps.clock.now());
+    if (signed) return checkIn(input, signed);
+    if (knownClients.has(loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress).known)) return checkIn(input, null);
+    return gate.run(() => checkIn(input, null));
+  }
+
+  async function checkIn(input: LoginInput, signed: SignedDevice | null): Promise<LoginResult> {
     const now = deps.clock.now();
-    const keys = loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress);
+    // a signed device is trusted once the account shows that its password has not changed since
+    let account: StaffCredentials | null | undefined;
+    let device: SignedDevice | undefined;
+    if (signed) {
+      account = await findStaffCredentials(db, input.username);
+      if (account && deviceMatchesAccount(deps.deviceKeys, signed, account)) device = signed;
+    }
+    const keys = loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress, device);
     const decision = await takeLoginAttempt(db, keys, now, deps.throttle);
     if (!decision.allowed) {
       if (decision.blockStarted) {
@@ -56,7 +104,7 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
     // the account's shared limit is exceeded: the password is still checked, after a fixed wait (see login-throttle.ts)
     if (decision.delayMs > 0) await sleep(decision.delayMs);
 
-    const account = await findStaffCredentials(db, input.username);
+    if (account === undefined) account = await findStaffCredentials(db, input.username);
     // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy
     const valid = account
       ? await deps.hasher.verify(input.password, account.passwordHash, { priority: decision.knownClient })
@@ -69,7 +117,8 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
         await recordLoginSuccess(tx, keys, at, deps.throttle, decision.knownClient);
         await appendAudit(tx, { actor: staffActor(staff), action: 'staff.login', targetType: 'staff', targetId: String(staff.id) }, at);
       });
-      return { outcome: 'success', staff };
+      knownClients.add(keys.known);
+      return { outcome: 'success', staff, deviceCookie: issueDeviceCookie(deps.deviceKeys, account, at) };
     }
     await db.transaction(async (tx) => {
       if (account) await recordStaffLoginFailure(tx, account.id, at);

@@ -13,6 +13,7 @@ export function waitOf(ms: number): { seconds: number; text: string } {
 
 const THROTTLE_REASONS = {
   pair: 'Too many failed sign-ins for this username from your address.',
+  device: 'Too many failed sign-ins for this username from this browser.',
   client: 'Too many failed sign-ins from your address.',
   global: 'Sign-in is paused after many failed attempts from many places. Staff who signed in from this address before can still sign in.',
   own_password: 'Too many wrong current passwords.',
