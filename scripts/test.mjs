@@ -11,7 +11,9 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
 const e2eOnly = args.includes('--e2e');
-const passthrough = args.filter((a) => a !== '--e2e');
+// rewrites scripts/jest/durations.json (the sequencer's order on a clone with no jest cache) from this run
+const recordDurations = args.includes('--record-durations');
+const passthrough = args.filter((a) => a !== '--e2e' && a !== '--record-durations');
 
 function reachable(host, port) {
   return new Promise((resolve) => {
@@ -77,8 +79,27 @@ try {
   console.log(
     `jest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped in ${Math.floor(seconds / 60)} min ${seconds % 60} s (${workerArgs[0] ?? 'workers as given'})`,
   );
+  if (recordDurations) writeDurations(summary);
   fs.rmSync(report, { force: true });
 } catch {
   // jest could not write its report (it crashed): its exit code says enough
 }
 process.exit(result.status ?? 1);
+
+/** Each file's time in this run, in seconds, over what durations.json had (a file in two projects: the longer). */
+function writeDurations(summary) {
+  const file = path.join(root, 'scripts', 'jest', 'durations.json');
+  const durations = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const ran = {};
+  for (const result of summary.testResults) {
+    const name = path.relative(root, result.name).split(path.sep).join('/');
+    ran[name] = Math.max(ran[name] ?? 0, Math.round((result.endTime - result.startTime) / 100) / 10);
+  }
+  const merged = Object.fromEntries(
+    Object.entries({ ...durations, ...ran })
+      .filter(([name]) => fs.existsSync(path.join(root, name))) // a deleted file's time goes with it
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  fs.writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  console.log(`scripts/jest/durations.json: ${Object.keys(ran).length} files' times recorded`);
+}

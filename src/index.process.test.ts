@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,38 +7,66 @@ import { sourceEntryArgs } from '../scripts/bench/product-process';
 
 const root = path.resolve(__dirname, '..');
 
-/** Runs the real entry point with the given environment (no .env, no inherited settings). */
-function start(env: Record<string, string>) {
+interface Exit {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real entry point with the given environment (no .env, no inherited settings) until it exits.
+ * Asynchronous, so the boot checks below run side by side: each is a child that starts and exits on its
+ * own, and most of a child's time is spent loading the product, not in this process.
+ */
+async function start(env: Record<string, string>): Promise<Exit> {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-proc-'));
-  const result = spawnSync(process.execPath, sourceEntryArgs(root), {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  fs.rmSync(cwd, { recursive: true, force: true });
-  return result;
+  try {
+    const child = spawn(process.execPath, sourceEntryArgs(root), { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    clearTimeout(timer);
+    return { status, stdout, stderr };
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 describe('the process at boot', () => {
-  it('exits 1 with one clear line naming an invalid variable', () => {
-    const result = start({ PORT: 'not-a-port' });
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe('gatekeeper: Invalid environment variable PORT: Invalid input: expected number, received NaN');
-  }, 60_000);
+  it.concurrent(
+    'exits 1 with one clear line naming an invalid variable',
+    async () => {
+      const result = await start({ PORT: 'not-a-port' });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe('gatekeeper: Invalid environment variable PORT: Invalid input: expected number, received NaN');
+    },
+    60_000,
+  );
 
-  // how long the default wait is, is checked in-process (src/db/postgres-connect.int.test.ts): a child's start-up time varies with the machine's load
-  it('exits 1 with one retry line and one clear line when the database cannot be reached', () => {
-    const result = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
-    expect(result.status).toBe(1);
-    expect(result.stdout.match(/database not reachable yet/g)).toHaveLength(1);
-    expect(result.stderr.trim().split('\n').at(-1)).toMatch(
-      /^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/,
-    );
-  }, 60_000);
+  // how long the default wait is, is checked in-process (src/db/postgres-connect.int.test.ts): a child's start-up time varies with the machine's load.
+  // The shortest wait allowed (1 s) still retries before it gives up (after 0.25 s, then 0.5 s), so the one retry line shows, without 6 s of waiting.
+  it.concurrent(
+    'exits 1 with one retry line and one clear line when the database cannot be reached',
+    async () => {
+      const result = await start({
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
+        LOG_LEVEL: 'warn',
+      });
+      expect(result.status).toBe(1);
+      expect(result.stdout.match(/database not reachable yet/g)).toHaveLength(1);
+      expect(result.stderr.trim().split('\n').at(-1)).toMatch(
+        /^gatekeeper: Cannot reach the PostgreSQL server at 127\.0\.0\.1:1\/none \(DATABASE_URL\)/,
+      );
+    },
+    60_000,
+  );
 
   // every refused setting takes the same path as this one (src/env.test.ts checks each setting's rule)
-  it.each([
+  it.concurrent.each([
     [
       'a javascript: PUBLIC_URL',
       { PUBLIC_URL: 'javascript:alert(1)' },
@@ -56,8 +84,8 @@ describe('the process at boot', () => {
     ],
   ])(
     'refuses %s in one plain line, with no stack trace',
-    (_name, env, line) => {
-      const result = start({ ...env, LOG_LEVEL: 'silent' });
+    async (_name, env, line) => {
+      const result = await start({ ...env, LOG_LEVEL: 'silent' });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toMatch(line);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -66,20 +94,24 @@ describe('the process at boot', () => {
     60_000,
   );
 
-  it('names SANDBOX_DISCORD_PORT, not PORT, when the sandbox Discord port is taken', async () => {
-    const blocker = net.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as net.AddressInfo).port;
-    try {
-      const result = start({ PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: String(port), LOG_LEVEL: 'silent' });
-      expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toBe(
-        `gatekeeper: Port ${port} is already in use (SANDBOX_DISCORD_PORT): stop what uses it, or set SANDBOX_DISCORD_PORT to a free port (0 picks any free port)`,
-      );
-    } finally {
-      blocker.close();
-    }
-  }, 60_000);
+  it.concurrent(
+    'names SANDBOX_DISCORD_PORT, not PORT, when the sandbox Discord port is taken',
+    async () => {
+      const blocker = net.createServer();
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      const port = (blocker.address() as net.AddressInfo).port;
+      try {
+        const result = await start({ PORT: '0', HOST: '127.0.0.1', SANDBOX_DISCORD_PORT: String(port), LOG_LEVEL: 'silent' });
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim()).toBe(
+          `gatekeeper: Port ${port} is already in use (SANDBOX_DISCORD_PORT): stop what uses it, or set SANDBOX_DISCORD_PORT to a free port (0 picks any free port)`,
+        );
+      } finally {
+        blocker.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the running process', () => {

@@ -1,5 +1,5 @@
 import { discordUserAgent, PRODUCT_TOKEN } from '../discord-user-agent';
-import { describeEngines, resetDatabase } from '../test-support/database';
+import { describeOnPgliteOnly, resetDatabase } from '../test-support/database';
 import { startTestGatekeeper, walkVisitorFlow } from '../test-support/gatekeeper';
 import { slashCommandKit } from '../test-support/slash-commands';
 import type { GatekeeperHandle } from '../server';
@@ -11,7 +11,8 @@ jest.setTimeout(60_000);
  * block those without one. Every request the product made to the emulator during start-up, a
  * visitor's whole sign-in and the bot's work afterwards must carry the product's.
  */
-describeEngines("every request to Discord carries the product's User-Agent", (getDatabase) => {
+// what is checked is the header on the requests Discord receives, which the HTTP clients set whatever stores the data
+describeOnPgliteOnly("every request to Discord carries the product's User-Agent", (getDatabase) => {
   let handle: GatekeeperHandle;
   beforeAll(async () => {
     await resetDatabase(getDatabase());

@@ -27,6 +27,15 @@ export const TEST_START_OPTIONS = {
   bcryptCost: 4,
 } satisfies Partial<StartOptions>;
 
+/**
+ * Start options for a test whose product makes many Discord calls on one emulator but checks what they do,
+ * not their pace: Discord's rate-limit windows ten times shorter, the same counts per window (a guild's role
+ * changes 10 per 10 s, a channel's messages 5 per 4 s). Draining the outbox otherwise waits out those windows
+ * for seconds. The pacing itself is tested against Discord's own windows (src/discord-emulator/rate-limit.test.ts,
+ * src/discord/discord-rest.test.ts, the outbox's tests).
+ */
+export const SHORT_DISCORD_WINDOWS = { discordLimits: { rateLimits: { timeScale: 0.1 } } } satisfies Partial<StartOptions>;
+
 /** The settings of an in-process test server: web + bot on a random loopback port, a data folder of its own, no logs; `env` adds or overrides. */
 export function testServerEnv(env: Record<string, string> = {}) {
   return parseEnv({

@@ -85,8 +85,12 @@ function describeUnanswered(handle: GatekeeperHandle, result: InteractionResult,
 export type SlashCommandKit = ReturnType<typeof slashCommandKit>;
 
 /** A Gatekeeper for the whole `describe` (see `useTestGatekeeper`) with its slash command kit in `server.kit`. */
-export function useSlashCommandServer(getDatabase: () => Database, env: Record<string, string> = {}) {
-  const server = useTestGatekeeper(getDatabase, env) as ReturnType<typeof useTestGatekeeper> & { kit: SlashCommandKit };
+export function useSlashCommandServer(
+  getDatabase: () => Database,
+  env: Record<string, string> = {},
+  options: Parameters<typeof useTestGatekeeper>[2] = {},
+) {
+  const server = useTestGatekeeper(getDatabase, env, options) as ReturnType<typeof useTestGatekeeper> & { kit: SlashCommandKit };
   beforeAll(() => {
     server.kit = slashCommandKit(server.handle);
   });

@@ -7,7 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import type { Database } from '../../src/db/client';
 import type { GatekeeperHandle } from '../../src/server';
 import { createTestDatabase } from '../../src/test-support/database';
@@ -85,6 +93,7 @@ export function useE2E(env: Record<string, string> = {}): () => E2E {
         context.on('console', (message) => {
           if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
         });
+        countRequests(context);
         contexts.push(context);
         return context;
       },
@@ -159,6 +168,51 @@ export async function eventually<T>(
     if (accept(last)) return last;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Requests under way, by page: counted for every page of a context made by `newContext()`, popups included. */
+const requestsUnderWay = new WeakMap<Page, number>();
+
+function countRequests(context: BrowserContext): void {
+  const count = (request: Request, change: 1 | -1) => {
+    let page: Page | null;
+    try {
+      page = request.frame().page();
+    } catch {
+      return; // a service worker's request belongs to no page
+    }
+    requestsUnderWay.set(page, (requestsUnderWay.get(page) ?? 0) + change);
+  };
+  context.on('request', (request) => count(request, 1));
+  // a redirect finishes its request and starts a new one
+  context.on('requestfinished', (request) => count(request, -1));
+  context.on('requestfailed', (request) => count(request, -1));
+}
+
+/**
+ * How long the page must have had no request under way to count as settled. Playwright's 'networkidle'
+ * waits 500 ms after the last request, a fixed half second per call; a page of this product starts its next
+ * request within milliseconds of the last answer (a fetch once the data it depends on arrived and rendered),
+ * so 200 ms still leaves a busy machine's slow renderer ample room.
+ */
+const NETWORK_QUIET_MS = 200;
+
+/**
+ * Waits until the page has loaded and then had no request under way for NETWORK_QUIET_MS: its data
+ * fetched and rendered, before a layout is measured or a screenshot taken. Counts the page's requests
+ * from its context's start (`newContext()`), so a request already under way when this is called counts.
+ */
+export async function networkQuiet(page: Page, timeout = STEP_TIMEOUT_MS): Promise<void> {
+  await page.waitForLoadState('load', { timeout });
+  const deadline = Date.now() + timeout;
+  let quietSince = Date.now();
+  for (;;) {
+    const now = Date.now();
+    if ((requestsUnderWay.get(page) ?? 0) > 0) quietSince = now;
+    else if (now - quietSince >= NETWORK_QUIET_MS) return;
+    if (now > deadline) throw new Error(`${page.url()} still had ${requestsUnderWay.get(page)} requests under way after ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

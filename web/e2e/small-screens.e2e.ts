@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildLink, buildMember } from '../../src/test-support/factories';
-import { screenshot, signInAsNewOwner, useE2E, visible } from './harness';
+import { networkQuiet, screenshot, signInAsNewOwner, useE2E, visible } from './harness';
 import { agreeToRules, completeInDiscord, consentAndStart, emulatorUser, signInOnDiscord } from './visitor-journey';
 
 jest.setTimeout(120_000);
@@ -101,7 +101,7 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
       await staff.setViewportSize(viewport);
       await staff.goto(url(route.replace(':member', memberId)));
       await visible(staff.getByRole('heading', { level: 1 }).first());
-      await staff.waitForLoadState('networkidle');
+      await networkQuiet(staff);
       expect({ page: name, width: viewport.width, ...(await sidewaysOverflow(staff)) }).toEqual({
         page: name,
         width: viewport.width,
@@ -133,7 +133,7 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
     const context = await e2e().newContext({ viewport: PHONE, extraHTTPHeaders: { 'X-Forwarded-For': '192.0.2.91' } });
     const page = await context.newPage();
     const check = async (name: string) => {
-      await page.waitForLoadState('networkidle');
+      await networkQuiet(page);
       expect({ page: name, ...(await sidewaysOverflow(page)) }).toEqual({ page: name, overflow: 0, widest: '' });
       await screenshot(page, `screens-${name}`, '390');
       await page.setViewportSize(DESKTOP);
@@ -168,7 +168,7 @@ describe('every page at 390 and 1280 px (Chromium, sandbox mode)', () => {
       test: 'screens-journey',
     });
     await channel.setViewportSize(PHONE);
-    await channel.waitForLoadState('networkidle');
+    await networkQuiet(channel);
     expect({ page: 'sandbox', ...(await sidewaysOverflow(channel)) }).toEqual({ page: 'sandbox', overflow: 0, widest: '' });
     await screenshot(channel, 'screens-sandbox', '390');
     await channel.setViewportSize(DESKTOP);

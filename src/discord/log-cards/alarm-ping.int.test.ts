@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIMessage } from 'discord-api-types/v10';
 import { describeOnPgliteOnly } from '../../test-support/database';
-import { buildFingerprint, useTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
+import { buildFingerprint, SHORT_DISCORD_WINDOWS, useTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 
 jest.setTimeout(90_000);
 
@@ -39,7 +39,8 @@ const kindsOf = (messages: APIMessage[]) =>
 
 // what is checked is the body Discord receives; the engine only stores the setting, which settings.int.test.ts covers on both
 describeOnPgliteOnly('#logs: the alarm role is pinged for a certain alt and a raid alarm, and for nothing else', (getDatabase) => {
-  const server = useTestGatekeeper(getDatabase);
+  // a dozen #logs posts in one channel: what is checked is who they ping
+  const server = useTestGatekeeper(getDatabase, {}, SHORT_DISCORD_WINDOWS);
   const emulator = () => server.handle.discord.emulator!;
   const logs = () => emulator().state.messages(emulator().guild.channelId('logs'));
 

@@ -6,6 +6,7 @@ import { ALREADY_REMOVED_FROM_CARD, createMembersService } from '../../modules/m
 import type { LogCard } from '../../modules/outbox';
 import { describeEngines } from '../../test-support/database';
 import { buildLink, buildMember } from '../../test-support/factories';
+import { SHORT_DISCORD_WINDOWS } from '../../test-support/gatekeeper';
 import { countRows, useSlashCommandServer } from '../../test-support/slash-commands';
 import { STAFF_BUTTON_REFUSAL } from '../bot/interaction-dispatcher';
 import { CARD_REJECT_REASON } from './log-card-buttons';
@@ -13,7 +14,8 @@ import { CARD_REJECT_REASON } from './log-card-buttons';
 jest.setTimeout(60_000);
 
 describeEngines('buttons on the logs channel cards', (getDatabase) => {
-  const server = useSlashCommandServer(getDatabase);
+  // cards posted to one #logs channel, then role changes and kicks: what is checked is what each button does
+  const server = useSlashCommandServer(getDatabase, {}, SHORT_DISCORD_WINDOWS);
   const db = () => getDatabase().db;
   const kit = () => server.kit;
   const logs = () => kit().channelId('logs');

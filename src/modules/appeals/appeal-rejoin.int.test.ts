@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
+import { buildFingerprint, SHORT_DISCORD_WINDOWS, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import { loginCookie, seedTeam, TEAM } from '../../test-support/staff-test-kit';
 import type { GatekeeperHandle } from '../../server';
 
@@ -12,7 +12,8 @@ describeEngines(
     let handle: GatekeeperHandle;
     beforeAll(async () => {
       await resetDatabase(getDatabase());
-      ({ handle } = await startTestGatekeeper(getDatabase(), { CERTAIN_ALT_ACTION: 'ban' }));
+      // a ban, an unban, a join and role changes on one guild: what is checked is where the alt ends up
+      ({ handle } = await startTestGatekeeper(getDatabase(), { CERTAIN_ALT_ACTION: 'ban' }, SHORT_DISCORD_WINDOWS));
       await seedTeam(getDatabase().db);
     });
     afterAll(async () => handle?.stop());

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { members, verificationAttempts } from '../../db/schema';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { buildFingerprint, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
+import { buildFingerprint, SHORT_DISCORD_WINDOWS, startTestGatekeeper, walkVisitorFlow } from '../../test-support/gatekeeper';
 import type { GatekeeperHandle } from '../../server';
 import { listAudit } from '../audit';
 import { readStatistics } from '../statistics';
@@ -13,7 +13,8 @@ describeEngines('visitor flow end to end (HTTP + emulator + outbox)', (getDataba
   let handle: GatekeeperHandle;
   beforeAll(async () => {
     await resetDatabase(getDatabase());
-    ({ handle } = await startTestGatekeeper(getDatabase()));
+    // joins, role changes and #logs lines of several visitors on one emulator: what is checked is what they do
+    ({ handle } = await startTestGatekeeper(getDatabase(), {}, SHORT_DISCORD_WINDOWS));
   });
   afterAll(async () => handle?.stop());
 
