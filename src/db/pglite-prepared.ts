@@ -46,16 +46,8 @@ export function planModeFor(text: string): PlanMode {
   return writes ? 'force_generic_plan' : 'force_custom_plan';
 }
 
-/** Statements with parameters kept per database; the least recently used is closed beyond this. */
+/** Statements kept per database; the least recently used is closed beyond this. */
 const MAX_STATEMENTS = 500;
-/**
- * Statements with no parameters kept per database, apart from those. A statement with its values
- * written into its text (sql-literal.ts: a member search, one text per word searched) is kept so
- * that the word's plan is made once; there can be a new one for every search staff type, and each
- * kept plan costs the worker about 100 kB (450 words searched: +47 MB). So they have a budget of
- * their own: they can neither push the product's own statements out nor grow without bound.
- */
-const MAX_VALUE_STATEMENTS = 64;
 
 type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
@@ -169,10 +161,8 @@ export interface OpenTransaction {
 }
 
 export class PreparedStatements {
-  /** statements with parameters, by key, least recently used first */
+  /** statements by key, least recently used first */
   private readonly statements = new Map<string, Prepared>();
-  /** statements with none (their values in their text), by key, least recently used first */
-  private readonly valueStatements = new Map<string, Prepared>();
   /** statements given up (stale or beyond the limit), closed with the next preparation */
   private readonly toClose: string[] = [];
   private counter = 0;
@@ -231,10 +221,8 @@ export class PreparedStatements {
       } catch (error) {
         if (!isStaleStatement(error)) throw withQuery(error, text, params, options);
         // a statement that does not exist any more means they were all dropped (DEALLOCATE ALL): forget them all
-        if (sqlState(error) === STATEMENT_DROPPED) {
-          this.statements.clear();
-          this.valueStatements.clear();
-        } else this.giveUp(this.keyOf(text, options));
+        if (sqlState(error) === STATEMENT_DROPPED) this.statements.clear();
+        else this.giveUp(this.keyOf(text, options));
         // outside a transaction nothing else was undone: prepare the text again; inside, the transaction has failed
         if (!outsideTransaction) throw withQuery(error, text, params, options);
         try {
@@ -247,18 +235,10 @@ export class PreparedStatements {
   }
 
   private giveUp(key: string): void {
-    const statement = this.statements.get(key) ?? this.valueStatements.get(key);
+    const statement = this.statements.get(key);
     if (!statement) return;
     this.statements.delete(key);
-    this.valueStatements.delete(key);
     this.toClose.push(statement.name);
-  }
-
-  /** The kept statements of a statement's kind (with parameters or without), and how many of them may be kept. */
-  private budgetOf(statement: Prepared): { kept: Map<string, Prepared>; max: number } {
-    return statement.paramTypes.length > 0
-      ? { kept: this.statements, max: MAX_STATEMENTS }
-      : { kept: this.valueStatements, max: MAX_VALUE_STATEMENTS };
   }
 
   private keyOf(text: string, options: QueryOptions | undefined): string {
@@ -289,20 +269,17 @@ export class PreparedStatements {
   private async prepared(text: string, options: QueryOptions | undefined): Promise<Prepared> {
     if (!this.sessionModeSet) return this.parse('', text, options);
     const key = this.keyOf(text, options);
-    const known = this.statements.get(key) ?? this.valueStatements.get(key);
+    const known = this.statements.get(key);
     if (known) {
-      const { kept } = this.budgetOf(known);
-      kept.delete(key); // re-inserted: the Map's order is the use order
-      kept.set(key, known);
+      this.statements.delete(key); // re-inserted: the Map's order is the use order
+      this.statements.set(key, known);
       return known;
     }
+    if (this.statements.size >= MAX_STATEMENTS) this.giveUp(this.statements.keys().next().value as string);
     // closing a statement that no longer exists is not an error
     const parts = this.toClose.splice(0).map((old) => protocol.serialize.close({ type: 'S', name: old }));
     const statement = await this.parse(`${this.prefix}${++this.counter}`, text, options, parts);
-    // its kind is known once parsed: the least recently used of that kind is closed with the next preparation
-    const { kept, max } = this.budgetOf(statement);
-    if (kept.size >= max) this.giveUp(kept.keys().next().value as string);
-    kept.set(key, statement);
+    this.statements.set(key, statement);
     return statement;
   }
 
