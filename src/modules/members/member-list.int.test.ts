@@ -1,6 +1,7 @@
 import { buildMember } from '../../test-support/factories';
 import { describeEngines, resetDatabase } from '../../test-support/database';
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
+import { selectRows } from '../../db/client';
 import { linkCountsSql } from '../../db/member-filters';
 import { members } from '../../db/schema';
 import {
@@ -171,6 +172,21 @@ describeEngines('member list queries', (getDatabase, engine) => {
       for (const [word, total] of Object.entries(words))
         expect((await listWithTotal(database.db, { filter: 'all', search: word, limit: 48 })).count.total).toBe(total);
       expect(await plans()).toEqual({ generic_plans: 0, custom_plans: before.custom_plans + 4 });
+    },
+  );
+
+  // a named statement could switch, after five runs, to one plan for every word: a rare word would walk the whole list
+  (engine === 'postgres' ? it : it.skip)(
+    'sends a search unnamed, planned for its word at each run, and names the pages without one [postgres]',
+    async () => {
+      const named = await getDatabase().db.transaction(async (tx) => {
+        await listWithTotal(tx, { filter: 'all', search: 'fox', limit: 48 });
+        await listWithTotal(tx, { filter: 'all', search: 'fox', limit: 1, cursor: { verifiedAt: '2999-01-01T00:00:00.000000Z', id: 1 } });
+        await listWithTotal(tx, { filter: 'all', limit: 48 });
+        // the prepared statements of this transaction's connection
+        return (await selectRows<{ name: string }>(tx, sql`select name from pg_prepared_statements order by name`)).map((row) => row.name);
+      });
+      expect(named).toEqual(['gk_member_list_all_first']);
     },
   );
 
