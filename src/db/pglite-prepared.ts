@@ -11,7 +11,9 @@ import { isStaleStatement, sqlState, STATEMENT_DROPPED } from './db-errors';
  * types and its row shape are kept) and every later run is one call of Bind + Execute + Sync.
  * Measured on this machine, with the plans below: a primary-key select 1.27–2.04 → 0.82–0.89 ms,
  * a one-row upsert 1.21–1.49 → 0.35–0.37 ms. Results and parameters are PGlite's own: its
- * `parseResults`, parsers, serialisers and options (`rowMode`, `parsers`, `paramTypes`).
+ * `parseResults`, parsers, serialisers and options (`rowMode`, `parsers`, `paramTypes`). Against
+ * the hand-written result parser this replaced (array rows, as Drizzle reads them; 2,000 runs,
+ * five rounds): a one-row read 62–67 → 63–81 µs, a 48-row page 336–353 → 350–364 µs.
  *
  * Reads are planned for their values at every run, as with PGlite's `query`: the session runs with
  * `plan_cache_mode = force_custom_plan`. A kept read would otherwise switch to one plan for any
