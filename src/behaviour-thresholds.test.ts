@@ -469,8 +469,6 @@ const FIGURES: Figure[] = [
   },
   { section: MEMBER_LIST, text: 'migration 0009, so', notThreshold: 'a name' },
   { section: MEMBER_LIST, text: 'takes 1.5–2 ms', notThreshold: 'measured' },
-  { section: MEMBER_LIST, text: 'The 64 most recently', tied: sourceConstant('src/db/pglite-prepared.ts', 'MAX_VALUE_STATEMENTS') },
-  { section: MEMBER_LIST, text: '(about 100 kB of', notThreshold: 'measured' },
 
   // Audit log
   { section: AUDIT, text: 'the appeal\n#4 of @bob', notThreshold: 'example' },

@@ -146,7 +146,7 @@ export function embeddedDatabase(client: EmbeddedClient): Database {
 /** An in-memory PGlite, optionally restored from a dump (tests, benchmarks). */
 export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database> {
   const pglite = await PGlite.create({ extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
-  return embeddedDatabase(inProcessClient(pglite));
+  return embeddedDatabase(await inProcessClient(pglite));
 }
 
 function describeUrl(url: string): string {

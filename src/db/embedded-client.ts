@@ -37,8 +37,8 @@ export interface EmbeddedClient extends EmbeddedQueries {
 }
 
 /** PGlite in this thread, as an EmbeddedClient. */
-export function inProcessClient(pglite: PGlite): EmbeddedClient {
-  const prepared = new PreparedStatements(pglite);
+export async function inProcessClient(pglite: PGlite): Promise<EmbeddedClient> {
+  const prepared = await PreparedStatements.open(pglite);
   return {
     query: (text, params, options) => prepared.query(text, params, options),
     exec: (text) => pglite.exec(text),

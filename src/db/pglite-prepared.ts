@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parse, protocol, types, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { isStaleStatement, sqlState, STATEMENT_DROPPED } from './db-errors';
 
 /**
@@ -7,29 +7,25 @@ import { isStaleStatement, sqlState, STATEMENT_DROPPED } from './db-errors';
  *
  * PGlite's own `query` sends six protocol messages, each a separate call into the WebAssembly
  * engine (Parse, Describe statement, Bind, Describe portal, Execute, Sync), and PostgreSQL parses
- * and plans the text every time. The product runs the same few dozen statement texts over and
- * over, so each text is prepared once (Parse + Describe: its parameter types and its row shape are
- * kept) and every later run is one call of Bind + Execute + Sync. Measured on this machine, with
- * the custom plans below: a primary-key select 1.27–2.04 → 0.82–0.89 ms, a one-row upsert
- * 1.21–1.49 → 0.35–0.37 ms.
- *
- * Results are the ones PGlite's `query` gives (its parsers, `rowMode`, `parsers` options); values
- * are serialised as PGlite does (its serialisers by the statement's parameter types).
+ * and plans the text every time. Here each text is prepared once (Parse + Describe: its parameter
+ * types and its row shape are kept) and every later run is one call of Bind + Execute + Sync.
+ * Measured on this machine, with the plans below: a primary-key select 1.27–2.04 → 0.82–0.89 ms,
+ * a one-row upsert 1.21–1.49 → 0.35–0.37 ms. Results and parameters are PGlite's own: its
+ * `parseResults`, parsers, serialisers and options (`rowMode`, `parsers`, `paramTypes`). Against
+ * the hand-written result parser this replaced (array rows, as Drizzle reads them; 2,000 runs,
+ * five rounds): a one-row read 62–67 → 63–81 µs, a 48-row page 336–353 → 350–364 µs.
  *
  * Reads are planned for their values at every run, as with PGlite's `query`: the session runs with
- * `plan_cache_mode = force_custom_plan`. A kept read would otherwise switch to one generic plan
- * after five runs, and a member search (`username ilike $1`) planned for no particular word walks
- * the list's index, which for a rare word means the whole table. The setting is made by the first
- * statement outside a transaction; until then statements run unnamed, planned for their values
- * and not kept.
+ * `plan_cache_mode = force_custom_plan`. A kept read would otherwise switch to one plan for any
+ * values after five runs, and a member search (`username ilike $1`) planned for no particular word
+ * walks the list's index, which for a rare word means the whole table.
  *
- * Writes keep one plan (`force_generic_plan`, see `planModeFor`): the product's writes find their
- * rows by key, or are the verification's statements whose reads are bounded the same way whatever
- * the values, and planning them was a large part of their time (the sign-in's statement: 0.8-1.4
- * ms of planning for 1.0-1.5 ms of execution, measured with EXPLAIN ANALYZE in P2). The mode is
- * switched only when the next statement needs the other one: with a plain SET outside a
- * transaction, with SET LOCAL inside one (undone when it ends, committed or rolled back, so the
- * session's mode is always the one set outside).
+ * Writes keep one plan (`force_generic_plan`): the product's writes find their rows by key, or are
+ * the verification's statements whose reads are bounded the same way whatever the values, and
+ * planning them was most of their time (the sign-in's statement: 0.8–1.4 ms of planning for
+ * 1.0–1.5 ms of execution, EXPLAIN ANALYZE in P2). The mode is switched only when the next
+ * statement needs the other one: with SET outside a transaction, with SET LOCAL inside one
+ * (undone when it ends, so the session's mode is always the one set outside).
  */
 
 /** How PostgreSQL plans a kept statement's runs: for their values each time, or one plan kept. */
@@ -46,115 +42,46 @@ export function planModeFor(text: string): PlanMode {
   return writes ? 'force_generic_plan' : 'force_custom_plan';
 }
 
-/** Statements with parameters kept per database; the least recently used is closed beyond this. */
+/** Statements kept per database; the least recently used is closed beyond this. */
 const MAX_STATEMENTS = 500;
-/**
- * Statements with no parameters kept per database, apart from those. A statement with its values
- * written into its text (sql-literal.ts: a member search, one text per word searched) is kept so
- * that the word's plan is made once; there can be a new one for every search staff type, and each
- * kept plan costs the worker about 100 kB (450 words searched: +47 MB). So they have a budget of
- * their own: they can neither push the product's own statements out nor grow without bound.
- */
-const MAX_VALUE_STATEMENTS = 64;
 
 type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+type Parsers = Parameters<typeof parse.parseResults>[1];
 
 interface Prepared {
   name: string;
   /** the parameter types PostgreSQL settled on, by position */
   paramTypes: number[];
-  /** the statement's columns (empty when it returns no rows), as each run's result names them */
-  fields: Results['fields'];
-  /** how its runs are planned (planModeFor, read from its text once, when it is prepared) */
+  /** its RowDescription (none when it returns no rows): a run's answer holds only the rows, so it goes before them */
+  description: Message[];
+  /**
+   * the database's parsers for its columns' types only: `parseResults` copies the parsers it is
+   * given at every call, and the database's (over 300) took as long as a one-row read (0.15 ms)
+   */
+  parsers: Parsers;
+  /** how its runs are planned (planModeFor, read from its text once) */
   planMode: PlanMode;
 }
 
 const DATE_TYPES = new Set([1082, 1114, 1184]); // date, timestamp, timestamptz
 const BYTEA = 17;
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-/** The kind of a value by its tag, not `instanceof`: test files pass values made in another realm. */
-function tagOf(value: object): string {
-  return Object.prototype.toString.call(value);
-}
-
 /**
  * A parameter as the text PostgreSQL receives. Dates and byte arrays are written here (as PGlite's
- * serialisers write them) so that one made in another realm is not refused; the rest go through
- * PGlite's serialiser for the parameter's type, or `toString`, as PGlite's `query` does.
+ * serialisers write them) so that one made in another realm (a test file's) is not refused: their
+ * kind is read from their tag, not `instanceof`. The rest go through PGlite's serialiser for the
+ * parameter's type, or `toString`, as PGlite's `query` does.
  */
 function serializeParam(pglite: PGlite, value: unknown, type: number | undefined, options: QueryOptions | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'object' && type !== undefined) {
-    if (DATE_TYPES.has(type) && tagOf(value) === '[object Date]') return (value as Date).toISOString();
+    if (DATE_TYPES.has(type) && Object.prototype.toString.call(value) === '[object Date]') return (value as Date).toISOString();
     if (type === BYTEA && ArrayBuffer.isView(value)) {
       return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
     }
   }
   const serializer = type === undefined ? undefined : (options?.serializers?.[type] ?? pglite.serializers[type]);
   return serializer ? serializer(value) : String(value);
-}
-
-type RowDescription = Message & { fields: { name: string; dataTypeID: number }[] };
-type ValueParser = (value: string, type: number) => unknown;
-
-/**
- * One run's result, as PGlite's `parse.parseResults` gives it for a single statement: its rows
- * (objects by column name, or arrays with `rowMode: 'array'`), values parsed by the run's
- * `parsers`, else the database's, else PGlite's defaults, and the rows it changed. Done here
- * rather than by `parseResults`, which copies the database's parsers (over 300, one per type and
- * array type) into a new object at every call: measured in this file's micro-benchmark, that copy
- * took as long as running the statement (0.15 ms for a one-row, one-column read).
- */
-function resultOf<T>(messages: Message[], fields: Results['fields'], pglite: PGlite, options: QueryOptions | undefined): Results<T> {
-  const parsers: (ValueParser | undefined)[] = fields.map(
-    ({ dataTypeID }) =>
-      (options?.parsers?.[dataTypeID] ?? pglite.parsers[dataTypeID] ?? types.parsers[dataTypeID]) as ValueParser | undefined,
-  );
-  const parseValue = (value: string | null, column: number): unknown => {
-    if (value === null) return null;
-    const parser = parsers[column];
-    return parser ? parser(value, fields[column]!.dataTypeID) : value;
-  };
-  const rows: unknown[] = [];
-  let affectedRows = 0;
-  for (const message of messages) {
-    if (message.name === 'dataRow') {
-      const values = (message as Message & { fields: (string | null)[] }).fields;
-      if (options?.rowMode === 'array') rows.push(values.map(parseValue));
-      else {
-        const row: Record<string, unknown> = {};
-        for (let column = 0; column < values.length; column++) row[fields[column]!.name] = parseValue(values[column]!, column);
-        rows.push(row);
-      }
-    } else if (message.name === 'commandComplete') affectedRows += affectedRowsOf((message as Message & { text: string }).text);
-  }
-  return { rows: rows as T[], fields, affectedRows };
-}
-
-/** The rows a command tag says were changed ("INSERT 0 3", "UPDATE 2" …), as PGlite counts them. */
-function affectedRowsOf(tag: string): number {
-  const words = tag.split(' ');
-  switch (words[0]) {
-    case 'INSERT':
-      return parseInt(words[2]!, 10);
-    case 'UPDATE':
-    case 'DELETE':
-    case 'COPY':
-    case 'MERGE':
-      return parseInt(words[1]!, 10);
-    default:
-      return 0;
-  }
 }
 
 /** The details PGlite's own `query` adds to a failed statement's error. */
@@ -169,23 +96,25 @@ export interface OpenTransaction {
 }
 
 export class PreparedStatements {
-  /** statements with parameters, by key, least recently used first */
+  /** statements by key, least recently used first */
   private readonly statements = new Map<string, Prepared>();
-  /** statements with none (their values in their text), by key, least recently used first */
-  private readonly valueStatements = new Map<string, Prepared>();
   /** statements given up (stale or beyond the limit), closed with the next preparation */
   private readonly toClose: string[] = [];
   private counter = 0;
   /** names of this instance's statements: a PGlite the tests hand from one file to the next may hold another's */
   private readonly prefix = `gk_${randomBytes(4).toString('hex')}_`;
-  /** plan_cache_mode was set for this session (outside any transaction): statements may be kept */
-  private sessionModeSet = false;
   /** the session's plan_cache_mode, as last set outside a transaction */
   private sessionMode: PlanMode = 'force_custom_plan';
   /** the mode a transaction's SET LOCAL gave it, by transaction (the session's until then) */
   private readonly transactionModes = new WeakMap<OpenTransaction, PlanMode>();
 
-  constructor(private readonly pglite: PGlite) {}
+  private constructor(private readonly pglite: PGlite) {}
+
+  /** Statements on `pglite`, whose session plans reads for their values from now on; no transaction may be open on it. */
+  static async open(pglite: PGlite): Promise<PreparedStatements> {
+    await pglite.exec('set plan_cache_mode = force_custom_plan');
+    return new PreparedStatements(pglite);
+  }
 
   /** A statement outside any transaction: it waits for an open transaction to end, as PGlite's `query` does. */
   async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
@@ -203,14 +132,6 @@ export class PreparedStatements {
     return this.run<T>(text, params, options, tx);
   }
 
-  /** The session's plan mode, set by the first statement outside a transaction; until then statements run unnamed. */
-  private async setSessionMode(tx: OpenTransaction | undefined): Promise<void> {
-    if (this.sessionModeSet || tx) return;
-    await this.pglite.execProtocolStream(protocol.serialize.query('set plan_cache_mode = force_custom_plan'), { syncToFs: false });
-    this.sessionModeSet = true;
-    this.sessionMode = 'force_custom_plan';
-  }
-
   /** Sets the plan mode a kept statement needs, when the session (or the transaction `tx`) has the other one. */
   private async usePlanMode(wanted: PlanMode, tx: OpenTransaction | undefined): Promise<void> {
     const current = tx ? (this.transactionModes.get(tx) ?? this.sessionMode) : this.sessionMode;
@@ -223,102 +144,80 @@ export class PreparedStatements {
   }
 
   private async run<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: OpenTransaction): Promise<Results<T>> {
-    const outsideTransaction = tx === undefined;
+    const failed = (error: unknown) => Promise.reject(withQuery(error, text, params, options));
     return this.pglite._runExclusiveQuery(async () => {
-      await this.setSessionMode(tx);
       try {
         return await this.execute<T>(text, params, options, tx);
       } catch (error) {
-        if (!isStaleStatement(error)) throw withQuery(error, text, params, options);
+        if (!isStaleStatement(error)) return failed(error);
         // a statement that does not exist any more means they were all dropped (DEALLOCATE ALL): forget them all
-        if (sqlState(error) === STATEMENT_DROPPED) {
-          this.statements.clear();
-          this.valueStatements.clear();
-        } else this.giveUp(this.keyOf(text, options));
+        if (sqlState(error) === STATEMENT_DROPPED) this.statements.clear();
+        else this.giveUp(this.keyOf(text, options));
         // outside a transaction nothing else was undone: prepare the text again; inside, the transaction has failed
-        if (!outsideTransaction) throw withQuery(error, text, params, options);
-        try {
-          return await this.execute<T>(text, params, options, tx);
-        } catch (retryError) {
-          throw withQuery(retryError, text, params, options);
-        }
+        return tx ? failed(error) : this.execute<T>(text, params, options, tx).catch(failed);
       }
     });
   }
 
   private giveUp(key: string): void {
-    const statement = this.statements.get(key) ?? this.valueStatements.get(key);
+    const statement = this.statements.get(key);
     if (!statement) return;
     this.statements.delete(key);
-    this.valueStatements.delete(key);
     this.toClose.push(statement.name);
-  }
-
-  /** The kept statements of a statement's kind (with parameters or without), and how many of them may be kept. */
-  private budgetOf(statement: Prepared): { kept: Map<string, Prepared>; max: number } {
-    return statement.paramTypes.length > 0
-      ? { kept: this.statements, max: MAX_STATEMENTS }
-      : { kept: this.valueStatements, max: MAX_VALUE_STATEMENTS };
   }
 
   private keyOf(text: string, options: QueryOptions | undefined): string {
     return options?.paramTypes?.length ? `${options.paramTypes.join(',')}\n${text}` : text;
   }
 
-  private async execute<T>(
-    text: string,
-    params: unknown[],
-    options: QueryOptions | undefined,
-    tx: OpenTransaction | undefined,
-  ): Promise<Results<T>> {
+  private async execute<T>(text: string, params: unknown[], options: QueryOptions | undefined, tx?: OpenTransaction): Promise<Results<T>> {
     const statement = await this.prepared(text, options);
-    // an unnamed statement is planned for its values whatever the mode
-    if (statement.name) await this.usePlanMode(statement.planMode, tx);
+    await this.usePlanMode(statement.planMode, tx);
     const values = params.map((value, i) => serializeParam(this.pglite, value, statement.paramTypes[i], options));
     const messages = await this.pglite.execProtocolStream(
-      concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+      Buffer.concat([
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
       { syncToFs: false },
     );
-    return resultOf<T>(messages, statement.fields, this.pglite, options);
+    return parse.parseResults([...statement.description, ...messages], statement.parsers, options)[0] as Results<T>;
   }
 
-  /**
-   * The text's prepared statement, preparing it (and closing the least recently used beyond the limit) when
-   * new; the unnamed statement, not kept, while the session may still plan kept statements generically.
-   */
+  /** The text's prepared statement, preparing it (and closing the least recently used beyond the limit) when new. */
   private async prepared(text: string, options: QueryOptions | undefined): Promise<Prepared> {
-    if (!this.sessionModeSet) return this.parse('', text, options);
     const key = this.keyOf(text, options);
-    const known = this.statements.get(key) ?? this.valueStatements.get(key);
+    const known = this.statements.get(key);
     if (known) {
-      const { kept } = this.budgetOf(known);
-      kept.delete(key); // re-inserted: the Map's order is the use order
-      kept.set(key, known);
+      this.statements.delete(key); // re-inserted: the Map's order is the use order
+      this.statements.set(key, known);
       return known;
     }
-    // closing a statement that no longer exists is not an error
-    const parts = this.toClose.splice(0).map((old) => protocol.serialize.close({ type: 'S', name: old }));
-    const statement = await this.parse(`${this.prefix}${++this.counter}`, text, options, parts);
-    // its kind is known once parsed: the least recently used of that kind is closed with the next preparation
-    const { kept, max } = this.budgetOf(statement);
-    if (kept.size >= max) this.giveUp(kept.keys().next().value as string);
-    kept.set(key, statement);
-    return statement;
-  }
-
-  /** Parse + Describe (+ Sync), after any closes waiting in `before`: the statement's parameter types and row shape. */
-  private async parse(name: string, text: string, options: QueryOptions | undefined, before: Uint8Array[] = []): Promise<Prepared> {
+    if (this.statements.size >= MAX_STATEMENTS) this.giveUp(this.statements.keys().next().value as string);
+    const name = `${this.prefix}${++this.counter}`;
+    // Parse + Describe (+ Sync), after closing the statements given up (closing one that no longer exists is not an error)
     const messages = await this.pglite.execProtocolStream(
-      concat([
-        ...before,
+      Buffer.concat([
+        ...this.toClose.splice(0).map((old) => protocol.serialize.close({ type: 'S', name: old })),
         protocol.serialize.parse({ name, text, types: options?.paramTypes ?? [] }),
         protocol.serialize.describe({ type: 'S', name }),
         protocol.serialize.sync(),
       ]),
       { syncToFs: false },
     );
-    const rowDescription = messages.find((m) => m.name === 'rowDescription') as RowDescription | undefined;
-    const fields = rowDescription ? rowDescription.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) : [];
-    return { name, paramTypes: parse.parseDescribeStatementResults(messages), fields, planMode: planModeFor(text) };
+    const description = messages.filter((message) => message.name === 'rowDescription');
+    const fields = (description[0] as (Message & { fields: { dataTypeID: number }[] }) | undefined)?.fields ?? [];
+    const parsers: Parsers = {};
+    for (const { dataTypeID } of fields) if (this.pglite.parsers[dataTypeID]) parsers[dataTypeID] = this.pglite.parsers[dataTypeID];
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      description,
+      parsers,
+      planMode: planModeFor(text),
+    };
+    this.statements.set(key, statement);
+    return statement;
   }
 }

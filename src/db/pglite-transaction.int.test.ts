@@ -12,7 +12,7 @@ describe('PGlite transactions with one message for BEGIN and one for COMMIT', ()
   beforeAll(async () => {
     pglite = await PGlite.create();
     await pglite.exec('create table t (id int primary key)');
-    prepared = new PreparedStatements(pglite);
+    prepared = await PreparedStatements.open(pglite);
   });
   afterAll(async () => pglite.close());
   beforeEach(async () => {

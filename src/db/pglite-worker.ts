@@ -193,15 +193,15 @@ async function handle(pglite: PGlite, prepared: PreparedStatements, request: Wor
 
 async function main(): Promise<void> {
   let pglite: PGlite;
+  let prepared: PreparedStatements;
   try {
     pglite = await PGlite.create(folder, { extensions: { pg_trgm } });
-    await pglite.query('select 1');
+    prepared = await PreparedStatements.open(pglite);
   } catch (error) {
     port.postMessage({ started: false, error: errorToFields(error) } satisfies WorkerStarted);
     port.close();
     return;
   }
-  const prepared = new PreparedStatements(pglite);
   // the main thread sends the requests of one turn as one message, in order (pglite-worker-client.ts)
   port.on('message', (message: Batch<WorkerRequest>) => {
     for (const request of itemsOf(message)) handle(pglite, prepared, request).catch((error: unknown) => fail(request.id, error));

@@ -49,7 +49,7 @@ export async function createTestDatabase(engine: EngineKind = 'pglite'): Promise
     const pool = pglitePool();
     if (pool) {
       const { pglite, release } = await pool.acquire(pgliteTemplateFile());
-      return embeddedDatabase(handedBackOnClose(inProcessClient(pglite), release));
+      return embeddedDatabase(handedBackOnClose(await inProcessClient(pglite), release));
     }
     const dump = fs.readFileSync(pgliteTemplateFile());
     return openMemoryPglite(new Blob([dump]));

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client';
 import { preparedPerShape } from '../../db/prepared-per-executor';
 import { members } from '../../db/schema';
 import type { MemberFilter } from '../../shared/member-badges';
-import { MEMBER_LIST_ORDER, memberMatchSql, type MemberListQuery } from './members.repository';
+import { MEMBER_LIST_ORDER, memberMatchSql, searchOf, statementName, type MemberListQuery, type SearchKind } from './members.repository';
 
 /**
  * A list's total: exact up to a cap; above it, the cap as a lower bound ("1,000+"), or for
@@ -49,7 +49,7 @@ const ESTIMATED_MEMBER_ROWS = sql`(select reltuples::bigint from pg_class where 
  * index, members_verified_at_id_idx, or the trigram indexes for a rare search. The whole
  * table's count reads the planner's estimate in the same statement (one round trip).
  */
-function countQuery(executor: Executor, where: SQL | undefined, upTo: number | Placeholder) {
+function countQuery(executor: Executor, where: SQL | undefined, upTo: Placeholder) {
   const matches = executor
     .select({ one: sql`1` })
     .from(members)
@@ -62,10 +62,13 @@ function countQuery(executor: Executor, where: SQL | undefined, upTo: number | P
     .from(matches);
 }
 
-/** A filter's count (no search), built once per filter with its cap as a placeholder (prepared-per-executor.ts), as the list's pages are. */
-const preparedFilterCount = preparedPerShape((executor, filter: MemberFilter) =>
-  countQuery(executor, memberMatchSql({ filter }), sql.placeholder('upTo')).prepare(`gk_member_count_${filter}`),
-);
+/** A count, built once per filter and kind of search with its pattern and cap as placeholders (prepared-per-executor.ts), as the list's pages are. */
+const preparedCount = preparedPerShape((executor, shape: `${MemberFilter}:${SearchKind}`) => {
+  const [filter, search] = shape.split(':') as [MemberFilter, SearchKind];
+  return countQuery(executor, memberMatchSql(filter, search), sql.placeholder('upTo')).prepare(
+    statementName(search, `gk_member_count_${filter}`),
+  );
+});
 
 export async function countMembers(
   executor: Executor,
@@ -73,13 +76,12 @@ export async function countMembers(
   limits: CountLimits = COUNT_LIMITS,
 ): Promise<MemberCount> {
   const cap = countCapFor(query, limits);
-  const where = memberMatchSql(query);
-  const [row] = query.search?.trim()
-    ? await countQuery(executor, where, cap + 1)
-    : await preparedFilterCount(executor, query.filter).execute({ upTo: cap + 1 });
+  const { kind, pattern } = searchOf(query.search);
+  const [row] = await preparedCount(executor, `${query.filter}:${kind}`).execute({ pattern, upTo: cap + 1 });
   const counted = Number(row?.n ?? 0);
   if (counted <= cap) return { total: counted, exact: true, capped: false };
+  // the estimate is there for the whole table only (null otherwise)
   const estimate = Number(row?.estimate ?? -1);
-  if (!where && estimate > cap) return { total: estimate, exact: false, capped: false };
+  if (estimate > cap) return { total: estimate, exact: false, capped: false };
   return { total: cap, exact: false, capped: true };
 }

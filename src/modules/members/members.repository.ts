@@ -3,7 +3,6 @@ import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
 import { preparedPerShape } from '../../db/prepared-per-executor';
-import { literalLimit, textLiteral } from '../../db/sql-literal';
 import { members } from '../../db/schema';
 import type { BadgeSubject, ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
@@ -71,18 +70,33 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/**
- * Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID.
- * The pattern is written into the statement's text (sql-literal.ts): its plan is made for the word, once, and kept while the word is searched again.
- */
-function searchSql(search: string | undefined): SQL | undefined {
+/** How a search matches: not at all (no search), the username, or (all digits) the username or the Discord ID. */
+export type SearchKind = 'none' | 'name' | 'name-or-id';
+
+/** A search's kind and its LIKE pattern, the placeholder `pattern`'s value. */
+export function searchOf(search: string | undefined): { kind: SearchKind; pattern?: string } {
   const needle = search?.trim();
-  if (!needle) return undefined;
-  const pattern = textLiteral(`%${escapeLikePattern(needle)}%`);
-  const byName = sql`${members.username} ilike ${pattern} escape '\\'`;
+  if (!needle) return { kind: 'none' };
   // a Discord ID is all digits: other searches cannot match one, so skip that index
-  if (!/^\d+$/.test(needle)) return byName;
-  return sql`(${byName} or ${members.discordId} like ${pattern} escape '\\')`;
+  return { kind: /^\d+$/.test(needle) ? 'name-or-id' : 'name', pattern: `%${escapeLikePattern(needle)}%` };
+}
+
+/** Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID. */
+function searchSql(kind: SearchKind): SQL | undefined {
+  if (kind === 'none') return undefined;
+  const byName = sql`${members.username} ilike ${sql.placeholder('pattern')} escape '\\'`;
+  if (kind === 'name') return byName;
+  return sql`(${byName} or ${members.discordId} like ${sql.placeholder('pattern')} escape '\\')`;
+}
+
+/**
+ * A prepared statement's name for a shape. A search is sent unnamed (''), as Drizzle sends a
+ * statement it was not asked to name: PostgreSQL then plans it for its word at every run, where
+ * a named one could switch to one plan for any word, which walks the list's index through the
+ * whole table for a rare word. On PGlite every read is planned for its values (pglite-prepared.ts).
+ */
+export function statementName(kind: SearchKind, name: string): string {
+  return kind === 'none' ? name : '';
 }
 
 export interface MemberListQuery {
@@ -117,9 +131,9 @@ export function decodeMemberCursor(text: string): MemberCursor | null {
 
 const cursorTimestamp = sql<string>`to_char(${members.verifiedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** The filter and search of a list query, without its cursor; undefined for the whole table. */
-export function memberMatchSql(query: Pick<MemberListQuery, 'search' | 'filter'>): SQL | undefined {
-  return and(...[FILTER_SQL[query.filter], searchSql(query.search)].filter((c): c is SQL => c !== undefined));
+/** The filter and search of a list query, without its cursor (the search's pattern a placeholder); undefined for the whole table. */
+export function memberMatchSql(filter: MemberFilter, search: SearchKind = 'none'): SQL | undefined {
+  return and(...[FILTER_SQL[filter], searchSql(search)].filter((c): c is SQL => c !== undefined));
 }
 
 /**
@@ -133,40 +147,28 @@ function listOrderOf(verifiedAt: SQLWrapper, id: SQLWrapper): SQL[] {
 export const MEMBER_LIST_ORDER = listOrderOf(members.verifiedAt, members.id);
 
 /**
- * A list page with no search, built once per shape (its filter, and whether it starts after a
- * cursor) with its limit and cursor as placeholders (prepared-per-executor.ts): the dashboard asks
- * for these pages over and over, and Drizzle would otherwise build and render the statement at
- * every request. Its text never changes with its values, so PostgreSQL names and keeps it.
+ * A list page, built once per shape (its filter, its kind of search, and whether it starts after
+ * a cursor) with its search pattern, limit and cursor as placeholders (prepared-per-executor.ts):
+ * the dashboard asks for these pages over and over, and Drizzle would otherwise build and render
+ * the statement at every request.
  */
-const preparedListPage = preparedPerShape((executor, shape: `${MemberFilter}:${'first' | 'after'}`) => {
-  const [filter, position] = shape.split(':') as [MemberFilter, 'first' | 'after'];
+const preparedListPage = preparedPerShape((executor, shape: `${MemberFilter}:${SearchKind}:${'first' | 'after'}`) => {
+  const [filter, search, position] = shape.split(':') as [MemberFilter, SearchKind, 'first' | 'after'];
   const after = sql`(${members.verifiedAt}, ${members.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::bigint)`;
   return executor
     .select({ row: members, cursorAt: cursorTimestamp })
     .from(members)
-    .where(and(FILTER_SQL[filter], position === 'after' ? after : undefined))
+    .where(and(memberMatchSql(filter, search), position === 'after' ? after : undefined))
     .orderBy(...MEMBER_LIST_ORDER)
     .limit(sql.placeholder('limit'))
-    .prepare(`gk_member_list_${filter}_${position}`);
+    .prepare(statementName(search, `gk_member_list_${filter}_${position}`));
 });
 
 /** Newest first: the index of the filter (or members_verified_at_id_idx) serves the order and the cursor. */
 export async function listMembers(executor: Executor, query: MemberListQuery): Promise<{ members: Member[]; nextCursor: string | null }> {
-  if (!query.search?.trim()) {
-    const prepared = preparedListPage(executor, `${query.filter}:${query.cursor ? 'after' : 'first'}`);
-    const rows = await prepared.execute({ limit: query.limit + 1, cursorAt: query.cursor?.verifiedAt, cursorId: query.cursor?.id });
-    return pageOf(rows, query.limit);
-  }
-  const conditions = [memberMatchSql(query)];
-  if (query.cursor) {
-    conditions.push(sql`(${members.verifiedAt}, ${members.id}) < (${query.cursor.verifiedAt}::timestamptz, ${query.cursor.id}::bigint)`);
-  }
-  const rows = await executor
-    .select({ row: members, cursorAt: cursorTimestamp })
-    .from(members)
-    .where(and(...conditions.filter((c): c is SQL => c !== undefined)))
-    .orderBy(...MEMBER_LIST_ORDER)
-    .limit(query.limit + 1);
+  const { kind, pattern } = searchOf(query.search);
+  const prepared = preparedListPage(executor, `${query.filter}:${kind}:${query.cursor ? 'after' : 'first'}`);
+  const rows = await prepared.execute({ pattern, limit: query.limit + 1, cursorAt: query.cursor?.verifiedAt, cursorId: query.cursor?.id });
   return pageOf(rows, query.limit);
 }
 
@@ -179,42 +181,52 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
 }
 
 /**
- * A first page and its matches counted up to `countUpTo` + 1, in one statement with no
- * parameters (its limits are written into the text, as the search is: sql-literal.ts): the search
- * runs once (a trigram scan, or the walk of the list's index for a common word) for both.
- * `countUpTo` must be small: the matches up to it are read from the table to be ordered.
- * Only the page's rows (and one more, for the cursor) are then read whole, by primary key:
+ * A search's first page and its matches counted up to the placeholder `upTo`, in one statement:
+ * the search runs once (a trigram scan, or the walk of the list's index for a common word) for
+ * both. The count must be small: the matches up to it are read from the table to be ordered.
+ * Only the page's rows (`limit`, one more for the cursor) are then read whole, by primary key:
  * a rare word's 101 counted matches cost 50 fewer row reads than joining them all (P3).
  */
-export function firstPageCountedQuery(executor: Executor, query: Omit<MemberListQuery, 'cursor'>, countUpTo: number) {
+export function firstPageCountedQuery(executor: Executor, filter: MemberFilter, search: SearchKind) {
   const hits = executor.$with('hits').as(
     executor
       .select({ id: members.id, verifiedAt: members.verifiedAt })
       .from(members)
-      .where(memberMatchSql(query))
+      .where(memberMatchSql(filter, search))
       .orderBy(...MEMBER_LIST_ORDER)
-      .limit(literalLimit(countUpTo + 1)),
+      .limit(sql.placeholder('upTo')),
   );
   const pageIds = executor
     .select({ id: hits.id })
     .from(hits)
     .orderBy(...listOrderOf(hits.verifiedAt, hits.id))
-    .limit(literalLimit(query.limit + 1));
+    .limit(sql.placeholder('limit'));
   return executor
     .with(hits)
     .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
     .from(members)
     .where(inArray(members.id, pageIds))
     .orderBy(...MEMBER_LIST_ORDER)
-    .limit(literalLimit(query.limit + 1));
+    .limit(sql.placeholder('limit'));
 }
+
+/** That statement, built once per filter and kind of search, as the list's pages are. */
+const preparedFirstPageCounted = preparedPerShape((executor, shape: `${MemberFilter}:${SearchKind}`) => {
+  const [filter, search] = shape.split(':') as [MemberFilter, SearchKind];
+  return firstPageCountedQuery(executor, filter, search).prepare(statementName(search, `gk_member_first_page_${filter}`));
+});
 
 export async function listFirstPageCounted(
   executor: Executor,
   query: Omit<MemberListQuery, 'cursor'>,
   countUpTo: number,
 ): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
-  const rows = await firstPageCountedQuery(executor, query, countUpTo);
+  const { kind, pattern } = searchOf(query.search);
+  const rows = await preparedFirstPageCounted(executor, `${query.filter}:${kind}`).execute({
+    pattern,
+    upTo: countUpTo + 1,
+    limit: query.limit + 1,
+  });
   return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
