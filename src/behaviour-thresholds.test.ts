@@ -13,6 +13,8 @@ import {
   DEFAULT_LOGIN_THROTTLE,
   defaultHashThreads,
   BUSY_RETRY_SECONDS,
+  DEVICE_COOKIE_MAX_AGE_MS,
+  SIGN_IN_GATE,
   WAITING_PER_HASH_THREAD,
 } from './modules/staff';
 import { GUILD_MEMBER_CACHE_MAX_AGE_MS } from './discord/guild-member-cache';
@@ -387,6 +389,26 @@ const FIGURES: Figure[] = [
   { section: SESSIONS, text: 'two more per thread waiting', tied: WAITING_PER_HASH_THREAD },
   { section: SESSIONS, text: 'an attempt gets 429', notThreshold: 'HTTP status' },
   { section: SESSIONS, text: "Try again in 2 seconds.'\n  (`Retry-After: 2`)", tied: [BUSY_RETRY_SECONDS, BUSY_RETRY_SECONDS] },
+  // the device cookie and the gate in front of unknown devices
+  { section: SESSIONS, text: '(only sign-in reads it), 90 days from the last sign-in', tied: DEVICE_COOKIE_MAX_AGE_MS / DAY_MS },
+  { section: SESSIONS, text: 'Its value is `1.<staff id>', notThreshold: 'a field value' },
+  {
+    section: SESSIONS,
+    text: "a limit of its own instead: 5 failures per 15\n  minutes for that username from that device, then 15 minutes' block",
+    tied: [pair.limit, pair.windowMs / MINUTE_MS, pair.blockMs / MINUTE_MS],
+  },
+  { section: SESSIONS, text: "for this username from this browser. Try again in 15 minutes.'", tied: pair.blockMs / MINUTE_MS },
+  {
+    section: SESSIONS,
+    text: 'waits for one of 4\n  places per web process, with at most 8 waiting',
+    tied: [SIGN_IN_GATE.concurrency, SIGN_IN_GATE.queueLimit],
+  },
+  { section: SESSIONS, text: "beyond that it gets 429 'The server is busy", notThreshold: 'HTTP status' },
+  {
+    section: SESSIONS,
+    text: "Try again in 2 seconds.' (`Retry-After: 2`) at once. A password spray",
+    tied: [BUSY_RETRY_SECONDS, BUSY_RETRY_SECONDS],
+  },
   { section: SESSIONS, text: 'throttled like sign-in: 5 per 15 minutes', tied: [pair.limit, pair.windowMs / MINUTE_MS] },
   { section: SESSIONS, text: "then 429 'Too many wrong current passwords", notThreshold: 'HTTP status' },
   { section: SESSIONS, text: "Try again in\n  15 minutes.' until the block ends", tied: pair.blockMs / MINUTE_MS },
