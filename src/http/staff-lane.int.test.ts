@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import request from 'supertest';
-import { openPglite, type Database } from '../db/client';
-import { runMigrations } from '../db/migrate';
+import type { Database } from '../db/client';
 import { describeEngines } from '../test-support/database';
+import { useWorkerDatabase } from '../test-support/worker-database';
 import { createStaffTestApp, seedTeam, TEAM } from '../test-support/staff-test-kit';
 
 jest.setTimeout(120_000);
@@ -17,28 +14,11 @@ jest.setTimeout(120_000);
  * (db/staff-lane.ts), so the sign-in answers long before the visitors' work is through.
  */
 describeEngines('staff sign-in while visitors saturate the database', (getDatabase, engine) => {
+  const workerDatabase = useWorkerDatabase(engine, getDatabase, 'gk-staff-lane-');
   let database: Database;
-  let dir: string | undefined;
-
   beforeAll(async () => {
-    if (engine === 'pglite') {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-staff-lane-'));
-      database = await openPglite(dir, {
-        onWorkerCrash: (error) => {
-          throw error;
-        },
-      });
-      await runMigrations(database);
-    } else {
-      database = getDatabase();
-    }
+    database = workerDatabase();
     await seedTeam(database.db);
-  });
-  afterAll(async () => {
-    if (dir) {
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   /** visitors' work outside the lane, for about three seconds: on PostgreSQL more statements than the test pool's 5 connections */

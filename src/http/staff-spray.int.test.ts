@@ -1,16 +1,13 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import bcrypt from 'bcryptjs';
 import request from 'supertest';
-import { openPglite, type Database } from '../db/client';
-import { runMigrations } from '../db/migrate';
 import { createBoundedQueue, createSignInGate, DEVICE_COOKIE, type BcryptRunner } from '../modules/staff';
-import { describeEngines, resetDatabase } from '../test-support/database';
+import type { Database } from '../db/client';
+import { describeEngines } from '../test-support/database';
+import { useWorkerDatabase } from '../test-support/worker-database';
 import { createStaffTestApp, seedTeam, TEAM } from '../test-support/staff-test-kit';
 
 jest.setTimeout(120_000);
@@ -42,30 +39,11 @@ function slowBcrypt(): BcryptRunner {
  * (sign-in-gate.ts) and counts as a known client for the throttle (device-cookie.ts).
  */
 describeEngines('the owner signs in from a known device during a password spray from many addresses', (getDatabase, engine) => {
+  const workerDatabase = useWorkerDatabase(engine, getDatabase, 'gk-staff-spray-');
   let database: Database;
-  let dir: string | undefined;
-
   beforeAll(async () => {
-    if (engine === 'pglite') {
-      // the embedded engine in its worker thread, as the product runs it
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gk-staff-spray-'));
-      database = await openPglite(dir, {
-        onWorkerCrash: (error) => {
-          throw error;
-        },
-      });
-      await runMigrations(database);
-    } else {
-      database = getDatabase();
-      await resetDatabase(database);
-    }
+    database = workerDatabase();
     await seedTeam(database.db);
-  });
-  afterAll(async () => {
-    if (dir) {
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('answers the owner with 200 within 2 s while the spray fills the gate', async () => {
