@@ -1,5 +1,5 @@
 import type { DiscordOAuth } from '../../discord/oauth-client';
-import { type CallbackOutcomes, hashToken, type VerificationService } from '../verification';
+import { type CallbackOutcomes, type VerificationService } from '../verification';
 
 export type AppealSignInResult = { kind: 'identified'; discordId: string } | { kind: 'failed'; reason: string };
 
@@ -28,7 +28,7 @@ export function parseAppealSignInResult(value: unknown): AppealSignInResult | nu
  */
 export function createAppealSignIn(deps: {
   oauth: DiscordOAuth;
-  verification: Pick<VerificationService, 'issueSignInState' | 'openSignInState'>;
+  verification: Pick<VerificationService, 'issueSignInState' | 'isSessionSignInState' | 'openSignInState'>;
   outcomes: CallbackOutcomes<AppealSignInResult>;
   /** revokes the token once read (token-revocation.ts); never fails the sign-in */
   revokeAccessToken?: (accessToken: string) => void;
@@ -51,8 +51,7 @@ export function createAppealSignIn(deps: {
     start: () => deps.verification.issueSignInState(),
 
     /** Whether a callback's state belongs to an appeal sign-in this session started. */
-    isAppealState: (state: string, sessionStateHash: string | undefined) =>
-      Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
+    isAppealState: deps.verification.isSessionSignInState,
 
     /** The sign-in of this callback (`callbackHash`: its state and code hashed), or, for the same callback again, the first one's result. */
     async finish(input: {

@@ -1,7 +1,7 @@
 import type { DiscordOAuth, OAuthTokens } from '../../discord/oauth-client';
 import type { Database } from '../../db/client';
 import { queueRoleConnectionUpdate, saveGrant, tokensFrom, type OutboxPort } from '../outbox';
-import { hashToken, findMemberRowByDiscordId, type VerificationService } from '../verification';
+import { findMemberRowByDiscordId, type VerificationService } from '../verification';
 import { roleConnectionFor } from './role-connection';
 
 export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { kind: 'failed'; reason: string };
@@ -22,7 +22,7 @@ export type LinkedRolesSignInResult = { kind: 'linked'; verified: boolean } | { 
 export function createLinkedRolesSignIn(deps: {
   database: Database;
   oauth: DiscordOAuth;
-  verification: Pick<VerificationService, 'issueSignInState' | 'openSignInState'>;
+  verification: Pick<VerificationService, 'issueSignInState' | 'isSessionSignInState' | 'openSignInState'>;
   revokeAccessToken?: (accessToken: string) => void;
   /** where a member's grant is kept: while `enabled` (Linked Roles on), sealed with `sealKey`; the outbox writes after a failed write */
   grants?: { readonly enabled: boolean; sealKey: Buffer; outbox: OutboxPort; nudgeOutbox?: () => void; now?: () => Date };
@@ -57,8 +57,7 @@ export function createLinkedRolesSignIn(deps: {
     start: () => deps.verification.issueSignInState(),
 
     /** Whether a callback's state belongs to a Linked Roles sign-in this session started. */
-    isLinkedRolesState: (state: string, sessionStateHash: string | undefined) =>
-      Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash),
+    isLinkedRolesState: deps.verification.isSessionSignInState,
 
     async finish(input: {
       state: string;

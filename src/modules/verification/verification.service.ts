@@ -82,13 +82,18 @@ export function createVerificationService(deps: {
    * same statement that takes the callback: it returns a row on the state's first use only. `use` runs it
    * alone (a sign-in with no stored outcome, such as Linked Roles).
    */
+  /** Whether `state` is the OAuth state this session was given (the session keeps only its hash). */
+  function isSessionSignInState(state: string, sessionStateHash: string | undefined): boolean {
+    return Boolean(state && sessionStateHash && hashToken(state) === sessionStateHash);
+  }
+
   function openSignInState(
     state: string,
     sessionStateHash: string,
   ):
     | { refused: 'state_mismatch' | 'state_replayed_or_expired' }
     | { useQuery: (executor: Executor) => SQLWrapper; use: (executor: Executor) => Promise<boolean> } {
-    if (!state || hashToken(state) !== sessionStateHash) return { refused: 'state_mismatch' };
+    if (!isSessionSignInState(state, sessionStateHash)) return { refused: 'state_mismatch' };
     const live = oneTimeTokens.open('oauth_state', state, deps.clock.now());
     if (!live) return { refused: 'state_replayed_or_expired' };
     return { useQuery: live.useQuery, use: live.use };
@@ -141,6 +146,7 @@ export function createVerificationService(deps: {
     /** A single-use OAuth state for one Discord sign-in; the session keeps its hash. */
     issueSignInState: () => oneTimeTokens.issue('oauth_state', OAUTH_STATE_TTL_MS, deps.clock.now()),
 
+    isSessionSignInState,
     openSignInState,
 
     /** A completed Discord sign-in recorded, with the Discord actions that follow (sign-in-flow.ts). */
