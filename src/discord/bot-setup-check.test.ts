@@ -1,25 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { OverwriteType, PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
+import { OverwriteType, PermissionFlagsBits, type APIOverwrite } from 'discord-api-types/v10';
 import { checkBotSetup, INVITE_PERMISSIONS, type SetupCheckInput } from './bot-setup-check';
+import { BOT, GUILD, OWNER, role } from '../test-support/discord-roles';
 
-const GUILD = '100000000000000000';
-const BOT = '200000000000000000';
-const OWNER = '300000000000000000';
 const P = PermissionFlagsBits;
 
-const role = (id: string, name: string, position: number, permissions = 0n, managed = false): APIRole =>
-  ({
-    id,
-    name,
-    position,
-    permissions: String(permissions),
-    managed,
-    color: 0,
-    hoist: false,
-    mentionable: false,
-    flags: 0,
-  }) as unknown as APIRole;
 const overwrite = (id: string, type: OverwriteType, allow: bigint, deny: bigint): APIOverwrite => ({
   id,
   type,

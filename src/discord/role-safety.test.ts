@@ -1,24 +1,9 @@
 import { PermissionFlagsBits, type APIRole } from 'discord-api-types/v10';
 import { roleSafetyProblems, type RoleSafetyInput, type RoleSlot } from './role-safety';
+import { BOT, GUILD, OWNER, role } from '../test-support/discord-roles';
 
-const GUILD = '100000000000000000';
-const BOT = '200000000000000000';
-const OWNER = '300000000000000000';
 const P = PermissionFlagsBits;
 const VERIFIED_ID = '130000000000000000';
-
-const role = (id: string, name: string, position: number, permissions = 0n, managed = false): APIRole =>
-  ({
-    id,
-    name,
-    position,
-    permissions: String(permissions),
-    managed,
-    color: 0,
-    hoist: false,
-    mentionable: false,
-    flags: 0,
-  }) as unknown as APIRole;
 
 /** The README's server: Unverified < Limited Access < Verified < Staff < the bot's role. */
 function server(change: (roles: APIRole[]) => void = () => undefined, configured: Partial<Record<RoleSlot, string>> = {}): RoleSafetyInput {
