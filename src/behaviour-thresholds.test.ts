@@ -14,6 +14,7 @@ import {
   defaultHashThreads,
   BUSY_RETRY_SECONDS,
   DEVICE_COOKIE_MAX_AGE_MS,
+  SIGN_IN_FLOOD,
   SIGN_IN_GATE,
   WAITING_PER_HASH_THREAD,
 } from './modules/staff';
@@ -380,6 +381,12 @@ const FIGURES: Figure[] = [
     tied: [global.limit, global.windowMs / MINUTE_MS, global.blockMs / MINUTE_MS],
   },
   { section: SESSIONS, text: 'can still sign in. Try again in 5 minutes.', tied: global.blockMs / MINUTE_MS },
+  {
+    section: SESSIONS,
+    text: 'when 20 sign-ins\n  are refused as busy within 1 minute',
+    tied: [SIGN_IN_FLOOD.refusals, SIGN_IN_FLOOD.windowMs / MINUTE_MS],
+  },
+  { section: SESSIONS, text: 'there is refused for 5 minutes', tied: SIGN_IN_FLOOD.pauseMs / MINUTE_MS },
   { section: SESSIONS, text: 'in the last 30 days (a known client)', tied: DEFAULT_LOGIN_THROTTLE.knownClientMs / DAY_MS },
   { section: SESSIONS, text: '(over\n  50 attempts per 15 minutes from anywhere)', tied: [account.limit, account.windowMs / MINUTE_MS] },
   { section: SESSIONS, text: 'after a fixed 3 s wait', tied: DEFAULT_LOGIN_THROTTLE.slowDownMs / 1000 },

@@ -52,6 +52,7 @@ import {
   WAITING_PER_HASH_THREAD,
   type SetupCodeStore,
   type BoundedQueue,
+  type FloodRule,
 } from './modules/staff';
 import { planWebProcesses } from './web-processes';
 import { createAltDetector, createVerificationService, type VerificationService } from './modules/verification';
@@ -466,6 +467,8 @@ export function createStaffServices(deps: {
   secureCookies: boolean;
   /** the gate in front of sign-ins from unknown devices: its default size unless a test asks for another */
   signInGate?: BoundedQueue;
+  /** when a flood of unknown sign-ins pauses them, when a test needs its own rule */
+  signInFlood?: FloodRule;
   outbox: OutboxRepository;
   setupCode: SetupCodeStore;
   discordUsers: DiscordUserLookup;
@@ -512,6 +515,7 @@ export function createStaffServices(deps: {
       hmacKey: deps.ipHashKey,
       deviceKeys: deps.deviceKeys,
       gate: deps.signInGate,
+      flood: deps.signInFlood,
     }),
     secureCookies: deps.secureCookies,
     members,

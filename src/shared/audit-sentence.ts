@@ -133,6 +133,7 @@ const THROTTLE_SCOPE_WORDS: Record<string, string> = {
   pair: 'too many wrong passwords for one account from one address',
   client: 'too many failed sign-ins from one address',
   global: 'too many failed sign-ins overall',
+  flood: 'a flood of sign-ins from unknown places',
   account: 'too many failed sign-ins to one account',
   own_password: 'too many wrong current passwords',
 };

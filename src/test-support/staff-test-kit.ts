@@ -12,6 +12,7 @@ import {
   inlineBcrypt,
   type BcryptRunner,
   type BoundedQueue,
+  type FloodRule,
   createMemorySetupCodeStore,
   type SetupCodeStore,
 } from '../modules/staff';
@@ -57,6 +58,8 @@ export interface StaffTestAppOptions {
   extraApi?: Router[];
   /** the gate in front of sign-ins from unknown devices, when a test needs its own */
   signInGate?: BoundedQueue;
+  /** when a flood of unknown sign-ins pauses them, when a test needs a smaller rule */
+  signInFlood?: FloodRule;
 }
 
 export function createStaffTestApp(database: Database, options: StaffTestAppOptions = {}) {
@@ -76,6 +79,7 @@ export function createStaffTestApp(database: Database, options: StaffTestAppOpti
     deviceKeys: ctx.secrets.sessionKeys,
     secureCookies: false,
     signInGate: options.signInGate,
+    signInFlood: options.signInFlood,
     outbox,
     setupCode,
     discordUsers,

@@ -286,6 +286,36 @@ describeEngines('staff login', (getDatabase) => {
       release();
     });
 
+    it('pauses unknown devices after a flood of busy refusals, those waiting included; the own device and known clients still sign in', async () => {
+      const gate = createSignInGate({ concurrency: 1, queueLimit: 1 });
+      const flood = { refusals: 3, windowMs: 60_000, pauseMs: 5 * 60_000 };
+      kit = createStaffTestApp(getDatabase(), { loginThrottle: POLICY, bcrypt: countingBcrypt(), signInGate: gate, signInFlood: flood });
+      const device = deviceOf(await login('Owner', TEAM.owner.password))!;
+      let release: () => void = () => {};
+      void gate.run(() => new Promise<void>((resolve) => (release = resolve)));
+      const waiting = login('Mod', TEAM.mod.password, '192.0.2.70').then((res) => res); // sent now, queued behind the held place
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const calls = bcryptCalls;
+      const busy = [];
+      for (const i of [1, 2, 3]) busy.push((await login(`spray-${i}`, 'guess-password', `192.0.2.${80 + i}`)).status);
+      expect(busy).toEqual([429, 429, 429]); // the third started the pause
+      const paused = await login('Mod', TEAM.mod.password, '192.0.2.90');
+      expect([paused.status, paused.body.error, paused.headers['retry-after']]).toEqual([
+        429,
+        'Sign-in is paused after a flood of sign-ins from unknown places. Staff who signed in from this browser or address before can still sign in. Try again in 5 minutes.',
+        '300',
+      ]);
+      release();
+      // the one that waited through the flood's start gets the pause too, without a password check
+      expect((await waiting).status).toBe(429);
+      expect(bcryptCalls).toBe(calls);
+      expect((await withDevice(device, 'Owner', TEAM.owner.password, '198.51.100.7')).status).toBe(200);
+      expect((await login('Owner', TEAM.owner.password, OWNER_HOME)).status).toBe(200); // a known client
+      expect((await auditActions()).filter((action) => action === 'staff.login_throttled')).toHaveLength(1);
+      kit.clock.advance(flood.pauseMs);
+      expect((await login('Mod', TEAM.mod.password, '192.0.2.90')).status).toBe(200);
+    });
+
     it('makes the device a known client from any address during a pause, until the password changes', async () => {
       const device = deviceOf(await login('Owner', TEAM.owner.password))!;
       for (let i = 0; i < 45; i++) await login(`user${i}`, 'guess', `198.51.100.${i + 1}`);

@@ -85,4 +85,20 @@ describe('createBoundedQueue', () => {
     await Promise.all([spray, waiting, known, second]);
     expect(queue.running + queue.waiting).toBe(0);
   });
+
+  it('refuses a task that is no longer wanted when its turn comes, as busy, and passes its place on', async () => {
+    const queue = createBoundedQueue({ concurrency: 1, queueLimit: 2 });
+    let open: () => void = () => {};
+    const started: string[] = [];
+    let unwanted = false;
+    const running = queue.run(() => new Promise<void>((resolve) => ((open = resolve), started.push('running'))));
+    const dropped = queue.run(async () => void started.push('dropped'), { unwanted: () => unwanted });
+    const next = queue.run(async () => void started.push('next'));
+    unwanted = true; // e.g. a pause began while it waited
+    open();
+    await expect(dropped).rejects.toMatchObject({ status: 429, code: 'busy' });
+    await Promise.all([running, next]);
+    expect(started).toEqual(['running', 'next']);
+    expect(queue.running + queue.waiting).toBe(0);
+  });
 });

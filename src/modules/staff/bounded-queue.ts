@@ -3,9 +3,12 @@ import { AppError } from '../../errors';
 /** How long a caller refused by a full queue is told to wait; a queue drains in about that. */
 export const BUSY_RETRY_SECONDS = 2;
 
+/** The code of that answer's error. */
+export const BUSY = 'busy';
+
 /** The answer when password checks are queued to their limit: quick, a 429 like the throttles' (never a 5xx). */
 export function passwordWorkBusy(): AppError {
-  return new AppError(429, 'busy', `The server is busy checking passwords. Try again in ${BUSY_RETRY_SECONDS} seconds.`, undefined, {
+  return new AppError(429, BUSY, `The server is busy checking passwords. Try again in ${BUSY_RETRY_SECONDS} seconds.`, undefined, {
     'Retry-After': String(BUSY_RETRY_SECONDS),
   });
 }
@@ -13,6 +16,8 @@ export function passwordWorkBusy(): AppError {
 export interface RunOptions {
   /** goes before every waiting task and is never refused: a sign-in from a known client during a spray */
   priority?: boolean;
+  /** asked when the task's turn comes: true refuses it as busy instead (a spray's check queued before a pause began) */
+  unwanted?: () => boolean;
 }
 
 export interface BoundedQueue {
@@ -68,6 +73,7 @@ export function createBoundedQueue(options: BoundedQueueOptions): BoundedQueue {
         running += 1;
       }
       try {
+        if (runOptions.unwanted?.()) throw passwordWorkBusy();
         return await task();
       } finally {
         release();

@@ -23,7 +23,7 @@ export interface PasswordHasher {
   /** False for a wrong password, and for one longer than bcrypt can tell apart. `priority`: ahead of the queue, never refused as busy. */
   verify(password: string, hash: string, options?: RunOptions): Promise<boolean>;
   /** Spends the time of a real check when there is no account, so timing does not reveal usernames. */
-  burn(password: string): Promise<false>;
+  burn(password: string, options?: RunOptions): Promise<false>;
 }
 
 /**
@@ -46,8 +46,8 @@ export function createPasswordHasher(cost = DEFAULT_BCRYPT_COST, bcrypt: BcryptR
       }
       return bcrypt.compare(password, hash, options);
     },
-    async burn(password) {
-      await bcrypt.compare(password.slice(0, PASSWORD_MAX_BYTES), await dummyHash());
+    async burn(password, options) {
+      await bcrypt.compare(password.slice(0, PASSWORD_MAX_BYTES), await dummyHash(), options);
       return false;
     },
   };

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
 import { appendAudit } from '../audit';
+import { BUSY } from './bounded-queue';
 import type { BoundedQueue } from './bounded-queue';
 import { deviceMatchesAccount, issueDeviceCookie, readDeviceCookie, type SignedDevice } from './device-cookie';
 import { createKnownClients, type KnownClients } from './known-clients';
@@ -14,7 +16,7 @@ import {
   type RefusingScope,
 } from './login-throttle';
 import type { PasswordHasher } from './password';
-import { createSignInGate } from './sign-in-gate';
+import { createFloodPause, createSignInGate, type FloodRule } from './sign-in-gate';
 import { staffActor } from './staff-actor';
 import {
   accountOf,
@@ -30,7 +32,7 @@ export type LoginResult =
   /** `deviceCookie`: a fresh device cookie (device-cookie.ts) for the browser that signed in */
   | { outcome: 'success'; staff: StaffAccount; deviceCookie: string }
   | { outcome: 'invalid' }
-  | { outcome: 'throttled'; retryAfterMs: number; scope: RefusingScope };
+  | { outcome: 'throttled'; retryAfterMs: number; scope: RefusingScope | 'flood' };
 
 export interface StaffLoginDeps {
   database: Database;
@@ -45,6 +47,8 @@ export interface StaffLoginDeps {
   gate?: BoundedQueue;
   /** the known clients the gate lets past (known-clients.ts); read from the database unless a test gives its own */
   knownClients?: KnownClients;
+  /** when a flood of unknown sign-ins pauses them (sign-in-gate.ts); the default unless a test asks for another */
+  flood?: FloodRule;
 }
 
 export interface LoginInput {
@@ -60,17 +64,35 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
   const { db } = deps.database;
   const gate = deps.gate ?? createSignInGate();
   const knownClients = deps.knownClients ?? createKnownClients({ read: (now) => listKnownClientKeys(db, now), clock: deps.clock });
+  const flood = createFloodPause(deps.flood);
 
   /**
    * A sign-in from a device whose cookie is signed for this username, or from a known client, goes
    * straight in; any other waits its turn at the gate, before it touches the database, or is
-   * refused at once as busy.
+   * refused at once as busy, or as paused while a flood of such sign-ins lasts.
    */
   function login(input: LoginInput): Promise<LoginResult> {
     const signed = readDeviceCookie(deps.deviceKeys, input.deviceCookie, input.username, deps.clock.now());
     if (signed) return checkIn(input, signed);
     if (knownClients.has(loginThrottleKeys(deps.hmacKey, input.username, input.clientAddress).known)) return checkIn(input, null);
-    return gate.run(() => checkIn(input, null));
+    // checked again when its turn comes: those that waited while the flood began are refused without a password check
+    const unknownSignIn = () => pausedResult() ?? checkIn(input, null);
+    return (pausedResult() ?? gate.run(unknownSignIn)).catch(async (error: unknown) => {
+      if (error instanceof AppError && error.code === BUSY && flood.refused(deps.clock.now().getTime())) {
+        const details = { scope: 'flood' };
+        await appendAudit(
+          db,
+          { actor: { type: 'visitor' }, action: 'staff.login_throttled', targetType: 'staff', details },
+          deps.clock.now(),
+        );
+      }
+      throw error;
+    });
+  }
+
+  function pausedResult(): Promise<LoginResult> | null {
+    const retryAfterMs = flood.pausedFor(deps.clock.now().getTime());
+    return retryAfterMs > 0 ? Promise.resolve({ outcome: 'throttled', retryAfterMs, scope: 'flood' }) : null;
   }
 
   async function checkIn(input: LoginInput, signed: SignedDevice | null): Promise<LoginResult> {
@@ -105,10 +127,12 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
     if (decision.delayMs > 0) await sleep(decision.delayMs);
 
     if (account === undefined) account = await findStaffCredentials(db, input.username);
-    // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy
+    // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy; any
+    // other check still waiting for a password thread when a flood's pause begins is refused as busy instead
+    const check = decision.knownClient ? { priority: true } : { unwanted: () => flood.pausedFor(deps.clock.now().getTime()) > 0 };
     const valid = account
-      ? await deps.hasher.verify(input.password, account.passwordHash, { priority: decision.knownClient })
-      : await deps.hasher.burn(input.password);
+      ? await deps.hasher.verify(input.password, account.passwordHash, check)
+      : await deps.hasher.burn(input.password, check);
     const at = deps.clock.now();
     if (account && valid) {
       const staff = accountOf(account);

@@ -16,6 +16,8 @@ const THROTTLE_REASONS = {
   device: 'Too many failed sign-ins for this username from this browser.',
   client: 'Too many failed sign-ins from your address.',
   global: 'Sign-in is paused after many failed attempts from many places. Staff who signed in from this address before can still sign in.',
+  flood:
+    'Sign-in is paused after a flood of sign-ins from unknown places. Staff who signed in from this browser or address before can still sign in.',
   own_password: 'Too many wrong current passwords.',
 } as const;
 
