@@ -34,7 +34,7 @@ import { measureFingerprint } from './p6-fingerprint';
 import { measureIdleRss } from './p7-rss';
 import { measureVerdictQuality } from './p8-verdicts';
 import { measureStatistics } from './p9-statistics';
-import { measureSpray } from './p10-spray';
+import { measureSpray, SPRAYS, type SprayKind } from './p10-spray';
 import { summarizeProfiles } from './profile';
 import { formatTable, writeResultsFile, type FigureResult } from './results';
 import { measureAltRescore } from './p11-alt-rescore';
@@ -227,7 +227,8 @@ async function main(): Promise<void> {
         await store.dispose().catch((error: unknown) => log(`could not remove the ${engine} store: ${String(error)}`));
       }
     }
-    if (args.only.has('P10')) {
+    // each kind of spray on a store of its own: the login throttle's blocks are kept in the database
+    for (const spray of args.only.has('P10') ? (Object.keys(SPRAYS) as SprayKind[]) : []) {
       const store = await createStore(engine, { serverUrl, label: 'spray' });
       try {
         const webProcesses = engine === 'postgres' ? (args.webProcesses[0] ?? 2) : 1;
@@ -237,6 +238,7 @@ async function main(): Promise<void> {
             phaseMs: args.quick ? 6_000 : 15_000,
             sprayPerSecond: 50,
             webProcesses,
+            spray,
           }),
         );
       } finally {

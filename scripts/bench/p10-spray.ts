@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { BenchStore } from './engines';
 import { driveFlows, type LoadReport } from './p2-flows';
@@ -8,11 +10,13 @@ import { createSiteTarget, send, type SiteTarget } from './visitor-client';
 
 /**
  * P10: staff sign-in under a password spray. Visitors verify while logins with a new
- * made-up username each time arrive at a fixed rate, first from one address, then each
- * from its own address (a distributed spray). The figure is the visitors' p95 per step
- * with and without the spray, the 5xx count on both sides, and the spray's answers; the
- * bench's owner, who signed in from its address and browser before, signs in during each spray
- * with the device cookie that first sign-in gave its browser.
+ * made-up username each time arrive at a fixed rate, all from one address, or each from its
+ * own address (a distributed spray). Each kind of spray runs on a store of its own, so neither
+ * meets the blocks the other left (the login throttle's counts live in the database). The
+ * figure is the visitors' p95 per step with and without the spray, the 5xx count on both
+ * sides, and the spray's answers; the bench's owner, who signed in from its address and
+ * browser before, signs in during the spray with the device cookie that first sign-in gave its
+ * browser.
  */
 export interface SprayOptions {
   /** concurrent visitors in every phase */
@@ -21,7 +25,15 @@ export interface SprayOptions {
   /** spray logins per second (open loop: sent on schedule whatever the answers) */
   sprayPerSecond: number;
   webProcesses?: number;
+  spray: SprayKind;
 }
+
+/** The sprays P10 measures: where each login comes from. */
+export const SPRAYS = {
+  'one address': () => SPRAY_ADDRESS,
+  'many addresses': (i: number) => `203.0.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`,
+} satisfies Record<string, (i: number) => string>;
+export type SprayKind = keyof typeof SPRAYS;
 
 /** the owner's usual address: it signed in from here before the spray */
 const OWNER_ADDRESS = '10.250.0.1';
@@ -70,6 +82,24 @@ async function spray(
   return report;
 }
 
+/**
+ * A stand-in for the product that refuses every login at once (429, as the product refuses a spray):
+ * the same spray sent there puts the same load on the machine's sender side (the bench shares the
+ * machine's cores with the product) while the product does nothing for it, so the visitors' change
+ * in that phase is the measurement's own noise and the sender's cost.
+ */
+async function startStandIn(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end('{"error":"busy"}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** The cookies a sign-in's answer gave the browser, as its Cookie header sends them back: the device cookie (`gk_staff_device`) and the session's. */
 function cookiesOf(headers: Record<string, string | string[] | undefined>): { device?: string; session: string } {
   const setCookie = headers['set-cookie'];
@@ -114,7 +144,7 @@ const describeStatuses = (statuses: Record<string, number>) =>
 const fiveHundreds = (statuses: Record<string, number>) =>
   Object.entries(statuses).reduce((n, [status, count]) => n + (/^5\d\d$/.test(status) ? count : 0), 0);
 
-export async function measureSpray(store: BenchStore, options: SprayOptions): Promise<FigureResult[]> {
+export async function measureSpray(store: BenchStore, options: SprayOptions): Promise<FigureResult> {
   const database = await store.open();
   try {
     await seedBenchStaff(database);
@@ -130,6 +160,8 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
   });
   const visitorsTarget = createSiteTarget(product.url, options.visitors * 2);
   const sprayTarget = createSiteTarget(product.url, 512);
+  const standIn = await startStandIn();
+  const standInTarget = createSiteTarget(standIn.url, 512);
   const ownerTarget = createSiteTarget(product.url, 1);
   const probeTarget = createSiteTarget(product.url, 1);
   try {
@@ -138,39 +170,38 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
     if (!before.device) throw new Error("the owner's first sign-in gave its browser no device cookie");
     // the probe's connection is opened now, as the owner's was by its sign-in: opened during a spray it would time the listen backlog
     if ((await sessionProbe(probeTarget, before.session)).status !== 200) throw new Error("the owner's session probe failed");
-    await driveFlows(visitorsTarget, discord.emulator, { concurrency: 4, total: 40, prefix: 'sprwarm' });
+    // a phase's worth of flows first, not measured: a fresh product's first phase is its slowest (its code not yet
+    // optimised, its caches cold), and a quiet phase measured then made any later phase look faster than it was
+    await driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: 'sprwarm' });
 
-    const phases: Array<{
-      name: string;
-      /** the phase without a spray run just before this one: its comparison, on the store as it was then */
-      quiet: LoadReport;
-      load: LoadReport;
-      spray: SprayReport;
-      owner: { status: number; ms: number };
-      probe: { status: number; ms: number };
-    }> = [];
-    for (const [name, addressOf] of [
-      ['one address', () => SPRAY_ADDRESS],
-      ['many addresses', (i: number) => `203.0.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`],
-    ] as const) {
-      const prefix = name === 'one address' ? 'spr1' : 'sprn';
-      // each spray is compared with a phase without one just before it, so what changes from phase to phase
-      // (the store grows by a thousand members each) is not read as the spray's effect
-      const quiet = await driveFlows(visitorsTarget, discord.emulator, {
+    const name = options.spray;
+    const prefix = name === 'one address' ? 'spr1' : 'sprn';
+    const phase = (label: string) =>
+      driveFlows(visitorsTarget, discord.emulator, {
         concurrency: options.visitors,
         durationMs: options.phaseMs,
-        prefix: `${prefix}q`,
+        prefix: `${prefix}${label}`,
       });
-      const [load, sprayed, [owner, probe]] = await Promise.all([
-        driveFlows(visitorsTarget, discord.emulator, { concurrency: options.visitors, durationMs: options.phaseMs, prefix: `${prefix}v` }),
-        spray(sprayTarget, { perSecond: options.sprayPerSecond, durationMs: options.phaseMs, addressOf, prefix: `${prefix}u` }),
-        // the owner signs in halfway through the spray, from the address and browser it signed in from before
-        new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() =>
-          Promise.all([ownerSignIn(ownerTarget, before.device), sessionProbe(probeTarget, before.session)]),
-        ),
-      ]);
-      phases.push({ name, quiet, load, spray: sprayed, owner, probe });
-    }
+    const sprayAt = (target: SiteTarget, label: string) =>
+      spray(target, {
+        perSecond: options.sprayPerSecond,
+        durationMs: options.phaseMs,
+        addressOf: SPRAYS[name],
+        prefix: `${prefix}${label}`,
+      });
+    // the spray is compared with a phase without one just before it, so what changes from phase to phase
+    // (the store grows by a thousand members each) is not read as the spray's effect; and with the same spray
+    // sent to the stand-in, which tells how far the visitors' figures move when the product does nothing for it
+    const quiet = await phase('q');
+    const [control] = await Promise.all([phase('c'), sprayAt(standInTarget, 's')]);
+    const [load, sprayed, [owner, probe]] = await Promise.all([
+      phase('v'),
+      sprayAt(sprayTarget, 'u'),
+      // the owner signs in halfway through the spray, from the address and browser it signed in from before
+      new Promise<void>((resolve) => setTimeout(resolve, options.phaseMs / 2)).then(() =>
+        Promise.all([ownerSignIn(ownerTarget, before.device), sessionProbe(probeTarget, before.session)]),
+      ),
+    ]);
 
     // what the product logged as going wrong (a failed sign-in's reason, a busy database), over the whole run
     const problems = Object.entries(product.loggedProblems())
@@ -181,29 +212,29 @@ export async function measureSpray(store: BenchStore, options: SprayOptions): Pr
     const label = (options.webProcesses ?? 1) > 1 ? ` (${options.webProcesses} processes)` : '';
     const visitorsLine = (load: LoadReport) =>
       `${load.completed} flows completed, ${load.failed} failed${Object.keys(load.failures).length ? ` (${describeStatuses(load.failures)})` : ''}, ${load.serverErrors} with a 5xx; p95 per step ms: ${describeSteps(stepP95(load))}`;
-    return phases.map(({ name, quiet, load, spray: sprayed, owner, probe }) => {
-      const p95 = stepP95(load);
-      const quietP95 = stepP95(quiet);
-      const worst = Math.max(...STEPS.map((step) => p95[step]! / Math.max(quietP95[step]!, 1)));
-      const spray5xx = fiveHundreds(sprayed.statuses);
-      // a spray request with no answer (a timeout, a dropped connection)
-      const lost = Object.entries(sprayed.statuses).reduce((n, [status, count]) => n + (status.startsWith('error') ? count : 0), 0);
-      return {
-        figure: `P10 visitors during a spray, ${name}${label}`,
-        engine: store.kind,
-        value: `${load.serverErrors + spray5xx} × 5xx, p95 ×${worst.toFixed(2)} (worst step)`,
-        target: '0 × 5xx, owner 200',
-        pass: load.serverErrors === 0 && load.failed === 0 && spray5xx === 0 && lost === 0 && owner.status === 200,
-        note:
-          `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray, just before: ${visitorsLine(quiet)}. ` +
-          `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
-          `the owner, from the address and browser (device cookie) it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)} ` +
-          `(its dashboard's session probe, sent at the same moment: ${probe.status === 0 ? 'no answer' : probe.status} in ${ms(probe.ms)}); ` +
-          `the product's warnings over the run: ${problems || 'none'}`,
-      };
-    });
+    const quietP95 = stepP95(quiet);
+    const worstOf = (phase: LoadReport) =>
+      Math.max(...STEPS.map((step) => stepP95(phase)[step]! / Math.max(quietP95[step]!, 1))).toFixed(2);
+    const flowsOf = (phase: LoadReport) => (phase.completed / Math.max(quiet.completed, 1)).toFixed(2);
+    const spray5xx = fiveHundreds(sprayed.statuses);
+    // a spray request with no answer (a timeout, a dropped connection)
+    const lost = Object.entries(sprayed.statuses).reduce((n, [status, count]) => n + (status.startsWith('error') ? count : 0), 0);
+    return {
+      figure: `P10 visitors during a spray, ${name}${label}`,
+      engine: store.kind,
+      value: `${load.serverErrors + spray5xx} × 5xx, p95 ×${worstOf(load)} (worst step), flows ×${flowsOf(load)}; stand-in ×${worstOf(control)}, ×${flowsOf(control)}`,
+      target: '0 × 5xx, owner 200',
+      pass: load.serverErrors === 0 && load.failed === 0 && spray5xx === 0 && lost === 0 && owner.status === 200,
+      note:
+        `P10 ${store.kind}${label}, ${options.visitors} concurrent visitors, ${(options.phaseMs / 1000).toFixed(0)} s per phase. Without a spray, just before: ${visitorsLine(quiet)}. With the spray sent to a stand-in that refuses it at once: ${visitorsLine(control)}. ` +
+        `With ${options.sprayPerSecond} logins/s from ${name} (${sprayed.sent} sent: ${describeStatuses(sprayed.statuses)}; answered in p50 ${ms(summarize(sprayed.latencies).p50)}, p95 ${ms(summarize(sprayed.latencies).p95)}): ${visitorsLine(load)}; ` +
+        `the owner, from the address and browser (device cookie) it signed in from before, signed in halfway: ${owner.status === 0 ? 'no answer' : owner.status} in ${ms(owner.ms)} ` +
+        `(its dashboard's session probe, sent at the same moment: ${probe.status === 0 ? 'no answer' : probe.status} in ${ms(probe.ms)}); ` +
+        `the product's warnings over the run: ${problems || 'none'}`,
+    };
   } finally {
-    for (const target of [visitorsTarget, sprayTarget, ownerTarget, probeTarget]) target.agent.destroy();
+    for (const target of [visitorsTarget, sprayTarget, standInTarget, ownerTarget, probeTarget]) target.agent.destroy();
+    await standIn.close();
     await product.stop();
     await discord.close();
   }
