@@ -3,8 +3,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import { appendAudit } from '../audit';
-import { BUSY } from './bounded-queue';
-import type { BoundedQueue } from './bounded-queue';
+import { BUSY, type BoundedQueue } from './bounded-queue';
 import { deviceMatchesAccount, issueDeviceCookie, readDeviceCookie, type SignedDevice } from './device-cookie';
 import { createKnownClients, type KnownClients } from './known-clients';
 import {
