@@ -47,7 +47,7 @@ describeEngines('alt candidate lookup', (getDatabase, engine) => {
         select m.id, 'ip-' || m.id, case when m.id % 13 = 0 then 'hot-net' else 'net-' || m.id end, 'fp-' || m.id,
                case when m.id % 4 = 0 then 'canvas-iphone' else 'canvas-' || m.id end, case when m.id <= 400 then 'webgl-raid' else 'webgl-' || m.id end, 'audio-' || m.id, 'fonts-' || m.id,
                'verified', m.created_at
-        from members m;
+        from members m order by m.id; -- attempt ids in the members' order: a reused database's scan order may differ
     `);
     // a steady state: statistics gathered and the visibility map set (autovacuum's job in production)
     await database.exec('vacuum analyze verification_attempts');
