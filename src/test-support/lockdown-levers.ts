@@ -4,14 +4,12 @@ import type { Database } from '../db/client';
 import { createBotRest } from '../discord/discord-rest';
 import { createDiscordEmulator, type DiscordEmulator } from '../discord-emulator';
 import { createVerificationLevelCall } from '../discord/lockdown-verification-level-call';
-import { createOutboxWorker } from '../discord/outbox/outbox-worker';
 import { parseEnv } from '../env';
 import { silentLogger } from '../logger';
 import { createAdmissionService } from '../modules/admission';
-import { createOutboxRepository } from '../modules/outbox';
 import { defaultSettings, type OwnerSettings } from '../modules/settings';
 import { resetDatabase } from './database';
-import { emulatorGuildDirectory } from './emulator-guild';
+import { emulatorOutboxWorker } from './emulator-guild';
 
 export const LOCKDOWN_STAFF = { type: 'staff' as const, id: '1', name: 'Owner' };
 
@@ -65,7 +63,6 @@ export function lockdownLevers(
 
   function setUp() {
     const database = getDatabase();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
     const verificationLevel = createVerificationLevelCall({
       rest,
@@ -74,19 +71,7 @@ export function lockdownLevers(
       logger: silentLogger,
       now: () => clock.now(),
     });
-    const worker = createOutboxWorker({
-      database,
-      outbox,
-      rest,
-      directory: emulatorGuildDirectory(rest, emulator),
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
-      clock,
-      logger: silentLogger,
-      pollMs: 50,
-      logLingerMs: 0,
-      verificationLevel,
-    });
+    const { outbox, worker } = emulatorOutboxWorker(emulator, { database, rest, clock, sealKey, logLingerMs: 0, verificationLevel });
     const admission = createAdmissionService({ database, clock, settings: { snapshot: () => kit.settings }, outbox });
     return { admission, worker, database, outbox };
   }

@@ -1,13 +1,11 @@
 import { createManualClock } from '../../clock';
-import { silentLogger } from '../../logger';
 import { discordOutbox } from '../../db/schema';
-import { fallbackAuditLogReason, createOutboxRepository, type DiscordAction, type OutboxEntry } from '../../modules/outbox';
-import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
+import { fallbackAuditLogReason, type DiscordAction, type OutboxEntry } from '../../modules/outbox';
+import { emulatorOutboxWorker } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RateLimitOption } from '../../discord-emulator';
 import { createGuildMemberCache, type GuildMemberCache } from '../guild-member-cache';
-import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
 
@@ -54,22 +52,8 @@ describeEngines('Discord outbox: joins with roles, role changes one role at a ti
     emulator: DiscordEmulator,
     options: { concurrency?: number; onFinished?: (entry: OutboxEntry, result: string) => void; members?: GuildMemberCache } = {},
   ) {
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({
-      database: getDatabase(),
-      outbox,
-      rest,
-      directory,
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
-      clock,
-      logger: silentLogger,
-      pollMs: 50,
-      ...options,
-    });
-    return { outbox, worker };
+    return emulatorOutboxWorker(emulator, { database: getDatabase(), rest, clock, sealKey, ...options });
   }
   const enqueueAll = async (outbox: ReturnType<typeof makeWorker>['outbox'], actions: DiscordAction[]) => {
     await getDatabase().db.transaction(async (tx) => {

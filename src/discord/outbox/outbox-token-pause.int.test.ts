@@ -1,13 +1,11 @@
 import { createManualClock } from '../../clock';
 import { silentLogger, type Logger } from '../../logger';
-import { createOutboxRepository } from '../../modules/outbox';
-import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
+import { emulatorOutboxWorker } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createDiscordGuard } from '../discord-guard';
 import { createBotRest } from '../discord-rest';
 import { discordHealthRouter } from '../../http/routes/health.router';
 import { createDiscordEmulator, type DiscordEmulator } from '../../discord-emulator';
-import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(60_000);
 
@@ -32,19 +30,7 @@ describeEngines('a revoked bot token pauses the outbox without losing work', (ge
     const guard = createDiscordGuard({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, logger, probeDelaysMs: [50] });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000, guard });
     const database = getDatabase();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
-    const worker = createOutboxWorker({
-      database,
-      outbox,
-      rest,
-      directory: emulatorGuildDirectory(rest, emulator),
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
-      clock,
-      logger,
-      guard,
-      pollMs: 50,
-    });
+    const { outbox, worker } = emulatorOutboxWorker(emulator, { database, rest, clock, sealKey, logger, guard });
     const users = Array.from({ length: 5 }, (_, i) => emulator.createUser({ username: `revoked${i}` }));
     for (const user of users) emulator.addGuildMember(user.id, ['Unverified']);
 

@@ -1,13 +1,12 @@
 import { createManualClock } from '../../clock';
 import { silentLogger } from '../../logger';
 import { listAudit } from '../../modules/audit';
-import { createOutboxRepository, type DiscordAction } from '../../modules/outbox';
-import { emulatorGuildDirectory } from '../../test-support/emulator-guild';
+import type { DiscordAction } from '../../modules/outbox';
+import { emulatorOutboxWorker } from '../../test-support/emulator-guild';
 import { describeEngines, resetDatabase } from '../../test-support/database';
 import { createBotRest } from '../discord-rest';
 import { createDiscordEmulator, type DiscordEmulator, type RequestLogEntry } from '../../discord-emulator';
 import { packLogMessages } from './pack-log-messages';
-import { createOutboxWorker } from './outbox-worker';
 
 jest.setTimeout(90_000);
 
@@ -44,21 +43,14 @@ describeEngines('Discord outbox worker against the emulator', (getDatabase) => {
 
   function makeWorker(options: { logLingerMs?: number; pollMs?: number; logger?: typeof silentLogger } = {}) {
     const database = getDatabase();
-    const outbox = createOutboxRepository({ sealKey, now: () => clock.now() });
     const rest = createBotRest({ apiBase: emulator.apiBase, botToken: emulator.application.botToken, timeoutMs: 5000 });
-    const directory = emulatorGuildDirectory(rest, emulator);
-    const worker = createOutboxWorker({
+    const { outbox, worker } = emulatorOutboxWorker(emulator, {
       database,
-      outbox,
       rest,
-      directory,
-      sealKey,
-      websiteUrl: 'http://gatekeeper.test',
       clock,
-      logger: options.logger ?? silentLogger,
+      sealKey,
       batchSize: 100,
       concurrency: 20,
-      pollMs: 50,
       ...options,
     });
     return { outbox, worker, database };
