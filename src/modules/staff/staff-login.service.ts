@@ -64,6 +64,8 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
   const gate = deps.gate ?? createSignInGate();
   const knownClients = deps.knownClients ?? createKnownClients({ read: (now) => listKnownClientKeys(db, now), clock: deps.clock });
   const flood = createFloodPause(deps.flood);
+  /** how long the flood's pause in force still lasts (ms), 0 when there is none */
+  const pauseLeft = () => flood.pausedFor(deps.clock.now().getTime());
 
   /**
    * A sign-in from a device whose cookie is signed for this username, or from a known client, goes
@@ -90,7 +92,7 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
   }
 
   function pausedResult(): Promise<LoginResult> | null {
-    const retryAfterMs = flood.pausedFor(deps.clock.now().getTime());
+    const retryAfterMs = pauseLeft();
     return retryAfterMs > 0 ? Promise.resolve({ outcome: 'throttled', retryAfterMs, scope: 'flood' }) : null;
   }
 
@@ -128,7 +130,7 @@ export function createStaffLoginService(deps: StaffLoginDeps) {
     if (account === undefined) account = await findStaffCredentials(db, input.username);
     // a client that signed in before goes ahead of a spray's queued checks and is never refused as busy; any
     // other check still waiting for a password thread when a flood's pause begins is refused as busy instead
-    const check = decision.knownClient ? { priority: true } : { unwanted: () => flood.pausedFor(deps.clock.now().getTime()) > 0 };
+    const check = decision.knownClient ? { priority: true } : { unwanted: () => pauseLeft() > 0 };
     const valid = account
       ? await deps.hasher.verify(input.password, account.passwordHash, check)
       : await deps.hasher.burn(input.password, check);
