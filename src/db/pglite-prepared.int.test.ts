@@ -204,4 +204,25 @@ describeOn('pglite')('PGlite statements as prepared statements', () => {
     expect(await preparedCount()).toBeLessThanOrEqual(500);
     expect((await prepared.query('select $1::int + 0 as n', [1])).rows).toEqual([{ n: 1 }]);
   });
+
+  it('keeps at most 64 statements with no parameters (values in their text, one per word searched), none of the others pushed out', async () => {
+    const withParams = ['select name from things where id = $1 -- kept a', 'select name from things where id = $1 -- kept b'];
+    for (let i = 0; i < 100; i++) {
+      expect((await prepared.query(`select ${i} as n, count(*)::int as c from things where name like E'%w${i}%'`)).rows).toEqual([
+        { n: i, c: 0 },
+      ]);
+      await prepared.query(withParams[i % 2]!, [1]);
+    }
+    const kept = (await pglite.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map((k) => k.statement);
+    // the newest 64, and at most one more given up and closed with the next preparation
+    const words = kept.filter((text) => text.includes("E'%w"));
+    expect({ atLeast: words.length >= 64, atMost: words.length <= 65, newest: words.some((t) => t.includes("'%w99%'")) }).toEqual({
+      atLeast: true,
+      atMost: true,
+      newest: true,
+    });
+    expect(words.some((text) => text.includes("'%w0%'"))).toBe(false);
+    // each statement with parameters is still the one prepared at its first run
+    for (const text of withParams) expect(await plansOf(text)).toEqual([{ generic_plans: 0, custom_plans: 50 }]);
+  });
 });

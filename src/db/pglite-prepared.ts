@@ -44,6 +44,12 @@ export function planModeFor(text: string): PlanMode {
 
 /** Statements kept per database; the least recently used is closed beyond this. */
 const MAX_STATEMENTS = 500;
+/**
+ * Of those, the most kept with no parameters: a statement with its values in its text (sql-literal.ts)
+ * is a new one for every word staff search, each kept plan costs the worker about 100 kB (450 words
+ * searched: +47 MB), and a stream of new words must not push the product's own statements out.
+ */
+const MAX_VALUE_STATEMENTS = 64;
 
 type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 type Parsers = Parameters<typeof parse.parseResults>[1];
@@ -217,6 +223,11 @@ export class PreparedStatements {
       parsers,
       planMode: planModeFor(text),
     };
+    if (statement.paramTypes.length === 0) {
+      // its kind is known once parsed: the least recently used of its kind is closed with the next preparation
+      const valueKeys = [...this.statements].filter(([, kept]) => kept.paramTypes.length === 0).map(([kept]) => kept);
+      if (valueKeys.length >= MAX_VALUE_STATEMENTS) this.giveUp(valueKeys[0]!);
+    }
     this.statements.set(key, statement);
     return statement;
   }

@@ -1,4 +1,4 @@
-import { fillPlaceholders, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { selectRows } from '../../db/client';
 import { members } from '../../db/schema';
 import type { MemberFilter } from '../../shared/member-badges';
@@ -143,11 +143,10 @@ describeEngines('searches across a larger table', (getDatabase) => {
 
   it("reads whole only the first page's rows (and one more), not every counted match", async () => {
     const { db } = getDatabase();
-    const query = firstPageCountedQuery(db, 'all', 'name').toSQL();
-    const params = fillPlaceholders(query.params, { pattern: '%ninja%', upTo: 21, limit: 3 });
-    const plan = (
-      await getDatabase().query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off) ${query.sql}`, params)
-    ).rows.map((r) => r['QUERY PLAN']);
+    const query = firstPageCountedQuery(db, { filter: 'all', search: 'ninja', limit: 2 }, 20);
+    const plan = (await selectRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off, timing off) ${query.getSQL()}`)).map(
+      (r) => r['QUERY PLAN'],
+    );
     // the outer scan of members (the counting one inside the CTE is members_1): rows × loops it returned
     const outer = plan.find((line) => / on members( |$)/.test(line) && !line.includes('members_1'));
     const [, rows, loops] = /actual rows=(\d+) loops=(\d+)/.exec(outer ?? '') ?? [];

@@ -154,24 +154,21 @@ describeEngines('member list queries', (getDatabase, engine) => {
     expect((await listMembers(db, { filter: 'all', limit: 50 })).members).toHaveLength(names.length);
   });
 
-  // PGlite keeps each statement text prepared (pglite-prepared.ts): a search is one text whatever its word
+  // PGlite keeps each statement text prepared (pglite-prepared.ts): a search's first page, every value in its text, is planned once
   (engine === 'pglite' ? it : it.skip)(
-    'a search is one prepared statement whatever the word, its pattern a parameter, each run planned for its word [pglite]',
+    'a repeated search runs on the plan made for its word at its first run: no parameter, no planning again [pglite]',
     async () => {
       const database = getDatabase();
       for (let i = 0; i < 3; i++) await buildMember(database.db, { discordId: `5200000000000000${i}0`, username: `foxwizard${i}` });
-      const plans = async () =>
-        (
-          await database.query<{ generic_plans: number; custom_plans: number }>(
-            'select coalesce(sum(generic_plans), 0)::int as generic_plans, coalesce(sum(custom_plans), 0)::int as custom_plans from pg_prepared_statements where statement = $1',
-            [firstPageCountedQuery(database.db, 'all', 'name').toSQL().sql],
-          )
-        ).rows[0]!;
-      const before = await plans();
-      const words = { foxwizard: 3, wizard1: 1, fox: 3, nobody: 0 };
-      for (const [word, total] of Object.entries(words))
-        expect((await listWithTotal(database.db, { filter: 'all', search: word, limit: 48 })).count.total).toBe(total);
-      expect(await plans()).toEqual({ generic_plans: 0, custom_plans: before.custom_plans + 4 });
+      const statement = firstPageCountedQuery(database.db, { filter: 'all', search: 'foxwizard', limit: 48 }, 100).toSQL();
+      expect(statement.params).toEqual([]);
+      for (let i = 0; i < 4; i++)
+        expect((await listWithTotal(database.db, { filter: 'all', search: 'foxwizard', limit: 48 })).count.total).toBe(3);
+      const plans = await database.query<{ generic_plans: number; custom_plans: number }>(
+        'select generic_plans::int, custom_plans::int from pg_prepared_statements where statement = $1',
+        [statement.sql],
+      );
+      expect(plans.rows).toEqual([{ generic_plans: 4, custom_plans: 0 }]);
     },
   );
 

@@ -3,6 +3,7 @@ import { desc, and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-
 import type { Executor } from '../../db/client';
 import { memberFilterSql } from '../../db/member-filters';
 import { preparedPerShape } from '../../db/prepared-per-executor';
+import { literalLimit, textLiteral } from '../../db/sql-literal';
 import { members } from '../../db/schema';
 import type { BadgeSubject, ManualAltStatus, MemberFilter, MemberStatus } from '../../shared/member-badges';
 
@@ -81,12 +82,15 @@ export function searchOf(search: string | undefined): { kind: SearchKind; patter
   return { kind: /^\d+$/.test(needle) ? 'name-or-id' : 'name', pattern: `%${escapeLikePattern(needle)}%` };
 }
 
-/** Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or substring of the Discord ID. */
-function searchSql(kind: SearchKind): SQL | undefined {
+/**
+ * Search (docs/behaviour.md#member-list-filters-and-search): case-insensitive substring of the username (trigram index), or
+ * substring of the Discord ID. The pattern is the placeholder `pattern`, or a literal written into the text (sql-literal.ts).
+ */
+function searchSql(kind: SearchKind, pattern: SQLWrapper = sql.placeholder('pattern')): SQL | undefined {
   if (kind === 'none') return undefined;
-  const byName = sql`${members.username} ilike ${sql.placeholder('pattern')} escape '\\'`;
+  const byName = sql`${members.username} ilike ${pattern} escape '\\'`;
   if (kind === 'name') return byName;
-  return sql`(${byName} or ${members.discordId} like ${sql.placeholder('pattern')} escape '\\')`;
+  return sql`(${byName} or ${members.discordId} like ${pattern} escape '\\')`;
 }
 
 /**
@@ -131,9 +135,9 @@ export function decodeMemberCursor(text: string): MemberCursor | null {
 
 const cursorTimestamp = sql<string>`to_char(${members.verifiedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** The filter and search of a list query, without its cursor (the search's pattern a placeholder); undefined for the whole table. */
-export function memberMatchSql(filter: MemberFilter, search: SearchKind = 'none'): SQL | undefined {
-  return and(...[FILTER_SQL[filter], searchSql(search)].filter((c): c is SQL => c !== undefined));
+/** The filter and search of a list query, without its cursor (the search's pattern the placeholder `pattern` unless given); undefined for the whole table. */
+export function memberMatchSql(filter: MemberFilter, search: SearchKind = 'none', pattern?: SQLWrapper): SQL | undefined {
+  return and(...[FILTER_SQL[filter], searchSql(search, pattern)].filter((c): c is SQL => c !== undefined));
 }
 
 /**
@@ -181,52 +185,44 @@ function pageOf(rows: { row: Row; cursorAt: string }[], limit: number): { member
 }
 
 /**
- * A search's first page and its matches counted up to the placeholder `upTo`, in one statement:
- * the search runs once (a trigram scan, or the walk of the list's index for a common word) for
- * both. The count must be small: the matches up to it are read from the table to be ordered.
- * Only the page's rows (`limit`, one more for the cursor) are then read whole, by primary key:
- * a rare word's 101 counted matches cost 50 fewer row reads than joining them all (P3).
+ * A search's first page and its matches counted up to `countUpTo` + 1, in one statement: the
+ * search runs once (a trigram scan, or the walk of the list's index for a common word) for both.
+ * The count must be small: the matches up to it are read from the table to be ordered. Only the
+ * page's rows (and one more, for the cursor) are then read whole, by primary key: a rare word's
+ * 101 counted matches cost 50 fewer row reads than joining them all (P3). Its word and limits are
+ * written into its text (sql-literal.ts), so the plan made for a word is kept while it is searched
+ * again (the list refreshed, several staff on one search during a raid).
  */
-export function firstPageCountedQuery(executor: Executor, filter: MemberFilter, search: SearchKind) {
+export function firstPageCountedQuery(executor: Executor, query: Omit<MemberListQuery, 'cursor'>, countUpTo: number) {
+  const { kind, pattern } = searchOf(query.search);
   const hits = executor.$with('hits').as(
     executor
       .select({ id: members.id, verifiedAt: members.verifiedAt })
       .from(members)
-      .where(memberMatchSql(filter, search))
+      .where(memberMatchSql(query.filter, kind, pattern === undefined ? undefined : textLiteral(pattern)))
       .orderBy(...MEMBER_LIST_ORDER)
-      .limit(sql.placeholder('upTo')),
+      .limit(literalLimit(countUpTo + 1)),
   );
   const pageIds = executor
     .select({ id: hits.id })
     .from(hits)
     .orderBy(...listOrderOf(hits.verifiedAt, hits.id))
-    .limit(sql.placeholder('limit'));
+    .limit(literalLimit(query.limit + 1));
   return executor
     .with(hits)
     .select({ row: members, cursorAt: cursorTimestamp, matched: sql<string | number>`(select count(*) from ${hits})` })
     .from(members)
     .where(inArray(members.id, pageIds))
     .orderBy(...MEMBER_LIST_ORDER)
-    .limit(sql.placeholder('limit'));
+    .limit(literalLimit(query.limit + 1));
 }
-
-/** That statement, built once per filter and kind of search, as the list's pages are. */
-const preparedFirstPageCounted = preparedPerShape((executor, shape: `${MemberFilter}:${SearchKind}`) => {
-  const [filter, search] = shape.split(':') as [MemberFilter, SearchKind];
-  return firstPageCountedQuery(executor, filter, search).prepare(statementName(search, `gk_member_first_page_${filter}`));
-});
 
 export async function listFirstPageCounted(
   executor: Executor,
   query: Omit<MemberListQuery, 'cursor'>,
   countUpTo: number,
 ): Promise<{ members: Member[]; nextCursor: string | null; matched: number }> {
-  const { kind, pattern } = searchOf(query.search);
-  const rows = await preparedFirstPageCounted(executor, `${query.filter}:${kind}`).execute({
-    pattern,
-    upTo: countUpTo + 1,
-    limit: query.limit + 1,
-  });
+  const rows = await firstPageCountedQuery(executor, query, countUpTo);
   return { ...pageOf(rows, query.limit), matched: Number(rows[0]?.matched ?? 0) };
 }
 
