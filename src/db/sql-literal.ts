@@ -7,8 +7,8 @@ import { sql, type SQL } from 'drizzle-orm';
  * the planner tries the pattern on all 1,000 histogram entries of username (migration 0009), 1.5–2
  * ms of a 5–9 ms search at 1M members. With every value in its text the statement has no
  * parameters, so PostgreSQL plans it once for that word and keeps the plan until the next ANALYZE.
- * P3 at 1M members on PGlite, builds in turns, worst p95 (search "foxwizard", the same word 400
- * times): 72.9 and 86.9 ms with the pattern a parameter, 56.7 and 57.3 ms written into the text.
+ * P3 at 1M members on PGlite, four pairs in turns, medians of p95: search "rose42" 51.5 -> 43.7 ms,
+ * Discord ID "40990" 43.1 -> 36.5 ms, the worst query ("foxwizard") 78.4 -> 67.9 ms (docs/data-layer.md).
  * PostgreSQL plans the unnamed statement at every run either way. Nothing is pasted in raw: these
  * write a literal PostgreSQL reads back as exactly the value, and refuse what cannot be one.
  */
