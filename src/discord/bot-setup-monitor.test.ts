@@ -115,6 +115,30 @@ describe('the bot permission self-check against the emulator', () => {
     expect(await directory.roleId('verified')).toBe(emulator.guild.roleId('Verified'));
   });
 
+  it('a check asked for while one is under way reads the guild again: the fix made meanwhile is seen', async () => {
+    emulator.setChannelOverwrites('logs', [{ role: botRole, deny: PermissionFlagsBits.SendMessages }]);
+    // the first check stops at its last read (the bot's member), after it has read the channels
+    let reachedMember!: () => void;
+    const atMember = new Promise<void>((resolve) => (reachedMember = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const get = rest.get.bind(rest);
+    const spy = jest.spyOn(rest, 'get').mockImplementation(async (route, options) => {
+      if (route === Routes.guildMember(emulator.guild.id, emulator.application.botUserId) && spy.mock.calls.length < 5) {
+        reachedMember();
+        await released;
+      }
+      return get(route, options);
+    });
+    const before = monitor.run();
+    await atMember;
+    emulator.setChannelOverwrites('logs', []); // the owner gives the permission back
+    const after = monitor.run();
+    release();
+    expect((await before).problems.map((p) => p.problem)).toEqual(['In #logs the bot lacks "Send Messages".']);
+    expect((await after).problems).toEqual([]);
+  });
+
   it('missing Manage Roles is named with where to turn it on', async () => {
     emulator.setRolePermissions(botRole, BOT_ROLE_PERMISSIONS & ~PermissionFlagsBits.ManageRoles);
     const problems = (await monitor.run()).problems;

@@ -111,7 +111,24 @@ export function createBotSetupMonitor(deps: {
     if (!next.error && next.problems.length === 0) deps.logger.info('Discord permission self-check: the bot has every permission it needs');
   }
 
+  /** a check queued behind the one under way, shared by every caller that asks meanwhile */
+  let queued: Promise<SetupReport> | undefined;
+
+  /**
+   * A check that reads the guild after this call. One under way may have read it before a change the
+   * caller made or just saw (the owner gave the permission back), so the caller waits for one more
+   * after it; callers that ask meanwhile share that one.
+   */
   async function run(): Promise<SetupReport> {
+    if (!running) return check();
+    queued ??= running.then(() => {
+      queued = undefined;
+      return check();
+    });
+    return queued;
+  }
+
+  function check(): Promise<SetupReport> {
     running ??= (async () => {
       let report: SetupReport;
       try {
