@@ -115,7 +115,7 @@ describe('the bot permission self-check against the emulator', () => {
     expect(await directory.roleId('verified')).toBe(emulator.guild.roleId('Verified'));
   });
 
-  it('a check asked for while one is under way reads the guild again: the fix made meanwhile is seen', async () => {
+  it('a check asked for while one is under way reads the guild again (the fix made meanwhile is seen); a report asked for joins it', async () => {
     emulator.setChannelOverwrites('logs', [{ role: botRole, deny: PermissionFlagsBits.SendMessages }]);
     // the first check stops at its last read (the bot's member), after it has read the channels
     let reachedMember!: () => void;
@@ -134,8 +134,11 @@ describe('the bot permission self-check against the emulator', () => {
     await atMember;
     emulator.setChannelOverwrites('logs', []); // the owner gives the permission back
     const after = monitor.run();
+    // a page or a role change asking for a report no older than a minute joins the check under way
+    const joined = monitor.current();
     release();
     expect((await before).problems.map((p) => p.problem)).toEqual(['In #logs the bot lacks "Send Messages".']);
+    expect(await joined).toBe(await before);
     expect((await after).problems).toEqual([]);
   });
 

@@ -128,6 +128,7 @@ export function createBotSetupMonitor(deps: {
     return queued;
   }
 
+  /** The check under way, or a new one. */
   function check(): Promise<SetupReport> {
     running ??= (async () => {
       let report: SetupReport;
@@ -149,10 +150,13 @@ export function createBotSetupMonitor(deps: {
     return running;
   }
 
-  /** The last report, re-checked when older than a minute. */
+  /**
+   * The last report, re-checked when older than a minute: any check will do, so the one under way is
+   * joined rather than followed by another (visitor pages and every role change ask for it).
+   */
   async function current(): Promise<SetupReport> {
     if (latest && Date.now() - Date.parse(latest.checkedAt) < FRESH_MS) return latest;
-    return run();
+    return check();
   }
 
   return {
